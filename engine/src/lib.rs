@@ -1,0 +1,1 @@
+//! penumbra-engine: interpreters over the IR.

@@ -1,0 +1,2 @@
+//! The `penumbra` command line.
+fn main() {}

@@ -1,0 +1,1 @@
+//! penumbra-solver: hash-consed bitvector terms, shadow terms, the Bitwuzla backend and its caches.
