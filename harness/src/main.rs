@@ -1,2 +1,31 @@
-//! The `penumbra` command line.
-fn main() {}
+//! The `penumbra` command line: shadow symbolic execution for C patches.
+//!
+//! Each subcommand lives in its own module; this file parses arguments and maps outcomes to
+//! exit statuses. Library crates report errors with `thiserror`; `anyhow` is used only here.
+
+mod cli;
+mod compile;
+mod exec;
+mod inputs;
+mod ir_cmd;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Exit status for usage errors, unreadable files and C that does not compile.
+pub const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        cli::Command::Ir(args) => ir_cmd::run(&args),
+        cli::Command::Exec(args) => exec::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("penumbra: error: {err:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

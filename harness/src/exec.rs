@@ -1,0 +1,53 @@
+//! `penumbra exec FILE.c`: concrete interpretation of one version, forwarding the program's
+//! output and exit status, and reporting detected errors with their source line.
+
+use crate::cli::{ExecArgs, VersionArg};
+use crate::compile::compile;
+use crate::inputs::parse_inputs;
+use anyhow::Result;
+use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
+use penumbra_ir::Version;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Exit status when the program hits an error penumbra detects.
+pub const EXIT_PROGRAM_ERROR: u8 = 70;
+/// Exit status when the program reaches a construct penumbra does not model.
+pub const EXIT_UNSUPPORTED: u8 = 69;
+
+pub fn run(args: &ExecArgs) -> Result<ExitCode> {
+    let inputs = parse_inputs(&args.inputs)?;
+    let module = compile(&args.file, &args.compile)?;
+    let mut argv = vec![args.file.display().to_string()];
+    argv.extend(args.args.iter().cloned());
+    let config = RunConfig {
+        version: match args.version {
+            VersionArg::Old => Version::Old,
+            VersionArg::New => Version::New,
+        },
+        inputs: Inputs::Named(inputs),
+        args: argv,
+        max_steps: args.max_steps,
+        ..RunConfig::default()
+    };
+    let result = run_concrete(&module, &config);
+    std::io::stdout().lock().write_all(&result.stdout)?;
+    let mut stderr = std::io::stderr().lock();
+    stderr.write_all(&result.stderr)?;
+    let code = match &result.outcome {
+        Outcome::Exit(status) => ExitCode::from(*status as u8),
+        Outcome::Error(_) => {
+            writeln!(stderr, "{}", result.diagnostic(&module))?;
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+        Outcome::Unsupported { .. } => {
+            writeln!(stderr, "{}", result.diagnostic(&module))?;
+            ExitCode::from(EXIT_UNSUPPORTED)
+        }
+        Outcome::AssumptionViolated(_) | Outcome::StepLimit => {
+            writeln!(stderr, "{}", result.diagnostic(&module))?;
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+    };
+    Ok(code)
+}

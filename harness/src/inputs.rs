@@ -1,0 +1,107 @@
+//! Parsing `--input NAME=VALUE` into the bytes of a symbolic object.
+//!
+//! Integers are stored as 8 little-endian bytes of their two's complement, so truncation to a
+//! smaller object keeps the value (`-1` in a 4-byte `int` is `ff ff ff ff`).
+
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+
+/// Parses all `--input` flags; a name given twice is an error.
+pub fn parse_inputs(flags: &[String]) -> Result<BTreeMap<String, Vec<u8>>> {
+    let mut out = BTreeMap::new();
+    for flag in flags {
+        let (name, value) = parse_one(flag)?;
+        if out.insert(name.clone(), value).is_some() {
+            bail!("--input {name} is given twice");
+        }
+    }
+    Ok(out)
+}
+
+fn parse_one(flag: &str) -> Result<(String, Vec<u8>)> {
+    let Some((name, value)) = flag.split_once('=') else {
+        bail!("--input expects NAME=VALUE, got `{flag}`");
+    };
+    if name.is_empty() {
+        bail!("--input `{flag}` has an empty name");
+    }
+    Ok((name.to_string(), parse_value(value).with_context(|| format!("in --input {flag}"))?))
+}
+
+/// The bytes of one value: an integer, `hex:BYTES` or `str:TEXT`.
+pub fn parse_value(value: &str) -> Result<Vec<u8>> {
+    if let Some(hex) = value.strip_prefix("hex:") {
+        return parse_hex(hex);
+    }
+    if let Some(text) = value.strip_prefix("str:") {
+        return Ok(text.as_bytes().to_vec());
+    }
+    Ok(parse_int(value)?.to_le_bytes().to_vec())
+}
+
+fn parse_int(s: &str) -> Result<i64> {
+    let (negative, digits) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let magnitude = if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        u64::from_str_radix(hex, 16)
+    } else {
+        digits.parse::<u64>()
+    }
+    .with_context(|| format!("`{s}` is not an integer, hex:BYTES or str:TEXT"))?;
+    if negative {
+        if magnitude > 1u64 << 63 {
+            bail!("`{s}` is below the 64-bit range");
+        }
+        Ok((magnitude as i64).wrapping_neg())
+    } else {
+        Ok(magnitude as i64)
+    }
+}
+
+fn parse_hex(hex: &str) -> Result<Vec<u8>> {
+    if hex.len() % 2 != 0 {
+        bail!("hex:{hex} has an odd number of digits");
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&hex[i..i + 2], 16).with_context(|| format!("hex:{hex} is not hexadecimal"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_are_eight_little_endian_bytes() {
+        assert_eq!(parse_value("1").unwrap(), vec![1, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(parse_value("-1").unwrap(), vec![0xff; 8]);
+        assert_eq!(parse_value("0x102").unwrap(), vec![2, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(parse_value("-9223372036854775808").unwrap(), vec![0, 0, 0, 0, 0, 0, 0, 0x80]);
+        assert!(parse_value("-9223372036854775809").is_err());
+        assert_eq!(parse_value("18446744073709551615").unwrap(), vec![0xff; 8]);
+    }
+
+    #[test]
+    fn hex_and_str_values() {
+        assert_eq!(parse_value("hex:00ff10").unwrap(), vec![0, 0xff, 0x10]);
+        assert_eq!(parse_value("str:hi").unwrap(), b"hi".to_vec());
+        assert!(parse_value("hex:0").is_err());
+        assert!(parse_value("hex:zz").is_err());
+        assert!(parse_value("twelve").is_err());
+    }
+
+    #[test]
+    fn flags_need_a_name_and_are_unique() {
+        let ok = parse_inputs(&["x=5".into(), "s=str:ab".into()]).unwrap();
+        assert_eq!(ok["x"][0], 5);
+        assert_eq!(ok["s"], b"ab".to_vec());
+        assert!(parse_inputs(&["x".into()]).is_err());
+        assert!(parse_inputs(&["=3".into()]).is_err());
+        assert!(parse_inputs(&["x=1".into(), "x=2".into()]).is_err());
+    }
+}

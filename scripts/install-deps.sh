@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian packages penumbra needs, if any are missing:
+#   - clang-15 / LLVM 15 for the C frontend (and native AddressSanitizer builds for replay),
+#   - meson, ninja, pkg-config, GMP, CaDiCaL and symfpu to build Bitwuzla from the sources
+#     inside the bitwuzla-sys crate (see pkgconfig/README.md),
+#   - z3, an independent second solver that the tests use to cross-check query logs.
+# As root it runs apt-get itself; otherwise it prints the exact command to run and fails.
+set -euo pipefail
+
+packages=(clang-15 llvm-15-dev llvm-15-tools zlib1g-dev build-essential python3 meson ninja-build
+          pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3)
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+    for p in "${packages[@]}"; do
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        [[ "$status" == "install ok installed" ]] || missing+=("$p")
+    done
+else
+    echo "penumbra: this setup script knows Debian/Ubuntu (apt). On another system install:" >&2
+    echo "  clang 15 and LLVM 15 (clang-15, opt-15, llvm-config-15), meson, ninja, pkg-config," >&2
+    echo "  GMP, CaDiCaL (static libcadical.a), symfpu headers, z3" >&2
+    exit 1
+fi
+
+if ((${#missing[@]} == 0)); then
+    echo "penumbra: all system packages are installed"
+    exit 0
+fi
+
+echo "penumbra: installing missing packages: ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+    apt_get=(apt-get)
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    apt_get=(sudo apt-get)
+else
+    echo "penumbra: not root and no password-less sudo; please run:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${apt_get[@]}" update -q
+"${apt_get[@]}" install -y -q --no-install-recommends "${missing[@]}"
