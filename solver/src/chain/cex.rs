@@ -1,0 +1,99 @@
+//! The counterexample cache (KLEE's `CexCachingSolver`): a bounded list of
+//! constraint sets with a model or an `unsat` verdict, used to answer
+//! queries it has never seen:
+//! 1. a cached **unsat subset** of the query's constraints means unsat;
+//! 2. a cached **model of a superset** is a model of the query;
+//! 3. the most recent models are **evaluated** on the query's constraints
+//!    (extras first, then the path condition newest first); one that makes
+//!    them all true is a model.
+//!
+//! On a miss the query goes down the chain *with* a model requested, so that
+//! every cached `sat` carries a model to reuse. Entries are scanned newest
+//! first and evicted oldest first: deterministic, no hash-map order involved.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::Instant;
+
+use super::{is_subset, micros, Answer, Ctx, Layer, Next, Query};
+use crate::error::SolverError;
+use crate::eval::Evaluator;
+use crate::model::Model;
+use crate::term::TermId;
+
+struct Entry {
+    key: Rc<[TermId]>,
+    /// `None`: the set is unsat.
+    model: Option<Model>,
+}
+
+pub(crate) struct CexCache {
+    entries: VecDeque<Entry>,
+    capacity: usize,
+    eval_models: usize,
+}
+
+impl CexCache {
+    /// Keeps `capacity` entries; evaluates the `eval_models` newest models on a query.
+    pub(crate) fn new(capacity: usize, eval_models: usize) -> Self {
+        CexCache { entries: VecDeque::new(), capacity: capacity.max(1), eval_models }
+    }
+
+    fn lookup(&self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> Option<Answer> {
+        let key = q.key();
+        for e in self.entries.iter().rev() {
+            if e.model.is_none() && is_subset(&e.key, key) {
+                ctx.stats.cex_unsat_subset_hits += 1;
+                return Some(Answer::Unsat);
+            }
+        }
+        for e in self.entries.iter().rev() {
+            if let Some(m) = &e.model {
+                if is_subset(key, &e.key) {
+                    ctx.stats.cex_superset_hits += 1;
+                    return Some(Answer::Sat(Some(m.clone())));
+                }
+            }
+        }
+        let models = self.entries.iter().rev().filter_map(|e| e.model.as_ref()).take(self.eval_models);
+        for m in models {
+            let mut ev = Evaluator::new(ctx.store, m);
+            if q.likely_failing_first().all(|c| ev.eval(c) == 1) {
+                ctx.stats.cex_eval_hits += 1;
+                return Some(Answer::Sat(Some(m.clone())));
+            }
+        }
+        None
+    }
+
+    fn insert(&mut self, key: Rc<[TermId]>, model: Option<Model>) {
+        if self.entries.len() >= self.capacity {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(Entry { key, model });
+    }
+}
+
+impl Layer for CexCache {
+    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
+        let start = Instant::now();
+        ctx.stats.cex_queries += 1;
+        let answer = match self.lookup(ctx, q) {
+            Some(a) => {
+                ctx.stats.cex_hits += 1;
+                a
+            }
+            None => {
+                let a = next.solve(ctx, &q.with_need_model(true))?;
+                match &a {
+                    Answer::Sat(Some(m)) => self.insert(q.key().clone(), Some(m.clone())),
+                    Answer::Unsat => self.insert(q.key().clone(), None),
+                    _ => {}
+                }
+                a
+            }
+        };
+        ctx.stats.cex_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        Ok(answer)
+    }
+}

@@ -1,0 +1,186 @@
+//! Constraint independence (KLEE's `IndependentSolver`): split a query into
+//! components that share no variable (union-find over variables) and solve
+//! each on its own, so the solver below sees only constraints that matter
+//! together.
+//!
+//! - A component holding extra constraints (the branch literals) is always
+//!   solved; those go first, so an unsat one ends the query early.
+//! - A component of path-condition constraints only is skipped when the
+//!   query needs no model and the same constraint set was found satisfiable
+//!   before (a bounded "known sat" set, filled from every sat component).
+//!   Otherwise it is solved too, so slicing never changes an answer — even
+//!   for a path condition that is itself unsatisfiable.
+//! - Models of the components are restricted to their own variables and
+//!   merged; the variable sets are disjoint, so the merge is a model of the
+//!   whole query.
+//!
+//! Components are numbered by first appearance and constraints keep their
+//! order, so sub-queries (and the incremental core's prefixes) are
+//! deterministic.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::Instant;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{micros, Answer, Ctx, Layer, Next, Query};
+use crate::error::SolverError;
+use crate::model::Model;
+use crate::term::{TermId, VarId};
+
+pub(crate) struct Independence {
+    known_sat: FxHashSet<Rc<[TermId]>>,
+    order: VecDeque<Rc<[TermId]>>,
+    capacity: usize,
+}
+
+struct Component {
+    pc: Vec<TermId>,
+    extra: Vec<TermId>,
+    vars: Vec<VarId>,
+}
+
+fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+fn sorted_key(a: &[TermId], b: &[TermId]) -> Rc<[TermId]> {
+    let mut k: Vec<TermId> = a.iter().chain(b).copied().collect();
+    k.sort_unstable();
+    k.dedup();
+    k.into()
+}
+
+impl Independence {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Independence { known_sat: FxHashSet::default(), order: VecDeque::new(), capacity: capacity.max(1) }
+    }
+
+    fn remember_sat(&mut self, key: Rc<[TermId]>) {
+        if self.known_sat.contains(&key) {
+            return;
+        }
+        if self.order.len() >= self.capacity {
+            if let Some(old) = self.order.pop_front() {
+                self.known_sat.remove(&old);
+            }
+        }
+        self.order.push_back(key.clone());
+        self.known_sat.insert(key);
+    }
+
+    /// Splits the query into components, in order of first appearance.
+    fn components(ctx: &mut Ctx<'_>, q: &Query<'_>) -> Vec<Component> {
+        let all: Vec<(TermId, bool)> =
+            q.pc.iter().map(|&c| (c, false)).chain(q.extra.iter().map(|&c| (c, true))).collect();
+        let var_sets: Vec<Rc<[VarId]>> = all.iter().map(|&(c, _)| ctx.vars.vars(ctx.store, c)).collect();
+        // union-find over dense variable indices
+        let mut index: FxHashMap<VarId, usize> = FxHashMap::default();
+        let mut parent: Vec<usize> = Vec::new();
+        for vs in &var_sets {
+            let mut first: Option<usize> = None;
+            for &v in vs.iter() {
+                let i = *index.entry(v).or_insert_with(|| {
+                    parent.push(parent.len());
+                    parent.len() - 1
+                });
+                match first {
+                    None => first = Some(i),
+                    Some(f) => {
+                        let (rf, ri) = (find(&mut parent, f), find(&mut parent, i));
+                        if rf != ri {
+                            parent[ri] = rf;
+                        }
+                    }
+                }
+            }
+        }
+        // group constraints by the root of their first variable; a constraint
+        // without variables is its own component
+        let mut by_root: FxHashMap<usize, usize> = FxHashMap::default();
+        let mut comps: Vec<Component> = Vec::new();
+        for ((c, is_extra), vs) in all.iter().zip(&var_sets) {
+            let slot = match vs.first() {
+                Some(v) => {
+                    let root = find(&mut parent, index[v]);
+                    *by_root.entry(root).or_insert_with(|| {
+                        comps.push(Component { pc: Vec::new(), extra: Vec::new(), vars: Vec::new() });
+                        comps.len() - 1
+                    })
+                }
+                None => {
+                    comps.push(Component { pc: Vec::new(), extra: Vec::new(), vars: Vec::new() });
+                    comps.len() - 1
+                }
+            };
+            let comp = &mut comps[slot];
+            if *is_extra {
+                comp.extra.push(*c);
+            } else {
+                comp.pc.push(*c);
+            }
+            comp.vars.extend_from_slice(vs);
+        }
+        for comp in &mut comps {
+            comp.vars.sort_unstable();
+            comp.vars.dedup();
+        }
+        comps
+    }
+}
+
+impl Layer for Independence {
+    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
+        let start = Instant::now();
+        ctx.stats.independence_queries += 1;
+        let mut comps = Self::components(ctx, q);
+        let answer = if comps.len() <= 1 {
+            let a = next.solve(ctx, q)?;
+            if matches!(a, Answer::Sat(_)) {
+                self.remember_sat(q.key().clone());
+            }
+            a
+        } else {
+            ctx.stats.independence_hits += 1;
+            // components with extras first (most likely unsat), stable otherwise
+            comps.sort_by_key(|c| c.extra.is_empty());
+            let mut model = q.need_model.then(Model::new);
+            let mut unknown = false;
+            let mut result = None;
+            for comp in &comps {
+                let key = sorted_key(&comp.pc, &comp.extra);
+                if comp.extra.is_empty() && !q.need_model && self.known_sat.contains(&key) {
+                    ctx.stats.independence_dropped += comp.pc.len() as u64;
+                    continue;
+                }
+                ctx.stats.independence_subqueries += 1;
+                let sub = Query::new(&comp.pc, &comp.extra, q.need_model);
+                match next.solve(ctx, &sub)? {
+                    Answer::Unsat => {
+                        result = Some(Answer::Unsat);
+                        break;
+                    }
+                    Answer::Unknown => unknown = true,
+                    Answer::Sat(m) => {
+                        self.remember_sat(key);
+                        if let (Some(all), Some(m)) = (model.as_mut(), m) {
+                            all.merge(&m.restrict(&comp.vars));
+                        }
+                    }
+                }
+            }
+            match result {
+                Some(a) => a,
+                None if unknown => Answer::Unknown,
+                None => Answer::Sat(model),
+            }
+        };
+        ctx.stats.independence_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        Ok(answer)
+    }
+}

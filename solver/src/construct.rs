@@ -1,0 +1,731 @@
+//! Term constructors: every way to make a term goes through here, and every
+//! constructor folds constants and applies cheap local rewrites before
+//! interning, so that `x + 0`, `x & x`, `ite(true, a, b)`, `extract` of a
+//! `concat`, re-assembled byte extracts and the like never become nodes.
+//!
+//! Rewrites are local (they look at most two levels down) and never recurse
+//! on term depth. Each rewrite is checked against Bitwuzla by the random
+//! rewrite test (`tests/rewrites.rs`): no rewrite may change meaning.
+//!
+//! Canonical forms: commutative operators keep a constant operand on the
+//! right and otherwise order operands by id; `x - c` becomes `x + (-c)`;
+//! `ne`, `ugt`, `uge`, `sgt`, `sge` are `not(eq)`, and swapped `ult`, `ule`,
+//! `slt`, `sle`; `not` of an ordering comparison flips it.
+//!
+//! # Panics
+//! Constructors panic on ill-sorted arguments (mismatched widths, widths
+//! outside 1..=64, bad extract indices): those are bugs in the caller, which
+//! owns the types of its values, never a consequence of program input.
+
+use crate::semantics as sem;
+use crate::term::{check_width, mask, Op, TermId, TermStore};
+
+impl TermStore {
+    /// The constant `value` (masked to `width`).
+    pub fn constant(&mut self, width: u8, value: u64) -> TermId {
+        self.mk_const(width, value)
+    }
+
+    /// The width-1 constant 1.
+    pub fn tt(&mut self) -> TermId {
+        self.mk_const(1, 1)
+    }
+
+    /// The width-1 constant 0.
+    pub fn ff(&mut self) -> TermId {
+        self.mk_const(1, 0)
+    }
+
+    /// A width-1 constant.
+    pub fn bool_const(&mut self, b: bool) -> TermId {
+        self.mk_const(1, u64::from(b))
+    }
+
+    /// Zero of `width` bits.
+    pub fn zero(&mut self, width: u8) -> TermId {
+        self.mk_const(width, 0)
+    }
+
+    /// All ones of `width` bits.
+    pub fn ones(&mut self, width: u8) -> TermId {
+        self.mk_const(width, u64::MAX)
+    }
+
+    fn same_width(&self, what: &str, a: TermId, b: TermId) -> u8 {
+        let (wa, wb) = (self.width(a), self.width(b));
+        assert_eq!(wa, wb, "{what}: operand widths differ ({a:?}: {wa}, {b:?}: {wb})");
+        wa
+    }
+
+    /// Whether `a` is `not(b)` or `b` is `not(a)`.
+    fn complementary(&self, a: TermId, b: TermId) -> bool {
+        let is_not_of = |x: TermId, y: TermId| self.op(x) == Op::Not && self.children(x)[0] == y;
+        is_not_of(a, b) || is_not_of(b, a)
+    }
+
+    /// Both constants, or canonically ordered operands of a commutative op.
+    fn order(&self, a: TermId, b: TermId) -> (TermId, TermId) {
+        let (ca, cb) = (self.as_const(a).is_some(), self.as_const(b).is_some());
+        if (ca && !cb) || (ca == cb && a > b) {
+            (b, a)
+        } else {
+            (a, b)
+        }
+    }
+
+    /// If `t` is `op(x, c)` with a constant `c`, returns `(x, c)`.
+    fn op_with_const(&self, t: TermId, op: Op) -> Option<(TermId, u64)> {
+        if self.op(t) != op {
+            return None;
+        }
+        let ch = self.children(t);
+        self.as_const(ch[1]).map(|c| (ch[0], c))
+    }
+
+    fn binary(&mut self, op: Op, a: TermId, b: TermId) -> TermId {
+        let w = self.width(a);
+        let width = match op {
+            Op::Eq | Op::Ult | Op::Ule | Op::Slt | Op::Sle => 1,
+            _ => w,
+        };
+        self.mk_node(op, width, 0, &[a, b])
+    }
+
+    // ----- arithmetic ----------------------------------------------------------
+
+    /// `a + b` (wrapping).
+    pub fn add(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("add", a, b);
+        let (a, b) = self.order(a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => return self.mk_const(w, sem::add(x, y, w)),
+            (_, Some(0)) => return a,
+            (_, Some(c2)) => {
+                if let Some((x, c1)) = self.op_with_const(a, Op::Add) {
+                    let c = self.mk_const(w, sem::add(c1, c2, w));
+                    return self.add(x, c);
+                }
+            }
+            _ => {}
+        }
+        self.binary(Op::Add, a, b)
+    }
+
+    /// `a - b` (wrapping).
+    pub fn sub(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("sub", a, b);
+        if a == b {
+            return self.mk_const(w, 0);
+        }
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, sem::sub(x, y, w)),
+            (_, Some(y)) => {
+                let c = self.mk_const(w, sem::neg(y, w));
+                self.add(a, c)
+            }
+            (Some(0), _) => self.neg(b),
+            _ => self.binary(Op::Sub, a, b),
+        }
+    }
+
+    /// `a * b` (wrapping).
+    pub fn mul(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("mul", a, b);
+        let (a, b) = self.order(a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => return self.mk_const(w, sem::mul(x, y, w)),
+            (_, Some(0)) => return b,
+            (_, Some(1)) => return a,
+            (_, Some(c2)) => {
+                if c2 == mask(w) {
+                    return self.neg(a);
+                }
+                if let Some((x, c1)) = self.op_with_const(a, Op::Mul) {
+                    let c = self.mk_const(w, sem::mul(c1, c2, w));
+                    return self.mul(x, c);
+                }
+            }
+            _ => {}
+        }
+        self.binary(Op::Mul, a, b)
+    }
+
+    /// Unsigned `a / b`; `a / 0` is all ones.
+    pub fn udiv(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("udiv", a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, sem::udiv(x, y, w)),
+            (_, Some(0)) => self.mk_const(w, u64::MAX),
+            (_, Some(1)) => a,
+            _ => self.binary(Op::UDiv, a, b),
+        }
+    }
+
+    /// Unsigned `a % b`; `a % 0 = a`.
+    pub fn urem(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("urem", a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, sem::urem(x, y, w)),
+            (_, Some(0)) => a,
+            (_, Some(1)) => self.mk_const(w, 0),
+            _ if a == b => self.mk_const(w, 0),
+            _ => self.binary(Op::URem, a, b),
+        }
+    }
+
+    /// Signed `a / b` (SMT-LIB `bvsdiv`; `INT_MIN / -1 = INT_MIN`).
+    pub fn sdiv(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("sdiv", a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, sem::sdiv(x, y, w)),
+            (_, Some(1)) => a,
+            (_, Some(y)) if y == mask(w) => self.neg(a),
+            _ => self.binary(Op::SDiv, a, b),
+        }
+    }
+
+    /// Signed `a % b`, sign of the dividend (SMT-LIB `bvsrem`; `a % 0 = a`).
+    pub fn srem(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("srem", a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, sem::srem(x, y, w)),
+            (_, Some(0)) => a,
+            (_, Some(y)) if y == 1 || y == mask(w) => self.mk_const(w, 0),
+            _ if a == b => self.mk_const(w, 0),
+            _ => self.binary(Op::SRem, a, b),
+        }
+    }
+
+    /// `-a` (wrapping).
+    pub fn neg(&mut self, a: TermId) -> TermId {
+        let w = self.width(a);
+        if let Some(x) = self.as_const(a) {
+            return self.mk_const(w, sem::neg(x, w));
+        }
+        if self.op(a) == Op::Neg {
+            return self.children(a)[0];
+        }
+        self.mk_node(Op::Neg, w, 0, &[a])
+    }
+
+    // ----- shifts ----------------------------------------------------------------
+
+    fn shift(&mut self, op: Op, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("shift", a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => {
+                let v = match op {
+                    Op::Shl => sem::shl(x, y, w),
+                    Op::LShr => sem::lshr(x, y, w),
+                    _ => sem::ashr(x, y, w),
+                };
+                self.mk_const(w, v)
+            }
+            (_, Some(0)) => a,
+            (Some(0), _) => a,
+            (Some(x), _) if op == Op::AShr && x == mask(w) => a,
+            (_, Some(y)) if y >= u64::from(w) => {
+                if op == Op::AShr {
+                    let top = self.mk_const(w, u64::from(w) - 1);
+                    self.binary(Op::AShr, a, top)
+                } else {
+                    self.mk_const(w, 0)
+                }
+            }
+            _ => self.binary(op, a, b),
+        }
+    }
+
+    /// `a << b`; 0 when `b >= width`.
+    pub fn shl(&mut self, a: TermId, b: TermId) -> TermId {
+        self.shift(Op::Shl, a, b)
+    }
+
+    /// Logical `a >> b`; 0 when `b >= width`.
+    pub fn lshr(&mut self, a: TermId, b: TermId) -> TermId {
+        self.shift(Op::LShr, a, b)
+    }
+
+    /// Arithmetic `a >> b`; the sign bit everywhere when `b >= width`.
+    pub fn ashr(&mut self, a: TermId, b: TermId) -> TermId {
+        self.shift(Op::AShr, a, b)
+    }
+
+    // ----- bitwise (and boolean connectives on width 1) --------------------------
+
+    /// Bitwise and (logical and on width 1).
+    pub fn and(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("and", a, b);
+        let (a, b) = self.order(a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, x & y),
+            (_, Some(0)) => b,
+            (_, Some(y)) if y == mask(w) => a,
+            _ if a == b => a,
+            _ if self.complementary(a, b) => self.mk_const(w, 0),
+            _ => self.binary(Op::And, a, b),
+        }
+    }
+
+    /// Bitwise or (logical or on width 1).
+    pub fn or(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("or", a, b);
+        let (a, b) = self.order(a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, x | y),
+            (_, Some(0)) => a,
+            (_, Some(y)) if y == mask(w) => b,
+            _ if a == b => a,
+            _ if self.complementary(a, b) => self.mk_const(w, u64::MAX),
+            _ => self.binary(Op::Or, a, b),
+        }
+    }
+
+    /// Bitwise exclusive or.
+    pub fn xor(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("xor", a, b);
+        let (a, b) = self.order(a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(w, x ^ y),
+            (_, Some(0)) => a,
+            (_, Some(y)) if y == mask(w) => self.not(a),
+            _ if a == b => self.mk_const(w, 0),
+            _ if self.complementary(a, b) => self.mk_const(w, u64::MAX),
+            _ => self.binary(Op::Xor, a, b),
+        }
+    }
+
+    /// Bitwise not (logical not on width 1). `not` of an ordering comparison
+    /// flips it (`!(a < b)` is `b <= a`).
+    pub fn not(&mut self, a: TermId) -> TermId {
+        let w = self.width(a);
+        if let Some(x) = self.as_const(a) {
+            return self.mk_const(w, sem::not(x, w));
+        }
+        let op = self.op(a);
+        if op == Op::Not {
+            return self.children(a)[0];
+        }
+        if matches!(op, Op::Ult | Op::Ule | Op::Slt | Op::Sle) {
+            let (x, y) = (self.children(a)[0], self.children(a)[1]);
+            return match op {
+                Op::Ult => self.ule(y, x),
+                Op::Ule => self.ult(y, x),
+                Op::Slt => self.sle(y, x),
+                _ => self.slt(y, x),
+            };
+        }
+        self.mk_node(Op::Not, w, 0, &[a])
+    }
+
+    /// `a ⇒ b` on width 1.
+    pub fn implies(&mut self, a: TermId, b: TermId) -> TermId {
+        let na = self.not(a);
+        self.or(na, b)
+    }
+
+    /// The conjunction of width-1 terms (`1` for an empty slice).
+    pub fn and_all(&mut self, terms: &[TermId]) -> TermId {
+        let mut acc = self.tt();
+        for &t in terms {
+            acc = self.and(acc, t);
+        }
+        acc
+    }
+
+    // ----- comparisons (width-1 results) -------------------------------------------
+
+    /// `a == b`.
+    pub fn eq(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("eq", a, b);
+        if a == b {
+            return self.tt();
+        }
+        let (a, b) = self.order(a, b);
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => return self.mk_const(1, sem::eq(x, y)),
+            (_, Some(c)) => {
+                if w == 1 {
+                    return if c == 1 { a } else { self.not(a) };
+                }
+                if let Some((x, c1)) = self.op_with_const(a, Op::Add) {
+                    let k = self.mk_const(w, sem::sub(c, c1, w));
+                    return self.eq(x, k);
+                }
+                match self.op(a) {
+                    Op::Not | Op::Neg => {
+                        let x = self.children(a)[0];
+                        let k = if self.op(a) == Op::Not { sem::not(c, w) } else { sem::neg(c, w) };
+                        let k = self.mk_const(w, k);
+                        return self.eq(x, k);
+                    }
+                    Op::ZExt => {
+                        let x = self.children(a)[0];
+                        let xw = self.width(x);
+                        if c > mask(xw) {
+                            return self.ff();
+                        }
+                        let k = self.mk_const(xw, c);
+                        return self.eq(x, k);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        self.binary(Op::Eq, a, b)
+    }
+
+    /// `a != b`.
+    pub fn ne(&mut self, a: TermId, b: TermId) -> TermId {
+        let e = self.eq(a, b);
+        self.not(e)
+    }
+
+    /// Unsigned `a < b`.
+    pub fn ult(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("ult", a, b);
+        if a == b {
+            return self.ff();
+        }
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(1, sem::ult(x, y)),
+            (_, Some(0)) => self.ff(),
+            (Some(x), _) if x == mask(w) => self.ff(),
+            (Some(0), _) => {
+                let z = self.mk_const(w, 0);
+                self.ne(b, z)
+            }
+            _ => self.binary(Op::Ult, a, b),
+        }
+    }
+
+    /// Unsigned `a <= b`.
+    pub fn ule(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("ule", a, b);
+        if a == b {
+            return self.tt();
+        }
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(1, sem::ule(x, y)),
+            (Some(0), _) => self.tt(),
+            (_, Some(y)) if y == mask(w) => self.tt(),
+            (_, Some(0)) => self.eq(a, b),
+            _ => self.binary(Op::Ule, a, b),
+        }
+    }
+
+    /// Unsigned `a > b`.
+    pub fn ugt(&mut self, a: TermId, b: TermId) -> TermId {
+        self.ult(b, a)
+    }
+
+    /// Unsigned `a >= b`.
+    pub fn uge(&mut self, a: TermId, b: TermId) -> TermId {
+        self.ule(b, a)
+    }
+
+    /// Signed `a < b`.
+    pub fn slt(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("slt", a, b);
+        if a == b {
+            return self.ff();
+        }
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(1, sem::slt(x, y, w)),
+            _ => self.binary(Op::Slt, a, b),
+        }
+    }
+
+    /// Signed `a <= b`.
+    pub fn sle(&mut self, a: TermId, b: TermId) -> TermId {
+        let w = self.same_width("sle", a, b);
+        if a == b {
+            return self.tt();
+        }
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.mk_const(1, sem::sle(x, y, w)),
+            _ => self.binary(Op::Sle, a, b),
+        }
+    }
+
+    /// Signed `a > b`.
+    pub fn sgt(&mut self, a: TermId, b: TermId) -> TermId {
+        self.slt(b, a)
+    }
+
+    /// Signed `a >= b`.
+    pub fn sge(&mut self, a: TermId, b: TermId) -> TermId {
+        self.sle(b, a)
+    }
+
+    // ----- bit slicing and extension ---------------------------------------------------
+
+    /// Bits `hi ..= lo` of `t` (a `hi - lo + 1`-bit term).
+    pub fn extract(&mut self, t: TermId, hi: u8, lo: u8) -> TermId {
+        let tw = self.width(t);
+        assert!(lo <= hi && hi < tw, "extract({t:?}, {hi}, {lo}) of a {tw}-bit term");
+        let w = hi - lo + 1;
+        if w == tw {
+            return t;
+        }
+        if let Some(x) = self.as_const(t) {
+            return self.mk_const(w, sem::extract(x, lo, w));
+        }
+        let d = *self.data(t);
+        match d.op() {
+            Op::Extract => {
+                let base = d.extract_lo();
+                return self.extract(d.children()[0], hi + base, lo + base);
+            }
+            Op::Concat => {
+                let (h, l) = (d.children()[0], d.children()[1]);
+                let lw = self.width(l);
+                if hi < lw {
+                    return self.extract(l, hi, lo);
+                }
+                if lo >= lw {
+                    return self.extract(h, hi - lw, lo - lw);
+                }
+            }
+            Op::ZExt | Op::SExt => {
+                let x = d.children()[0];
+                let xw = self.width(x);
+                if hi < xw {
+                    return self.extract(x, hi, lo);
+                }
+                if d.op() == Op::ZExt && lo >= xw {
+                    return self.mk_const(w, 0);
+                }
+            }
+            _ => {}
+        }
+        self.mk_node(Op::Extract, w, lo, &[t])
+    }
+
+    /// `hi` above `lo` (widths add up; at most 64).
+    pub fn concat(&mut self, hi: TermId, lo: TermId) -> TermId {
+        let (hw, lw) = (self.width(hi), self.width(lo));
+        let w = hw + lw;
+        assert!(w <= 64, "concat of {hw} and {lw} bits exceeds 64 bits");
+        match (self.as_const(hi), self.as_const(lo)) {
+            (Some(x), Some(y)) => return self.mk_const(w, sem::concat(x, y, lw)),
+            (Some(0), _) => return self.zext(lo, w),
+            _ => {}
+        }
+        let (dh, dl) = (*self.data(hi), *self.data(lo));
+        if dh.op() == Op::Extract
+            && dl.op() == Op::Extract
+            && dh.children()[0] == dl.children()[0]
+            && dh.extract_lo() == dl.extract_lo() + lw
+        {
+            let top = dh.extract_lo() + hw - 1;
+            return self.extract(dh.children()[0], top, dl.extract_lo());
+        }
+        self.mk_node(Op::Concat, w, 0, &[hi, lo])
+    }
+
+    /// `t` zero-extended to `width` bits (`width >= width(t)`).
+    pub fn zext(&mut self, t: TermId, width: u8) -> TermId {
+        check_width(width);
+        let tw = self.width(t);
+        assert!(width >= tw, "zext of a {tw}-bit term to {width} bits");
+        if width == tw {
+            return t;
+        }
+        if let Some(x) = self.as_const(t) {
+            return self.mk_const(width, x);
+        }
+        if self.op(t) == Op::ZExt {
+            let x = self.children(t)[0];
+            return self.zext(x, width);
+        }
+        self.mk_node(Op::ZExt, width, 0, &[t])
+    }
+
+    /// `t` sign-extended to `width` bits (`width >= width(t)`).
+    pub fn sext(&mut self, t: TermId, width: u8) -> TermId {
+        check_width(width);
+        let tw = self.width(t);
+        assert!(width >= tw, "sext of a {tw}-bit term to {width} bits");
+        if width == tw {
+            return t;
+        }
+        if let Some(x) = self.as_const(t) {
+            return self.mk_const(width, sem::sext(x, tw, width));
+        }
+        match self.op(t) {
+            Op::SExt => {
+                let x = self.children(t)[0];
+                self.sext(x, width)
+            }
+            // A zero-extended value has sign bit 0.
+            Op::ZExt => {
+                let x = self.children(t)[0];
+                self.zext(x, width)
+            }
+            _ => self.mk_node(Op::SExt, width, 0, &[t]),
+        }
+    }
+
+    // ----- choice ------------------------------------------------------------------------
+
+    /// `if c then a else b` (`c` is width 1).
+    pub fn ite(&mut self, c: TermId, a: TermId, b: TermId) -> TermId {
+        assert_eq!(self.width(c), 1, "ite condition {c:?} is not 1 bit wide");
+        let w = self.same_width("ite", a, b);
+        if let Some(x) = self.as_const(c) {
+            return if x == 1 { a } else { b };
+        }
+        if a == b {
+            return a;
+        }
+        if self.op(c) == Op::Not {
+            let x = self.children(c)[0];
+            return self.ite(x, b, a);
+        }
+        if w == 1 {
+            match (self.as_const(a), self.as_const(b)) {
+                (Some(1), Some(0)) => return c,
+                (Some(0), Some(1)) => return self.not(c),
+                (Some(1), _) => return self.or(c, b),
+                (Some(0), _) => {
+                    let nc = self.not(c);
+                    return self.and(nc, b);
+                }
+                (_, Some(0)) => return self.and(c, a),
+                (_, Some(1)) => {
+                    let nc = self.not(c);
+                    return self.or(nc, a);
+                }
+                _ => {}
+            }
+        }
+        self.mk_node(Op::Ite, w, 0, &[c, a, b])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store_with_vars() -> (TermStore, TermId, TermId) {
+        let mut s = TermStore::default();
+        let x = s.new_var("x", 32);
+        let y = s.new_var("y", 32);
+        let (x, y) = (s.var(x), s.var(y));
+        (s, x, y)
+    }
+
+    #[test]
+    fn neutral_elements_disappear() {
+        let (mut s, x, _) = store_with_vars();
+        let zero = s.zero(32);
+        let one = s.constant(32, 1);
+        let ones = s.ones(32);
+        assert_eq!(s.add(x, zero), x);
+        assert_eq!(s.add(zero, x), x);
+        assert_eq!(s.sub(x, zero), x);
+        assert_eq!(s.mul(one, x), x);
+        assert_eq!(s.mul(x, zero), zero);
+        assert_eq!(s.and(x, ones), x);
+        assert_eq!(s.and(x, x), x);
+        assert_eq!(s.or(x, zero), x);
+        assert_eq!(s.xor(x, x), zero);
+        assert_eq!(s.sub(x, x), zero);
+        assert_eq!(s.udiv(x, zero), ones);
+        assert_eq!(s.urem(x, zero), x);
+        let nx = s.not(x);
+        assert_eq!(s.and(x, nx), zero);
+        assert_eq!(s.or(nx, x), ones);
+        assert_eq!(s.not(nx), x);
+    }
+
+    #[test]
+    fn commutative_operands_are_ordered() {
+        let (mut s, x, y) = store_with_vars();
+        let c = s.constant(32, 5);
+        assert_eq!(s.add(x, y), s.add(y, x));
+        assert_eq!(s.add(c, x), s.add(x, c));
+        let xc = s.add(x, c);
+        assert_eq!(s.children(xc), &[x, c]);
+        assert_eq!(s.eq(y, x), s.eq(x, y));
+    }
+
+    #[test]
+    fn constant_chains_fold() {
+        let (mut s, x, _) = store_with_vars();
+        let c3 = s.constant(32, 3);
+        let c4 = s.constant(32, 4);
+        let a = s.add(x, c3);
+        let b = s.add(a, c4);
+        let c7 = s.constant(32, 7);
+        assert_eq!(b, s.add(x, c7));
+        // x - 3 is x + (-3)
+        let d = s.sub(x, c3);
+        let m3 = s.constant(32, (-3i64) as u64);
+        assert_eq!(d, s.add(x, m3));
+        // (x + 3) == 10  is  x == 7
+        let c10 = s.constant(32, 10);
+        let e = s.eq(a, c10);
+        assert_eq!(e, s.eq(x, c7));
+    }
+
+    #[test]
+    fn comparisons_normalise() {
+        let (mut s, x, y) = store_with_vars();
+        let lt = s.ult(x, y);
+        assert_eq!(s.ugt(y, x), lt);
+        let nlt = s.not(lt);
+        assert_eq!(nlt, s.ule(y, x));
+        assert_eq!(s.uge(x, y), nlt);
+        let (a, b) = (s.ult(x, x), s.sle(x, x));
+        assert!(s.is_false(a) && s.is_true(b));
+        let zero = s.zero(32);
+        let (a, b) = (s.ult(x, zero), s.ule(zero, x));
+        assert!(s.is_false(a) && s.is_true(b));
+    }
+
+    #[test]
+    fn byte_extracts_reassemble() {
+        let (mut s, x, _) = store_with_vars();
+        let b0 = s.extract(x, 7, 0);
+        let b1 = s.extract(x, 15, 8);
+        let b2 = s.extract(x, 23, 16);
+        let b3 = s.extract(x, 31, 24);
+        let lo = s.concat(b1, b0);
+        let hi = s.concat(b3, b2);
+        assert_eq!(s.concat(hi, lo), x);
+        assert_eq!(s.extract(lo, 15, 8), b1);
+        let z = s.zext(b0, 32);
+        assert_eq!(s.extract(z, 7, 0), b0);
+        let top = s.extract(z, 31, 8);
+        assert_eq!(s.as_const(top), Some(0));
+        let zero8 = s.zero(8);
+        assert_eq!(s.concat(zero8, b0), s.zext(b0, 16));
+    }
+
+    #[test]
+    fn ite_simplifies_on_width_one() {
+        let (mut s, x, y) = store_with_vars();
+        let c = s.ult(x, y);
+        let (t, f) = (s.tt(), s.ff());
+        assert_eq!(s.ite(c, t, f), c);
+        let nc = s.not(c);
+        assert_eq!(s.ite(c, f, t), nc);
+        assert_eq!(s.ite(t, x, y), x);
+        assert_eq!(s.ite(c, x, x), x);
+        let e = s.eq(x, y);
+        let ne = s.ne(x, y);
+        assert_eq!(s.op(ne), Op::Not);
+        assert_eq!(s.ite(ne, x, y), s.ite(e, y, x));
+    }
+
+    #[test]
+    #[should_panic(expected = "operand widths differ")]
+    fn mismatched_widths_panic() {
+        let (mut s, x, _) = store_with_vars();
+        let b = s.constant(8, 1);
+        s.add(x, b);
+    }
+}

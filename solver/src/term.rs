@@ -1,0 +1,510 @@
+//! The term store: hash-consed bitvector terms as a DAG of 16-byte nodes.
+//!
+//! Every term is a [`TermId`] (a `u32` index into the store's node vector).
+//! Nodes are interned *shallowly*: a node is its operator, width, a small
+//! payload byte and up to three child ids, so hashing and comparing a node is
+//! O(1) and two terms are structurally equal exactly when their ids are equal.
+//!
+//! This file holds the data types ([`TermId`], [`VarId`], [`Op`],
+//! [`TermData`]), interning, variables and the accessors. The constructors
+//! that fold constants and rewrite live in `construct.rs`; the shadow
+//! projections in `shadow.rs`.
+//!
+//! Invariants (checked by the constructors, relied on everywhere else):
+//! - widths are 1..=64; constants are stored masked to their width;
+//! - children always have smaller ids than their parent (the vector is a
+//!   topological order of the DAG), which lets passes iterate without recursion;
+//! - a `Shadow` node's two children contain no shadow themselves and differ.
+
+use std::fmt;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+
+/// A term: an index into a [`TermStore`]. Equal ids mean structurally equal terms.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd)]
+#[repr(transparent)]
+pub struct TermId(u32);
+
+impl TermId {
+    /// The raw index (dense, starting at 0, in creation order).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The raw `u32`.
+    pub fn as_u32(self) -> u32 {
+        self.0
+    }
+
+    pub(crate) fn from_index(i: usize) -> TermId {
+        TermId(u32::try_from(i).expect("term store overflow: more than 2^32 terms"))
+    }
+}
+
+impl fmt::Debug for TermId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t{}", self.0)
+    }
+}
+
+impl fmt::Display for TermId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t{}", self.0)
+    }
+}
+
+/// A symbolic variable (for the engine: one byte of a symbolic object).
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd)]
+#[repr(transparent)]
+pub struct VarId(u32);
+
+impl VarId {
+    /// The raw index (dense, starting at 0, in creation order).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The raw `u32`.
+    pub fn as_u32(self) -> u32 {
+        self.0
+    }
+
+    /// A variable id from its raw index (only meaningful for the store that made it).
+    pub fn from_u32(raw: u32) -> VarId {
+        VarId(raw)
+    }
+}
+
+impl fmt::Debug for VarId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+
+/// The operator of a term node.
+///
+/// Only canonical operators exist as nodes: `ne`, `ugt`, `uge`, `sgt`, `sge`
+/// are built from `not`, `ult`, `ule`, `slt`, `sle` by the constructors.
+/// Comparisons produce width-1 terms (1 = true). Boolean connectives are the
+/// bitwise operators on width 1.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+#[repr(u8)]
+pub enum Op {
+    /// A constant; value in the payload.
+    Const,
+    /// A variable; [`VarId`] in the payload.
+    Var,
+    Add,
+    Sub,
+    Mul,
+    /// Unsigned division; `x / 0` is all ones (SMT-LIB `bvudiv`).
+    UDiv,
+    /// Signed division; SMT-LIB `bvsdiv` (`x / 0` is -1 for x >= 0, 1 otherwise).
+    SDiv,
+    /// Unsigned remainder; `x % 0 = x` (SMT-LIB `bvurem`).
+    URem,
+    /// Signed remainder, sign of the dividend; `x % 0 = x` (SMT-LIB `bvsrem`).
+    SRem,
+    /// Shift left; shifting by the width or more gives 0.
+    Shl,
+    /// Logical shift right; shifting by the width or more gives 0.
+    LShr,
+    /// Arithmetic shift right; shifting by the width or more fills with the sign bit.
+    AShr,
+    And,
+    Or,
+    Xor,
+    Not,
+    Neg,
+    /// Equality (width 1 result).
+    Eq,
+    Ult,
+    Ule,
+    Slt,
+    Sle,
+    /// `extract(t, hi, lo)`: `lo` in the payload byte, `hi = lo + width - 1`.
+    Extract,
+    /// `concat(hi, lo)`: children are `[hi, lo]`.
+    Concat,
+    /// Zero extension to the node's width.
+    ZExt,
+    /// Sign extension to the node's width.
+    SExt,
+    /// `ite(c, a, b)` with a width-1 condition.
+    Ite,
+    /// `Shadow(old, new)`: the value of the old and of the new version.
+    Shadow,
+}
+
+impl Op {
+    /// Number of children of a node with this operator.
+    pub fn arity(self) -> usize {
+        match self {
+            Op::Const | Op::Var => 0,
+            Op::Not | Op::Neg | Op::Extract | Op::ZExt | Op::SExt => 1,
+            Op::Ite => 3,
+            _ => 2,
+        }
+    }
+
+    /// Whether `op(a, b) == op(b, a)`.
+    pub fn is_commutative(self) -> bool {
+        matches!(self, Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Eq)
+    }
+}
+
+const HAS_SHADOW: u8 = 1;
+
+/// One node of the DAG: 16 bytes (pinned by a test).
+///
+/// Layout: `op: u8`, `width: u8`, `flags: u8` (bit 0: the term contains a
+/// shadow), `aux: u8` (the low bit index of an `Extract`), and `args: [TermId; 3]`.
+/// `args` holds the children; a `Const` keeps its value's low and high 32 bits
+/// in `args[0]` and `args[1]`; a `Var` keeps its [`VarId`] in `args[0]`.
+/// Unused slots are 0. A larger payload would have to live in a side table.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct TermData {
+    op: Op,
+    width: u8,
+    flags: u8,
+    aux: u8,
+    args: [TermId; 3],
+}
+
+impl TermData {
+    /// The operator.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The bit width (1..=64).
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// The children (empty for constants and variables).
+    pub fn children(&self) -> &[TermId] {
+        &self.args[..self.op.arity()]
+    }
+
+    /// The constant's value, if this is a constant.
+    pub fn const_value(&self) -> Option<u64> {
+        (self.op == Op::Const).then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
+    }
+
+    /// The variable, if this is a variable.
+    pub fn var(&self) -> Option<VarId> {
+        (self.op == Op::Var).then_some(VarId(self.args[0].0))
+    }
+
+    /// For `Extract`: the low bit index (the high one is `lo + width - 1`).
+    pub fn extract_lo(&self) -> u8 {
+        self.aux
+    }
+
+    /// Whether the term contains a `Shadow` node.
+    pub fn has_shadow(&self) -> bool {
+        self.flags & HAS_SHADOW != 0
+    }
+}
+
+/// The bit mask of a width (`width` in 1..=64).
+pub fn mask(width: u8) -> u64 {
+    debug_assert!((1..=64).contains(&width));
+    u64::MAX >> (64 - u32::from(width))
+}
+
+struct VarInfo {
+    name: Box<str>,
+    symbol: Box<str>,
+    width: u8,
+    term: TermId,
+}
+
+/// The hash-consed term DAG, the variables, and the memoised shadow projections.
+///
+/// Create one per run with [`TermStore::default`]; every [`crate::Solver`]
+/// is used with one store only. (There is no `TermStore::new()`: `new(t)` is
+/// the new-version projection.)
+pub struct TermStore {
+    nodes: Vec<TermData>,
+    table: HashTable<TermId>,
+    hasher: FxBuildHasher,
+    vars: Vec<VarInfo>,
+    symbols: FxHashMap<Box<str>, VarId>,
+    pub(crate) old_memo: FxHashMap<TermId, TermId>,
+    pub(crate) new_memo: FxHashMap<TermId, TermId>,
+    store_id: u64,
+}
+
+impl Default for TermStore {
+    fn default() -> Self {
+        Self::with_capacity(1024)
+    }
+}
+
+impl fmt::Debug for TermStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TermStore")
+            .field("terms", &self.nodes.len())
+            .field("vars", &self.vars.len())
+            .finish()
+    }
+}
+
+impl TermStore {
+    /// An empty store with room for `terms` nodes.
+    pub fn with_capacity(terms: usize) -> Self {
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        TermStore {
+            nodes: Vec::with_capacity(terms),
+            table: HashTable::with_capacity(terms),
+            hasher: FxBuildHasher,
+            vars: Vec::new(),
+            symbols: FxHashMap::default(),
+            old_memo: FxHashMap::default(),
+            new_memo: FxHashMap::default(),
+            store_id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
+    /// A process-unique id of this store (solvers check they see one store only).
+    pub fn store_id(&self) -> u64 {
+        self.store_id
+    }
+
+    /// Number of distinct terms.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the store holds no term.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Whether `t` names a term of this store.
+    pub fn contains(&self, t: TermId) -> bool {
+        t.index() < self.nodes.len()
+    }
+
+    /// The node of `t`.
+    ///
+    /// # Panics
+    /// If `t` is not a term of this store.
+    pub fn data(&self, t: TermId) -> &TermData {
+        &self.nodes[t.index()]
+    }
+
+    /// The operator of `t`.
+    pub fn op(&self, t: TermId) -> Op {
+        self.data(t).op
+    }
+
+    /// The width of `t` in bits.
+    pub fn width(&self, t: TermId) -> u8 {
+        self.data(t).width
+    }
+
+    /// The children of `t`.
+    pub fn children(&self, t: TermId) -> &[TermId] {
+        self.data(t).children()
+    }
+
+    /// The value of `t` if it is a constant.
+    pub fn as_const(&self, t: TermId) -> Option<u64> {
+        self.data(t).const_value()
+    }
+
+    /// The variable if `t` is one.
+    pub fn as_var(&self, t: TermId) -> Option<VarId> {
+        self.data(t).var()
+    }
+
+    /// Whether `t` is the width-1 constant 1.
+    pub fn is_true(&self, t: TermId) -> bool {
+        self.width(t) == 1 && self.as_const(t) == Some(1)
+    }
+
+    /// Whether `t` is the width-1 constant 0.
+    pub fn is_false(&self, t: TermId) -> bool {
+        self.width(t) == 1 && self.as_const(t) == Some(0)
+    }
+
+    /// Whether `t` contains a `Shadow` node (O(1): a flag on the node).
+    pub fn has_shadow(&self, t: TermId) -> bool {
+        self.data(t).has_shadow()
+    }
+
+    /// Ids of all terms, in creation (topological) order.
+    pub fn ids(&self) -> impl Iterator<Item = TermId> {
+        (0..self.nodes.len()).map(TermId::from_index)
+    }
+
+    // ----- variables -------------------------------------------------------
+
+    /// A fresh variable of `width` bits named `name` (names need not be
+    /// unique: the SMT-LIB symbol is made unique, see [`TermStore::var_symbol`]).
+    ///
+    /// # Panics
+    /// If `width` is not in 1..=64.
+    pub fn new_var(&mut self, name: &str, width: u8) -> VarId {
+        check_width(width);
+        let v = VarId(u32::try_from(self.vars.len()).expect("too many variables"));
+        let base: String = name
+            .chars()
+            .map(|c| if c == '|' || c == '\\' || c.is_control() { '_' } else { c })
+            .collect();
+        let base = if base.is_empty() { String::from("_") } else { base };
+        let mut symbol = base.clone();
+        let mut n = 0u32;
+        while self.symbols.contains_key(symbol.as_str()) {
+            n += 1;
+            symbol = format!("{base}#{n}");
+        }
+        let symbol: Box<str> = symbol.into();
+        self.symbols.insert(symbol.clone(), v);
+        let data = TermData {
+            op: Op::Var,
+            width,
+            flags: 0,
+            aux: 0,
+            args: [TermId(v.0), TermId(0), TermId(0)],
+        };
+        let term = self.intern(data);
+        self.vars.push(VarInfo { name: name.into(), symbol, width, term });
+        v
+    }
+
+    /// The term of variable `v`.
+    pub fn var(&self, v: VarId) -> TermId {
+        self.vars[v.index()].term
+    }
+
+    /// The name `v` was created with.
+    pub fn var_name(&self, v: VarId) -> &str {
+        &self.vars[v.index()].name
+    }
+
+    /// The unique symbol used for `v` in SMT-LIB output and in Bitwuzla: the
+    /// name with `|` and `\` replaced, and `#1`, `#2`, ... appended to repeats.
+    pub fn var_symbol(&self, v: VarId) -> &str {
+        &self.vars[v.index()].symbol
+    }
+
+    /// The width of `v`.
+    pub fn var_width(&self, v: VarId) -> u8 {
+        self.vars[v.index()].width
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// All variables in creation order.
+    pub fn vars(&self) -> impl Iterator<Item = VarId> {
+        (0..self.vars.len() as u32).map(VarId)
+    }
+
+    // ----- interning ---------------------------------------------------------
+
+    /// Interns a node, returning the id of an identical existing node if any.
+    pub(crate) fn intern(&mut self, data: TermData) -> TermId {
+        let hash = self.hasher.hash_one(data);
+        let nodes = &self.nodes;
+        if let Some(&id) = self.table.find(hash, |&id| nodes[id.index()] == data) {
+            return id;
+        }
+        let id = TermId::from_index(self.nodes.len());
+        self.nodes.push(data);
+        let nodes = &self.nodes;
+        let hasher = &self.hasher;
+        self.table
+            .insert_unique(hash, id, |&other| hasher.hash_one(nodes[other.index()]));
+        id
+    }
+
+    /// Interns a constant (value masked to `width`).
+    pub(crate) fn mk_const(&mut self, width: u8, value: u64) -> TermId {
+        check_width(width);
+        let v = value & mask(width);
+        self.intern(TermData {
+            op: Op::Const,
+            width,
+            flags: 0,
+            aux: 0,
+            args: [TermId(v as u32), TermId((v >> 32) as u32), TermId(0)],
+        })
+    }
+
+    /// Interns an operator node without any rewriting. Children must exist;
+    /// widths are the caller's responsibility (the constructors check them).
+    pub(crate) fn mk_node(&mut self, op: Op, width: u8, aux: u8, children: &[TermId]) -> TermId {
+        debug_assert_eq!(children.len(), op.arity());
+        let mut args = [TermId(0); 3];
+        let mut flags = if op == Op::Shadow { HAS_SHADOW } else { 0 };
+        for (slot, &c) in args.iter_mut().zip(children) {
+            *slot = c;
+            flags |= self.nodes[c.index()].flags & HAS_SHADOW;
+        }
+        self.intern(TermData { op, width, flags, aux, args })
+    }
+}
+
+/// Panics unless `width` is a supported bitvector width.
+pub(crate) fn check_width(width: u8) {
+    assert!((1..=64).contains(&width), "bitvector width {width} is not in 1..=64");
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn term_data_is_16_bytes() {
+        // A larger node must move its payload to a side table, not grow the node.
+        assert_eq!(std::mem::size_of::<TermData>(), 16);
+        assert_eq!(std::mem::size_of::<TermId>(), 4);
+        assert_eq!(std::mem::size_of::<Option<TermId>>(), 8);
+    }
+
+    #[test]
+    fn interning_returns_the_same_id_for_the_same_node() {
+        let mut s = TermStore::default();
+        let a = s.mk_const(8, 0x1ff);
+        let b = s.mk_const(8, 0xff);
+        assert_eq!(a, b);
+        assert_eq!(s.as_const(a), Some(0xff));
+        let c = s.mk_const(64, u64::MAX);
+        assert_eq!(s.as_const(c), Some(u64::MAX));
+        assert_ne!(a, c);
+        assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn variables_get_unique_symbols() {
+        let mut s = TermStore::default();
+        let x0 = s.new_var("x[0]", 8);
+        let x0b = s.new_var("x[0]", 8);
+        let weird = s.new_var("a|b\\c", 16);
+        assert_ne!(s.var(x0), s.var(x0b));
+        assert_eq!(s.var_name(x0b), "x[0]");
+        assert_eq!(s.var_symbol(x0), "x[0]");
+        assert_eq!(s.var_symbol(x0b), "x[0]#1");
+        assert_eq!(s.var_symbol(weird), "a_b_c");
+        assert_eq!(s.width(s.var(weird)), 16);
+        assert_eq!(s.as_var(s.var(weird)), Some(weird));
+    }
+
+    #[test]
+    fn mask_covers_all_widths() {
+        assert_eq!(mask(1), 1);
+        assert_eq!(mask(8), 0xff);
+        assert_eq!(mask(63), u64::MAX >> 1);
+        assert_eq!(mask(64), u64::MAX);
+    }
+}
