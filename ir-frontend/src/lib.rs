@@ -8,6 +8,8 @@
 //! instructions; constructs penumbra does not model become `unsupported` instructions naming
 //! the construct and the source line, so a program that never reaches them still runs.
 
+pub mod frontend;
 pub mod ir;
 
+pub use frontend::{compile_file, compile_source, lower_bitcode, CompileOptions, FrontendError, KLEE_H, PENUMBRA_H};
 pub use ir::*;

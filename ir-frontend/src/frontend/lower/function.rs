@@ -1,0 +1,386 @@
+//! Lowering one function body: blocks, phis as block parameters, terminators, source
+//! locations, and the handling of unsupported constructs.
+//!
+//! Every LLVM block gets an IR block up front (so the layout follows LLVM's order) with one
+//! parameter per phi; each predecessor's branch passes the phi's incoming value for that edge.
+//! Blocks are lowered in reverse postorder, so a value is always lowered before its uses
+//! (phi operands included: an incoming value dominates the end of its predecessor), then the
+//! blocks unreachable from the entry, in LLVM's order.
+//!
+//! An unsupported construct ends the current IR block with `unsupported`; the rest of the LLVM
+//! block continues in a fresh IR block without predecessors, so every LLVM value still gets an
+//! IR value (a constant 0 placeholder for the unsupported instruction's result).
+
+use super::types::{ir_type, stand_in, LResult, Unsup};
+use super::ModuleCx;
+use crate::frontend::FrontendError;
+use crate::ir::{Block, Body, Dest, FunctionBuilder, SrcLoc, Type, Value};
+use llvm_ir::function::ParameterAttribute;
+use llvm_ir::instruction::Phi;
+use llvm_ir::{BasicBlock, DebugLoc, HasDebugLoc, Instruction, Name, Operand, Terminator};
+use rustc_hash::FxHashMap;
+
+/// Lowers `f`; returns its body and its line.
+pub(super) fn lower_function<'m>(cx: &mut ModuleCx<'m>, f: &'m llvm_ir::Function) -> Result<(Body, u32), FrontendError> {
+    let mut body = Body::default();
+    let line = function_line(f);
+    {
+        let mut lower = FnLower::new(cx, f, &mut body);
+        lower.run(line);
+        if !lower.missing.is_empty() {
+            return Err(FrontendError::Internal(format!(
+                "@{}: values used before their definition: {}",
+                f.name,
+                lower.missing.join(", ")
+            )));
+        }
+    }
+    Ok((body, line))
+}
+
+/// The line of the function's `DISubprogram`, else of its first located instruction.
+fn function_line(f: &llvm_ir::Function) -> u32 {
+    if let Some(d) = f.debugloc.as_ref().filter(|d| d.line != 0) {
+        return d.line;
+    }
+    f.basic_blocks
+        .iter()
+        .flat_map(|bb| bb.instrs.iter().map(|i| i.get_debug_loc()).chain([bb.term.get_debug_loc()]))
+        .find_map(|d| d.as_ref().filter(|d| d.line != 0).map(|d| d.line))
+        .unwrap_or(0)
+}
+
+fn srcloc(d: &Option<DebugLoc>) -> Option<SrcLoc> {
+    d.as_ref().filter(|d| d.line != 0).map(|d| SrcLoc { line: d.line, col: d.col.unwrap_or(0) })
+}
+
+/// The phis at the start of a block.
+fn phis(bb: &BasicBlock) -> impl Iterator<Item = &Phi> {
+    bb.instrs.iter().map_while(|i| match i {
+        Instruction::Phi(p) => Some(p),
+        _ => None,
+    })
+}
+
+/// Per-function lowering state.
+pub(super) struct FnLower<'a, 'm> {
+    pub cx: &'a mut ModuleCx<'m>,
+    pub f: &'m llvm_ir::Function,
+    pub b: FunctionBuilder<'a>,
+    values: FxHashMap<&'m Name, Value>,
+    block_index: FxHashMap<&'m Name, usize>,
+    ir_blocks: Vec<Block>,
+    /// The LLVM block being lowered (its name identifies phi edges even when the code is
+    /// being emitted into a fresh block after an `unsupported`).
+    current: usize,
+    /// Whether the LLVM block being lowered is reachable from the entry: there, every value
+    /// used must already be lowered, and a miss is a frontend bug.
+    reachable: bool,
+    missing: Vec<String>,
+}
+
+impl<'a, 'm> FnLower<'a, 'm> {
+    fn new(cx: &'a mut ModuleCx<'m>, f: &'m llvm_ir::Function, body: &'a mut Body) -> Self {
+        FnLower {
+            cx,
+            f,
+            b: FunctionBuilder::new(body),
+            values: FxHashMap::default(),
+            block_index: FxHashMap::default(),
+            ir_blocks: Vec::new(),
+            current: 0,
+            reachable: true,
+            missing: Vec::new(),
+        }
+    }
+
+    fn run(&mut self, line: u32) {
+        let f = self.f;
+        for (i, bb) in f.basic_blocks.iter().enumerate() {
+            self.block_index.insert(&bb.name, i);
+            let block = self.b.create_block();
+            self.ir_blocks.push(block);
+        }
+        if f.basic_blocks.is_empty() {
+            // Not produced by clang; keep the body well-formed anyway.
+            let entry = self.b.create_block();
+            self.ir_blocks.push(entry);
+        }
+        let entry = self.ir_blocks[0];
+        for p in &f.parameters {
+            let v = self.b.append_block_param(entry, stand_in(&p.ty));
+            self.values.insert(&p.name, v);
+        }
+        for (i, bb) in f.basic_blocks.iter().enumerate().skip(1) {
+            for phi in phis(bb) {
+                let v = self.b.append_block_param(self.ir_blocks[i], stand_in(&phi.to_type));
+                self.values.insert(&phi.dest, v);
+            }
+        }
+        if f.basic_blocks.is_empty() {
+            self.b.switch_to_block(entry);
+            self.b.unreachable();
+            return;
+        }
+        self.b.switch_to_block(entry);
+        self.b.set_srcloc(SrcLoc { line, col: 0 });
+        self.copy_byval_params();
+        let (order, reachable) = self.block_order();
+        for i in order {
+            self.reachable = reachable[i];
+            self.lower_block(i);
+        }
+    }
+
+    /// `byval` parameters are copies the callee owns: make the copy on entry, so that writes
+    /// to the parameter do not reach the caller's object.
+    fn copy_byval_params(&mut self) {
+        let f = self.f;
+        for p in &f.parameters {
+            let Some(ty) = p.attributes.iter().find_map(|a| match a {
+                ParameterAttribute::ByVal(t) => Some(t),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let Some(&arg) = self.values.get(&p.name) else { continue };
+            let result = self.copy_object(arg, ty);
+            match result {
+                Ok(copy) => {
+                    self.values.insert(&p.name, copy);
+                }
+                Err(e) => self.unsupported(e.describe("byval parameter")),
+            }
+        }
+    }
+
+    /// A fresh stack copy of the object of type `ty` at `addr`.
+    fn copy_object(&mut self, addr: Value, ty: &llvm_ir::Type) -> LResult<Value> {
+        let layout = self.cx.info.layout(ty).ok_or_else(|| Unsup::msg("byval parameter of an unsized type"))?;
+        let size = u32::try_from(layout.size).map_err(|_| Unsup::msg("byval parameter larger than 4 GiB"))?;
+        let copy = self.b.alloca(size, layout.align);
+        let len = self.b.iconst(Type::I64, layout.size);
+        self.libc_memcpy("memcpy", copy, addr, len)?;
+        Ok(copy)
+    }
+
+    /// Reverse postorder from the entry, then the unreachable blocks in LLVM order; and which
+    /// blocks are reachable.
+    fn block_order(&self) -> (Vec<usize>, Vec<bool>) {
+        let blocks = &self.f.basic_blocks;
+        let n = blocks.len();
+        let mut reachable = vec![false; n];
+        let mut postorder = Vec::with_capacity(n);
+        let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![(0, self.successors(0), 0)];
+        reachable[0] = true;
+        while let Some((b, succs, i)) = stack.last_mut() {
+            if *i < succs.len() {
+                let s = succs[*i];
+                *i += 1;
+                if !reachable[s] {
+                    reachable[s] = true;
+                    let next = self.successors(s);
+                    stack.push((s, next, 0));
+                }
+            } else {
+                postorder.push(*b);
+                stack.pop();
+            }
+        }
+        let mut order: Vec<usize> = postorder.into_iter().rev().collect();
+        order.extend((0..n).filter(|&i| !reachable[i]));
+        (order, reachable)
+    }
+
+    fn successors(&self, i: usize) -> Vec<usize> {
+        let names: Vec<&Name> = match &self.f.basic_blocks[i].term {
+            Terminator::Br(b) => vec![&b.dest],
+            Terminator::CondBr(c) => vec![&c.true_dest, &c.false_dest],
+            Terminator::Switch(s) => std::iter::once(&s.default_dest).chain(s.dests.iter().map(|(_, n)| n)).collect(),
+            Terminator::IndirectBr(b) => b.possible_dests.iter().collect(),
+            Terminator::Invoke(inv) => vec![&inv.return_label, &inv.exception_label],
+            Terminator::CallBr(c) => vec![&c.return_label],
+            _ => Vec::new(),
+        };
+        names.into_iter().filter_map(|n| self.block_index.get(n).copied()).collect()
+    }
+
+    fn lower_block(&mut self, i: usize) {
+        let bb = &self.f.basic_blocks[i];
+        self.current = i;
+        self.b.switch_to_block(self.ir_blocks[i]);
+        // Instructions without a location (allocas, phis) take the block's first location.
+        let first = bb
+            .instrs
+            .iter()
+            .filter(|inst| !is_debug_intrinsic(inst))
+            .map(|inst| inst.get_debug_loc())
+            .chain([bb.term.get_debug_loc()])
+            .find_map(srcloc);
+        if let Some(loc) = first {
+            self.b.set_srcloc(loc);
+        }
+        if let Some(phi) = phis(bb).find(|p| ir_type(&p.to_type).is_err()) {
+            if let Some(loc) = srcloc(&phi.debugloc) {
+                self.b.set_srcloc(loc);
+            }
+            let why = ir_type(&phi.to_type).err().unwrap_or_else(|| Unsup::msg("phi"));
+            self.unsupported(why.describe("phi"));
+        }
+        for inst in &bb.instrs {
+            if matches!(inst, Instruction::Phi(_)) || is_debug_intrinsic(inst) {
+                continue;
+            }
+            if let Some(loc) = srcloc(inst.get_debug_loc()) {
+                self.b.set_srcloc(loc);
+            }
+            if let Err(e) = self.lower_inst(inst) {
+                let what = super::inst::describe(self.cx.llvm, inst);
+                self.unsupported(e.describe(&what));
+                if let Some(dest) = inst.try_get_result() {
+                    let ty = super::inst::result_type(self.cx.llvm, inst);
+                    let placeholder = self.b.iconst(ty, 0);
+                    self.values.insert(dest, placeholder);
+                }
+            }
+        }
+        if let Some(loc) = srcloc(bb.term.get_debug_loc()) {
+            self.b.set_srcloc(loc);
+        }
+        if let Err(e) = self.lower_terminator(&bb.term) {
+            let msg = self.cx.message(e.describe(&describe_terminator(&bb.term)));
+            self.b.unsupported(msg);
+        }
+    }
+
+    /// Ends the current block with `unsupported` and continues in a fresh, unreachable block.
+    pub(super) fn unsupported(&mut self, message: String) {
+        let msg = self.cx.message(message);
+        self.b.unsupported(msg);
+        self.continue_in_fresh_block();
+    }
+
+    /// After a terminator in the middle of an LLVM block: the rest goes into a new block.
+    pub(super) fn continue_in_fresh_block(&mut self) {
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+    }
+
+    /// Records the IR value of an LLVM result.
+    pub(super) fn define(&mut self, name: &'m Name, value: Value) {
+        self.values.insert(name, value);
+    }
+
+    /// The IR value of an operand, of exactly the IR type of its LLVM type.
+    pub(super) fn operand(&mut self, op: &'m Operand) -> LResult<Value> {
+        match op {
+            Operand::LocalOperand { name, ty } => {
+                let want = ir_type(ty)?;
+                match self.values.get(name) {
+                    Some(&v) if self.b.body().value_type(v) == want => Ok(v),
+                    found => {
+                        if self.reachable {
+                            let why = if found.is_some() { "with another type" } else { "undefined" };
+                            self.missing.push(format!("{name} ({why})"));
+                        }
+                        Ok(self.b.iconst(want, 0))
+                    }
+                }
+            }
+            Operand::ConstantOperand(c) => self.constant(c),
+            Operand::MetadataOperand => Err(Unsup::msg("metadata operand")),
+        }
+    }
+
+    fn lower_terminator(&mut self, term: &'m Terminator) -> LResult<()> {
+        match term {
+            Terminator::Ret(r) => {
+                let value = match &r.return_operand {
+                    Some(op) => Some(self.operand(op)?),
+                    None => None,
+                };
+                self.b.ret(value);
+            }
+            Terminator::Br(br) => {
+                let dest = self.dest(&br.dest)?;
+                let inst = crate::ir::InstData::Jump { dest };
+                self.b.ins(inst, None);
+            }
+            Terminator::CondBr(c) => {
+                let cond = self.operand(&c.condition)?;
+                let then_dest = self.dest(&c.true_dest)?;
+                let else_dest = self.dest(&c.false_dest)?;
+                self.b.brif(cond, then_dest, else_dest);
+            }
+            Terminator::Switch(s) => {
+                let arg = self.operand(&s.operand)?;
+                let ty = self.b.body().value_type(arg);
+                let default = self.dest(&s.default_dest)?;
+                let mut cases = Vec::with_capacity(s.dests.len());
+                for (value, target) in &s.dests {
+                    let v = match value.as_ref() {
+                        llvm_ir::Constant::Int { value, .. } => value & ty.mask(),
+                        _ => return Err(Unsup::msg("switch on a non-integer case value")),
+                    };
+                    let dest = self.dest(target)?;
+                    cases.push((v, dest));
+                }
+                let table = self.b.jump_table(default, cases);
+                self.b.switch(arg, table);
+            }
+            Terminator::Unreachable(_) => {
+                self.b.unreachable();
+            }
+            Terminator::IndirectBr(_) => return Err(Unsup::msg("indirect branch (computed goto)")),
+            Terminator::CallBr(_) => return Err(Unsup::msg("inline assembly (asm goto)")),
+            Terminator::Invoke(_)
+            | Terminator::Resume(_)
+            | Terminator::CleanupRet(_)
+            | Terminator::CatchRet(_)
+            | Terminator::CatchSwitch(_) => return Err(Unsup::msg("exception handling")),
+        }
+        Ok(())
+    }
+
+    /// A destination for the edge from the current LLVM block to `target`, passing the
+    /// incoming values of `target`'s phis. Floating-point phis get a 0 stand-in: their block
+    /// begins with `unsupported`.
+    fn dest(&mut self, target: &Name) -> LResult<Dest> {
+        let &index = self.block_index.get(target).ok_or_else(|| Unsup::msg("branch to an unknown block"))?;
+        let f = self.f;
+        let from = &f.basic_blocks[self.current].name;
+        let mut args = Vec::new();
+        for phi in phis(&f.basic_blocks[index]) {
+            let incoming = phi.incoming_values.iter().find(|(_, block)| block == from);
+            let arg = match (incoming, ir_type(&phi.to_type)) {
+                (Some((op, _)), Ok(_)) => self.operand(op)?,
+                (_, ty) => {
+                    let ty = ty.unwrap_or(Type::I64);
+                    self.b.iconst(ty, 0)
+                }
+            };
+            args.push(arg);
+        }
+        Ok(self.b.dest(self.ir_blocks[index], &args))
+    }
+}
+
+/// `llvm.dbg.*` calls: no code, and no meaningful location.
+fn is_debug_intrinsic(inst: &Instruction) -> bool {
+    match inst {
+        Instruction::Call(c) => super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
+        _ => false,
+    }
+}
+
+fn describe_terminator(term: &Terminator) -> String {
+    match term {
+        Terminator::Ret(_) => "ret",
+        Terminator::Br(_) => "br",
+        Terminator::CondBr(_) => "br",
+        Terminator::Switch(_) => "switch",
+        Terminator::Unreachable(_) => "unreachable",
+        _ => "terminator",
+    }
+    .to_string()
+}

@@ -1,0 +1,272 @@
+//! Non-terminator instructions: integer arithmetic, comparisons, casts, `select`, `freeze`,
+//! and the dispatch to memory ([`super::memory`]) and calls ([`super::calls`]). Floating
+//! point, vectors, aggregates as values, atomics read-modify-write and `va_arg` are
+//! unsupported; the `describe` and `result_type` helpers serve the `unsupported` path.
+
+use super::function::FnLower;
+use super::types::{ir_type, stand_in, struct_fields, LResult, Unsup};
+use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, ValueDef, PTR};
+use llvm_ir::{Instruction, IntPredicate, Operand, Type as LType};
+
+pub(super) fn int_cc(p: IntPredicate) -> IntCC {
+    match p {
+        IntPredicate::EQ => IntCC::Eq,
+        IntPredicate::NE => IntCC::Ne,
+        IntPredicate::UGT => IntCC::Ugt,
+        IntPredicate::UGE => IntCC::Uge,
+        IntPredicate::ULT => IntCC::Ult,
+        IntPredicate::ULE => IntCC::Ule,
+        IntPredicate::SGT => IntCC::Sgt,
+        IntPredicate::SGE => IntCC::Sge,
+        IntPredicate::SLT => IntCC::Slt,
+        IntPredicate::SLE => IntCC::Sle,
+    }
+}
+
+impl<'a, 'm> FnLower<'a, 'm> {
+    /// Lowers one instruction; `Err` means it is unsupported (the caller emits that).
+    pub(super) fn lower_inst(&mut self, inst: &'m Instruction) -> LResult<()> {
+        use Instruction as I;
+        match inst {
+            I::Add(i) => self.binary(BinaryOp::Add, &i.operand0, &i.operand1, &i.dest),
+            I::Sub(i) => self.binary(BinaryOp::Sub, &i.operand0, &i.operand1, &i.dest),
+            I::Mul(i) => self.binary(BinaryOp::Mul, &i.operand0, &i.operand1, &i.dest),
+            I::UDiv(i) => self.binary(BinaryOp::UDiv, &i.operand0, &i.operand1, &i.dest),
+            I::SDiv(i) => self.binary(BinaryOp::SDiv, &i.operand0, &i.operand1, &i.dest),
+            I::URem(i) => self.binary(BinaryOp::URem, &i.operand0, &i.operand1, &i.dest),
+            I::SRem(i) => self.binary(BinaryOp::SRem, &i.operand0, &i.operand1, &i.dest),
+            I::And(i) => self.binary(BinaryOp::And, &i.operand0, &i.operand1, &i.dest),
+            I::Or(i) => self.binary(BinaryOp::Or, &i.operand0, &i.operand1, &i.dest),
+            I::Xor(i) => self.binary(BinaryOp::Xor, &i.operand0, &i.operand1, &i.dest),
+            I::Shl(i) => self.binary(BinaryOp::Shl, &i.operand0, &i.operand1, &i.dest),
+            I::LShr(i) => self.binary(BinaryOp::LShr, &i.operand0, &i.operand1, &i.dest),
+            I::AShr(i) => self.binary(BinaryOp::AShr, &i.operand0, &i.operand1, &i.dest),
+            I::ICmp(i) => {
+                let a = self.operand(&i.operand0)?;
+                let b = self.operand(&i.operand1)?;
+                let v = self.b.icmp(int_cc(i.predicate), a, b);
+                self.define(&i.dest, v);
+                Ok(())
+            }
+            I::Trunc(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Trunc),
+            I::ZExt(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Zext),
+            I::SExt(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Sext),
+            // Pointers are i64: ptrtoint/inttoptr are width changes (inttoptr zero-extends).
+            I::PtrToInt(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Zext),
+            I::IntToPtr(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Zext),
+            I::BitCast(c) => self.same_width(&c.operand, &c.to_type, &c.dest),
+            I::AddrSpaceCast(c) => self.same_width(&c.operand, &c.to_type, &c.dest),
+            I::Select(s) => {
+                let cond = self.operand(&s.condition)?;
+                let a = self.operand(&s.true_value)?;
+                let b = self.operand(&s.false_value)?;
+                let v = self.b.select(cond, a, b);
+                self.define(&s.dest, v);
+                Ok(())
+            }
+            I::Freeze(f) => {
+                let v = self.operand(&f.operand)?;
+                self.define(&f.dest, v);
+                Ok(())
+            }
+            I::Alloca(a) => self.alloca(a),
+            I::Load(l) => self.load(l),
+            I::Store(s) => self.store(s),
+            I::GetElementPtr(g) => self.gep(g),
+            // Single-threaded programs: a fence orders nothing.
+            I::Fence(_) => Ok(()),
+            I::Call(c) => self.call(c),
+            I::FAdd(_)
+            | I::FSub(_)
+            | I::FMul(_)
+            | I::FDiv(_)
+            | I::FRem(_)
+            | I::FNeg(_)
+            | I::FCmp(_)
+            | I::FPTrunc(_)
+            | I::FPExt(_)
+            | I::FPToUI(_)
+            | I::FPToSI(_)
+            | I::UIToFP(_)
+            | I::SIToFP(_) => Err(Unsup::Category("floating point".into())),
+            I::ExtractElement(_) | I::InsertElement(_) | I::ShuffleVector(_) => {
+                Err(Unsup::Category("vector type".into()))
+            }
+            I::ExtractValue(_) | I::InsertValue(_) => Err(Unsup::Category("aggregate value".into())),
+            I::CmpXchg(_) | I::AtomicRMW(_) => Err(Unsup::Category("atomic operation".into())),
+            I::VAArg(_) => Err(Unsup::msg("va_arg in a function with variable arguments")),
+            I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => Err(Unsup::msg("exception handling")),
+            I::Phi(_) => Ok(()), // block parameters, lowered with the block
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &'m Operand, b: &'m Operand, dest: &'m llvm_ir::Name) -> LResult<()> {
+        let x = self.operand(a)?;
+        let y = self.operand(b)?;
+        let v = self.b.binary(op, x, y);
+        self.define(dest, v);
+        Ok(())
+    }
+
+    /// `trunc`, `zext`, `sext`, and pointer/integer conversions (`widen` is used when the
+    /// target is wider, `trunc` when narrower, nothing when the IR types agree).
+    fn cast(&mut self, operand: &'m Operand, to: &LType, dest: &'m llvm_ir::Name, widen: CastOp) -> LResult<()> {
+        let to = ir_type(to)?;
+        let x = self.operand(operand)?;
+        let v = self.resize(x, to, widen);
+        self.define(dest, v);
+        Ok(())
+    }
+
+    /// Converts `x` to `to`: `widen` (zext or sext) when wider, trunc when narrower.
+    /// Casts of constants fold to constants.
+    pub(super) fn resize(&mut self, x: Value, to: Type, widen: CastOp) -> Value {
+        let from = self.b.body().value_type(x);
+        if let ValueDef::Const(c) = self.b.body().value_def(x) {
+            let value = match widen {
+                CastOp::Sext if to.bits() > from.bits() => from.sign_extend(c) as u64,
+                _ => c,
+            };
+            return self.b.iconst(to, value);
+        }
+        if to.bits() > from.bits() {
+            self.b.cast(widen, x, to)
+        } else if to.bits() < from.bits() {
+            self.b.cast(CastOp::Trunc, x, to)
+        } else {
+            x
+        }
+    }
+
+    /// `bitcast`/`addrspacecast` between types the IR sees as the same: identity.
+    fn same_width(&mut self, operand: &'m Operand, to: &LType, dest: &'m llvm_ir::Name) -> LResult<()> {
+        let to = ir_type(to)?;
+        let x = self.operand(operand)?;
+        if self.b.body().value_type(x) != to {
+            return Err(Unsup::msg("bitcast between types of different widths"));
+        }
+        self.define(dest, x);
+        Ok(())
+    }
+}
+
+/// What an instruction is, for `unsupported` messages: its LLVM opcode, with the callee for
+/// calls and the type for memory accesses.
+pub(super) fn describe(llvm: &llvm_ir::Module, inst: &Instruction) -> String {
+    use Instruction as I;
+    match inst {
+        I::Call(c) => match super::calls::callee_name(c) {
+            Some(name) => format!("call to {name}"),
+            None if c.function.is_left() => "inline assembly".to_string(),
+            None => "indirect call".to_string(),
+        },
+        I::Load(l) => format!("load of {}", l.loaded_ty),
+        I::Store(s) => format!("store of {}", llvm.types.type_of(&s.value)),
+        other => opcode(other).to_string(),
+    }
+}
+
+/// LLVM's spelling of an instruction's opcode.
+fn opcode(inst: &Instruction) -> &'static str {
+    use Instruction as I;
+    match inst {
+        I::Add(_) => "add",
+        I::Sub(_) => "sub",
+        I::Mul(_) => "mul",
+        I::UDiv(_) => "udiv",
+        I::SDiv(_) => "sdiv",
+        I::URem(_) => "urem",
+        I::SRem(_) => "srem",
+        I::And(_) => "and",
+        I::Or(_) => "or",
+        I::Xor(_) => "xor",
+        I::Shl(_) => "shl",
+        I::LShr(_) => "lshr",
+        I::AShr(_) => "ashr",
+        I::FAdd(_) => "fadd",
+        I::FSub(_) => "fsub",
+        I::FMul(_) => "fmul",
+        I::FDiv(_) => "fdiv",
+        I::FRem(_) => "frem",
+        I::FNeg(_) => "fneg",
+        I::ExtractElement(_) => "extractelement",
+        I::InsertElement(_) => "insertelement",
+        I::ShuffleVector(_) => "shufflevector",
+        I::ExtractValue(_) => "extractvalue",
+        I::InsertValue(_) => "insertvalue",
+        I::Alloca(_) => "alloca",
+        I::Load(_) => "load",
+        I::Store(_) => "store",
+        I::Fence(_) => "fence",
+        I::CmpXchg(_) => "cmpxchg",
+        I::AtomicRMW(_) => "atomicrmw",
+        I::GetElementPtr(_) => "getelementptr",
+        I::Trunc(_) => "trunc",
+        I::ZExt(_) => "zext",
+        I::SExt(_) => "sext",
+        I::FPTrunc(_) => "fptrunc",
+        I::FPExt(_) => "fpext",
+        I::FPToUI(_) => "fptoui",
+        I::FPToSI(_) => "fptosi",
+        I::UIToFP(_) => "uitofp",
+        I::SIToFP(_) => "sitofp",
+        I::PtrToInt(_) => "ptrtoint",
+        I::IntToPtr(_) => "inttoptr",
+        I::BitCast(_) => "bitcast",
+        I::AddrSpaceCast(_) => "addrspacecast",
+        I::ICmp(_) => "icmp",
+        I::FCmp(_) => "fcmp",
+        I::Phi(_) => "phi",
+        I::Select(_) => "select",
+        I::Freeze(_) => "freeze",
+        I::Call(_) => "call",
+        I::VAArg(_) => "va_arg",
+        I::LandingPad(_) => "landingpad",
+        I::CatchPad(_) => "catchpad",
+        I::CleanupPad(_) => "cleanuppad",
+    }
+}
+
+/// The IR type of an instruction's result (its stand-in for types the IR does not model),
+/// for the placeholder that replaces the result of an unsupported instruction.
+pub(super) fn result_type(llvm: &llvm_ir::Module, inst: &Instruction) -> Type {
+    use Instruction as I;
+    let types = &llvm.types;
+    match inst {
+        I::ICmp(i) => match types.type_of(&i.operand0).as_ref() {
+            LType::VectorType { .. } => Type::I64,
+            _ => Type::I1,
+        },
+        I::FCmp(_) => Type::I1,
+        I::Alloca(_) | I::GetElementPtr(_) => PTR,
+        I::Load(l) => stand_in(&l.loaded_ty),
+        I::Call(c) => match c.function_ty.as_ref() {
+            LType::FuncType { result_type, .. } => stand_in(result_type),
+            _ => Type::I64,
+        },
+        I::ExtractValue(e) => {
+            let mut ty = types.type_of(&e.aggregate);
+            for &index in &e.indices {
+                let next = match ty.as_ref() {
+                    LType::ArrayType { element_type, .. } => Some(element_type.clone()),
+                    other => struct_fields(types, other).and_then(|f| f.get(index as usize).cloned()),
+                };
+                match next {
+                    Some(t) => ty = t,
+                    None => return Type::I64,
+                }
+            }
+            stand_in(&ty)
+        }
+        I::ExtractElement(e) => match types.type_of(&e.vector).as_ref() {
+            LType::VectorType { element_type, .. } => stand_in(element_type),
+            _ => Type::I64,
+        },
+        I::InsertElement(_) | I::ShuffleVector(_) | I::InsertValue(_) | I::CmpXchg(_) | I::LandingPad(_) => Type::I64,
+        I::VAArg(v) => stand_in(&v.cur_type),
+        I::CatchPad(_) | I::CleanupPad(_) => Type::I64,
+        // Everything else is typed by LLVM without surprises (arithmetic, casts, select,
+        // freeze, atomicrmw, phi).
+        other => stand_in(&types.type_of(other)),
+    }
+}

@@ -1,0 +1,227 @@
+//! LLVM intrinsics (`llvm.*` calls).
+//! - Skipped (no code): `llvm.dbg.*`, `llvm.lifetime.*`, `llvm.stacksave/stackrestore` (stack
+//!   objects live until return anyway), `llvm.assume` and other hints.
+//! - Library calls: `llvm.memcpy/memmove/memset.*` call the C functions `memcpy`, `memmove`,
+//!   `memset` (declared with their libc signatures; the `volatile` flag is dropped).
+//! - Expanded into IR: `llvm.smax/smin/umax/umin/abs` (icmp + select), `llvm.bswap`,
+//!   `llvm.ctpop/ctlz/cttz` (shifts and masks), `llvm.expect` and pointer annotations (the
+//!   argument itself), `llvm.objectsize` ("unknown": -1, or 0 when asked for the minimum).
+//! - `llvm.trap`: `unreachable`.
+//! - Everything else (`va_start`, `*.with.overflow`, floating-point intrinsics, ...) is
+//!   unsupported.
+
+use super::function::FnLower;
+use super::types::{LResult, Unsup};
+use crate::ir::{BinaryOp, IntCC, Type, Value};
+use llvm_ir::instruction::Call;
+use llvm_ir::Constant;
+
+/// Intrinsics that generate no code.
+const SKIPPED: &[&str] = &[
+    "llvm.dbg.",
+    "llvm.lifetime.",
+    "llvm.stacksave",
+    "llvm.stackrestore",
+    "llvm.assume",
+    "llvm.experimental.noalias.scope.decl",
+    "llvm.donothing",
+    "llvm.sideeffect",
+    "llvm.prefetch",
+    "llvm.var.annotation",
+    "llvm.codeview.annotation",
+    "llvm.invariant.start",
+    "llvm.invariant.end",
+    "llvm.instrprof.",
+    "llvm.pseudoprobe",
+];
+
+/// Intrinsics whose result is their first argument.
+const IDENTITY: &[&str] = &[
+    "llvm.expect.",
+    "llvm.ptr.annotation.",
+    "llvm.launder.invariant.group",
+    "llvm.strip.invariant.group",
+];
+
+impl<'a, 'm> FnLower<'a, 'm> {
+    pub(super) fn intrinsic(&mut self, name: &str, c: &'m Call, ret: Option<Type>) -> LResult<()> {
+        if SKIPPED.iter().any(|p| name.starts_with(p)) {
+            self.define_zero_result(c, ret);
+            return Ok(());
+        }
+        let nargs = c.arguments.len();
+        let arg = |i: usize| -> LResult<&'m llvm_ir::Operand> {
+            c.arguments.get(i).map(|(a, _)| a).ok_or_else(|| Unsup::msg(format!("{name} with {nargs} arguments")))
+        };
+        if IDENTITY.iter().any(|p| name.starts_with(p)) {
+            let x = self.operand(arg(0)?)?;
+            return self.define_result(c, x);
+        }
+        if name.starts_with("llvm.memcpy.") || name.starts_with("llvm.memmove.") {
+            let f = if name.starts_with("llvm.memcpy.") { "memcpy" } else { "memmove" };
+            let dst = self.operand(arg(0)?)?;
+            let src = self.operand(arg(1)?)?;
+            let len = self.operand(arg(2)?)?;
+            return self.libc_memcpy(f, dst, src, len);
+        }
+        if name.starts_with("llvm.memset.") {
+            let dst = self.operand(arg(0)?)?;
+            let value = self.operand(arg(1)?)?;
+            let len = self.operand(arg(2)?)?;
+            return self.libc_memset(dst, value, len);
+        }
+        if name == "llvm.trap" || name == "llvm.debugtrap" || name == "llvm.ubsantrap" {
+            self.b.unreachable();
+            self.continue_in_fresh_block();
+            return Ok(());
+        }
+        if name.starts_with("llvm.va_start") || name.starts_with("llvm.va_end") || name.starts_with("llvm.va_copy") {
+            return Err(Unsup::msg("va_start in a function with variable arguments"));
+        }
+        if name.contains(".with.overflow.") {
+            return Err(Unsup::msg(format!("overflow-checking arithmetic ({name})")));
+        }
+        let minmax = [
+            ("llvm.smax.", IntCC::Sgt),
+            ("llvm.smin.", IntCC::Slt),
+            ("llvm.umax.", IntCC::Ugt),
+            ("llvm.umin.", IntCC::Ult),
+        ];
+        if let Some(&(_, cc)) = minmax.iter().find(|(p, _)| name.starts_with(p)) {
+            let a = self.operand(arg(0)?)?;
+            let b = self.operand(arg(1)?)?;
+            let pick_a = self.b.icmp(cc, a, b);
+            let v = self.b.select(pick_a, a, b);
+            return self.define_result(c, v);
+        }
+        if name.starts_with("llvm.abs.") {
+            let x = self.operand(arg(0)?)?;
+            let ty = self.b.body().value_type(x);
+            let zero = self.b.iconst(ty, 0);
+            let negative = self.b.icmp(IntCC::Slt, x, zero);
+            let negated = self.b.binary(BinaryOp::Sub, zero, x);
+            let v = self.b.select(negative, negated, x);
+            return self.define_result(c, v);
+        }
+        if name.starts_with("llvm.objectsize.") {
+            let ty = ret.ok_or_else(|| Unsup::msg("llvm.objectsize without a result"))?;
+            let min = matches!(arg(1)?.as_constant(), Some(Constant::Int { value: 1, .. }));
+            let v = self.b.iconst(ty, if min { 0 } else { u64::MAX });
+            return self.define_result(c, v);
+        }
+        if name.starts_with("llvm.is.constant.") {
+            let v = self.b.iconst(Type::I1, 0);
+            return self.define_result(c, v);
+        }
+        let bit_ops: [(&str, fn(&mut Self, Value) -> Value); 4] = [
+            ("llvm.bswap.", Self::bswap),
+            ("llvm.ctpop.", Self::ctpop),
+            ("llvm.ctlz.", Self::ctlz),
+            ("llvm.cttz.", Self::cttz),
+        ];
+        if let Some(&(_, op)) = bit_ops.iter().find(|(p, _)| name.starts_with(p)) {
+            let x = self.operand(arg(0)?)?;
+            let v = op(self, x);
+            return self.define_result(c, v);
+        }
+        Err(Unsup::msg(format!("LLVM intrinsic {name}")))
+    }
+
+    fn define_result(&mut self, c: &'m Call, v: Value) -> LResult<()> {
+        if let Some(dest) = &c.dest {
+            self.define(dest, v);
+        }
+        Ok(())
+    }
+
+    fn shift(&mut self, op: BinaryOp, x: Value, amount: u32) -> Value {
+        let ty = self.b.body().value_type(x);
+        let k = self.b.iconst(ty, u64::from(amount));
+        self.b.binary(op, x, k)
+    }
+
+    fn and_const(&mut self, x: Value, mask: u64) -> Value {
+        let ty = self.b.body().value_type(x);
+        let k = self.b.iconst(ty, mask);
+        self.b.binary(BinaryOp::And, x, k)
+    }
+
+    /// Byte swap: byte `k` moves to byte `n - 1 - k`.
+    fn bswap(&mut self, x: Value) -> Value {
+        let ty = self.b.body().value_type(x);
+        let n = ty.bytes();
+        if n < 2 {
+            return x;
+        }
+        let mut acc: Option<Value> = None;
+        for k in 0..n {
+            let byte = self.shift(BinaryOp::LShr, x, 8 * k);
+            let byte = self.and_const(byte, 0xff);
+            let moved = self.shift(BinaryOp::Shl, byte, 8 * (n - 1 - k));
+            acc = Some(match acc {
+                None => moved,
+                Some(a) => self.b.binary(BinaryOp::Or, a, moved),
+            });
+        }
+        acc.unwrap_or(x)
+    }
+
+    /// Population count by the classic SWAR reduction.
+    fn ctpop(&mut self, x: Value) -> Value {
+        let ty = self.b.body().value_type(x);
+        let w = ty.bits();
+        if w == 1 {
+            return x;
+        }
+        let pattern = |byte: u64| byte.wrapping_mul(0x0101_0101_0101_0101);
+        let half = self.shift(BinaryOp::LShr, x, 1);
+        let half = self.and_const(half, pattern(0x55));
+        let x = self.b.binary(BinaryOp::Sub, x, half);
+        let lo = self.and_const(x, pattern(0x33));
+        let hi = self.shift(BinaryOp::LShr, x, 2);
+        let hi = self.and_const(hi, pattern(0x33));
+        let x = self.b.binary(BinaryOp::Add, lo, hi);
+        let hi = self.shift(BinaryOp::LShr, x, 4);
+        let x = self.b.binary(BinaryOp::Add, x, hi);
+        let x = self.and_const(x, pattern(0x0f));
+        if w == 8 {
+            return x;
+        }
+        let ones = self.b.iconst(ty, pattern(0x01));
+        let x = self.b.binary(BinaryOp::Mul, x, ones);
+        self.shift(BinaryOp::LShr, x, w - 8)
+    }
+
+    /// Leading zeros: smear the highest set bit rightwards, count the zeros left.
+    fn ctlz(&mut self, x: Value) -> Value {
+        let ty = self.b.body().value_type(x);
+        let w = ty.bits();
+        let all = self.b.iconst(ty, u64::MAX);
+        if w == 1 {
+            return self.b.binary(BinaryOp::Xor, x, all);
+        }
+        let mut x = x;
+        let mut s = 1;
+        while s < w {
+            let shifted = self.shift(BinaryOp::LShr, x, s);
+            x = self.b.binary(BinaryOp::Or, x, shifted);
+            s *= 2;
+        }
+        let zeros = self.b.binary(BinaryOp::Xor, x, all);
+        self.ctpop(zeros)
+    }
+
+    /// Trailing zeros: the bits below the lowest set bit are `!x & (x - 1)`.
+    fn cttz(&mut self, x: Value) -> Value {
+        let ty = self.b.body().value_type(x);
+        let all = self.b.iconst(ty, u64::MAX);
+        if ty.bits() == 1 {
+            return self.b.binary(BinaryOp::Xor, x, all);
+        }
+        let one = self.b.iconst(ty, 1);
+        let not_x = self.b.binary(BinaryOp::Xor, x, all);
+        let below = self.b.binary(BinaryOp::Sub, x, one);
+        let bits = self.b.binary(BinaryOp::And, not_x, below);
+        self.ctpop(bits)
+    }
+}

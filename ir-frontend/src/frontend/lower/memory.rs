@@ -1,0 +1,133 @@
+//! Memory instructions: `alloca` (constant-size, or `dyn_alloca` for VLAs), `load`/`store`
+//! of integers and pointers, and `getelementptr` lowered to `i64` offset arithmetic with the
+//! element sizes and struct field offsets of the module's data layout (from LLVM itself).
+//! Indices are sign-extended (or truncated) to 64 bits as LLVM specifies; constant indices
+//! fold into one constant offset added last.
+
+use super::function::FnLower;
+use super::types::{ir_type, struct_fields, LResult, Unsup};
+use crate::ir::{BinaryOp, CastOp, Type, Value, PTR};
+use llvm_ir::instruction::{Alloca, GetElementPtr, Load, Store};
+use llvm_ir::{Constant, Operand, Type as LType};
+
+impl<'a, 'm> FnLower<'a, 'm> {
+    pub(super) fn alloca(&mut self, a: &'m Alloca) -> LResult<()> {
+        let layout = self
+            .cx
+            .info
+            .layout(&a.allocated_type)
+            .ok_or_else(|| Unsup::msg(format!("alloca of unsized type {}", a.allocated_type)))?;
+        let align = if a.alignment != 0 { a.alignment } else { layout.align };
+        let v = match a.num_elements.as_constant() {
+            Some(Constant::Int { value, bits }) if *bits <= 64 => {
+                let size = layout
+                    .size
+                    .checked_mul(*value)
+                    .and_then(|s| u32::try_from(s).ok())
+                    .ok_or_else(|| Unsup::msg("stack object larger than 4 GiB"))?;
+                self.b.alloca(size, align)
+            }
+            _ => {
+                let n = self.operand(&a.num_elements)?;
+                let n = self.resize(n, Type::I64, CastOp::Zext);
+                let bytes = self.scale(n, layout.size);
+                self.b.dyn_alloca(bytes)
+            }
+        };
+        self.define(&a.dest, v);
+        Ok(())
+    }
+
+    pub(super) fn load(&mut self, l: &'m Load) -> LResult<()> {
+        let ty = ir_type(&l.loaded_ty)?;
+        let addr = self.operand(&l.address)?;
+        let v = self.b.load(ty, addr);
+        self.define(&l.dest, v);
+        Ok(())
+    }
+
+    pub(super) fn store(&mut self, s: &'m Store) -> LResult<()> {
+        let value = self.operand(&s.value)?;
+        let addr = self.operand(&s.address)?;
+        self.b.store(addr, value);
+        Ok(())
+    }
+
+    pub(super) fn gep(&mut self, g: &'m GetElementPtr) -> LResult<()> {
+        let mut addr = self.operand(&g.address)?;
+        let llvm = self.cx.llvm;
+        let types = &llvm.types;
+        let mut ty: &'m LType = &g.source_element_type;
+        let mut constant: i64 = 0;
+        for (i, index) in g.indices.iter().enumerate() {
+            let stride = if i == 0 {
+                self.size_of(ty)?
+            } else if let Some(fields) = struct_fields(types, ty) {
+                // Struct field indices are always constants.
+                let field = const_index(index)
+                    .and_then(|f| u32::try_from(f).ok())
+                    .ok_or_else(|| Unsup::msg("getelementptr with a non-constant struct field index"))?;
+                let offset = self
+                    .cx
+                    .info
+                    .field_offset(ty, field)
+                    .ok_or_else(|| Unsup::msg(format!("getelementptr into struct type {ty} without a layout")))?;
+                constant = constant.wrapping_add(offset as i64);
+                ty = fields.get(field as usize).ok_or_else(|| Unsup::msg("getelementptr field index out of range"))?;
+                continue;
+            } else {
+                match ty {
+                    LType::ArrayType { element_type, .. } => {
+                        ty = element_type;
+                        self.size_of(ty)?
+                    }
+                    LType::VectorType { .. } => return Err(Unsup::Category("vector type".into())),
+                    other => return Err(Unsup::msg(format!("getelementptr into type {other}"))),
+                }
+            };
+            match const_index(index) {
+                Some(k) => constant = constant.wrapping_add(k.wrapping_mul(stride as i64)),
+                None => {
+                    let x = self.operand(index)?;
+                    let x = self.resize(x, Type::I64, CastOp::Sext);
+                    let term = self.scale(x, stride);
+                    addr = self.b.binary(BinaryOp::Add, addr, term);
+                }
+            }
+        }
+        if constant != 0 {
+            let k = self.b.iconst(PTR, constant as u64);
+            addr = self.b.binary(BinaryOp::Add, addr, k);
+        }
+        self.define(&g.dest, addr);
+        Ok(())
+    }
+
+    /// `x * size` on i64, without the multiplication when `size` is 1.
+    pub(super) fn scale(&mut self, x: Value, size: u64) -> Value {
+        if size == 1 {
+            return x;
+        }
+        let k = self.b.iconst(Type::I64, size);
+        self.b.binary(BinaryOp::Mul, x, k)
+    }
+
+    fn size_of(&self, ty: &LType) -> LResult<u64> {
+        self.cx
+            .info
+            .layout(ty)
+            .map(|l| l.size)
+            .ok_or_else(|| Unsup::msg(format!("getelementptr over unsized type {ty}")))
+    }
+}
+
+/// A constant integer index (of at most 64 bits), sign-extended.
+fn const_index(op: &Operand) -> Option<i64> {
+    match op.as_constant()? {
+        Constant::Int { bits, value } if *bits <= 64 => {
+            let shift = 64 - bits;
+            Some(((*value << shift) as i64) >> shift)
+        }
+        _ => None,
+    }
+}
