@@ -1,0 +1,8 @@
+//! The `penumbra` crate's integration tests, in one test binary (each binary links LLVM and
+//! Bitwuzla statically, so the crate keeps a single one). Each module covers one command or
+//! concern; `support` holds the helpers they share.
+
+mod support;
+
+mod exec_corpus;
+mod exec_errors;

@@ -1,0 +1,197 @@
+//! Shared helpers for the `penumbra` integration tests: running the binary (with a time limit,
+//! so a hanging interpreter fails a test instead of the whole suite), writing C sources into
+//! temporary files, and parsing the one-line diagnostics `penumbra exec` prints:
+//!
+//! ```text
+//! penumbra: error: <kind>: <message> at <file>:<line>
+//! penumbra: unsupported: <message> at <file>:<line>
+//! ```
+
+#![allow(dead_code)] // each test module uses a different subset
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one run of `penumbra` (or of a native binary) may take before it counts as hung.
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Exit status of `penumbra exec` when the program hits a detected error.
+pub const EXIT_PROGRAM_ERROR: i32 = 70;
+/// Exit status of `penumbra exec` when the program reaches an unsupported construct.
+pub const EXIT_UNSUPPORTED: i32 = 69;
+/// Exit status for usage errors, missing files and C that does not compile.
+pub const EXIT_USAGE: i32 = 2;
+
+/// The `penumbra` binary built for this test run.
+pub fn penumbra_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_penumbra"))
+}
+
+/// The workspace root (the harness crate's parent directory).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("harness has a parent").to_path_buf()
+}
+
+/// Where `penumbra.h` and `klee/klee.h` live, for native builds.
+pub fn include_dir() -> PathBuf {
+    repo_root().join("ir-frontend").join("include")
+}
+
+/// What a finished process left behind.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// The exit status; `None` if the process was killed by a signal or timed out.
+    pub status: Option<i32>,
+    pub timed_out: bool,
+}
+
+impl Output {
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// Panics (with both streams) unless the exit status is `expected`.
+    pub fn assert_status(&self, expected: i32) {
+        assert!(
+            self.status == Some(expected),
+            "expected exit status {expected}, got {:?} (timed out: {})\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.status,
+            self.timed_out,
+            self.stdout_str(),
+            self.stderr
+        );
+    }
+
+    /// Panics if stderr shows a Rust panic: penumbra must never crash on any input.
+    pub fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked at") && !self.stderr.contains("RUST_BACKTRACE"),
+            "penumbra panicked:\n{}",
+            self.stderr
+        );
+    }
+}
+
+/// Runs `cmd` to completion (or until `RUN_TIMEOUT`), capturing both streams.
+pub fn run_command(mut cmd: Command) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let mut out_pipe = child.stdout.take().expect("piped stdout");
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait().expect("wait for child") {
+            Some(status) => break status,
+            None if start.elapsed() > RUN_TIMEOUT => {
+                timed_out = true;
+                let _ = child.kill();
+                break child.wait().expect("wait for killed child");
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    let stdout = out_reader.join().expect("stdout reader");
+    let stderr = String::from_utf8_lossy(&err_reader.join().expect("stderr reader")).into_owned();
+    Output { stdout, stderr, status: if timed_out { None } else { status.code() }, timed_out }
+}
+
+/// Runs `penumbra ARGS...`.
+pub fn penumbra<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut cmd = Command::new(penumbra_bin());
+    cmd.args(args);
+    run_command(cmd)
+}
+
+/// A C source written into its own temporary directory (removed on drop).
+pub struct CFile {
+    pub dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+/// Writes `source` to `<tempdir>/<name>`.
+pub fn write_c(name: &str, source: &str) -> CFile {
+    write_bytes(name, source.as_bytes())
+}
+
+/// Writes arbitrary bytes to `<tempdir>/<name>`.
+pub fn write_bytes(name: &str, bytes: &[u8]) -> CFile {
+    let dir = tempfile::tempdir().expect("create temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).expect("write source file");
+    CFile { dir, path }
+}
+
+/// Writes `source` to a temporary `name` and runs `penumbra exec FILE EXTRA...` on it.
+pub fn exec_source(name: &str, source: &str, extra: &[&str]) -> Output {
+    let file = write_c(name, source);
+    let mut args: Vec<std::ffi::OsString> = vec!["exec".into(), file.path.clone().into()];
+    args.extend(extra.iter().map(Into::into));
+    penumbra(args)
+}
+
+/// The 1-based line of the only line of `source` containing `marker`.
+pub fn line_of(source: &str, marker: &str) -> u32 {
+    let hits: Vec<usize> =
+        source.lines().enumerate().filter(|(_, l)| l.contains(marker)).map(|(i, _)| i + 1).collect();
+    assert_eq!(hits.len(), 1, "marker {marker:?} must occur on exactly one line");
+    hits[0] as u32
+}
+
+/// A parsed `penumbra: error: ...` or `penumbra: unsupported: ...` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The error kind (`out-of-bounds-read`, ...); empty for `unsupported`.
+    pub kind: String,
+    pub message: String,
+    pub file: String,
+    pub line: u32,
+}
+
+/// Finds and parses the `penumbra: error: <kind>: <message> at <file>:<line>` line in `stderr`.
+pub fn error_line(stderr: &str) -> Option<Diagnostic> {
+    stderr.lines().find_map(|l| {
+        let rest = l.strip_prefix("penumbra: error: ")?;
+        let (kind, rest) = rest.split_once(": ")?;
+        let (message, file, line) = split_location(rest)?;
+        Some(Diagnostic { kind: kind.to_string(), message, file, line })
+    })
+}
+
+/// Finds and parses the `penumbra: unsupported: <message> at <file>:<line>` line in `stderr`.
+pub fn unsupported_line(stderr: &str) -> Option<Diagnostic> {
+    stderr.lines().find_map(|l| {
+        let rest = l.strip_prefix("penumbra: unsupported: ")?;
+        let (message, file, line) = split_location(rest)?;
+        Some(Diagnostic { kind: String::new(), message, file, line })
+    })
+}
+
+/// Splits `<message> at <file>:<line>` at the last ` at `.
+fn split_location(s: &str) -> Option<(String, String, u32)> {
+    let (message, location) = s.rsplit_once(" at ")?;
+    let (file, line) = location.rsplit_once(':')?;
+    Some((message.to_string(), file.to_string(), line.trim().parse().ok()?))
+}
