@@ -312,7 +312,10 @@ fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path) -> Vec<Stri
                 problems.push(describe_stdout_diff(&native.stdout, &ours.stdout));
             }
             if !problems.is_empty() {
-                let stderr: String = ours.stderr.lines().take(8).collect::<Vec<_>>().join("\n    ");
+                let stderr = match ours.stderr.trim() {
+                    "" => "(empty)".to_string(),
+                    text => text.lines().take(8).collect::<Vec<_>>().join("\n    "),
+                };
                 failures.push(format!("{label}:\n{}\n  penumbra stderr:\n    {stderr}", problems.join("\n")));
             }
         }
@@ -340,12 +343,14 @@ fn corpus_matches_native_execution() {
             scope.spawn(|| loop {
                 let Some(program) = queue.lock().unwrap().next() else { break };
                 let found = check_program(program, &runtime_obj, temp.path());
-                failures.lock().unwrap().extend(found);
+                failures.lock().unwrap().push((program.clone(), found));
             });
         }
     });
-    let mut failures = failures.into_inner().unwrap();
-    failures.sort();
+    // Report in corpus order, each program's runs in the order of its run lines.
+    let mut per_program = failures.into_inner().unwrap();
+    per_program.sort();
+    let failures: Vec<String> = per_program.into_iter().flat_map(|(_, found)| found).collect();
     assert!(
         failures.is_empty(),
         "{} of the corpus runs differ from native execution ({} programs checked):\n\n{}",
