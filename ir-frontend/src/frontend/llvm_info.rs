@@ -93,7 +93,9 @@ pub struct LlvmInfo {
     data_layout: llvm_sys::target::LLVMTargetDataRef,
     globals: FxHashMap<String, TypeLayout>,
     gep_offsets: FxHashMap<String, GepOffset>,
-    /// Where the diagnostic handler writes; must outlive `ctx`.
+    /// Where the diagnostic handler writes; must outlive `ctx`. Boxed because the handler
+    /// holds its address, which must not move with the `LlvmInfo`.
+    #[allow(clippy::box_collection)]
     _diagnostics: Box<String>,
 }
 

@@ -4,7 +4,7 @@
 //!   penumbra's [`headers`] on the include path ([`compile_file`], [`compile_source`]).
 //! - [`lower`]: reads the bitcode with the `llvm-ir` crate and lowers it ([`lower_bitcode`]);
 //!   [`llvm_info`] fills what `llvm-ir` 0.11 leaves out, through LLVM's C API.
-//! - [`error`]: [`FrontendError`].
+//! - [`error`]: the error type, [`FrontendError`].
 
 pub mod compile;
 pub mod error;

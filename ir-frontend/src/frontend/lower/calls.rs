@@ -55,6 +55,14 @@ impl PenumbraOp {
     }
 }
 
+/// The IR result type of a call (`None` for `void`), or why it is unsupported.
+pub(super) fn scalar_result(ty: &LType) -> LResult<Option<Type>> {
+    match ty {
+        LType::VoidType => Ok(None),
+        t => Ok(Some(ir_type(t)?)),
+    }
+}
+
 /// The name of a directly called function (`None` for indirect calls and inline assembly).
 pub(super) fn callee_name(c: &Call) -> Option<&str> {
     match c.function.as_ref().right()? {
@@ -75,24 +83,42 @@ impl<'a, 'm> FnLower<'a, 'm> {
             LType::FuncType { result_type, .. } => result_type,
             other => return Err(Unsup::msg(format!("call through type {other}"))),
         };
-        let ret = match ret_ty.as_ref() {
-            LType::VoidType => None,
-            t => Some(ir_type(t)?),
-        };
         let name = callee_name(c);
-        if let Some(name) = name {
-            if name.starts_with("llvm.") {
-                return self.intrinsic(name, c, ret);
+        if let Some(name) = name.filter(|n| n.starts_with("llvm.")) {
+            return self.intrinsic(name, c, ret_ty);
+        }
+        // An aggregate result comes back through a buffer passed first (see `aggregates`).
+        let buffer = match (self.cx.leaves(ret_ty), &c.dest) {
+            (Some(leaves), Some(dest)) => {
+                let buffer = self.call_buffers.get(dest).copied();
+                Some((leaves, buffer.ok_or_else(|| Unsup::Category("aggregate value".into()))?, dest))
             }
+            _ => None,
+        };
+        let ret = if buffer.is_some() { None } else { scalar_result(ret_ty)? };
+        if let Some(name) = name {
             if self.cx.intrinsic_decls.contains_key(name) {
                 if let Some(op) = PenumbraOp::from_name(name) {
                     return self.penumbra(op, name, c, ret);
                 }
             }
         }
-        let mut args = Vec::with_capacity(c.arguments.len());
-        for (a, _) in &c.arguments {
-            args.push(self.operand(a)?);
+        let variadic = matches!(c.function_ty.as_ref(), LType::FuncType { is_var_arg: true, .. });
+        let defined_variadic = name.and_then(|n| self.cx.defined_variadic.get(n).copied());
+        let mut args = Vec::with_capacity(c.arguments.len() + 1);
+        if let Some((_, buffer, _)) = &buffer {
+            args.push(*buffer);
+        }
+        if let Some(fixed) = defined_variadic {
+            let area = self.vararg_buffers.get(&(c as *const Call)).copied();
+            args.extend(self.vararg_call_args(c, fixed, area)?);
+        } else {
+            if variadic && name.and_then(|n| self.cx.func(n)).is_none() {
+                return Err(Unsup::msg("indirect call of a function with variable arguments"));
+            }
+            for (a, _) in &c.arguments {
+                args.push(self.operand(a)?);
+            }
         }
         let direct = name.and_then(|n| self.cx.func(n)).filter(|&f| self.matches_signature(f, &args, ret));
         let result = match direct {
@@ -106,6 +132,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
         };
         if let (Some(dest), Some(v)) = (&c.dest, result) {
             self.define(dest, v);
+        }
+        if let Some((leaves, buffer, dest)) = buffer {
+            let values = self.load_leaves(&leaves, buffer);
+            self.define_aggregate(dest, values);
         }
         Ok(())
     }

@@ -14,16 +14,16 @@
 use super::types::{ir_type, stand_in, LResult, Unsup};
 use super::ModuleCx;
 use crate::frontend::FrontendError;
-use crate::ir::{Block, Body, Dest, FunctionBuilder, SrcLoc, Type, Value};
+use crate::ir::{Block, Body, Dest, FunctionBuilder, SrcLoc, Type, Value, PTR};
 use llvm_ir::function::ParameterAttribute;
-use llvm_ir::instruction::Phi;
-use llvm_ir::{BasicBlock, DebugLoc, HasDebugLoc, Instruction, Name, Operand, Terminator};
+use llvm_ir::instruction::{Call, Phi};
+use llvm_ir::{BasicBlock, DebugLoc, HasDebugLoc, Instruction, Name, Operand, Terminator, Type as LType};
 use rustc_hash::FxHashMap;
 
 /// Lowers `f`; returns its body and its line.
 pub(super) fn lower_function<'m>(cx: &mut ModuleCx<'m>, f: &'m llvm_ir::Function) -> Result<(Body, u32), FrontendError> {
     let mut body = Body::default();
-    let line = function_line(f);
+    let line = function_line(f, &cx.llvm.source_file_name);
     {
         let mut lower = FnLower::new(cx, f, &mut body);
         lower.run(line);
@@ -39,19 +39,24 @@ pub(super) fn lower_function<'m>(cx: &mut ModuleCx<'m>, f: &'m llvm_ir::Function
 }
 
 /// The line of the function's `DISubprogram`, else of its first located instruction.
-fn function_line(f: &llvm_ir::Function) -> u32 {
+fn function_line(f: &llvm_ir::Function, main_file: &str) -> u32 {
     if let Some(d) = f.debugloc.as_ref().filter(|d| d.line != 0) {
-        return d.line;
+        return if d.filename == main_file { d.line } else { 0 };
     }
     f.basic_blocks
         .iter()
         .flat_map(|bb| bb.instrs.iter().map(|i| i.get_debug_loc()).chain([bb.term.get_debug_loc()]))
-        .find_map(|d| d.as_ref().filter(|d| d.line != 0).map(|d| d.line))
+        .find_map(|d| srcloc(d, main_file).map(|l| l.line))
         .unwrap_or(0)
 }
 
-fn srcloc(d: &Option<DebugLoc>) -> Option<SrcLoc> {
-    d.as_ref().filter(|d| d.line != 0).map(|d| SrcLoc { line: d.line, col: d.col.unwrap_or(0) })
+/// The location of an instruction, if it has one in the main source file. Lines in other
+/// files (the bodies of `static inline` functions of headers) would be misread as lines of
+/// the program, so they count as unknown.
+fn srcloc(d: &Option<DebugLoc>, main_file: &str) -> Option<SrcLoc> {
+    d.as_ref()
+        .filter(|d| d.line != 0 && d.filename == main_file)
+        .map(|d| SrcLoc { line: d.line, col: d.col.unwrap_or(0) })
 }
 
 /// The phis at the start of a block.
@@ -68,6 +73,17 @@ pub(super) struct FnLower<'a, 'm> {
     pub f: &'m llvm_ir::Function,
     pub b: FunctionBuilder<'a>,
     values: FxHashMap<&'m Name, Value>,
+    /// The leaves of aggregate values (see [`super::aggregates`]).
+    pub(super) aggregates: FxHashMap<&'m Name, Vec<Value>>,
+    /// For a function returning an aggregate: the hidden parameter, where results go.
+    ret_buffer: Option<Value>,
+    /// For each call returning an aggregate: its result buffer, allocated on entry.
+    pub(super) call_buffers: FxHashMap<&'m Name, Value>,
+    /// For a variadic function: the hidden last parameter, its variable-argument area.
+    pub(super) vararg_area: Option<Value>,
+    /// For each call of a defined variadic function: its variable-argument area (keyed by
+    /// the call's address in the `llvm-ir` module, for lookup only).
+    pub(super) vararg_buffers: FxHashMap<*const Call, Value>,
     block_index: FxHashMap<&'m Name, usize>,
     ir_blocks: Vec<Block>,
     /// The LLVM block being lowered (its name identifies phi edges even when the code is
@@ -86,6 +102,11 @@ impl<'a, 'm> FnLower<'a, 'm> {
             f,
             b: FunctionBuilder::new(body),
             values: FxHashMap::default(),
+            aggregates: FxHashMap::default(),
+            ret_buffer: None,
+            call_buffers: FxHashMap::default(),
+            vararg_area: None,
+            vararg_buffers: FxHashMap::default(),
             block_index: FxHashMap::default(),
             ir_blocks: Vec::new(),
             current: 0,
@@ -107,14 +128,26 @@ impl<'a, 'm> FnLower<'a, 'm> {
             self.ir_blocks.push(entry);
         }
         let entry = self.ir_blocks[0];
+        if self.cx.leaves(&f.return_type).is_some() {
+            self.ret_buffer = Some(self.b.append_block_param(entry, PTR));
+        }
         for p in &f.parameters {
             let v = self.b.append_block_param(entry, stand_in(&p.ty));
             self.values.insert(&p.name, v);
         }
+        if f.is_var_arg {
+            self.vararg_area = Some(self.b.append_block_param(entry, PTR));
+        }
         for (i, bb) in f.basic_blocks.iter().enumerate().skip(1) {
             for phi in phis(bb) {
-                let v = self.b.append_block_param(self.ir_blocks[i], stand_in(&phi.to_type));
-                self.values.insert(&phi.dest, v);
+                let block = self.ir_blocks[i];
+                if let Some(leaves) = self.cx.leaves(&phi.to_type) {
+                    let vs = leaves.iter().map(|l| self.b.append_block_param(block, l.ty)).collect();
+                    self.aggregates.insert(&phi.dest, vs);
+                } else {
+                    let v = self.b.append_block_param(block, stand_in(&phi.to_type));
+                    self.values.insert(&phi.dest, v);
+                }
             }
         }
         if f.basic_blocks.is_empty() {
@@ -125,6 +158,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
         self.b.switch_to_block(entry);
         self.b.set_srcloc(SrcLoc { line, col: 0 });
         self.copy_byval_params();
+        self.allocate_call_buffers();
         let (order, reachable) = self.block_order();
         for i in order {
             self.reachable = reachable[i];
@@ -150,6 +184,34 @@ impl<'a, 'm> FnLower<'a, 'm> {
                     self.values.insert(&p.name, copy);
                 }
                 Err(e) => self.unsupported(e.describe("byval parameter")),
+            }
+        }
+    }
+
+    /// Calls returning an aggregate pass a result buffer: one per call site, allocated on
+    /// entry so that a call in a loop does not grow the stack.
+    fn allocate_call_buffers(&mut self) {
+        let f = self.f;
+        for inst in f.basic_blocks.iter().flat_map(|bb| &bb.instrs) {
+            let Instruction::Call(c) = inst else { continue };
+            let fixed = super::calls::callee_name(c).and_then(|n| self.cx.defined_variadic.get(n).copied());
+            if let Some(size) = fixed.and_then(|fixed| self.vararg_area_size(c, fixed)).filter(|&s| s > 0) {
+                if let Ok(size) = u32::try_from(size) {
+                    let area = self.b.alloca(size, 16);
+                    self.vararg_buffers.insert(c as *const Call, area);
+                }
+            }
+            let (Some(dest), LType::FuncType { result_type, .. }) = (&c.dest, c.function_ty.as_ref()) else {
+                continue;
+            };
+            if super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm.")) || self.cx.leaves(result_type).is_none() {
+                continue;
+            }
+            if let Some(layout) = self.cx.info.layout(result_type) {
+                if let Ok(size) = u32::try_from(layout.size) {
+                    let buffer = self.b.alloca(size, layout.align);
+                    self.call_buffers.insert(dest, buffer);
+                }
             }
         }
     }
@@ -207,20 +269,23 @@ impl<'a, 'm> FnLower<'a, 'm> {
 
     fn lower_block(&mut self, i: usize) {
         let bb = &self.f.basic_blocks[i];
+        let main_file = self.cx.llvm.source_file_name.as_str();
+        let srcloc = |d: &Option<DebugLoc>| srcloc(d, main_file);
         self.current = i;
         self.b.switch_to_block(self.ir_blocks[i]);
         // Instructions without a location (allocas, phis) take the block's first location.
+        // A block without any location keeps the previous one rather than claiming line 0.
         let first = bb
             .instrs
             .iter()
             .filter(|inst| !is_debug_intrinsic(inst))
             .map(|inst| inst.get_debug_loc())
             .chain([bb.term.get_debug_loc()])
-            .find_map(srcloc);
+            .find_map(&srcloc);
         if let Some(loc) = first {
             self.b.set_srcloc(loc);
         }
-        if let Some(phi) = phis(bb).find(|p| ir_type(&p.to_type).is_err()) {
+        if let Some(phi) = phis(bb).find(|p| ir_type(&p.to_type).is_err() && self.cx.leaves(&p.to_type).is_none()) {
             if let Some(loc) = srcloc(&phi.debugloc) {
                 self.b.set_srcloc(loc);
             }
@@ -239,7 +304,11 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 self.unsupported(e.describe(&what));
                 if let Some(dest) = inst.try_get_result() {
                     let ty = super::inst::result_type(self.cx.llvm, inst);
-                    let placeholder = self.b.iconst(ty, 0);
+                    if let Some(leaves) = ty.as_ref().and_then(|t| self.cx.leaves(t)) {
+                        let zeros = self.zero_leaves(&leaves);
+                        self.aggregates.insert(dest, zeros);
+                    }
+                    let placeholder = self.b.iconst(ty.map_or(Type::I64, |t| stand_in(&t)), 0);
                     self.values.insert(dest, placeholder);
                 }
             }
@@ -278,11 +347,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 let want = ir_type(ty)?;
                 match self.values.get(name) {
                     Some(&v) if self.b.body().value_type(v) == want => Ok(v),
-                    found => {
-                        if self.reachable {
-                            let why = if found.is_some() { "with another type" } else { "undefined" };
-                            self.missing.push(format!("{name} ({why})"));
-                        }
+                    _ => {
+                        self.note_missing(name);
                         Ok(self.b.iconst(want, 0))
                     }
                 }
@@ -292,12 +358,27 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
     }
 
+    /// A value used before it was lowered (or with another type): fine in code unreachable
+    /// from the entry, a frontend bug elsewhere.
+    pub(super) fn note_missing(&mut self, name: &Name) {
+        if self.reachable {
+            self.missing.push(name.to_string());
+        }
+    }
+
     fn lower_terminator(&mut self, term: &'m Terminator) -> LResult<()> {
         match term {
             Terminator::Ret(r) => {
-                let value = match &r.return_operand {
-                    Some(op) => Some(self.operand(op)?),
-                    None => None,
+                let value = match (&r.return_operand, self.ret_buffer) {
+                    (Some(op), Some(buffer)) => {
+                        let ty = self.cx.llvm.types.type_of(op);
+                        let leaves = self.leaves_of(&ty)?;
+                        let values = self.aggregate(op)?;
+                        self.store_leaves(&leaves, &values, buffer);
+                        None
+                    }
+                    (Some(op), None) => Some(self.operand(op)?),
+                    (None, _) => None,
                 };
                 self.b.ret(value);
             }
@@ -352,6 +433,14 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let mut args = Vec::new();
         for phi in phis(&f.basic_blocks[index]) {
             let incoming = phi.incoming_values.iter().find(|(_, block)| block == from);
+            if let Some(leaves) = self.cx.leaves(&phi.to_type) {
+                let values = match incoming {
+                    Some((op, _)) => self.aggregate(op)?,
+                    None => self.zero_leaves(&leaves),
+                };
+                args.extend(values);
+                continue;
+            }
             let arg = match (incoming, ir_type(&phi.to_type)) {
                 (Some((op, _)), Ok(_)) => self.operand(op)?,
                 (_, ty) => {

@@ -4,9 +4,10 @@
 //! unsupported; the `describe` and `result_type` helpers serve the `unsupported` path.
 
 use super::function::FnLower;
-use super::types::{ir_type, stand_in, struct_fields, LResult, Unsup};
-use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, ValueDef, PTR};
-use llvm_ir::{Instruction, IntPredicate, Operand, Type as LType};
+use super::aggregates::is_aggregate;
+use super::types::{ir_type, struct_fields, LResult, Unsup};
+use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, ValueDef};
+use llvm_ir::{Instruction, IntPredicate, Operand, Type as LType, TypeRef};
 
 pub(super) fn int_cc(p: IntPredicate) -> IntCC {
     match p {
@@ -56,6 +57,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
             I::IntToPtr(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Zext),
             I::BitCast(c) => self.same_width(&c.operand, &c.to_type, &c.dest),
             I::AddrSpaceCast(c) => self.same_width(&c.operand, &c.to_type, &c.dest),
+            I::Select(s) if is_aggregate(&self.cx.llvm.types.type_of(&s.true_value)) => {
+                self.select_aggregate(&s.condition, &s.true_value, &s.false_value, &s.dest)
+            }
             I::Select(s) => {
                 let cond = self.operand(&s.condition)?;
                 let a = self.operand(&s.true_value)?;
@@ -92,7 +96,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             I::ExtractElement(_) | I::InsertElement(_) | I::ShuffleVector(_) => {
                 Err(Unsup::Category("vector type".into()))
             }
-            I::ExtractValue(_) | I::InsertValue(_) => Err(Unsup::Category("aggregate value".into())),
+            I::ExtractValue(e) => self.extract_value(e),
+            I::InsertValue(i) => self.insert_value(i),
             I::CmpXchg(_) | I::AtomicRMW(_) => Err(Unsup::Category("atomic operation".into())),
             I::VAArg(_) => Err(Unsup::msg("va_arg in a function with variable arguments")),
             I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => Err(Unsup::msg("exception handling")),
@@ -227,46 +232,45 @@ fn opcode(inst: &Instruction) -> &'static str {
     }
 }
 
-/// The IR type of an instruction's result (its stand-in for types the IR does not model),
-/// for the placeholder that replaces the result of an unsupported instruction.
-pub(super) fn result_type(llvm: &llvm_ir::Module, inst: &Instruction) -> Type {
+/// The LLVM type of an instruction's result (`None` if there is none or it is unknown), for
+/// the placeholder that replaces the result of an unsupported instruction.
+pub(super) fn result_type(llvm: &llvm_ir::Module, inst: &Instruction) -> Option<TypeRef> {
     use Instruction as I;
     let types = &llvm.types;
-    match inst {
+    inst.try_get_result()?;
+    Some(match inst {
         I::ICmp(i) => match types.type_of(&i.operand0).as_ref() {
-            LType::VectorType { .. } => Type::I64,
-            _ => Type::I1,
+            LType::VectorType { .. } => return None,
+            _ => types.bool(),
         },
-        I::FCmp(_) => Type::I1,
-        I::Alloca(_) | I::GetElementPtr(_) => PTR,
-        I::Load(l) => stand_in(&l.loaded_ty),
+        I::FCmp(_) => types.bool(),
+        I::Alloca(_) | I::GetElementPtr(_) => types.pointer(),
+        I::Load(l) => l.loaded_ty.clone(),
         I::Call(c) => match c.function_ty.as_ref() {
-            LType::FuncType { result_type, .. } => stand_in(result_type),
-            _ => Type::I64,
+            LType::FuncType { result_type, .. } => result_type.clone(),
+            _ => return None,
         },
         I::ExtractValue(e) => {
             let mut ty = types.type_of(&e.aggregate);
             for &index in &e.indices {
-                let next = match ty.as_ref() {
-                    LType::ArrayType { element_type, .. } => Some(element_type.clone()),
-                    other => struct_fields(types, other).and_then(|f| f.get(index as usize).cloned()),
+                ty = match ty.as_ref() {
+                    LType::ArrayType { element_type, .. } => element_type.clone(),
+                    other => struct_fields(types, other)?.get(index as usize)?.clone(),
                 };
-                match next {
-                    Some(t) => ty = t,
-                    None => return Type::I64,
-                }
             }
-            stand_in(&ty)
+            ty
         }
+        I::InsertValue(i) => types.type_of(&i.aggregate),
         I::ExtractElement(e) => match types.type_of(&e.vector).as_ref() {
-            LType::VectorType { element_type, .. } => stand_in(element_type),
-            _ => Type::I64,
+            LType::VectorType { element_type, .. } => element_type.clone(),
+            _ => return None,
         },
-        I::InsertElement(_) | I::ShuffleVector(_) | I::InsertValue(_) | I::CmpXchg(_) | I::LandingPad(_) => Type::I64,
-        I::VAArg(v) => stand_in(&v.cur_type),
-        I::CatchPad(_) | I::CleanupPad(_) => Type::I64,
+        I::VAArg(v) => v.cur_type.clone(),
+        I::InsertElement(_) | I::ShuffleVector(_) | I::CmpXchg(_) | I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => {
+            return None
+        }
         // Everything else is typed by LLVM without surprises (arithmetic, casts, select,
         // freeze, atomicrmw, phi).
-        other => stand_in(&types.type_of(other)),
-    }
+        other => types.type_of(other),
+    })
 }

@@ -6,15 +6,17 @@
 //! - Expanded into IR: `llvm.smax/smin/umax/umin/abs` (icmp + select), `llvm.bswap`,
 //!   `llvm.ctpop/ctlz/cttz` (shifts and masks), `llvm.expect` and pointer annotations (the
 //!   argument itself), `llvm.objectsize` ("unknown": -1, or 0 when asked for the minimum).
+//! - `llvm.*.with.overflow` (an aggregate `{ result, overflowed }`, see [`super::aggregates`]),
+//!   and `llvm.va_start/va_copy/va_end` (see [`super::varargs`]).
 //! - `llvm.trap`: `unreachable`.
-//! - Everything else (`va_start`, `*.with.overflow`, floating-point intrinsics, ...) is
-//!   unsupported.
+//! - Everything else (floating-point intrinsics, `llvm.fshl`, ...) is unsupported.
 
+use super::calls::scalar_result;
 use super::function::FnLower;
 use super::types::{LResult, Unsup};
 use crate::ir::{BinaryOp, IntCC, Type, Value};
 use llvm_ir::instruction::Call;
-use llvm_ir::Constant;
+use llvm_ir::{Constant, Type as LType};
 
 /// Intrinsics that generate no code.
 const SKIPPED: &[&str] = &[
@@ -44,7 +46,11 @@ const IDENTITY: &[&str] = &[
 ];
 
 impl<'a, 'm> FnLower<'a, 'm> {
-    pub(super) fn intrinsic(&mut self, name: &str, c: &'m Call, ret: Option<Type>) -> LResult<()> {
+    pub(super) fn intrinsic(&mut self, name: &str, c: &'m Call, ret_ty: &LType) -> LResult<()> {
+        if name.contains(".with.overflow.") {
+            return self.with_overflow(name, c);
+        }
+        let ret = scalar_result(ret_ty)?;
         if SKIPPED.iter().any(|p| name.starts_with(p)) {
             self.define_zero_result(c, ret);
             return Ok(());
@@ -75,11 +81,14 @@ impl<'a, 'm> FnLower<'a, 'm> {
             self.continue_in_fresh_block();
             return Ok(());
         }
-        if name.starts_with("llvm.va_start") || name.starts_with("llvm.va_end") || name.starts_with("llvm.va_copy") {
-            return Err(Unsup::msg("va_start in a function with variable arguments"));
+        if name == "llvm.va_start" {
+            return self.va_start(arg(0)?);
         }
-        if name.contains(".with.overflow.") {
-            return Err(Unsup::msg(format!("overflow-checking arithmetic ({name})")));
+        if name == "llvm.va_copy" {
+            return self.va_copy(arg(0)?, arg(1)?);
+        }
+        if name == "llvm.va_end" {
+            return Ok(());
         }
         let minmax = [
             ("llvm.smax.", IntCC::Sgt),
@@ -113,7 +122,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             let v = self.b.iconst(Type::I1, 0);
             return self.define_result(c, v);
         }
-        let bit_ops: [(&str, fn(&mut Self, Value) -> Value); 4] = [
+        type BitOp<'a, 'm> = fn(&mut FnLower<'a, 'm>, Value) -> Value;
+        let bit_ops: [(&str, BitOp<'a, 'm>); 4] = [
             ("llvm.bswap.", Self::bswap),
             ("llvm.ctpop.", Self::ctpop),
             ("llvm.ctlz.", Self::ctlz),
@@ -125,6 +135,88 @@ impl<'a, 'm> FnLower<'a, 'm> {
             return self.define_result(c, v);
         }
         Err(Unsup::msg(format!("LLVM intrinsic {name}")))
+    }
+
+    /// `llvm.{s,u}{add,sub,mul}.with.overflow.iN(a, b)`: `{ a op b, overflowed }`.
+    fn with_overflow(&mut self, name: &str, c: &'m Call) -> LResult<()> {
+        let (Some((a, _)), Some((b, _)), Some(dest)) = (c.arguments.first(), c.arguments.get(1), &c.dest) else {
+            return Err(Unsup::msg(format!("{name} with unexpected operands")));
+        };
+        let a = self.operand(a)?;
+        let b = self.operand(b)?;
+        let op = name.trim_start_matches("llvm.").split('.').next().unwrap_or("");
+        let (result, overflow) = match op {
+            "sadd" | "uadd" => {
+                let r = self.b.binary(BinaryOp::Add, a, b);
+                let o = if op == "uadd" {
+                    self.b.icmp(IntCC::Ult, r, a)
+                } else {
+                    // Signed overflow: both operands differ in sign from the result.
+                    let x = self.b.binary(BinaryOp::Xor, a, r);
+                    let y = self.b.binary(BinaryOp::Xor, b, r);
+                    let both = self.b.binary(BinaryOp::And, x, y);
+                    self.is_negative(both)
+                };
+                (r, o)
+            }
+            "ssub" | "usub" => {
+                let r = self.b.binary(BinaryOp::Sub, a, b);
+                let o = if op == "usub" {
+                    self.b.icmp(IntCC::Ult, a, b)
+                } else {
+                    // Signed overflow: the operands differ in sign and the result's sign is b's.
+                    let x = self.b.binary(BinaryOp::Xor, a, b);
+                    let y = self.b.binary(BinaryOp::Xor, a, r);
+                    let both = self.b.binary(BinaryOp::And, x, y);
+                    self.is_negative(both)
+                };
+                (r, o)
+            }
+            "umul" | "smul" => {
+                let r = self.b.binary(BinaryOp::Mul, a, b);
+                let o = self.mul_overflows(a, b, r, op == "smul");
+                (r, o)
+            }
+            _ => return Err(Unsup::msg(format!("LLVM intrinsic {name}"))),
+        };
+        self.define_aggregate(dest, vec![result, overflow]);
+        Ok(())
+    }
+
+    fn is_negative(&mut self, x: Value) -> Value {
+        let ty = self.b.body().value_type(x);
+        let zero = self.b.iconst(ty, 0);
+        self.b.icmp(IntCC::Slt, x, zero)
+    }
+
+    /// Whether `r = a * b` (wrapped) lost information: `a != 0 && r / a != b`, with the
+    /// divisor made safe (1) where the division itself would be an error, and for signed
+    /// multiplication the one quotient that overflows (`a == -1, b == MIN`) checked apart.
+    fn mul_overflows(&mut self, a: Value, b: Value, r: Value, signed: bool) -> Value {
+        let ty = self.b.body().value_type(a);
+        let zero = self.b.iconst(ty, 0);
+        let one = self.b.iconst(ty, 1);
+        let minus_one = self.b.iconst(ty, u64::MAX);
+        let a_zero = self.b.icmp(IntCC::Eq, a, zero);
+        let a_nonzero = self.b.icmp(IntCC::Ne, a, zero);
+        if !signed {
+            let divisor = self.b.select(a_zero, one, a);
+            let q = self.b.binary(BinaryOp::UDiv, r, divisor);
+            let differs = self.b.icmp(IntCC::Ne, q, b);
+            return self.b.binary(BinaryOp::And, a_nonzero, differs);
+        }
+        let a_minus_one = self.b.icmp(IntCC::Eq, a, minus_one);
+        let unsafe_divisor = self.b.binary(BinaryOp::Or, a_zero, a_minus_one);
+        let divisor = self.b.select(unsafe_divisor, one, a);
+        let q = self.b.binary(BinaryOp::SDiv, r, divisor);
+        let differs = self.b.icmp(IntCC::Ne, q, b);
+        let ordinary = self.b.binary(BinaryOp::And, a_nonzero, differs);
+        let no = self.b.iconst(Type::I1, 0);
+        let ordinary = self.b.select(a_minus_one, no, ordinary);
+        let min = self.b.iconst(ty, 1u64 << (ty.bits() - 1));
+        let b_min = self.b.icmp(IntCC::Eq, b, min);
+        let negated_min = self.b.binary(BinaryOp::And, a_minus_one, b_min);
+        self.b.binary(BinaryOp::Or, ordinary, negated_min)
     }
 
     fn define_result(&mut self, c: &'m Call, v: Value) -> LResult<()> {

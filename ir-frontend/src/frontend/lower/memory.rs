@@ -4,6 +4,7 @@
 //! Indices are sign-extended (or truncated) to 64 bits as LLVM specifies; constant indices
 //! fold into one constant offset added last.
 
+use super::aggregates::is_aggregate;
 use super::function::FnLower;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
 use crate::ir::{BinaryOp, CastOp, Type, Value, PTR};
@@ -39,6 +40,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
     }
 
     pub(super) fn load(&mut self, l: &'m Load) -> LResult<()> {
+        if is_aggregate(&l.loaded_ty) {
+            return self.load_aggregate(&l.loaded_ty, &l.address, &l.dest);
+        }
         let ty = ir_type(&l.loaded_ty)?;
         let addr = self.operand(&l.address)?;
         let v = self.b.load(ty, addr);
@@ -47,6 +51,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
     }
 
     pub(super) fn store(&mut self, s: &'m Store) -> LResult<()> {
+        if is_aggregate(&self.cx.llvm.types.type_of(&s.value)) {
+            return self.store_aggregate(&s.value, &s.address);
+        }
         let value = self.operand(&s.value)?;
         let addr = self.operand(&s.address)?;
         self.b.store(addr, value);

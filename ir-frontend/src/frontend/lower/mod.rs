@@ -12,6 +12,7 @@
 //! Output is deterministic: everything is visited in LLVM's own order; hash maps are used for
 //! lookups only.
 
+mod aggregates;
 mod calls;
 mod consts;
 mod function;
@@ -20,6 +21,7 @@ mod inst;
 mod intrinsics;
 mod memory;
 mod types;
+mod varargs;
 
 use super::error::FrontendError;
 use super::llvm_info::{global_key, LlvmInfo};
@@ -104,6 +106,9 @@ struct ModuleCx<'m> {
     /// By [`global_key`].
     globals: FxHashMap<String, Global>,
     funcs: FxHashMap<&'m str, Func>,
+    /// Variadic functions defined in the program, with their number of fixed parameters
+    /// (they take their variable arguments in memory: see [`varargs`]).
+    defined_variadic: FxHashMap<&'m str, usize>,
     /// Functions added by the frontend itself (`memcpy` for `llvm.memcpy`, ...).
     extra_funcs: FxHashMap<&'static str, Func>,
     /// Declarations of penumbra's intrinsics: they become IR instructions, so they are
@@ -120,6 +125,7 @@ impl<'m> ModuleCx<'m> {
             module: Module::new(source_name),
             globals: FxHashMap::default(),
             funcs: FxHashMap::default(),
+            defined_variadic: FxHashMap::default(),
             extra_funcs: FxHashMap::default(),
             intrinsic_decls: FxHashMap::default(),
             messages: FxHashMap::default(),
@@ -141,7 +147,12 @@ impl<'m> ModuleCx<'m> {
     fn declare_functions(&mut self) {
         let llvm = self.llvm;
         for f in &llvm.functions {
-            let sig = signature(&f.parameters, &f.return_type, f.is_var_arg);
+            let mut sig = self.signature(&f.parameters, &f.return_type, f.is_var_arg);
+            if f.is_var_arg {
+                sig.params.push(crate::ir::PTR);
+                sig.varargs = false;
+                self.defined_variadic.insert(&f.name, f.parameters.len());
+            }
             self.add_function(&f.name, sig);
         }
         for d in &llvm.func_declarations {
@@ -152,7 +163,7 @@ impl<'m> ModuleCx<'m> {
                 self.intrinsic_decls.insert(&d.name, d);
                 continue;
             }
-            let sig = signature(&d.parameters, &d.return_type, d.is_var_arg);
+            let sig = self.signature(&d.parameters, &d.return_type, d.is_var_arg);
             self.add_function(&d.name, sig);
         }
     }
@@ -170,12 +181,26 @@ impl<'m> ModuleCx<'m> {
             return Some(f);
         }
         let d = *self.intrinsic_decls.get(name)?;
-        let sig = signature(&d.parameters, &d.return_type, d.is_var_arg);
+        let sig = self.signature(&d.parameters, &d.return_type, d.is_var_arg);
         Some(self.add_function(&d.name, sig))
     }
 
     fn global(&self, name: &llvm_ir::Name) -> Option<Global> {
         self.globals.get(&global_key(name)).copied()
+    }
+
+    /// An IR signature from LLVM parameter and return types (stand-ins for types the IR does
+    /// not model: a call passing such a value is unsupported at the call). A function
+    /// returning an aggregate takes the address of its result buffer first and returns nothing
+    /// (see [`aggregates`]).
+    fn signature(&self, params: &[llvm_ir::function::Parameter], ret: &llvm_ir::TypeRef, varargs: bool) -> Signature {
+        let mut sig = Signature { params: Vec::with_capacity(params.len() + 1), ret: sig_type(ret), varargs };
+        if self.leaves(ret).is_some() {
+            sig.params.push(crate::ir::PTR);
+            sig.ret = None;
+        }
+        sig.params.extend(params.iter().map(|p| stand_in(&p.ty)));
+        sig
     }
 
     /// A libc function the lowering calls on its own (`memcpy` for `llvm.memcpy`, ...):
@@ -196,11 +221,6 @@ impl<'m> ModuleCx<'m> {
     }
 }
 
-/// An IR signature from LLVM parameter and return types (stand-ins for types the IR does not
-/// model: a call passing such a value is unsupported at the call).
-fn signature(params: &[llvm_ir::function::Parameter], ret: &llvm_ir::TypeRef, varargs: bool) -> Signature {
-    Signature { params: params.iter().map(|p| stand_in(&p.ty)).collect(), ret: sig_type(ret), varargs }
-}
 
 /// `(i64, i64, i64) -> i64`, the shape of `memcpy` and `memmove`.
 fn libc_sig(params: &[Type], ret: Option<Type>) -> Signature {
