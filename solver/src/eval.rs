@@ -45,7 +45,9 @@ pub fn eval_version(
     assignment: &impl Assignment,
     version: Version,
 ) -> u64 {
-    Evaluator::new(store, assignment).with_version(version).eval(t)
+    Evaluator::new(store, assignment)
+        .with_version(version)
+        .eval(t)
 }
 
 /// Whether every width-1 term in `constraints` evaluates to 1.

@@ -72,7 +72,9 @@ impl Model {
     /// The same assignment on `vars` (sorted, deduplicated), listing each of
     /// them (0 when this model does not mention it) and nothing else.
     pub fn restrict(&self, vars: &[VarId]) -> Model {
-        Model { entries: vars.iter().map(|&v| (v, self.get(v))).collect() }
+        Model {
+            entries: vars.iter().map(|&v| (v, self.get(v))).collect(),
+        }
     }
 
     /// Adds the entries of `other`; on a variable both list, `other` wins.

@@ -7,7 +7,7 @@
 //! is bounded (oldest proofs evicted first).
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -17,21 +17,27 @@ use crate::solver::Solver;
 use crate::term::{TermId, TermStore};
 
 pub(crate) struct ProofCache {
-    proofs: FxHashMap<(TermId, TermId), Vec<Rc<[TermId]>>>,
+    proofs: FxHashMap<(TermId, TermId), Vec<Arc<[TermId]>>>,
     order: VecDeque<(TermId, TermId)>,
     capacity: usize,
 }
 
 impl ProofCache {
     pub(crate) fn new(capacity: usize) -> Self {
-        ProofCache { proofs: FxHashMap::default(), order: VecDeque::new(), capacity: capacity.max(1) }
+        ProofCache {
+            proofs: FxHashMap::default(),
+            order: VecDeque::new(),
+            capacity: capacity.max(1),
+        }
     }
 
     fn lookup(&self, pair: (TermId, TermId), pc: &[TermId]) -> bool {
-        self.proofs.get(&pair).is_some_and(|sets| sets.iter().any(|s| is_subset(s, pc)))
+        self.proofs
+            .get(&pair)
+            .is_some_and(|sets| sets.iter().any(|s| is_subset(s, pc)))
     }
 
-    fn insert(&mut self, pair: (TermId, TermId), pc: Rc<[TermId]>) {
+    fn insert(&mut self, pair: (TermId, TermId), pc: Arc<[TermId]>) {
         if self.order.len() >= self.capacity {
             if let Some(old) = self.order.pop_front() {
                 if let Some(sets) = self.proofs.get_mut(&old) {
@@ -52,14 +58,26 @@ impl ProofCache {
 impl Solver {
     /// Is `pc ⇒ a = b` valid? (`Unknown` counts as not proven.) `a` and `b`
     /// must be shadow-free and of equal width. Cached.
-    pub fn prove_equal(&mut self, store: &mut TermStore, pc: &[TermId], a: TermId, b: TermId) -> Result<bool, SolverError> {
+    pub fn prove_equal(
+        &mut self,
+        store: &mut TermStore,
+        pc: &[TermId],
+        a: TermId,
+        b: TermId,
+    ) -> Result<bool, SolverError> {
         let start = std::time::Instant::now();
         let r = self.prove_equal_inner(store, pc, a, b);
         self.stats.total_time_us += micros(start.elapsed());
         r
     }
 
-    fn prove_equal_inner(&mut self, store: &mut TermStore, pc: &[TermId], a: TermId, b: TermId) -> Result<bool, SolverError> {
+    fn prove_equal_inner(
+        &mut self,
+        store: &mut TermStore,
+        pc: &[TermId],
+        a: TermId,
+        b: TermId,
+    ) -> Result<bool, SolverError> {
         for t in [a, b] {
             if !store.contains(t) {
                 return Err(SolverError::UnknownTerm(t));

@@ -46,8 +46,15 @@ pub(crate) struct QueryLog {
 impl QueryLog {
     /// Creates (truncates) the log file.
     pub(crate) fn create(path: &Path) -> Result<Self, SolverError> {
-        let file = File::create(path).map_err(|source| SolverError::QueryLog { path: path.to_owned(), source })?;
-        Ok(QueryLog { path: path.to_owned(), out: BufWriter::new(file), count: 0 })
+        let file = File::create(path).map_err(|source| SolverError::QueryLog {
+            path: path.to_owned(),
+            source,
+        })?;
+        Ok(QueryLog {
+            path: path.to_owned(),
+            out: BufWriter::new(file),
+            count: 0,
+        })
     }
 
     /// Appends one query script and flushes it.
@@ -66,7 +73,10 @@ impl QueryLog {
         self.out
             .write_all(s.as_bytes())
             .and_then(|()| self.out.flush())
-            .map_err(|source| SolverError::QueryLog { path: self.path.clone(), source })
+            .map_err(|source| SolverError::QueryLog {
+                path: self.path.clone(),
+                source,
+            })
     }
 }
 

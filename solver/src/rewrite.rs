@@ -94,7 +94,11 @@ impl TermStore {
                 kids.clear();
                 // Every child has been visited: absent from the memo means
                 // `special` mapped it to itself.
-                kids.extend(d.children().iter().map(|c| memo.get(c).copied().unwrap_or(*c)));
+                kids.extend(
+                    d.children()
+                        .iter()
+                        .map(|c| memo.get(c).copied().unwrap_or(*c)),
+                );
                 let r = self.rebuild(&d, &kids);
                 memo.insert(t, r);
             }
@@ -108,7 +112,9 @@ impl TermStore {
     /// terms from [`TermStore::raw_node`].
     pub fn simplify(&mut self, t: TermId) -> TermId {
         let mut memo = FxHashMap::default();
-        self.map_dag(t, &mut memo, |s, x| matches!(s.op(x), Op::Const | Op::Var).then_some(x))
+        self.map_dag(t, &mut memo, |s, x| {
+            matches!(s.op(x), Op::Const | Op::Var).then_some(x)
+        })
     }
 
     /// Interns an operator node exactly as given, without folding or

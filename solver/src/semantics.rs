@@ -41,19 +41,11 @@ pub fn not(a: u64, w: u8) -> u64 {
 }
 
 pub fn udiv(a: u64, b: u64, w: u8) -> u64 {
-    if b == 0 {
-        mask(w)
-    } else {
-        a / b
-    }
+    a.checked_div(b).unwrap_or(mask(w))
 }
 
 pub fn urem(a: u64, b: u64, _w: u8) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        a % b
-    }
+    a.checked_rem(b).unwrap_or(a)
 }
 
 /// SMT-LIB `bvsdiv`: divide magnitudes unsigned, negate when the signs differ.

@@ -111,7 +111,11 @@ impl SolverStats {
 
     /// A flat JSON object of [`Self::fields`].
     pub fn to_json(&self) -> String {
-        let body: Vec<String> = self.fields().iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        let body: Vec<String> = self
+            .fields()
+            .iter()
+            .map(|(k, v)| format!("\"{k}\":{v}"))
+            .collect();
         format!("{{{}}}", body.join(","))
     }
 
@@ -121,13 +125,37 @@ impl SolverStats {
             ($($f:ident),*) => { $(self.$f += other.$f;)* };
         }
         sum!(
-            queries, trivial, total_time_us, independence_queries, independence_hits,
-            independence_subqueries, independence_dropped, independence_time_us, exact_queries,
-            exact_hits, exact_time_us, cex_queries, cex_hits, cex_unsat_subset_hits,
-            cex_superset_hits, cex_eval_hits, cex_time_us, core_queries, core_sat, core_unsat,
-            core_unknown, core_check_time_us, core_time_us, core_pushes, core_pops,
-            four_way_calls, four_way_two_way, four_way_queries, prove_equal_calls,
-            prove_equal_hits, prove_equal_proven
+            queries,
+            trivial,
+            total_time_us,
+            independence_queries,
+            independence_hits,
+            independence_subqueries,
+            independence_dropped,
+            independence_time_us,
+            exact_queries,
+            exact_hits,
+            exact_time_us,
+            cex_queries,
+            cex_hits,
+            cex_unsat_subset_hits,
+            cex_superset_hits,
+            cex_eval_hits,
+            cex_time_us,
+            core_queries,
+            core_sat,
+            core_unsat,
+            core_unknown,
+            core_check_time_us,
+            core_time_us,
+            core_pushes,
+            core_pops,
+            four_way_calls,
+            four_way_two_way,
+            four_way_queries,
+            prove_equal_calls,
+            prove_equal_hits,
+            prove_equal_proven
         );
     }
 }
@@ -138,7 +166,13 @@ mod tests {
 
     #[test]
     fn json_lists_every_field() {
-        let s = SolverStats { queries: 3, core_unknown: 1, exact_hits: 2, cex_hits: 1, ..Default::default() };
+        let s = SolverStats {
+            queries: 3,
+            core_unknown: 1,
+            exact_hits: 2,
+            cex_hits: 1,
+            ..Default::default()
+        };
         let j = s.to_json();
         assert!(j.starts_with("{\"queries\":3,\"trivial\":0,"));
         assert!(j.contains("\"timeouts\":1"));

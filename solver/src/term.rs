@@ -151,7 +151,10 @@ impl Op {
 
     /// Whether `op(a, b) == op(b, a)`.
     pub fn is_commutative(self) -> bool {
-        matches!(self, Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Eq)
+        matches!(
+            self,
+            Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Eq
+        )
     }
 }
 
@@ -191,7 +194,8 @@ impl TermData {
 
     /// The constant's value, if this is a constant.
     pub fn const_value(&self) -> Option<u64> {
-        (self.op == Op::Const).then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
+        (self.op == Op::Const)
+            .then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
     }
 
     /// The variable, if this is a variable.
@@ -355,9 +359,19 @@ impl TermStore {
         let v = VarId(u32::try_from(self.vars.len()).expect("too many variables"));
         let base: String = name
             .chars()
-            .map(|c| if c == '|' || c == '\\' || c.is_control() { '_' } else { c })
+            .map(|c| {
+                if c == '|' || c == '\\' || c.is_control() {
+                    '_'
+                } else {
+                    c
+                }
+            })
             .collect();
-        let base = if base.is_empty() { String::from("_") } else { base };
+        let base = if base.is_empty() {
+            String::from("_")
+        } else {
+            base
+        };
         let mut symbol = base.clone();
         let mut n = 0u32;
         while self.symbols.contains_key(symbol.as_str()) {
@@ -374,7 +388,12 @@ impl TermStore {
             args: [TermId(v.0), TermId(0), TermId(0)],
         };
         let term = self.intern(data);
-        self.vars.push(VarInfo { name: name.into(), symbol, width, term });
+        self.vars.push(VarInfo {
+            name: name.into(),
+            symbol,
+            width,
+            term,
+        });
         v
     }
 
@@ -450,15 +469,23 @@ impl TermStore {
             *slot = c;
             flags |= self.nodes[c.index()].flags & HAS_SHADOW;
         }
-        self.intern(TermData { op, width, flags, aux, args })
+        self.intern(TermData {
+            op,
+            width,
+            flags,
+            aux,
+            args,
+        })
     }
 }
 
 /// Panics unless `width` is a supported bitvector width.
 pub(crate) fn check_width(width: u8) {
-    assert!((1..=64).contains(&width), "bitvector width {width} is not in 1..=64");
+    assert!(
+        (1..=64).contains(&width),
+        "bitvector width {width} is not in 1..=64"
+    );
 }
-
 
 #[cfg(test)]
 mod tests {

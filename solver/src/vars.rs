@@ -5,7 +5,7 @@
 //! [`VarIndex`] memoises the (sorted) variable set per constraint root, with
 //! a bound: when full it is cleared (deterministically) and refilled.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -34,21 +34,24 @@ pub fn collect_vars(store: &TermStore, t: TermId) -> Vec<VarId> {
 
 /// A bounded memo `constraint -> sorted variables`.
 pub(crate) struct VarIndex {
-    memo: FxHashMap<TermId, Rc<[VarId]>>,
+    memo: FxHashMap<TermId, Arc<[VarId]>>,
     capacity: usize,
 }
 
 impl VarIndex {
     pub(crate) fn new(capacity: usize) -> Self {
-        VarIndex { memo: FxHashMap::default(), capacity: capacity.max(1) }
+        VarIndex {
+            memo: FxHashMap::default(),
+            capacity: capacity.max(1),
+        }
     }
 
     /// The variables of `t` (sorted, deduplicated).
-    pub(crate) fn vars(&mut self, store: &TermStore, t: TermId) -> Rc<[VarId]> {
+    pub(crate) fn vars(&mut self, store: &TermStore, t: TermId) -> Arc<[VarId]> {
         if let Some(v) = self.memo.get(&t) {
             return v.clone();
         }
-        let v: Rc<[VarId]> = collect_vars(store, t).into();
+        let v: Arc<[VarId]> = collect_vars(store, t).into();
         if self.memo.len() >= self.capacity {
             self.memo.clear();
         }

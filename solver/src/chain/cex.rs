@@ -12,7 +12,7 @@
 //! first and evicted oldest first: deterministic, no hash-map order involved.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::{is_subset, micros, Answer, Ctx, Layer, Next, Query};
@@ -22,7 +22,7 @@ use crate::model::Model;
 use crate::term::TermId;
 
 struct Entry {
-    key: Rc<[TermId]>,
+    key: Arc<[TermId]>,
     /// `None`: the set is unsat.
     model: Option<Model>,
 }
@@ -36,7 +36,11 @@ pub(crate) struct CexCache {
 impl CexCache {
     /// Keeps `capacity` entries; evaluates the `eval_models` newest models on a query.
     pub(crate) fn new(capacity: usize, eval_models: usize) -> Self {
-        CexCache { entries: VecDeque::new(), capacity: capacity.max(1), eval_models }
+        CexCache {
+            entries: VecDeque::new(),
+            capacity: capacity.max(1),
+            eval_models,
+        }
     }
 
     fn lookup(&self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> Option<Answer> {
@@ -55,7 +59,12 @@ impl CexCache {
                 }
             }
         }
-        let models = self.entries.iter().rev().filter_map(|e| e.model.as_ref()).take(self.eval_models);
+        let models = self
+            .entries
+            .iter()
+            .rev()
+            .filter_map(|e| e.model.as_ref())
+            .take(self.eval_models);
         for m in models {
             let mut ev = Evaluator::new(ctx.store, m);
             if q.likely_failing_first().all(|c| ev.eval(c) == 1) {
@@ -66,7 +75,7 @@ impl CexCache {
         None
     }
 
-    fn insert(&mut self, key: Rc<[TermId]>, model: Option<Model>) {
+    fn insert(&mut self, key: Arc<[TermId]>, model: Option<Model>) {
         if self.entries.len() >= self.capacity {
             self.entries.pop_front();
         }
@@ -75,7 +84,12 @@ impl CexCache {
 }
 
 impl Layer for CexCache {
-    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
+    fn solve(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        q: &Query<'_>,
+        next: &mut Next<'_>,
+    ) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.cex_queries += 1;
         let answer = match self.lookup(ctx, q) {

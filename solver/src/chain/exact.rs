@@ -5,7 +5,7 @@
 //! not depend on hash-map order.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -15,17 +15,21 @@ use crate::error::SolverError;
 use crate::term::TermId;
 
 pub(crate) struct ExactCache {
-    map: FxHashMap<Rc<[TermId]>, Answer>,
-    order: VecDeque<Rc<[TermId]>>,
+    map: FxHashMap<Arc<[TermId]>, Answer>,
+    order: VecDeque<Arc<[TermId]>>,
     capacity: usize,
 }
 
 impl ExactCache {
     pub(crate) fn new(capacity: usize) -> Self {
-        ExactCache { map: FxHashMap::default(), order: VecDeque::new(), capacity: capacity.max(1) }
+        ExactCache {
+            map: FxHashMap::default(),
+            order: VecDeque::new(),
+            capacity: capacity.max(1),
+        }
     }
 
-    fn insert(&mut self, key: Rc<[TermId]>, answer: Answer) {
+    fn insert(&mut self, key: Arc<[TermId]>, answer: Answer) {
         if let Some(slot) = self.map.get_mut(&key) {
             *slot = answer;
             return;
@@ -41,7 +45,12 @@ impl ExactCache {
 }
 
 impl Layer for ExactCache {
-    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
+    fn solve(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        q: &Query<'_>,
+        next: &mut Next<'_>,
+    ) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.exact_queries += 1;
         let key = q.key().clone();

@@ -19,7 +19,7 @@
 //! deterministic.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -30,8 +30,8 @@ use crate::model::Model;
 use crate::term::{TermId, VarId};
 
 pub(crate) struct Independence {
-    known_sat: FxHashSet<Rc<[TermId]>>,
-    order: VecDeque<Rc<[TermId]>>,
+    known_sat: FxHashSet<Arc<[TermId]>>,
+    order: VecDeque<Arc<[TermId]>>,
     capacity: usize,
 }
 
@@ -49,7 +49,7 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
     i
 }
 
-fn sorted_key(a: &[TermId], b: &[TermId]) -> Rc<[TermId]> {
+fn sorted_key(a: &[TermId], b: &[TermId]) -> Arc<[TermId]> {
     let mut k: Vec<TermId> = a.iter().chain(b).copied().collect();
     k.sort_unstable();
     k.dedup();
@@ -58,10 +58,14 @@ fn sorted_key(a: &[TermId], b: &[TermId]) -> Rc<[TermId]> {
 
 impl Independence {
     pub(crate) fn new(capacity: usize) -> Self {
-        Independence { known_sat: FxHashSet::default(), order: VecDeque::new(), capacity: capacity.max(1) }
+        Independence {
+            known_sat: FxHashSet::default(),
+            order: VecDeque::new(),
+            capacity: capacity.max(1),
+        }
     }
 
-    fn remember_sat(&mut self, key: Rc<[TermId]>) {
+    fn remember_sat(&mut self, key: Arc<[TermId]>) {
         if self.known_sat.contains(&key) {
             return;
         }
@@ -77,8 +81,14 @@ impl Independence {
     /// Splits the query into components, in order of first appearance.
     fn components(ctx: &mut Ctx<'_>, q: &Query<'_>) -> Vec<Component> {
         let all: Vec<(TermId, bool)> =
-            q.pc.iter().map(|&c| (c, false)).chain(q.extra.iter().map(|&c| (c, true))).collect();
-        let var_sets: Vec<Rc<[VarId]>> = all.iter().map(|&(c, _)| ctx.vars.vars(ctx.store, c)).collect();
+            q.pc.iter()
+                .map(|&c| (c, false))
+                .chain(q.extra.iter().map(|&c| (c, true)))
+                .collect();
+        let var_sets: Vec<Arc<[VarId]>> = all
+            .iter()
+            .map(|&(c, _)| ctx.vars.vars(ctx.store, c))
+            .collect();
         // union-find over dense variable indices
         let mut index: FxHashMap<VarId, usize> = FxHashMap::default();
         let mut parent: Vec<usize> = Vec::new();
@@ -109,12 +119,20 @@ impl Independence {
                 Some(v) => {
                     let root = find(&mut parent, index[v]);
                     *by_root.entry(root).or_insert_with(|| {
-                        comps.push(Component { pc: Vec::new(), extra: Vec::new(), vars: Vec::new() });
+                        comps.push(Component {
+                            pc: Vec::new(),
+                            extra: Vec::new(),
+                            vars: Vec::new(),
+                        });
                         comps.len() - 1
                     })
                 }
                 None => {
-                    comps.push(Component { pc: Vec::new(), extra: Vec::new(), vars: Vec::new() });
+                    comps.push(Component {
+                        pc: Vec::new(),
+                        extra: Vec::new(),
+                        vars: Vec::new(),
+                    });
                     comps.len() - 1
                 }
             };
@@ -135,7 +153,12 @@ impl Independence {
 }
 
 impl Layer for Independence {
-    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
+    fn solve(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        q: &Query<'_>,
+        next: &mut Next<'_>,
+    ) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.independence_queries += 1;
         let mut comps = Self::components(ctx, q);

@@ -16,7 +16,7 @@ pub(crate) mod exact;
 pub(crate) mod independence;
 
 use std::cell::OnceCell;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::core::Core;
@@ -32,21 +32,31 @@ pub(crate) struct Query<'a> {
     pub pc: &'a [TermId],
     pub extra: &'a [TermId],
     pub need_model: bool,
-    key: OnceCell<Rc<[TermId]>>,
+    key: OnceCell<Arc<[TermId]>>,
 }
 
 impl<'a> Query<'a> {
     pub fn new(pc: &'a [TermId], extra: &'a [TermId], need_model: bool) -> Self {
-        Query { pc, extra, need_model, key: OnceCell::new() }
+        Query {
+            pc,
+            extra,
+            need_model,
+            key: OnceCell::new(),
+        }
     }
 
     /// The same constraints, with a different model requirement.
     pub fn with_need_model(&self, need_model: bool) -> Query<'a> {
-        Query { pc: self.pc, extra: self.extra, need_model, key: self.key.clone() }
+        Query {
+            pc: self.pc,
+            extra: self.extra,
+            need_model,
+            key: self.key.clone(),
+        }
     }
 
     /// All constraints, sorted and deduplicated (the cache key).
-    pub fn key(&self) -> &Rc<[TermId]> {
+    pub fn key(&self) -> &Arc<[TermId]> {
         self.key.get_or_init(|| {
             let mut k: Vec<TermId> = self.pc.iter().chain(self.extra).copied().collect();
             k.sort_unstable();
@@ -78,9 +88,14 @@ pub(crate) struct Ctx<'s> {
 }
 
 /// One layer of the chain.
-pub(crate) trait Layer {
+pub(crate) trait Layer: Send {
     /// Answers `q`, calling `next` for whatever this layer cannot answer.
-    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError>;
+    fn solve(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        q: &Query<'_>,
+        next: &mut Next<'_>,
+    ) -> Result<Answer, SolverError>;
 }
 
 /// The rest of the chain after a layer. It also measures the time spent
@@ -94,7 +109,11 @@ pub(crate) struct Next<'a> {
 
 impl<'a> Next<'a> {
     pub fn new(layers: &'a mut [Box<dyn Layer>], core: &'a mut Core) -> Self {
-        Next { layers, core, downstream: Duration::ZERO }
+        Next {
+            layers,
+            core,
+            downstream: Duration::ZERO,
+        }
     }
 
     /// Passes `q` to the next layer (or the core).
