@@ -1,0 +1,153 @@
+//! Calls and returns: entering a defined function (a new frame whose entry-block parameters
+//! are the arguments), calling a declared one through its library model, resolving function
+//! pointers, and returning (killing the frame's stack objects, so later accesses through
+//! dangling pointers are uses after free).
+
+use super::interp::{Cursor, Flow, Frame, Interp};
+use super::libc;
+use super::memory::func_at;
+use super::stop::{Fault, Stop};
+use crate::error::ErrorKind;
+use cranelift_entity::EntityRef;
+use penumbra_ir::{Body, Func, Inst, Value};
+
+impl<'a> Interp<'a> {
+    fn body_of(&self, func: Func) -> &'a Body {
+        let module: &'a penumbra_ir::Module = self.module;
+        module.funcs[func].body.as_ref().expect("frames only run defined functions")
+    }
+
+    /// The cursor of a frame.
+    fn cursor(&self, frame: Frame) -> Cursor<'a> {
+        let body = self.body_of(frame.func);
+        Cursor {
+            func: frame.func,
+            body,
+            block: frame.block,
+            insts: body.layout.block_insts(frame.block),
+            pc: frame.pc as usize,
+            base: frame.base as usize,
+        }
+    }
+
+    /// Pushes a frame for the defined function `func` with fresh registers; returns its base.
+    fn push_frame(&mut self, func: Func) -> Result<Frame, Fault> {
+        let body = self.body_of(func);
+        let entry = body.layout.entry_block().ok_or_else(|| Fault::unsupported("function without blocks"))?;
+        let base = u32::try_from(self.regs.len())
+            .map_err(|_| Fault::error(ErrorKind::StackOverflow, "the register file exceeds 4G values"))?;
+        self.regs.extend_from_slice(&self.prog.registers[func.index()]);
+        let frame = Frame { func, block: entry, pc: 0, base, allocas: self.allocas.len() as u32 };
+        self.frames.push(frame);
+        Ok(frame)
+    }
+
+    /// Enters `main` with its argument values.
+    pub(super) fn enter_main(&mut self, main: Func, args: &[u64]) -> Result<Cursor<'a>, Fault> {
+        let frame = self.push_frame(main)?;
+        let cur = self.cursor(frame);
+        let params = cur.body.block_params(frame.block);
+        for (&p, &v) in params.iter().zip(args) {
+            self.regs[cur.base + p.index()] = v & cur.body.values[p].ty.mask();
+        }
+        Ok(cur)
+    }
+
+    /// Calls `func` with the values `args` of the executing frame, at the call `inst`.
+    pub(super) fn call(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
+        let callee = &self.module.funcs[func];
+        if callee.body.is_none() {
+            return self.call_library(cur, inst, func, args);
+        }
+        if self.frames.len() >= self.config.max_call_depth as usize {
+            return Err(Fault::error(
+                ErrorKind::StackOverflow,
+                format!(
+                    "calling '{}' exceeds the call depth limit of {} frames",
+                    callee.name, self.config.max_call_depth
+                ),
+            )
+            .into());
+        }
+        if let Some(top) = self.frames.last_mut() {
+            top.pc = cur.pc as u32;
+            top.block = cur.block;
+        }
+        let frame = self.push_frame(func)?;
+        let next = self.cursor(frame);
+        let params = next.body.block_params(frame.block);
+        for (&p, &a) in params.iter().zip(args) {
+            let v = self.regs[cur.base + a.index()] & next.body.values[p].ty.mask();
+            self.regs[next.base + p.index()] = v;
+        }
+        *cur = next;
+        Ok(Flow::Continue)
+    }
+
+    /// Calls the library model bound to the declared function `func`.
+    fn call_library(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
+        let name = self.module.funcs[func].name.as_str();
+        let Some(model) = self.prog.bindings[func.index()] else {
+            return Err(Fault::unsupported(format!("unknown external function '{name}'")).into());
+        };
+        self.scratch.clear();
+        for &a in args {
+            self.scratch.push(self.regs[cur.base + a.index()]);
+        }
+        self.machine.line = cur.body.srclocs[inst].line;
+        let value = libc::call(&mut self.machine, model, name, &self.scratch)?;
+        if let Some((r, ty)) = Self::result_type(cur, inst) {
+            self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask();
+        }
+        cur.pc += 1;
+        Ok(Flow::Continue)
+    }
+
+    /// The function a `call_indirect` with operands `args` (callee address first) calls,
+    /// checked against the call's shape.
+    pub(super) fn resolve_callee(&self, cur: &Cursor<'a>, inst: Inst, args: &[Value]) -> Result<Func, Fault> {
+        let invalid = |message: String| Fault::error(ErrorKind::InvalidCall, message);
+        let (&target, args) = args.split_first().ok_or_else(|| invalid("indirect call without a callee".into()))?;
+        let addr = self.reg(cur, target);
+        let Some(func) = func_at(addr, self.module.funcs.len()) else {
+            return Err(invalid(if addr == 0 {
+                "call through a null function pointer".to_string()
+            } else {
+                format!("call through {addr:#x}, which is not a function address")
+            }));
+        };
+        let callee = &self.module.funcs[func];
+        let (given, takes) = (args.len(), callee.sig.params.len());
+        if given < takes || (given > takes && !callee.sig.varargs) {
+            return Err(invalid(format!(
+                "call of '{}' through a pointer with {given} arguments; it takes {takes}",
+                callee.name
+            )));
+        }
+        if cur.body.results[inst].is_some() && callee.sig.ret.is_none() {
+            return Err(invalid(format!(
+                "call of '{}' through a pointer expects a result; it returns void",
+                callee.name
+            )));
+        }
+        Ok(func)
+    }
+
+    /// Returns `value` from the executing frame to its caller.
+    pub(super) fn ret(&mut self, cur: &mut Cursor<'a>, value: Option<u64>) -> Flow {
+        let Some(frame) = self.frames.pop() else { return Flow::Finished(value) };
+        for &id in &self.allocas[frame.allocas as usize..] {
+            self.machine.mem.kill_stack_object(id);
+        }
+        self.allocas.truncate(frame.allocas as usize);
+        self.regs.truncate(frame.base as usize);
+        let Some(&caller) = self.frames.last() else { return Flow::Finished(value) };
+        *cur = self.cursor(caller);
+        let call = cur.insts[cur.pc];
+        if let Some((r, ty)) = Self::result_type(cur, call) {
+            self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask();
+        }
+        cur.pc += 1;
+        Flow::Continue
+    }
+}

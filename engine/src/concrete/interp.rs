@@ -1,0 +1,333 @@
+//! The instruction loop.
+//!
+//! The call stack is a `Vec` of small [`Frame`]s over one shared register file: a frame's
+//! registers are a window `regs[base .. base + values]`, indexed by [`Value`], copied on entry
+//! from the function's prepared initial registers (constants and addresses already in place),
+//! so reading an operand is one index. The executing frame's position lives in a [`Cursor`]
+//! of locals and is written back to its frame only on calls. The loop matches on
+//! [`InstData`] directly and allocates nothing per instruction; block arguments go through a
+//! reused scratch buffer so they are assigned in parallel.
+//!
+//! Calls and returns are in [`call`](super::call), intrinsics in
+//! [`intrinsics`](super::intrinsics), and the value semantics in [`exec`](super::exec).
+
+use super::config::RunConfig;
+use super::exec;
+use super::machine::Machine;
+use super::memory::{ObjectId, Origin, Region, MAX_STACK_BYTES};
+use super::program::Program;
+use super::result::{Outcome, RunResult, SymbolicObject};
+use super::startup;
+use super::stop::{bytes, Fault, Stop};
+use crate::error::{ErrorKind, Location, RuntimeError};
+use cranelift_entity::EntityRef;
+use penumbra_ir::{Block, Body, Dest, Func, Inst, InstData, Module, Type, Value, Version};
+use rustc_hash::FxHashMap;
+
+/// One activation record. Kept small: deep recursion keeps thousands of them.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Frame {
+    pub func: Func,
+    pub block: Block,
+    /// Index of the executing instruction within `block` (the call, while a callee runs).
+    pub pc: u32,
+    /// Start of this frame's window in the register file.
+    pub base: u32,
+    /// Start of this frame's stack objects in the alloca stack.
+    pub allocas: u32,
+}
+
+/// The executing frame, in locals.
+#[derive(Copy, Clone)]
+pub(super) struct Cursor<'a> {
+    pub func: Func,
+    pub body: &'a Body,
+    pub block: Block,
+    pub insts: &'a [Inst],
+    pub pc: usize,
+    pub base: usize,
+}
+
+/// What the loop does after an instruction.
+pub(super) enum Flow {
+    Continue,
+    /// `main` returned this value.
+    Finished(Option<u64>),
+}
+
+/// Why the loop stopped early, and where.
+struct Halt {
+    stop: Stop,
+    func: Func,
+    inst: Option<Inst>,
+}
+
+pub(super) struct Interp<'a> {
+    pub prog: &'a Program<'a>,
+    pub module: &'a Module,
+    pub version: Version,
+    pub config: &'a RunConfig,
+    pub machine: Machine<'a>,
+    pub frames: Vec<Frame>,
+    pub regs: Vec<u64>,
+    /// Stack objects of all frames, innermost last.
+    pub allocas: Vec<ObjectId>,
+    /// Reused buffer for branch and call arguments.
+    pub scratch: Vec<u64>,
+    pub steps: u64,
+    pub max_steps: u64,
+    pub symbolics: Vec<SymbolicObject>,
+    /// How many symbolic objects were created under each name so far.
+    pub symbolic_names: FxHashMap<String, u32>,
+}
+
+/// Runs `prog` once under `config`.
+pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
+    let mut mem = prog.memory.clone();
+    let Some(args) = startup::main_args(&mut mem, &config.args, prog.main_params) else {
+        return RunResult {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            outcome: Outcome::Unsupported {
+                message: "the program arguments do not fit in memory".into(),
+                location: Location::new("main", 0),
+            },
+            steps: 0,
+            symbolics: Vec::new(),
+        };
+    };
+    let mut interp = Interp {
+        prog,
+        module: prog.module,
+        version: config.version,
+        config,
+        machine: Machine::new(mem, prog.runtime, &config.stdin),
+        frames: Vec::new(),
+        regs: Vec::new(),
+        allocas: Vec::new(),
+        scratch: Vec::new(),
+        steps: 0,
+        max_steps: config.max_steps.unwrap_or(u64::MAX),
+        symbolics: Vec::new(),
+        symbolic_names: FxHashMap::default(),
+    };
+    let outcome = match interp.execute(prog.main, &args) {
+        Ok(value) => Outcome::Exit(value.map_or(0, |v| (v & 0xff) as i32)),
+        Err(halt) => interp.outcome(halt),
+    };
+    RunResult {
+        stdout: interp.machine.stdout,
+        stderr: interp.machine.stderr,
+        outcome,
+        steps: interp.steps,
+        symbolics: interp.symbolics,
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// Runs `main` with `args` to completion.
+    fn execute(&mut self, main: Func, args: &[u64]) -> Result<Option<u64>, Halt> {
+        let mut cur = self.enter_main(main, args).map_err(|f| Halt { stop: f.into(), func: main, inst: None })?;
+        loop {
+            let inst = cur.insts[cur.pc];
+            if self.steps == self.max_steps {
+                return Err(Halt { stop: Stop::StepLimit, func: cur.func, inst: Some(inst) });
+            }
+            self.steps += 1;
+            match self.step(&mut cur, inst) {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Finished(value)) => return Ok(value),
+                Err(stop) => return Err(Halt { stop, func: cur.func, inst: Some(inst) }),
+            }
+        }
+    }
+
+    /// Executes `inst`, the instruction at the cursor.
+    #[inline]
+    fn step(&mut self, cur: &mut Cursor<'a>, inst: Inst) -> Result<Flow, Stop> {
+        let body = cur.body;
+        match &body.insts[inst] {
+            InstData::Binary { op, args: [a, b] } => {
+                let ty = body.values[*a].ty;
+                let v = exec::binary(*op, ty, self.reg(cur, *a), self.reg(cur, *b))?;
+                self.set_result(cur, inst, v);
+            }
+            InstData::Icmp { cc, args: [a, b] } => {
+                let ty = body.values[*a].ty;
+                let v = exec::icmp(*cc, ty, self.reg(cur, *a), self.reg(cur, *b));
+                self.set_result(cur, inst, u64::from(v));
+            }
+            InstData::Cast { op, arg } => {
+                if let Some(r) = body.results[inst] {
+                    let v = exec::cast(*op, body.values[*arg].ty, body.values[r].ty, self.reg(cur, *arg));
+                    self.regs[cur.base + r.index()] = v;
+                }
+            }
+            InstData::Select { args: [c, a, b] } => {
+                let v = if self.reg(cur, *c) != 0 { self.reg(cur, *a) } else { self.reg(cur, *b) };
+                self.set_result(cur, inst, v);
+            }
+            InstData::Load { addr } => {
+                if let Some(r) = body.results[inst] {
+                    let ty = body.values[r].ty;
+                    let v = self.machine.mem.load(self.reg(cur, *addr), ty.bytes())?;
+                    self.regs[cur.base + r.index()] = v & ty.mask();
+                }
+            }
+            InstData::Store { addr, value } => {
+                let ty = body.values[*value].ty;
+                self.machine.mem.store(self.reg(cur, *addr), ty.bytes(), self.reg(cur, *value))?;
+            }
+            InstData::Alloca { size, align } => {
+                let addr = self.alloca(cur, inst, u64::from(*size), u64::from(*align))?;
+                self.set_result(cur, inst, addr);
+            }
+            InstData::DynAlloca { bytes } => {
+                let addr = self.alloca(cur, inst, self.reg(cur, *bytes), 16)?;
+                self.set_result(cur, inst, addr);
+            }
+            InstData::Call { func, args } => {
+                let args = body.list(*args);
+                return self.call(cur, inst, *func, args);
+            }
+            InstData::CallIndirect { args } => {
+                let args = body.list(*args);
+                let func = self.resolve_callee(cur, inst, args)?;
+                return self.call(cur, inst, func, &args[1..]);
+            }
+            InstData::Change { args: [old, new] } => {
+                let v = match self.version {
+                    Version::Old => self.reg(cur, *old),
+                    Version::New => self.reg(cur, *new),
+                };
+                self.set_result(cur, inst, v);
+            }
+            InstData::Execute { version } => self.set_result(cur, inst, u64::from(*version == self.version)),
+            InstData::MakeSymbolic { args: [addr, size, name] } => {
+                self.make_symbolic(self.reg(cur, *addr), self.reg(cur, *size), self.reg(cur, *name))?;
+            }
+            InstData::Assume { cond } => {
+                if self.reg(cur, *cond) == 0 {
+                    return Err(Stop::AssumptionViolated);
+                }
+            }
+            InstData::Assert { cond } => {
+                if self.reg(cur, *cond) == 0 {
+                    return Err(Fault::error(ErrorKind::AssertionFailed, "assertion failed").into());
+                }
+            }
+            InstData::Jump { dest } => {
+                self.branch(cur, *dest);
+                return Ok(Flow::Continue);
+            }
+            InstData::Brif { cond, then_dest, else_dest } => {
+                let dest = if self.reg(cur, *cond) != 0 { *then_dest } else { *else_dest };
+                self.branch(cur, dest);
+                return Ok(Flow::Continue);
+            }
+            InstData::Switch { arg, table } => {
+                let v = self.reg(cur, *arg);
+                let table = &body.jump_tables[*table];
+                let dest = table.cases.iter().find(|(case, _)| *case == v).map_or(table.default, |&(_, d)| d);
+                self.branch(cur, dest);
+                return Ok(Flow::Continue);
+            }
+            InstData::Return { value } => {
+                let v = value.map(|v| self.reg(cur, v));
+                return Ok(self.ret(cur, v));
+            }
+            InstData::Unreachable => {
+                return Err(Fault::error(ErrorKind::Unreachable, "reached unreachable code").into());
+            }
+            InstData::Unsupported { msg } => {
+                let message = self.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
+                return Err(Fault::unsupported(message).into());
+            }
+        }
+        cur.pc += 1;
+        Ok(Flow::Continue)
+    }
+
+    /// The value of `v` in the executing frame.
+    #[inline]
+    pub fn reg(&self, cur: &Cursor<'a>, v: Value) -> u64 {
+        self.regs[cur.base + v.index()]
+    }
+
+    /// Sets the result of `inst`, if it has one.
+    #[inline]
+    pub fn set_result(&mut self, cur: &Cursor<'a>, inst: Inst, v: u64) {
+        if let Some(r) = cur.body.results[inst] {
+            self.regs[cur.base + r.index()] = v;
+        }
+    }
+
+    /// Branches to `dest`: its arguments are read first, then assigned to the block's
+    /// parameters, so swaps through block parameters work.
+    #[inline]
+    fn branch(&mut self, cur: &mut Cursor<'a>, dest: Dest) {
+        let body = cur.body;
+        let data = &body.dests[dest];
+        let args = body.list(data.args);
+        if !args.is_empty() {
+            let params = body.block_params(data.block);
+            self.scratch.clear();
+            for &a in args {
+                self.scratch.push(self.regs[cur.base + a.index()]);
+            }
+            for (&p, &v) in params.iter().zip(&self.scratch) {
+                self.regs[cur.base + p.index()] = v;
+            }
+        }
+        cur.block = data.block;
+        cur.insts = body.layout.block_insts(data.block);
+        cur.pc = 0;
+    }
+
+    /// A fresh stack object of `size` bytes for the executing frame.
+    fn alloca(&mut self, cur: &Cursor<'a>, inst: Inst, size: u64, align: u64) -> Result<u64, Fault> {
+        let line = cur.body.srclocs[inst].line;
+        let origin = Origin::Stack { func: cur.func, line };
+        let Some(id) = self.machine.mem.allocate(Region::Stack, size, align, origin) else {
+            return Err(Fault::error(
+                ErrorKind::StackOverflow,
+                format!(
+                    "stack object of {} exceeds the stack limit of {}",
+                    bytes(size),
+                    bytes(MAX_STACK_BYTES)
+                ),
+            ));
+        };
+        self.allocas.push(id);
+        Ok(self.machine.mem.object(id).base)
+    }
+
+    /// The outcome for a run that stopped at `halt`.
+    fn outcome(&self, halt: Halt) -> Outcome {
+        let location = || self.location(halt.func, halt.inst);
+        match halt.stop {
+            Stop::Exit(status) => Outcome::Exit(status),
+            Stop::StepLimit => Outcome::StepLimit,
+            Stop::AssumptionViolated => Outcome::AssumptionViolated(location()),
+            Stop::Fault(Fault::Error(kind, message)) => {
+                Outcome::Error(RuntimeError { kind, message, location: location() })
+            }
+            Stop::Fault(Fault::Unsupported(message)) => Outcome::Unsupported { message, location: location() },
+        }
+    }
+
+    /// The function name and source line of `inst`.
+    pub fn location(&self, func: Func, inst: Option<Inst>) -> Location {
+        let f = &self.module.funcs[func];
+        let line = match (&f.body, inst) {
+            (Some(body), Some(inst)) => body.srclocs[inst].line,
+            _ => f.line,
+        };
+        Location::new(f.name.clone(), line)
+    }
+
+    /// The result type of `inst`, if it has a result.
+    pub fn result_type(cur: &Cursor<'a>, inst: Inst) -> Option<(Value, Type)> {
+        cur.body.results[inst].map(|r| (r, cur.body.values[r].ty))
+    }
+}

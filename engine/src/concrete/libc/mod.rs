@@ -1,0 +1,210 @@
+//! The modelled C library on concrete memory. A function the program declares but does not
+//! define is bound by name, once per program, to a [`LibcFn`]; an unknown name stays unbound
+//! and a call of it ends the run as unsupported.
+//!
+//! Every byte a model reads or writes goes through the bounds-checked accessors of
+//! [`Memory`](super::memory::Memory), so `strcpy` overflowing a buffer is an out-of-bounds
+//! write at the line of the call, exactly as a store would be. Arguments arrive as the raw
+//! 64-bit register values of the call (zero-extended from their IR types); results are masked
+//! to the call's result type by the interpreter.
+//!
+//! - [`stdio`]: `printf` and friends, `puts`, `putchar`, `getchar`, ...
+//! - [`string`]: `<string.h>`, and the `llvm.mem*` intrinsics clang emits for copies
+//! - [`stdlib`]: allocation, `exit`/`abort`/`__assert_fail`, number parsing, `abs`
+//! - [`llvm`]: the arithmetic `llvm.*` intrinsics (`llvm.abs`, `llvm.ctpop`, ...)
+
+mod llvm;
+mod stdio;
+mod stdlib;
+mod string;
+
+use super::machine::Machine;
+use super::stop::{Fault, Stop};
+use crate::error::ErrorKind;
+use crate::libc::ctype::{self, Class};
+pub use llvm::IntOp;
+
+/// A modelled library function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LibcFn {
+    // <stdio.h>
+    Printf,
+    Fprintf,
+    Sprintf,
+    Snprintf,
+    Puts,
+    Putchar,
+    Fputs,
+    /// `fputc` and `putc`.
+    Fputc,
+    Fwrite,
+    Fflush,
+    Getchar,
+    /// `fgetc` and `getc`.
+    Fgetc,
+    Fgets,
+    // <string.h>
+    Strlen,
+    Strnlen,
+    Strcmp,
+    Strncmp,
+    Strcpy,
+    Strncpy,
+    Strcat,
+    Strncat,
+    Strchr,
+    Strrchr,
+    Strstr,
+    Strdup,
+    Strndup,
+    Strspn,
+    Strcspn,
+    /// `memcpy`, `memmove` and the `llvm.memcpy`/`llvm.memmove` intrinsics: all copy as
+    /// `memmove` does (an overlapping `memcpy` is not reported).
+    Memmove,
+    /// `memset` and `llvm.memset`.
+    Memset,
+    Memcmp,
+    Memchr,
+    // <stdlib.h>, <assert.h>, <errno.h>
+    Malloc,
+    Calloc,
+    Realloc,
+    Free,
+    Exit,
+    Abort,
+    AssertFail,
+    Atoi,
+    /// `atol` and `atoll`.
+    Atol,
+    /// `strtol` and `strtoll`.
+    Strtol,
+    /// `strtoul` and `strtoull`.
+    Strtoul,
+    Abs,
+    /// `labs` and `llabs`.
+    Labs,
+    ErrnoLocation,
+    // <ctype.h>
+    IsClass(Class),
+    Toupper,
+    Tolower,
+    // LLVM intrinsics that reach the IR as calls.
+    /// `llvm.lifetime.*`, `llvm.dbg.*`, `llvm.stackrestore`, ...: nothing to do.
+    Nop,
+    /// `llvm.stacksave`: returns 0 (VLAs live until their function returns).
+    StackSave,
+    /// `llvm.trap`, `llvm.debugtrap`: an abort.
+    Trap,
+    Int(IntOp),
+}
+
+impl LibcFn {
+    /// The model of the C function or LLVM intrinsic `name`, if penumbra has one.
+    pub fn bind(name: &str) -> Option<LibcFn> {
+        use LibcFn::*;
+        if let Some(rest) = name.strip_prefix("llvm.") {
+            return llvm::bind(rest);
+        }
+        if let Some(class) = Class::from_function(name) {
+            return Some(IsClass(class));
+        }
+        Some(match name {
+            "printf" => Printf,
+            "fprintf" => Fprintf,
+            "sprintf" => Sprintf,
+            "snprintf" => Snprintf,
+            "puts" => Puts,
+            "putchar" => Putchar,
+            "fputs" => Fputs,
+            "fputc" | "putc" => Fputc,
+            "fwrite" => Fwrite,
+            "fflush" => Fflush,
+            "getchar" => Getchar,
+            "fgetc" | "getc" => Fgetc,
+            "fgets" => Fgets,
+            "strlen" => Strlen,
+            "strnlen" => Strnlen,
+            "strcmp" => Strcmp,
+            "strncmp" => Strncmp,
+            "strcpy" => Strcpy,
+            "strncpy" => Strncpy,
+            "strcat" => Strcat,
+            "strncat" => Strncat,
+            "strchr" => Strchr,
+            "strrchr" => Strrchr,
+            "strstr" => Strstr,
+            "strdup" => Strdup,
+            "strndup" => Strndup,
+            "strspn" => Strspn,
+            "strcspn" => Strcspn,
+            "memcpy" | "memmove" => Memmove,
+            "memset" => Memset,
+            "memcmp" => Memcmp,
+            "memchr" => Memchr,
+            "malloc" => Malloc,
+            "calloc" => Calloc,
+            "realloc" => Realloc,
+            "free" => Free,
+            "exit" | "_Exit" | "_exit" => Exit,
+            "abort" => Abort,
+            "__assert_fail" => AssertFail,
+            "atoi" => Atoi,
+            "atol" | "atoll" => Atol,
+            "strtol" | "strtoll" => Strtol,
+            "strtoul" | "strtoull" => Strtoul,
+            "abs" => Abs,
+            "labs" | "llabs" => Labs,
+            "__errno_location" => ErrnoLocation,
+            "toupper" => Toupper,
+            "tolower" => Tolower,
+            _ => return None,
+        })
+    }
+}
+
+/// The arguments of one call, checked for presence.
+pub(crate) struct Args<'x> {
+    pub name: &'x str,
+    pub values: &'x [u64],
+}
+
+impl Args<'_> {
+    /// The `i`-th argument; a call with too few arguments is an invalid call.
+    pub fn get(&self, i: usize) -> Result<u64, Fault> {
+        self.values.get(i).copied().ok_or_else(|| {
+            Fault::error(
+                ErrorKind::InvalidCall,
+                format!("{} called with {} arguments, needs at least {}", self.name, self.values.len(), i + 1),
+            )
+        })
+    }
+
+    /// The `i`-th argument as a C `int`.
+    pub fn int(&self, i: usize) -> Result<i32, Fault> {
+        Ok(self.get(i)? as u32 as i32)
+    }
+}
+
+/// What a model returns: the raw result value, if the function has one.
+pub(crate) type Ret = Result<Option<u64>, Stop>;
+
+/// Runs the model `f` of the function `name` on `args`.
+pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<Option<u64>, Stop> {
+    let a = Args { name, values: args };
+    use LibcFn::*;
+    match f {
+        Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite | Fflush | Getchar
+        | Fgetc | Fgets => stdio::call(m, f, &a),
+        Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
+        | Strdup | Strndup | Strspn | Strcspn | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
+        Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul | Abs
+        | Labs | ErrnoLocation | Trap => stdlib::call(m, f, &a),
+        IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
+        Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
+        Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),
+        Nop => Ok(None),
+        StackSave => Ok(Some(0)),
+        Int(op) => Ok(Some(op.eval(&a)?)),
+    }
+}

@@ -1,0 +1,162 @@
+//! `<stdio.h>` on the three standard streams: formatted output through the shared
+//! [`printf`](crate::libc::printf) formatter, character and string output, and reads from the
+//! run's configured standard input. Output is captured per stream, never printed.
+
+use super::super::machine::{Machine, Stream};
+use super::super::stop::Fault;
+use super::{Args, LibcFn, Ret};
+use crate::error::ErrorKind;
+use crate::libc::printf::{self, PrintfArgs};
+
+const EOF: u64 = -1i32 as u32 as u64;
+
+pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
+    let r = match f {
+        LibcFn::Printf => {
+            let text = format(m, a, 0)?;
+            m.stdout.extend_from_slice(&text);
+            text.len() as u64
+        }
+        LibcFn::Fprintf => {
+            let stream = m.stream(a.get(0)?)?;
+            let text = format(m, a, 1)?;
+            emit(m, stream, &text, text.len() as u64)
+        }
+        LibcFn::Sprintf => {
+            let buf = a.get(0)?;
+            let mut text = format(m, a, 1)?;
+            let n = text.len() as u64;
+            text.push(0);
+            m.mem.write(buf, text.len() as u64)?.copy_from_slice(&text);
+            n
+        }
+        LibcFn::Snprintf => {
+            let (buf, size) = (a.get(0)?, a.get(1)?);
+            let mut text = format(m, a, 2)?;
+            let n = text.len() as u64;
+            if size > 0 {
+                text.truncate(usize::try_from(size - 1).unwrap_or(usize::MAX));
+                text.push(0);
+                m.mem.write(buf, text.len() as u64)?.copy_from_slice(&text);
+            }
+            n
+        }
+        LibcFn::Puts => {
+            let mut s = m.mem.read_cstr(a.get(0)?)?;
+            s.push(b'\n');
+            m.stdout.extend_from_slice(&s);
+            s.len() as u64
+        }
+        LibcFn::Putchar => {
+            let c = a.get(0)? as u8;
+            m.stdout.push(c);
+            u64::from(c)
+        }
+        LibcFn::Fputs => {
+            let s = m.mem.read_cstr(a.get(0)?)?;
+            let stream = m.stream(a.get(1)?)?;
+            emit(m, stream, &s, 1)
+        }
+        LibcFn::Fputc => {
+            let c = a.get(0)? as u8;
+            let stream = m.stream(a.get(1)?)?;
+            emit(m, stream, &[c], u64::from(c))
+        }
+        LibcFn::Fwrite => {
+            let (ptr, size, count) = (a.get(0)?, a.get(1)?, a.get(2)?);
+            let stream = m.stream(a.get(3)?)?;
+            let Some(total) = size.checked_mul(count) else {
+                return Err(Fault::error(ErrorKind::OutOfBoundsRead, "fwrite of more bytes than memory holds").into());
+            };
+            let bytes = m.mem.read(ptr, total)?.to_vec();
+            emit(m, stream, &bytes, if size == 0 { 0 } else { count })
+        }
+        LibcFn::Fflush => 0,
+        LibcFn::Getchar => m.getc().map_or(EOF, u64::from),
+        LibcFn::Fgetc => match m.stream(a.get(0)?)? {
+            Stream::Stdin => m.getc().map_or(EOF, u64::from),
+            Stream::Stdout | Stream::Stderr => EOF,
+        },
+        LibcFn::Fgets => fgets(m, a)?,
+        _ => unreachable!("{f:?} is not a stdio function"),
+    };
+    Ok(Some(r))
+}
+
+/// Appends `bytes` to an output stream and returns `ok`, or `EOF` for `stdin`.
+fn emit(m: &mut Machine<'_>, stream: Stream, bytes: &[u8], ok: u64) -> u64 {
+    match m.output(stream) {
+        Some(out) => {
+            out.extend_from_slice(bytes);
+            ok
+        }
+        None => EOF,
+    }
+}
+
+/// `fgets(buf, n, stream)`: up to `n - 1` bytes of standard input, through the first newline.
+fn fgets(m: &mut Machine<'_>, a: &Args<'_>) -> Result<u64, Fault> {
+    let (buf, n) = (a.get(0)?, a.int(1)?);
+    if m.stream(a.get(2)?)? != Stream::Stdin || n <= 0 {
+        return Ok(0);
+    }
+    let mut line = Vec::new();
+    while line.len() + 1 < n as usize {
+        let Some(b) = m.getc() else { break };
+        line.push(b);
+        if b == b'\n' {
+            break;
+        }
+    }
+    if line.is_empty() && n > 1 {
+        return Ok(0);
+    }
+    line.push(0);
+    m.mem.write(buf, line.len() as u64)?.copy_from_slice(&line);
+    Ok(buf)
+}
+
+/// Formats the call's format string (argument `fmt_index`) with the arguments after it.
+fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize) -> Result<Vec<u8>, Fault> {
+    let fmt = m.mem.read_cstr(a.get(fmt_index)?)?;
+    let mut out = Vec::with_capacity(fmt.len() + 16);
+    let mut args = VarArgs { m, name: a.name, values: &a.values[fmt_index + 1..], next: 0 };
+    printf::format(&fmt, &mut args, &mut out)?;
+    Ok(out)
+}
+
+/// The variadic arguments of a `printf`-family call, read in order.
+struct VarArgs<'x, 'a> {
+    m: &'x mut Machine<'a>,
+    name: &'x str,
+    values: &'x [u64],
+    next: usize,
+}
+
+impl PrintfArgs for VarArgs<'_, '_> {
+    type Error = Fault;
+
+    fn next_arg(&mut self) -> Result<u64, Fault> {
+        let v = self.values.get(self.next).copied().ok_or_else(|| {
+            Fault::error(
+                ErrorKind::InvalidCall,
+                format!("{}'s format needs more than the {} arguments given", self.name, self.values.len()),
+            )
+        })?;
+        self.next += 1;
+        Ok(v)
+    }
+
+    fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Fault> {
+        let len = match max {
+            None => self.m.mem.strlen(addr)?,
+            Some(max) => self.m.mem.strnlen(addr, max)?,
+        };
+        out.extend_from_slice(self.m.mem.read(addr, len)?);
+        Ok(())
+    }
+
+    fn unsupported(&mut self, what: String) -> Fault {
+        Fault::Unsupported(what)
+    }
+}

@@ -1,0 +1,88 @@
+//! The process state outside the call stack: memory, the standard streams and the few runtime
+//! objects the C library needs (`FILE` handles, `errno`). The modelled library functions
+//! operate on a [`Machine`] alone; they never see frames.
+
+use super::memory::{Memory, Origin, Region};
+use super::stop::Fault;
+
+/// Addresses of the runtime's objects, the same in every run of a program.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Runtime {
+    /// The `FILE` objects `stdin`, `stdout` and `stderr` point to.
+    pub stdin: u64,
+    pub stdout: u64,
+    pub stderr: u64,
+    /// The `int` `__errno_location()` returns.
+    pub errno: u64,
+}
+
+/// A standard stream, identified by its `FILE *`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdin,
+    Stdout,
+    Stderr,
+}
+
+/// `errno` values the library models set.
+pub const EINVAL: u64 = 22;
+pub const ERANGE: u64 = 34;
+
+pub struct Machine<'a> {
+    pub mem: Memory<'a>,
+    pub runtime: Runtime,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub stdin: &'a [u8],
+    pub stdin_pos: usize,
+    /// The source line of the instruction executing, for heap objects' origins.
+    pub line: u32,
+}
+
+impl<'a> Machine<'a> {
+    pub fn new(mem: Memory<'a>, runtime: Runtime, stdin: &'a [u8]) -> Self {
+        Machine { mem, runtime, stdout: Vec::new(), stderr: Vec::new(), stdin, stdin_pos: 0, line: 0 }
+    }
+
+    /// The stream a `FILE *` designates; other streams (from `fopen`, say) are not modelled.
+    pub fn stream(&self, file: u64) -> Result<Stream, Fault> {
+        match file {
+            f if f == self.runtime.stdout => Ok(Stream::Stdout),
+            f if f == self.runtime.stderr => Ok(Stream::Stderr),
+            f if f == self.runtime.stdin => Ok(Stream::Stdin),
+            _ => Err(Fault::unsupported(format!("I/O on a stream other than stdin, stdout or stderr ({file:#x})"))),
+        }
+    }
+
+    /// The buffer an output stream writes to; writing to `stdin` fails like a read-only stream
+    /// (the C function returns `EOF`).
+    pub fn output(&mut self, stream: Stream) -> Option<&mut Vec<u8>> {
+        match stream {
+            Stream::Stdout => Some(&mut self.stdout),
+            Stream::Stderr => Some(&mut self.stderr),
+            Stream::Stdin => None,
+        }
+    }
+
+    /// The next byte of standard input, or `None` at end of file.
+    pub fn getc(&mut self) -> Option<u8> {
+        let b = self.stdin.get(self.stdin_pos).copied()?;
+        self.stdin_pos += 1;
+        Some(b)
+    }
+
+    /// A fresh zeroed heap block of `size` bytes, or 0 (NULL) when the heap budget is spent.
+    /// `malloc(0)` returns a unique pointer to a 0-byte block.
+    pub fn malloc(&mut self, size: u64) -> u64 {
+        let origin = Origin::Heap { line: self.line };
+        match self.mem.allocate(Region::Heap, size, 16, origin) {
+            Some(id) => self.mem.object(id).base,
+            None => 0,
+        }
+    }
+
+    /// Sets `errno`.
+    pub fn set_errno(&mut self, value: u64) -> Result<(), Fault> {
+        self.mem.store(self.runtime.errno, 4, value)
+    }
+}

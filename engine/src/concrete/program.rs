@@ -1,0 +1,117 @@
+//! A [`Program`]: a module checked and prepared once, run any number of times.
+//!
+//! Preparing verifies the IR, finds `main`, lays out and initialises the globals (the
+//! addresses are the same in every run), binds each declared function to its library model,
+//! and builds for every defined function the initial register file of a frame, with its
+//! constants and addresses already in place. A run then clones the initial memory and never
+//! has to look at a value's definition again.
+
+use super::config::RunConfig;
+use super::libc::LibcFn;
+use super::machine::Runtime;
+use super::memory::{func_addr, Memory};
+use super::result::{Outcome, RunResult};
+use super::{interp, startup};
+use crate::error::Location;
+use cranelift_entity::EntityRef;
+use penumbra_ir::{verify_module, Func, Module, Type, ValueDef, VerifierError};
+
+/// Why a module cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("invalid IR: {}", first_error(.0))]
+    InvalidIr(Vec<VerifierError>),
+    #[error("the program defines no 'main' function")]
+    NoMain,
+    #[error(
+        "'main' has an unsupported signature ({0}); expected int main(void), \
+         int main(int, char **) or int main(int, char **, char **)"
+    )]
+    MainSignature(String),
+    #[error("global '{name}' cannot be laid out: {reason}")]
+    Global { name: String, reason: String },
+}
+
+fn first_error(errors: &[VerifierError]) -> String {
+    match errors {
+        [] => "no details".to_string(),
+        [one] => one.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
+    }
+}
+
+/// A module ready to run.
+pub struct Program<'m> {
+    pub(super) module: &'m Module,
+    pub(super) main: Func,
+    /// How many of `argc, argv, envp` `main` takes (0, 2 or 3).
+    pub(super) main_params: usize,
+    /// Memory with the globals and runtime objects initialised.
+    pub(super) memory: Memory<'m>,
+    pub(super) runtime: Runtime,
+    /// Per function: the initial registers of a frame (empty for declared functions).
+    pub(super) registers: Vec<Box<[u64]>>,
+    /// Per function: the library model of a declared function.
+    pub(super) bindings: Vec<Option<LibcFn>>,
+}
+
+impl<'m> Program<'m> {
+    /// Verifies and prepares `module`.
+    pub fn new(module: &'m Module) -> Result<Program<'m>, LoadError> {
+        verify_module(module).map_err(LoadError::InvalidIr)?;
+        let main = module.func_by_name("main").filter(|&f| module.funcs[f].is_defined()).ok_or(LoadError::NoMain)?;
+        let main_params = match module.funcs[main].sig.params.as_slice() {
+            [] => 0,
+            [Type::I32, Type::I64] => 2,
+            [Type::I32, Type::I64, Type::I64] => 3,
+            other => {
+                let types: Vec<String> = other.iter().map(|t| t.to_string()).collect();
+                return Err(LoadError::MainSignature(types.join(", ")));
+            }
+        };
+        let (memory, runtime, global_addrs) = startup::layout_globals(module)?;
+        let registers = module
+            .funcs
+            .iter()
+            .map(|(_, f)| {
+                let Some(body) = &f.body else { return Box::default() };
+                body.values
+                    .values()
+                    .map(|v| match v.def {
+                        ValueDef::Const(c) => c,
+                        ValueDef::GlobalAddr(g) => global_addrs[g.index()],
+                        ValueDef::FuncAddr(f) => func_addr(f),
+                        ValueDef::Result(_) | ValueDef::Param(..) => 0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let bindings =
+            module.funcs.values().map(|f| if f.is_defined() { None } else { LibcFn::bind(&f.name) }).collect();
+        Ok(Program { module, main, main_params, memory, runtime, registers, bindings })
+    }
+
+    pub fn module(&self) -> &'m Module {
+        self.module
+    }
+
+    /// Runs the program once.
+    pub fn run(&self, config: &RunConfig) -> RunResult {
+        interp::run(self, config)
+    }
+}
+
+/// Prepares and runs `module` once. A module that cannot be prepared (see [`LoadError`])
+/// gives an [`Outcome::Unsupported`] naming the problem.
+pub fn run(module: &Module, config: &RunConfig) -> RunResult {
+    match Program::new(module) {
+        Ok(program) => program.run(config),
+        Err(e) => RunResult {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            outcome: Outcome::Unsupported { message: e.to_string(), location: Location::new("main", 0) },
+            steps: 0,
+            symbolics: Vec::new(),
+        },
+    }
+}

@@ -1,0 +1,52 @@
+//! Why execution stops early: [`Fault`]s raised by memory, arithmetic and the modelled C
+//! library (an error or an unsupported construct, located later by the interpreter), and the
+//! other ways a run ends before `main` returns ([`Stop`]).
+//!
+//! Faults carry no location: they are raised deep inside memory accesses and library models,
+//! and the interpreter attaches the function and line of the instruction being executed.
+
+use crate::error::ErrorKind;
+
+/// An error or an unsupported construct, not yet located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    Error(ErrorKind, String),
+    Unsupported(String),
+}
+
+impl Fault {
+    pub fn error(kind: ErrorKind, message: impl Into<String>) -> Fault {
+        Fault::Error(kind, message.into())
+    }
+
+    pub fn unsupported(message: impl Into<String>) -> Fault {
+        Fault::Unsupported(message.into())
+    }
+}
+
+/// Why the instruction loop stopped before `main` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Fault(Fault),
+    /// `exit(status)`: the status as the OS reports it (`status & 0xff`).
+    Exit(i32),
+    /// A `penumbra_assume` / `klee_assume` condition was false.
+    AssumptionViolated,
+    /// The step budget ran out.
+    StepLimit,
+}
+
+impl From<Fault> for Stop {
+    fn from(fault: Fault) -> Stop {
+        Stop::Fault(fault)
+    }
+}
+
+/// "1 byte", "4 bytes".
+pub fn bytes(n: u64) -> String {
+    if n == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{n} bytes")
+    }
+}
