@@ -1,3 +1,12 @@
-//! Integration tests of the C frontend (one test binary: every file here is a module).
+//! Integration tests of the C frontend: one test binary (it links LLVM), every file in this
+//! directory a module of it. C programs too long to inline live in `tests/c/`.
 
 mod common;
+mod constructs;
+mod corpus;
+mod errors;
+mod eval;
+mod headers;
+mod semantics;
+mod text;
+mod unsupported;
