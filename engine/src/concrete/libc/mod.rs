@@ -11,9 +11,10 @@
 //! - [`stdio`]: `printf` and friends, `puts`, `putchar`, `getchar`, ...
 //! - [`string`]: `<string.h>`, and the `llvm.mem*` intrinsics clang emits for copies
 //! - [`stdlib`]: allocation, `exit`/`abort`/`__assert_fail`, number parsing, `abs`
-//! - [`llvm`]: the arithmetic `llvm.*` intrinsics (`llvm.abs`, `llvm.ctpop`, ...)
+//!
+//! LLVM intrinsics never reach here: the frontend expands them into IR or into calls of the C
+//! functions (`llvm.memcpy` becomes `memcpy`).
 
-mod llvm;
 mod stdio;
 mod stdlib;
 mod string;
@@ -22,7 +23,6 @@ use super::machine::Machine;
 use super::stop::{Fault, Stop};
 use crate::error::ErrorKind;
 use crate::libc::ctype::{self, Class};
-pub use llvm::IntOp;
 
 /// A modelled library function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -59,10 +59,9 @@ pub enum LibcFn {
     Strndup,
     Strspn,
     Strcspn,
-    /// `memcpy`, `memmove` and the `llvm.memcpy`/`llvm.memmove` intrinsics: all copy as
-    /// `memmove` does (an overlapping `memcpy` is not reported).
+    /// `memcpy` and `memmove`: both copy as `memmove` does (an overlapping `memcpy` is not
+    /// reported).
     Memmove,
-    /// `memset` and `llvm.memset`.
     Memset,
     Memcmp,
     Memchr,
@@ -89,23 +88,12 @@ pub enum LibcFn {
     IsClass(Class),
     Toupper,
     Tolower,
-    // LLVM intrinsics that reach the IR as calls.
-    /// `llvm.lifetime.*`, `llvm.dbg.*`, `llvm.stackrestore`, ...: nothing to do.
-    Nop,
-    /// `llvm.stacksave`: returns 0 (VLAs live until their function returns).
-    StackSave,
-    /// `llvm.trap`, `llvm.debugtrap`: an abort.
-    Trap,
-    Int(IntOp),
 }
 
 impl LibcFn {
-    /// The model of the C function or LLVM intrinsic `name`, if penumbra has one.
+    /// The model of the C function `name`, if penumbra has one.
     pub fn bind(name: &str) -> Option<LibcFn> {
         use LibcFn::*;
-        if let Some(rest) = name.strip_prefix("llvm.") {
-            return llvm::bind(rest);
-        }
         if let Some(class) = Class::from_function(name) {
             return Some(IsClass(class));
         }
@@ -199,12 +187,9 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
         | Strdup | Strndup | Strspn | Strcspn | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
         Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul | Abs
-        | Labs | ErrnoLocation | Trap => stdlib::call(m, f, &a),
+        | Labs | ErrnoLocation => stdlib::call(m, f, &a),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),
-        Nop => Ok(None),
-        StackSave => Ok(Some(0)),
-        Int(op) => Ok(Some(op.eval(&a)?)),
     }
 }

@@ -1,5 +1,5 @@
 //! `<stdlib.h>` and friends: the heap (`malloc`, `calloc`, `realloc`, `free`), ending the
-//! process (`exit`, `abort`, `__assert_fail`, `llvm.trap`), number parsing (`atoi`, `strtol`
+//! process (`exit`, `abort`, `__assert_fail`), number parsing (`atoi`, `strtol`
 //! and their siblings, through the shared [`strtol`](crate::libc::strtol) parser), `abs`, and
 //! `errno`'s location.
 
@@ -23,7 +23,6 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
         }
         LibcFn::Exit => return Err(Stop::Exit(a.int(0)? & 0xff)),
         LibcFn::Abort => return Err(Fault::error(ErrorKind::Abort, "abort() called").into()),
-        LibcFn::Trap => return Err(Fault::error(ErrorKind::Abort, "trap (llvm.trap)").into()),
         LibcFn::AssertFail => return Err(assert_fail(m, a)?.into()),
         LibcFn::Atoi => parse(m, a.get(0)?, 0, 10, Signedness::Signed)? as u32 as u64,
         LibcFn::Atol => parse(m, a.get(0)?, 0, 10, Signedness::Signed)?,

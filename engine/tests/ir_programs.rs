@@ -1,0 +1,724 @@
+//! Programs built with the IR builder: instruction semantics through the whole interpreter,
+//! every error kind at its exact line, calls and returns, inputs, versions and budgets.
+
+use crate::support::*;
+use penumbra_engine::concrete::{run, Inputs, Outcome, Program, RunConfig, SymbolicObject};
+use penumbra_engine::ErrorKind;
+use penumbra_ir::{
+    BinaryOp, CastOp, FunctionBuilder, GlobalInit, IntCC, Reloc, RelocTarget, Type, Value, Version, PTR,
+};
+use std::collections::BTreeMap;
+
+/// `int main(void) { <body computes v>; return v; }` with a `buf[4]` global available.
+fn main_returning(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder) -> Value) -> penumbra_ir::Module {
+    let mut mb = ModuleBuilder::new();
+    let main = mb.declare("main", &[], Some(Type::I32));
+    let mut body = penumbra_ir::Body::default();
+    {
+        let mut b = FunctionBuilder::new(&mut body);
+        let entry = b.create_block();
+        b.switch_to_block(entry);
+        let v = build(&mut mb, &mut b);
+        b.ret(Some(v));
+    }
+    mb.module.funcs[main].body = Some(body);
+    mb.finish()
+}
+
+#[test]
+fn main_return_value_is_the_exit_status_modulo_256() {
+    for (ret, status) in [(0u64, 0), (3, 3), (300, 44), (0xffff_ffff, 255), (256, 0)] {
+        let m = main_returning(|_, b| b.iconst(Type::I32, ret));
+        assert_eq!(run_default(&m).outcome, Outcome::Exit(status), "return {ret}");
+    }
+}
+
+#[test]
+fn arithmetic_runs_through_the_interpreter() {
+    // ((100 - 7) * 3 sdiv -4) srem 7, then zext/sext/trunc round trips.
+    let m = main_returning(|_, b| {
+        let a = b.iconst(Type::I32, 100);
+        let c7 = b.iconst(Type::I32, 7);
+        let c3 = b.iconst(Type::I32, 3);
+        let m4 = b.iconst(Type::I32, (-4i32) as u32 as u64);
+        let x = b.binary(BinaryOp::Sub, a, c7); // 93
+        let x = b.binary(BinaryOp::Mul, x, c3); // 279
+        let x = b.binary(BinaryOp::SDiv, x, m4); // -69
+        let x = b.binary(BinaryOp::SRem, x, c7); // -6
+        let wide = b.cast(CastOp::Sext, x, Type::I64);
+        let narrow = b.cast(CastOp::Trunc, wide, Type::I8); // 0xfa
+        let z = b.cast(CastOp::Zext, narrow, Type::I32); // 250
+        z
+    });
+    assert_eq!(run_default(&m).outcome, Outcome::Exit(250));
+}
+
+#[test]
+fn select_icmp_and_i1_memory() {
+    let m = main_returning(|_, b| {
+        let p = b.alloca(1, 1);
+        let one = b.iconst(Type::I1, 1);
+        b.store(p, one);
+        let c = b.load(Type::I1, p);
+        let x = b.iconst(Type::I32, 11);
+        let y = b.iconst(Type::I32, 22);
+        let lt = b.icmp(IntCC::Slt, x, y);
+        let both = b.binary(BinaryOp::And, c, lt);
+        b.select(both, y, x)
+    });
+    assert_eq!(run_default(&m).outcome, Outcome::Exit(22));
+}
+
+#[test]
+fn block_parameters_are_assigned_in_parallel() {
+    // a, b = 1, 2; three times: a, b = b, a  ->  a = 2, b = 1; return a * 10 + b.
+    let mut mb = ModuleBuilder::new();
+    mb.main(|b, _| {
+        let head = b.create_block();
+        let a = b.append_block_param(head, Type::I32);
+        let bb = b.append_block_param(head, Type::I32);
+        let n = b.append_block_param(head, Type::I32);
+        let exit = b.create_block();
+        let (one, two, zero, three, ten) = (
+            b.iconst(Type::I32, 1),
+            b.iconst(Type::I32, 2),
+            b.iconst(Type::I32, 0),
+            b.iconst(Type::I32, 3),
+            b.iconst(Type::I32, 10),
+        );
+        b.jump(head, &[one, two, zero]);
+        b.switch_to_block(head);
+        let done = b.icmp(IntCC::Eq, n, three);
+        let n1 = b.binary(BinaryOp::Add, n, one);
+        let to_exit = b.dest(exit, &[]);
+        let again = b.dest(head, &[bb, a, n1]);
+        b.brif(done, to_exit, again);
+        b.switch_to_block(exit);
+        let t = b.binary(BinaryOp::Mul, a, ten);
+        let r = b.binary(BinaryOp::Add, t, bb);
+        b.ret(Some(r));
+    });
+    assert_eq!(run_default(&mb.finish()).outcome, Outcome::Exit(21));
+}
+
+#[test]
+fn switch_takes_the_matching_case_or_the_default() {
+    for (input, want) in [(0u64, 10), (1, 20), (0xff, 30), (7, 99)] {
+        let mut mb = ModuleBuilder::new();
+        mb.main(|b, _| {
+            let x = b.iconst(Type::I8, input);
+            let blocks: Vec<_> = (0..4).map(|_| b.create_block()).collect();
+            let d: Vec<_> = blocks.iter().map(|&blk| b.dest(blk, &[])).collect();
+            let jt = b.jump_table(d[3], vec![(0, d[0]), (1, d[1]), (0xff, d[2])]);
+            b.switch(x, jt);
+            for (blk, v) in blocks.into_iter().zip([10, 20, 30, 99]) {
+                b.switch_to_block(blk);
+                let c = b.iconst(Type::I32, v);
+                b.ret(Some(c));
+            }
+        });
+        assert_eq!(run_default(&mb.finish()).outcome, Outcome::Exit(want), "switch on {input}");
+    }
+}
+
+#[test]
+fn change_and_execute_follow_the_version() {
+    let m = main_returning(|_, b| {
+        let old = b.iconst(Type::I32, 1);
+        let new = b.iconst(Type::I32, 2);
+        let c = b.change(old, new);
+        let e = b.execute(Version::Old);
+        let e = b.cast(CastOp::Zext, e, Type::I32);
+        let hundred = b.iconst(Type::I32, 100);
+        let e = b.binary(BinaryOp::Mul, e, hundred);
+        b.binary(BinaryOp::Add, c, e)
+    });
+    let config = |version| RunConfig { version, ..RunConfig::default() };
+    assert_eq!(run(&m, &config(Version::Old)).outcome, Outcome::Exit(101));
+    assert_eq!(run(&m, &config(Version::New)).outcome, Outcome::Exit(2));
+}
+
+/// `int x; make_symbolic(&x, 4, "x"); int y; make_symbolic(&y, 4, "y"); return x - y;`
+fn two_symbolics() -> penumbra_ir::Module {
+    main_returning(|mb, b| {
+        let gx = mb.string("name_x", "x");
+        let gy = mb.string("name_y", "y");
+        let px = b.alloca(4, 4);
+        let py = b.alloca(4, 4);
+        let four = b.iconst(Type::I64, 4);
+        let nx = b.global_addr(gx);
+        let ny = b.global_addr(gy);
+        b.make_symbolic(px, four, nx);
+        b.make_symbolic(py, four, ny);
+        let x = b.load(Type::I32, px);
+        let y = b.load(Type::I32, py);
+        b.binary(BinaryOp::Sub, x, y)
+    })
+}
+
+#[test]
+fn make_symbolic_takes_named_inputs_padded_and_truncated() {
+    let m = two_symbolics();
+    let mut named = BTreeMap::new();
+    named.insert("x".to_string(), vec![50]);
+    named.insert("y".to_string(), vec![8, 0, 0, 0, 0xff, 0xff]);
+    let r = run(&m, &RunConfig { inputs: Inputs::Named(named), ..RunConfig::default() });
+    assert_eq!(r.outcome, Outcome::Exit(42));
+    assert_eq!(
+        r.symbolics,
+        vec![
+            SymbolicObject { name: "x".into(), bytes: vec![50, 0, 0, 0] },
+            SymbolicObject { name: "y".into(), bytes: vec![8, 0, 0, 0] },
+        ]
+    );
+    // Missing names are zeros.
+    let r = run_default(&m);
+    assert_eq!(r.outcome, Outcome::Exit(0));
+    assert_eq!(r.symbolics[1].bytes, vec![0; 4]);
+}
+
+#[test]
+fn make_symbolic_takes_ordered_inputs() {
+    let m = two_symbolics();
+    let r = run(&m, &RunConfig { inputs: Inputs::Ordered(vec![vec![9], vec![2]]), ..RunConfig::default() });
+    assert_eq!(r.outcome, Outcome::Exit(7));
+    assert_eq!(r.symbolics.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["x", "y"]);
+}
+
+#[test]
+fn make_symbolic_past_the_object_is_an_out_of_bounds_write() {
+    let mut mb = ModuleBuilder::new();
+    let name = mb.string("name", "buf");
+    mb.main(|b, _| {
+        let p = b.alloca(4, 4);
+        let n = b.iconst(Type::I64, 8);
+        let s = b.global_addr(name);
+        line(b, 9);
+        b.make_symbolic(p, n, s);
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let r = run_default(&mb.finish());
+    let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 9);
+    assert_eq!(msg, "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' allocated at line 0 (4 bytes)");
+}
+
+#[test]
+fn assume_false_ends_the_run_without_an_error() {
+    let mut mb = ModuleBuilder::new();
+    mb.main(|b, _| {
+        let f = b.iconst(Type::I1, 0);
+        line(b, 4);
+        b.assume(f);
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let r = run_default(&mb.finish());
+    match r.outcome {
+        Outcome::AssumptionViolated(loc) => assert_eq!((loc.func.as_str(), loc.line), ("main", 4)),
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn step_limit_stops_an_infinite_loop_after_exactly_that_many_steps() {
+    let mut mb = ModuleBuilder::new();
+    mb.main(|b, _| {
+        let l = b.create_block();
+        b.jump(l, &[]);
+        b.switch_to_block(l);
+        b.jump(l, &[]);
+    });
+    let m = mb.finish();
+    let r = run(&m, &RunConfig { max_steps: Some(1000), ..RunConfig::default() });
+    assert_eq!(r.outcome, Outcome::StepLimit);
+    assert_eq!(r.steps, 1000);
+    assert_eq!(r.diagnostic(&m), "penumbra: step limit reached after 1000 steps");
+    // A budget the program fits in exactly is not hit.
+    let m = main_returning(|_, b| b.iconst(Type::I32, 0));
+    let r = run(&m, &RunConfig { max_steps: Some(1), ..RunConfig::default() });
+    assert_eq!((r.outcome, r.steps), (Outcome::Exit(0), 1));
+}
+
+// ---------------------------------------------------------------------------------------
+// Every error kind, with its location.
+
+/// A `main` whose line-`n` instruction is built by `at_line`; other instructions are at
+/// line 1.
+fn error_program(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder)) -> penumbra_ir::Module {
+    let mut mb = ModuleBuilder::new();
+    let main = mb.declare("main", &[], Some(Type::I32));
+    let mut body = penumbra_ir::Body::default();
+    {
+        let mut b = FunctionBuilder::new(&mut body);
+        let entry = b.create_block();
+        b.switch_to_block(entry);
+        line(&mut b, 1);
+        build(&mut mb, &mut b);
+        line(&mut b, 99);
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    }
+    mb.module.funcs[main].body = Some(body);
+    mb.finish()
+}
+
+#[test]
+fn out_of_bounds_read_and_write_of_a_global() {
+    let m = error_program(|mb, b| {
+        let buf = mb.global("buf", &[0; 4], false);
+        let p = b.global_addr(buf);
+        let four = b.iconst(PTR, 4);
+        let q = b.binary(BinaryOp::Add, p, four);
+        let one = b.iconst(Type::I8, 1);
+        line(b, 12);
+        b.store(q, one);
+    });
+    let r = run_default(&m);
+    let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 12);
+    assert_eq!(msg, "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)");
+    assert_eq!(
+        r.diagnostic(&m),
+        "penumbra: error: out-of-bounds-write: out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes) \
+         at test.c:12"
+    );
+
+    let m = error_program(|mb, b| {
+        let buf = mb.global("buf", &[0; 4], false);
+        let p = b.global_addr(buf);
+        let one = b.iconst(PTR, 1);
+        let q = b.binary(BinaryOp::Add, p, one);
+        line(b, 13);
+        b.load(Type::I32, q);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::OutOfBoundsRead, "main", 13);
+    assert_eq!(msg, "out-of-bounds read of 4 bytes at offset 1 of global 'buf' (4 bytes)");
+}
+
+#[test]
+fn negative_index_underflows_the_object() {
+    let m = error_program(|mb, b| {
+        let buf = mb.global("buf", &[0; 4], false);
+        let p = b.global_addr(buf);
+        let minus1 = b.iconst(PTR, u64::MAX);
+        let q = b.binary(BinaryOp::Add, p, minus1);
+        let one = b.iconst(Type::I8, 1);
+        line(b, 5);
+        b.store(q, one);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::OutOfBoundsWrite, "main", 5);
+    assert_eq!(msg, "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)");
+}
+
+#[test]
+fn null_dereference() {
+    let m = error_program(|_, b| {
+        let null = b.iconst(PTR, 0);
+        line(b, 7);
+        b.load(Type::I64, null);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::NullDereference, "main", 7);
+    assert_eq!(msg, "read of 8 bytes at address 0x0");
+    let m = error_program(|_, b| {
+        let near_null = b.iconst(PTR, 0x10);
+        let v = b.iconst(Type::I32, 1);
+        line(b, 8);
+        b.store(near_null, v);
+    });
+    assert_error(&run_default(&m), ErrorKind::NullDereference, "main", 8);
+}
+
+#[test]
+fn heap_use_after_free_double_free_and_invalid_free() {
+    let heap = |tail: fn(&mut FunctionBuilder, penumbra_ir::Func, Value)| {
+        error_program(|mb, b| {
+            let malloc = mb.declare("malloc", &[Type::I64], Some(PTR));
+            let free = mb.declare("free", &[PTR], None);
+            let n = b.iconst(Type::I64, 8);
+            line(b, 3);
+            let (_, p) = b.call(malloc, &[n], Some(PTR));
+            let p = p.unwrap();
+            line(b, 4);
+            b.call(free, &[p], None);
+            tail(b, free, p);
+        })
+    };
+    let m = heap(|b, _, p| {
+        line(b, 20);
+        b.load(Type::I32, p);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::UseAfterFree, "main", 20);
+    assert_eq!(msg, "read of 4 bytes at offset 0 of heap object allocated at line 3 and freed at line 4 (8 bytes)");
+
+    let m = heap(|b, free, p| {
+        line(b, 21);
+        b.call(free, &[p], None);
+    });
+    assert_error(&run_default(&m), ErrorKind::DoubleFree, "main", 21);
+
+    let m = error_program(|mb, b| {
+        let free = mb.declare("free", &[PTR], None);
+        let g = mb.global("g", &[0; 8], false);
+        let p = b.global_addr(g);
+        line(b, 22);
+        b.call(free, &[p], None);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::InvalidFree, "main", 22);
+    assert_eq!(msg, "free of global 'g' at offset 0, which is not on the heap");
+}
+
+#[test]
+fn stack_object_of_a_returned_function_is_dead() {
+    let mut mb = ModuleBuilder::new();
+    let leak = mb.declare("leak", &[], Some(PTR));
+    mb.define(leak, |b, _| {
+        line(b, 2);
+        let p = b.alloca(4, 4);
+        b.ret(Some(p));
+    });
+    mb.main(|b, _| {
+        let (_, p) = b.call(leak, &[], Some(PTR));
+        line(b, 8);
+        let v = b.load(Type::I32, p.unwrap());
+        b.ret(Some(v));
+    });
+    let msg = assert_error(&run_default(&mb.finish()), ErrorKind::UseAfterFree, "main", 8);
+    assert_eq!(
+        msg,
+        "read of 4 bytes at offset 0 of stack object of returned function 'leak' (allocated at line 2) (4 bytes)"
+    );
+}
+
+#[test]
+fn invalid_pointers_and_read_only_globals() {
+    let m = error_program(|_, b| {
+        let wild = b.iconst(PTR, 0x40_0000_0000);
+        line(b, 6);
+        b.load(Type::I8, wild);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::InvalidPointer, "main", 6);
+    assert_eq!(msg, "read of 1 byte at address 0x4000000000, which is in no object");
+
+    let m = error_program(|mb, b| {
+        let s = mb.string("str", "abc");
+        let p = b.global_addr(s);
+        let v = b.iconst(Type::I8, u64::from(b'x'));
+        line(b, 10);
+        b.store(p, v);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::InvalidPointer, "main", 10);
+    assert_eq!(msg, "write to read-only global 'str' at offset 0");
+}
+
+#[test]
+fn invalid_calls_through_pointers() {
+    let m = error_program(|_, b| {
+        let not_fn = b.iconst(PTR, 0x1000_0040);
+        line(b, 14);
+        b.call_indirect(not_fn, &[], None);
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 14);
+    assert_eq!(msg, "call through 0x10000040, which is not a function address");
+
+    let m = error_program(|_, b| {
+        let null = b.iconst(PTR, 0);
+        line(b, 15);
+        b.call_indirect(null, &[], Some(Type::I32));
+    });
+    assert_eq!(assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 15), "call through a null function pointer");
+
+    let m = error_program(|mb, b| {
+        let f = mb.declare("two", &[Type::I32, Type::I32], Some(Type::I32));
+        mb.define(f, |b, p| {
+            let s = b.binary(BinaryOp::Add, p[0], p[1]);
+            b.ret(Some(s));
+        });
+        let fp = b.func_addr(f);
+        let one = b.iconst(Type::I32, 1);
+        line(b, 16);
+        b.call_indirect(fp, &[one], Some(Type::I32));
+    });
+    let msg = assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 16);
+    assert_eq!(msg, "call of 'two' through a pointer with 1 arguments; it takes 2");
+}
+
+#[test]
+fn division_errors_are_checked_before_computing() {
+    let div = |op: BinaryOp, ty: Type, a: u64, b_: u64| {
+        error_program(move |mb, b| {
+            // Through memory, so nothing could fold the operands.
+            let g = mb.global("ops", &[0; 16], false);
+            let p = b.global_addr(g);
+            let eight = b.iconst(PTR, 8);
+            let q = b.binary(BinaryOp::Add, p, eight);
+            let (va, vb) = (b.iconst(ty, a), b.iconst(ty, b_));
+            b.store(p, va);
+            b.store(q, vb);
+            let x = b.load(ty, p);
+            let y = b.load(ty, q);
+            line(b, 30);
+            b.binary(op, x, y);
+        })
+    };
+    assert_error(&run_default(&div(BinaryOp::SDiv, Type::I32, 5, 0)), ErrorKind::DivisionByZero, "main", 30);
+    assert_error(&run_default(&div(BinaryOp::URem, Type::I8, 5, 0)), ErrorKind::DivisionByZero, "main", 30);
+    let m = div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 0xffff_ffff);
+    assert_error(&run_default(&m), ErrorKind::SignedDivisionOverflow, "main", 30);
+    let m = div(BinaryOp::SRem, Type::I64, 1 << 63, u64::MAX);
+    assert_error(&run_default(&m), ErrorKind::SignedDivisionOverflow, "main", 30);
+    let m = div(BinaryOp::Shl, Type::I32, 1, 32);
+    assert_error(&run_default(&m), ErrorKind::ShiftOutOfRange, "main", 30);
+    let m = div(BinaryOp::AShr, Type::I8, 1, 200);
+    assert_error(&run_default(&m), ErrorKind::ShiftOutOfRange, "main", 30);
+    // The same operations in range are fine.
+    assert_eq!(run_default(&div(BinaryOp::Shl, Type::I32, 1, 31)).outcome, Outcome::Exit(0));
+    assert_eq!(run_default(&div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 1)).outcome, Outcome::Exit(0));
+}
+
+#[test]
+fn assertions_abort_and_unreachable() {
+    let m = error_program(|_, b| {
+        let f = b.iconst(Type::I1, 0);
+        line(b, 40);
+        b.assert(f);
+    });
+    assert_error(&run_default(&m), ErrorKind::AssertionFailed, "main", 40);
+
+    let m = error_program(|mb, b| {
+        let assert_fail = mb.declare("__assert_fail", &[PTR, PTR, Type::I32, PTR], None);
+        let (e, file, func) = (mb.string("e", "x > 0"), mb.string("f", "t.c"), mb.string("fn", "main"));
+        let (e, file, func) = (b.global_addr(e), b.global_addr(file), b.global_addr(func));
+        let l = b.iconst(Type::I32, 41);
+        line(b, 41);
+        b.call(assert_fail, &[e, file, l, func], None);
+    });
+    let r = run_default(&m);
+    let msg = assert_error(&r, ErrorKind::AssertionFailed, "main", 41);
+    assert_eq!(msg, "assertion `x > 0' failed in function 'main'");
+    assert_eq!(String::from_utf8_lossy(&r.stderr), "t.c:41: main: Assertion `x > 0' failed.\n");
+
+    let m = error_program(|mb, b| {
+        let abort = mb.declare("abort", &[], None);
+        line(b, 42);
+        b.call(abort, &[], None);
+    });
+    assert_error(&run_default(&m), ErrorKind::Abort, "main", 42);
+
+    let mut mb = ModuleBuilder::new();
+    mb.main(|b, _| {
+        line(b, 43);
+        b.unreachable();
+    });
+    assert_error(&run_default(&mb.finish()), ErrorKind::Unreachable, "main", 43);
+}
+
+#[test]
+fn unbounded_recursion_overflows_the_call_depth() {
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare("f", &[Type::I32], Some(Type::I32));
+    mb.define(f, |b, p| {
+        let one = b.iconst(Type::I32, 1);
+        let n = b.binary(BinaryOp::Add, p[0], one);
+        line(b, 3);
+        let (_, r) = b.call(f, &[n], Some(Type::I32));
+        b.ret(r);
+    });
+    mb.main(|b, _| {
+        let z = b.iconst(Type::I32, 0);
+        line(b, 9);
+        let (_, r) = b.call(f, &[z], Some(Type::I32));
+        b.ret(r);
+    });
+    let m = mb.finish();
+    let r = run(&m, &RunConfig { max_call_depth: 100, ..RunConfig::default() });
+    let msg = assert_error(&r, ErrorKind::StackOverflow, "f", 3);
+    assert_eq!(msg, "calling 'f' exceeds the call depth limit of 100 frames");
+    // The default limit is 10,000 frames.
+    let r = run_default(&m);
+    assert_error(&r, ErrorKind::StackOverflow, "f", 3);
+}
+
+#[test]
+fn huge_stack_objects_overflow_the_stack() {
+    let m = error_program(|_, b| {
+        let n = b.iconst(Type::I64, 1 << 40);
+        line(b, 50);
+        b.dyn_alloca(n);
+    });
+    assert_error(&run_default(&m), ErrorKind::StackOverflow, "main", 50);
+}
+
+// ---------------------------------------------------------------------------------------
+// Unsupported paths and malformed programs.
+
+#[test]
+fn unsupported_instructions_and_unknown_externals_end_the_path() {
+    let mut mb = ModuleBuilder::new();
+    let msg = mb.module.add_message("floating-point arithmetic (fadd)");
+    mb.main(|b, _| {
+        line(b, 17);
+        b.unsupported(msg);
+    });
+    let m = mb.finish();
+    let r = run_default(&m);
+    assert_unsupported(&r, "floating-point arithmetic (fadd)", 17);
+    assert_eq!(r.diagnostic(&m), "penumbra: unsupported: floating-point arithmetic (fadd) at test.c:17");
+
+    let m = error_program(|mb, b| {
+        let f = mb.declare("frobnicate", &[], Some(Type::I32));
+        line(b, 18);
+        b.call(f, &[], Some(Type::I32));
+    });
+    assert_unsupported(&run_default(&m), "unknown external function 'frobnicate'", 18);
+
+    let m = error_program(|mb, b| {
+        let g = mb.global_init("environ", 8, GlobalInit::External);
+        let p = b.global_addr(g);
+        line(b, 19);
+        b.load(PTR, p);
+    });
+    assert_unsupported(&run_default(&m), "external global 'environ' is not modelled", 19);
+
+    let m = error_program(|mb, b| {
+        let msg = mb.module.add_message("initialiser with a floating-point constant");
+        let g = mb.global_init("weird", 8, GlobalInit::Unsupported(msg));
+        let p = b.global_addr(g);
+        line(b, 20);
+        b.load(PTR, p);
+    });
+    assert_unsupported(&run_default(&m), "initialiser with a floating-point constant", 20);
+}
+
+#[test]
+fn programs_that_cannot_run_are_reported_not_panicked_on() {
+    let mut mb = ModuleBuilder::new();
+    mb.declare("main", &[], Some(Type::I32));
+    let m = mb.finish();
+    assert_unsupported(&run_default(&m), "the program defines no 'main' function", 0);
+
+    let mut mb = ModuleBuilder::new();
+    let main = mb.declare("main", &[Type::I64], Some(Type::I32));
+    mb.define(main, |b, _| {
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let r = run_default(&mb.finish());
+    let Outcome::Unsupported { message, .. } = r.outcome else { panic!() };
+    assert!(message.starts_with("'main' has an unsupported signature (i64)"), "{message}");
+
+    // A body without a terminator fails verification.
+    let mut mb = ModuleBuilder::new();
+    let main = mb.declare("main", &[], Some(Type::I32));
+    mb.define(main, |b, _| {
+        b.iconst(Type::I32, 0);
+        let x = b.iconst(Type::I32, 1);
+        b.binary(BinaryOp::Add, x, x);
+    });
+    let r = run_default(&mb.module);
+    let Outcome::Unsupported { message, .. } = r.outcome else { panic!() };
+    assert!(message.starts_with("invalid IR: @main"), "{message}");
+    assert!(Program::new(&mb.module).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// Calls, function pointers, globals with relocations, streams.
+
+#[test]
+fn function_pointers_in_a_global_table() {
+    // int (*ops[2])(int, int) = { add, sub }; return ops[1](50, 8) + ops[0](0, 0);
+    let mut mb = ModuleBuilder::new();
+    let add = mb.declare("add", &[Type::I32, Type::I32], Some(Type::I32));
+    let sub = mb.declare("sub", &[Type::I32, Type::I32], Some(Type::I32));
+    for (f, op) in [(add, BinaryOp::Add), (sub, BinaryOp::Sub)] {
+        mb.define(f, |b, p| {
+            let r = b.binary(op, p[0], p[1]);
+            b.ret(Some(r));
+        });
+    }
+    let relocs = vec![
+        Reloc { offset: 0, target: RelocTarget::Func(add), addend: 0 },
+        Reloc { offset: 8, target: RelocTarget::Func(sub), addend: 0 },
+    ];
+    let table = mb.global_init("ops", 16, GlobalInit::Bytes { bytes: vec![0; 16], relocs });
+    mb.main(|b, _| {
+        let t = b.global_addr(table);
+        let eight = b.iconst(PTR, 8);
+        let slot1 = b.binary(BinaryOp::Add, t, eight);
+        let f1 = b.load(PTR, slot1);
+        let f0 = b.load(PTR, t);
+        let (a, c) = (b.iconst(Type::I32, 50), b.iconst(Type::I32, 8));
+        let (_, r1) = b.call_indirect(f1, &[a, c], Some(Type::I32));
+        let z = b.iconst(Type::I32, 0);
+        let (_, r0) = b.call_indirect(f0, &[z, z], Some(Type::I32));
+        let r = b.binary(BinaryOp::Add, r1.unwrap(), r0.unwrap());
+        b.ret(Some(r));
+    });
+    assert_eq!(run_default(&mb.finish()).outcome, Outcome::Exit(42));
+}
+
+#[test]
+fn library_functions_can_be_called_through_pointers() {
+    let mut mb = ModuleBuilder::new();
+    let abs = mb.declare("abs", &[Type::I32], Some(Type::I32));
+    mb.main(|b, _| {
+        let fp = b.func_addr(abs);
+        let v = b.iconst(Type::I32, (-7i32) as u32 as u64);
+        let (_, r) = b.call_indirect(fp, &[v], Some(Type::I32));
+        b.ret(r);
+    });
+    assert_eq!(run_default(&mb.finish()).outcome, Outcome::Exit(7));
+}
+
+#[test]
+fn fprintf_to_stderr_and_stdout_goes_to_the_right_stream() {
+    let mut mb = ModuleBuilder::new();
+    let fprintf = mb.declare_varargs("fprintf", &[PTR, PTR], Some(Type::I32));
+    let stdout = mb.global_init("stdout", 8, GlobalInit::External);
+    let stderr = mb.global_init("stderr", 8, GlobalInit::External);
+    let fmt = mb.string("fmt", "%s=%d\n");
+    let (a, c) = (mb.string("a", "out"), mb.string("c", "err"));
+    mb.main(|b, _| {
+        let (so, se) = (b.global_addr(stdout), b.global_addr(stderr));
+        let (so, se) = (b.load(PTR, so), b.load(PTR, se));
+        let f = b.global_addr(fmt);
+        let (a, c) = (b.global_addr(a), b.global_addr(c));
+        let (one, two) = (b.iconst(Type::I32, 1), b.iconst(Type::I32, 2));
+        b.call(fprintf, &[so, f, a, one], Some(Type::I32));
+        b.call(fprintf, &[se, f, c, two], Some(Type::I32));
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let r = run_default(&mb.finish());
+    assert_exit(&r, 0, "out=1\n");
+    assert_eq!(r.stderr, b"err=2\n");
+}
+
+#[test]
+fn argv_is_built_from_the_configured_arguments() {
+    // int main(int argc, char **argv) { return argv[argc - 1][1] + argc; }  (plus argv[argc] == NULL)
+    let mut mb = ModuleBuilder::new();
+    let main = mb.declare("main", &[Type::I32, PTR], Some(Type::I32));
+    mb.define(main, |b, p| {
+        let (argc, argv) = (p[0], p[1]);
+        let wide = b.cast(CastOp::Sext, argc, Type::I64);
+        let eight = b.iconst(Type::I64, 8);
+        let off = b.binary(BinaryOp::Mul, wide, eight);
+        let end = b.binary(BinaryOp::Add, argv, off);
+        let null = b.load(PTR, end);
+        let minus8 = b.iconst(Type::I64, (-8i64) as u64);
+        let last = b.binary(BinaryOp::Add, end, minus8);
+        let s = b.load(PTR, last);
+        let one = b.iconst(PTR, 1);
+        let s1 = b.binary(BinaryOp::Add, s, one);
+        let c = b.load(Type::I8, s1);
+        let c = b.cast(CastOp::Zext, c, Type::I32);
+        let r = b.binary(BinaryOp::Add, c, argc);
+        let null32 = b.cast(CastOp::Trunc, null, Type::I32);
+        let r = b.binary(BinaryOp::Add, r, null32);
+        b.ret(Some(r));
+    });
+    let m = mb.finish();
+    let args = vec!["prog".to_string(), "-x".to_string(), "a!".to_string()];
+    let r = run(&m, &RunConfig { args, ..RunConfig::default() });
+    assert_eq!(r.outcome, Outcome::Exit(i32::from(b'!') + 3));
+}

@@ -1,0 +1,1 @@
+//! The modelled C library, exercised from C.

@@ -1,0 +1,14 @@
+//! The engine's integration tests, one binary (each binary links LLVM and Bitwuzla).
+//!
+//! - `ir_programs`: programs built with the IR builder: every instruction through the
+//!   interpreter, every error kind at its exact line, calls, inputs, budgets;
+//! - `c_programs`: C snippets compiled by the frontend and run;
+//! - `libc_models`: the modelled C library, from C, including its bounds errors;
+//! - `printf_native`: one table of `printf` formats compared with the native C library.
+
+mod support;
+
+mod c_programs;
+mod ir_programs;
+mod libc_models;
+mod printf_native;

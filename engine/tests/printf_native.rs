@@ -1,0 +1,1 @@
+//! `printf` formats compared with the native C library.
