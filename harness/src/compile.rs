@@ -5,6 +5,16 @@ use anyhow::{Context, Result};
 use penumbra_ir::{compile_file, CompileOptions, Module};
 use std::path::Path;
 
+/// Compiles `file` and checks it has a `main` to run.
+pub fn compile_program(file: &Path, args: &CompileArgs) -> Result<Module> {
+    let module = compile(file, args)?;
+    let has_main = module.func_by_name("main").is_some_and(|f| module.funcs[f].is_defined());
+    if !has_main {
+        anyhow::bail!("{} defines no `main` function to run", file.display());
+    }
+    Ok(module)
+}
+
 /// Compiles `file` with the user's `-I`/`-D` flags; the error carries clang's diagnostics.
 pub fn compile(file: &Path, args: &CompileArgs) -> Result<Module> {
     if !file.is_file() {

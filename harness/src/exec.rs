@@ -2,7 +2,7 @@
 //! output and exit status, and reporting detected errors with their source line.
 
 use crate::cli::{ExecArgs, VersionArg};
-use crate::compile::compile;
+use crate::compile::compile_program;
 use crate::inputs::parse_inputs;
 use anyhow::Result;
 use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
@@ -17,7 +17,7 @@ pub const EXIT_UNSUPPORTED: u8 = 69;
 
 pub fn run(args: &ExecArgs) -> Result<ExitCode> {
     let inputs = parse_inputs(&args.inputs)?;
-    let module = compile(&args.file, &args.compile)?;
+    let module = compile_program(&args.file, &args.compile)?;
     let mut argv = vec![args.file.display().to_string()];
     argv.extend(args.args.iter().cloned());
     let config = RunConfig {

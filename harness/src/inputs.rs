@@ -61,6 +61,9 @@ fn parse_int(s: &str) -> Result<i64> {
 }
 
 fn parse_hex(hex: &str) -> Result<Vec<u8>> {
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("hex:{hex} is not hexadecimal");
+    }
     if hex.len() % 2 != 0 {
         bail!("hex:{hex} has an odd number of digits");
     }
@@ -92,6 +95,7 @@ mod tests {
         assert_eq!(parse_value("str:hi").unwrap(), b"hi".to_vec());
         assert!(parse_value("hex:0").is_err());
         assert!(parse_value("hex:zz").is_err());
+        assert!(parse_value("hex:é0").is_err(), "non-ASCII digits are rejected, not sliced");
         assert!(parse_value("twelve").is_err());
     }
 
