@@ -1,12 +1,15 @@
 //! penumbra-ir: the intermediate representation penumbra executes, and the C frontend that
 //! produces it.
 //!
-//! C source goes through `clang-15` to LLVM bitcode (`-O0 -Xclang -disable-O0-optnone -g
-//! -fwrapv`, then `opt-15 -passes=mem2reg`), which [`frontend`] reads with the `llvm-ir` crate and
-//! lowers into the [`ir`]: SSA over `i1`..`i64` bitvectors, pointers as `i64`, entities as `u32`
-//! indices into arenas. `change(old, new)` and the other `penumbra.h` intrinsics become IR
-//! instructions; constructs penumbra does not model become `unsupported` instructions naming
-//! the construct and the source line, so a program that never reaches them still runs.
+//! [`compile_file`] (or [`compile_source`]) runs `clang-15` on a C file (`-O0 -Xclang
+//! -disable-O0-optnone -g -fwrapv`, then `opt-15 -passes=mem2reg`) with penumbra's headers
+//! ([`PENUMBRA_H`], [`KLEE_H`]) on the include path, and [`frontend`] lowers the bitcode, read
+//! with the `llvm-ir` crate, into the [`ir`]: SSA over `i1`..`i64` bitvectors, pointers as
+//! `i64`, entities as `u32` indices into arenas, a [`Module`] of [`Function`]s and globals.
+//! `change(old, new)` and the other `penumbra.h` annotations become IR instructions; constructs
+//! penumbra does not model (floating point, inline assembly, ...) become `unsupported`
+//! instructions naming the construct and the source line, so a program that never reaches
+//! them still runs. Errors in the C program are a [`FrontendError`] carrying clang's messages.
 
 pub mod frontend;
 pub mod ir;

@@ -56,13 +56,18 @@ pub fn unsupported(module: &Module, name: &str) -> Vec<(String, u32)> {
     out
 }
 
-/// Prints the IR of the file named by `PENUMBRA_DUMP` (a debugging aid: run with
+/// Prints the IR of the C or bitcode file named by `PENUMBRA_DUMP` (a debugging aid: run with
 /// `PENUMBRA_DUMP=x.c cargo test -p penumbra-ir --test main dump -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn dump() {
     let Ok(path) = std::env::var("PENUMBRA_DUMP") else { return };
-    let module = penumbra_ir::compile_file(path.as_ref(), &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let module = if path.ends_with(".bc") {
+        penumbra_ir::lower_bitcode(path.as_ref(), &path)
+    } else {
+        penumbra_ir::compile_file(path.as_ref(), &CompileOptions::default())
+    };
+    let module = module.unwrap_or_else(|e| panic!("{e}"));
     print!("{}", text(&module));
     assert_eq!(verify_module(&module), Ok(()));
 }

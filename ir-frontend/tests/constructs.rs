@@ -342,3 +342,17 @@ fn the_same_program_lowers_to_the_same_text() {
     let b = text(&lower("kitchen_sink.c", &src));
     assert_eq!(a, b);
 }
+
+#[test]
+fn atomics_are_load_compute_store_in_one_thread() {
+    let m = lower(
+        "atomic.c",
+        "#include <stdatomic.h>
+atomic_int counter;
+int bump(int k) { atomic_fetch_add(&counter, k); int e = 5; atomic_compare_exchange_strong(&counter, &e, 9); return e; }",
+    );
+    assert!(unsupported(&m, "bump").is_empty());
+    let t = func_text(&m, "bump");
+    assert!(t.contains("v3 = load.i32 [@counter]") && t.contains("v4 = add.i32 v3, v0") && t.contains("store.i32 v4, [@counter]"), "{t}");
+    assert!(t.contains("icmp.eq v7, 5") && t.contains("select.i32 v8, 9, v7"), "{t}");
+}

@@ -7,6 +7,7 @@ mod corpus;
 mod errors;
 mod eval;
 mod headers;
+mod llvm_level;
 mod semantics;
 mod text;
 mod unsupported;

@@ -2,15 +2,15 @@
 //!
 //! - [`compile`]: runs `clang-15` and `opt-15 -passes=mem2reg` in a temporary directory with
 //!   penumbra's [`headers`] on the include path ([`compile_file`], [`compile_source`]).
-//! - [`lower`]: reads the bitcode with the `llvm-ir` crate and lowers it ([`lower_bitcode`]);
-//!   [`llvm_info`] fills what `llvm-ir` 0.11 leaves out, through LLVM's C API.
+//! - `lower`: reads the bitcode with the `llvm-ir` crate and lowers it ([`lower_bitcode`]);
+//!   `llvm_info` fills what `llvm-ir` 0.11 leaves out, through LLVM's C API.
 //! - [`error`]: the error type, [`FrontendError`].
 
 pub mod compile;
 pub mod error;
 pub mod headers;
 mod llvm_info;
-pub mod lower;
+mod lower;
 
 pub use compile::{compile_file, compile_source, CompileOptions, CLANG, CLANG_FLAGS, OPT};
 pub use error::FrontendError;

@@ -98,7 +98,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             }
             I::ExtractValue(e) => self.extract_value(e),
             I::InsertValue(i) => self.insert_value(i),
-            I::CmpXchg(_) | I::AtomicRMW(_) => Err(Unsup::Category("atomic operation".into())),
+            I::AtomicRMW(a) => self.atomic_rmw(a),
+            I::CmpXchg(c) => self.cmpxchg(c),
             I::VAArg(_) => Err(Unsup::msg("va_arg in a function with variable arguments")),
             I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => Err(Unsup::msg("exception handling")),
             I::Phi(_) => Ok(()), // block parameters, lowered with the block
@@ -266,9 +267,11 @@ pub(super) fn result_type(llvm: &llvm_ir::Module, inst: &Instruction) -> Option<
             _ => return None,
         },
         I::VAArg(v) => v.cur_type.clone(),
-        I::InsertElement(_) | I::ShuffleVector(_) | I::CmpXchg(_) | I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => {
-            return None
+        I::CmpXchg(c) => {
+            let ty = types.type_of(&c.expected);
+            types.struct_of(vec![ty, types.bool()], false)
         }
+        I::InsertElement(_) | I::ShuffleVector(_) | I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => return None,
         // Everything else is typed by LLVM without surprises (arithmetic, casts, select,
         // freeze, atomicrmw, phi).
         other => types.type_of(other),

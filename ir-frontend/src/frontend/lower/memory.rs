@@ -1,5 +1,6 @@
 //! Memory instructions: `alloca` (constant-size, or `dyn_alloca` for VLAs), `load`/`store`
-//! of integers and pointers, and `getelementptr` lowered to `i64` offset arithmetic with the
+//! of integers and pointers (atomic ones too: penumbra runs one thread), `atomicrmw` and
+//! `cmpxchg` as load-compute-store, and `getelementptr` lowered to `i64` offset arithmetic with the
 //! element sizes and struct field offsets of the module's data layout (from LLVM itself).
 //! Indices are sign-extended (or truncated) to 64 bits as LLVM specifies; constant indices
 //! fold into one constant offset added last.
@@ -7,8 +8,8 @@
 use super::aggregates::is_aggregate;
 use super::function::FnLower;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
-use crate::ir::{BinaryOp, CastOp, Type, Value, PTR};
-use llvm_ir::instruction::{Alloca, GetElementPtr, Load, Store};
+use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, PTR};
+use llvm_ir::instruction::{Alloca, AtomicRMW, CmpXchg, GetElementPtr, Load, RMWBinOp, Store};
 use llvm_ir::{Constant, Operand, Type as LType};
 
 impl<'a, 'm> FnLower<'a, 'm> {
@@ -57,6 +58,60 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let value = self.operand(&s.value)?;
         let addr = self.operand(&s.address)?;
         self.b.store(addr, value);
+        Ok(())
+    }
+
+    /// `atomicrmw op [addr], v`: penumbra runs one thread, so it is a load, the operation and
+    /// a store; the result is the old value.
+    pub(super) fn atomic_rmw(&mut self, a: &'m AtomicRMW) -> LResult<()> {
+        let addr = self.operand(&a.address)?;
+        let v = self.operand(&a.value)?;
+        let ty = self.b.body().value_type(v);
+        let old = self.b.load(ty, addr);
+        let new = match a.operation {
+            RMWBinOp::Xchg => v,
+            RMWBinOp::Add => self.b.binary(BinaryOp::Add, old, v),
+            RMWBinOp::Sub => self.b.binary(BinaryOp::Sub, old, v),
+            RMWBinOp::And => self.b.binary(BinaryOp::And, old, v),
+            RMWBinOp::Or => self.b.binary(BinaryOp::Or, old, v),
+            RMWBinOp::Xor => self.b.binary(BinaryOp::Xor, old, v),
+            RMWBinOp::Nand => {
+                let and = self.b.binary(BinaryOp::And, old, v);
+                let ones = self.b.iconst(ty, u64::MAX);
+                self.b.binary(BinaryOp::Xor, and, ones)
+            }
+            RMWBinOp::Max | RMWBinOp::Min | RMWBinOp::UMax | RMWBinOp::UMin => {
+                let cc = match a.operation {
+                    RMWBinOp::Max => IntCC::Sgt,
+                    RMWBinOp::Min => IntCC::Slt,
+                    RMWBinOp::UMax => IntCC::Ugt,
+                    _ => IntCC::Ult,
+                };
+                let keep = self.b.icmp(cc, old, v);
+                self.b.select(keep, old, v)
+            }
+            RMWBinOp::FAdd | RMWBinOp::FSub | RMWBinOp::FMax | RMWBinOp::FMin => {
+                return Err(Unsup::Category("floating point".into()))
+            }
+        };
+        self.b.store(addr, new);
+        self.define(&a.dest, old);
+        Ok(())
+    }
+
+    /// `cmpxchg [addr], expected, replacement`: `{ old, old == expected }`, storing the
+    /// replacement when equal (one thread: no contention, so a weak exchange never fails
+    /// spuriously).
+    pub(super) fn cmpxchg(&mut self, c: &'m CmpXchg) -> LResult<()> {
+        let addr = self.operand(&c.address)?;
+        let expected = self.operand(&c.expected)?;
+        let replacement = self.operand(&c.replacement)?;
+        let ty = self.b.body().value_type(expected);
+        let old = self.b.load(ty, addr);
+        let equal = self.b.icmp(IntCC::Eq, old, expected);
+        let stored = self.b.select(equal, replacement, old);
+        self.b.store(addr, stored);
+        self.define_aggregate(&c.dest, vec![old, equal]);
         Ok(())
     }
 
