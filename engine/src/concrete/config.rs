@@ -27,7 +27,8 @@ pub struct RunConfig {
 
 impl Default for RunConfig {
     /// The new version, no inputs (all symbolic bytes zero), `argv = ["program"]`, empty
-    /// stdin, no step limit, a call depth of 10,000.
+    /// stdin, no step limit, a call depth of 100,000 frames (about what an 8 MiB native
+    /// stack holds of small frames).
     fn default() -> Self {
         RunConfig {
             version: Version::New,
@@ -35,7 +36,7 @@ impl Default for RunConfig {
             args: vec!["program".to_string()],
             stdin: Vec::new(),
             max_steps: None,
-            max_call_depth: 10_000,
+            max_call_depth: 100_000,
         }
     }
 }

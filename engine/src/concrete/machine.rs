@@ -1,5 +1,5 @@
 //! The process state outside the call stack: memory, the standard streams and the few runtime
-//! objects the C library needs (`FILE` handles, `errno`). The modelled library functions
+//! objects the C library needs (`FILE` handles, `errno`, the `<ctype.h>` tables). The modelled library functions
 //! operate on a [`Machine`] alone; they never see frames.
 
 use super::memory::{Memory, Origin, Region};
@@ -14,6 +14,11 @@ pub struct Runtime {
     pub stderr: u64,
     /// The `int` `__errno_location()` returns.
     pub errno: u64,
+    /// What `__ctype_b_loc()`, `__ctype_toupper_loc()` and `__ctype_tolower_loc()` return:
+    /// read-only cells pointing at entry 0 of glibc's tables (indexable from -128 to 255).
+    pub ctype_b: u64,
+    pub ctype_toupper: u64,
+    pub ctype_tolower: u64,
 }
 
 /// A standard stream, identified by its `FILE *`.

@@ -2,7 +2,8 @@
 //! `main`'s `argc`, `argv` and `envp` (once per run).
 //!
 //! Globals are allocated in module order, then the runtime's objects: the three `FILE`
-//! objects the `stdin`, `stdout` and `stderr` globals point to, and `errno`. Initial contents
+//! objects the `stdin`, `stdout` and `stderr` globals point to, `errno`, and glibc's
+//! `<ctype.h>` tables (its `isalpha` and friends are macros reading them). Initial contents
 //! come from each global's [`GlobalInit`]: bytes with relocations (8-byte little-endian
 //! addresses), zeros, the known external globals, or a marker that makes any access end the
 //! run as unsupported. Read-only globals are sealed last, so writing to a string literal is an
@@ -11,6 +12,7 @@
 use super::machine::Runtime;
 use super::memory::{func_addr, Memory, Origin, Region};
 use super::program::LoadError;
+use crate::libc::ctype;
 use penumbra_ir::{GlobalInit, Module, RelocTarget};
 
 /// glibc's `sizeof(FILE)` on x86-64; the objects' contents are never looked at.
@@ -33,12 +35,18 @@ pub fn layout_globals(module: &Module) -> Result<(Memory<'_>, Runtime, Vec<u64>)
         let id = mem.allocate(Region::Global, size, 16, Origin::Runtime(what)).expect("small runtime objects fit");
         mem.object(id).base
     };
-    let runtime = Runtime {
+    let mut runtime = Runtime {
         stdin: runtime_object(FILE_SIZE, "stdin's FILE object"),
         stdout: runtime_object(FILE_SIZE, "stdout's FILE object"),
         stderr: runtime_object(FILE_SIZE, "stderr's FILE object"),
         errno: runtime_object(4, "errno"),
+        ..Runtime::default()
     };
+    runtime.ctype_b = ctype_table(&mut mem, 2, |c| u64::from(ctype::class_mask(c)), "the <ctype.h> class table");
+    runtime.ctype_toupper =
+        ctype_table(&mut mem, 4, |c| ctype::toupper(c) as u32 as u64, "the <ctype.h> toupper table");
+    runtime.ctype_tolower =
+        ctype_table(&mut mem, 4, |c| ctype::tolower(c) as u32 as u64, "the <ctype.h> tolower table");
     let addrs: Vec<u64> = ids.iter().map(|&id| mem.object(id).base).collect();
     for ((_, data), &id) in module.globals.iter().zip(&ids) {
         let bad = |reason: String| LoadError::Global { name: data.name.clone(), reason };
@@ -85,6 +93,22 @@ pub fn layout_globals(module: &Module) -> Result<(Memory<'_>, Runtime, Vec<u64>)
         }
     }
     Ok((mem, runtime, addrs))
+}
+
+/// One of glibc's `<ctype.h>` tables: `entry(c)` for `c` in `-128..=255`, `size`-byte entries,
+/// read-only, and the read-only cell holding the address of entry 0 that `__ctype_*_loc()`
+/// returns. Returns the cell's address.
+fn ctype_table(mem: &mut Memory<'_>, size: usize, entry: impl Fn(i32) -> u64, what: &'static str) -> u64 {
+    let table = mem.allocate(Region::Global, 384 * size as u64, 16, Origin::Runtime(what)).expect("fits");
+    for (slot, c) in mem.init_bytes(table).chunks_exact_mut(size).zip(-128..256) {
+        slot.copy_from_slice(&entry(c).to_le_bytes()[..size]);
+    }
+    mem.set_read_only(table);
+    let zero = mem.object(table).base + 128 * size as u64;
+    let cell = mem.allocate(Region::Global, 8, 16, Origin::Runtime(what)).expect("fits");
+    mem.init_bytes(cell).copy_from_slice(&zero.to_le_bytes());
+    mem.set_read_only(cell);
+    mem.object(cell).base
 }
 
 /// Builds `main`'s arguments (`params` of `argc, argv, envp`): each argument string and the

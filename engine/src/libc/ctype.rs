@@ -1,6 +1,12 @@
-//! `<ctype.h>` in the C locale. Arguments are C `int`s: `EOF` (-1) and values outside
-//! `0..=255` belong to no class, bytes above 127 are in no class either (the C locale), and
-//! `toupper`/`tolower` return anything but a letter unchanged.
+//! `<ctype.h>` in glibc's C locale. Arguments are C `int`s: `EOF` (-1) and values outside
+//! `0..=255` belong to no class, and bytes above 127 are in no class either. `toupper` and
+//! `tolower` change letters only, except that, like glibc's tables, they map a negative
+//! `signed char` value `-128..=-2` to the same byte as an `unsigned char` (`toupper(-100)` is
+//! 156).
+//!
+//! glibc's `<ctype.h>` macros read tables through `__ctype_b_loc()`, `__ctype_toupper_loc()`
+//! and `__ctype_tolower_loc()`; [`class_mask`] and [`toupper`]/[`tolower`] give their entries
+//! for indices `-128..=255`.
 
 /// The classification functions penumbra models.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -65,20 +71,40 @@ impl Class {
 
 /// `toupper(c)`.
 pub fn toupper(c: i32) -> i32 {
-    if (i32::from(b'a')..=i32::from(b'z')).contains(&c) {
-        c - 32
-    } else {
-        c
+    match c {
+        0x61..=0x7a => c - 32,
+        -128..=-2 => c + 256,
+        _ => c,
     }
 }
 
 /// `tolower(c)`.
 pub fn tolower(c: i32) -> i32 {
-    if (i32::from(b'A')..=i32::from(b'Z')).contains(&c) {
-        c + 32
-    } else {
-        c
+    match c {
+        0x41..=0x5a => c + 32,
+        -128..=-2 => c + 256,
+        _ => c,
     }
+}
+
+/// The bits of glibc's `__ctype_b` table entry for `c` (`_ISupper` is `0x100`, ... in its
+/// little-endian layout).
+pub fn class_mask(c: i32) -> u16 {
+    const BITS: [(Class, u16); 12] = [
+        (Class::Upper, 0x100),
+        (Class::Lower, 0x200),
+        (Class::Alpha, 0x400),
+        (Class::Digit, 0x800),
+        (Class::XDigit, 0x1000),
+        (Class::Space, 0x2000),
+        (Class::Print, 0x4000),
+        (Class::Graph, 0x8000),
+        (Class::Blank, 0x1),
+        (Class::Cntrl, 0x2),
+        (Class::Punct, 0x4),
+        (Class::Alnum, 0x8),
+    ];
+    BITS.iter().filter(|(class, _)| class.contains(c)).map(|&(_, bit)| bit).sum()
 }
 
 /// `isspace` on a byte, as `strtol` uses it.
@@ -104,13 +130,29 @@ mod tests {
         assert_eq!(Class::from_function("isfoo"), None);
     }
 
+    /// Expected values from glibc 2.36.
     #[test]
-    fn case_mapping_leaves_non_letters_alone() {
+    fn case_mapping_matches_glibc() {
         assert_eq!(toupper('a' as i32), 'A' as i32);
         assert_eq!(toupper('Z' as i32), 'Z' as i32);
         assert_eq!(toupper(-1), -1);
+        assert_eq!(toupper(-100), 156);
+        assert_eq!(toupper(-128), 128);
+        assert_eq!(toupper(-2), 254);
+        assert_eq!(toupper(300), 300);
         assert_eq!(tolower('Q' as i32), 'q' as i32);
         assert_eq!(tolower('[' as i32), '[' as i32);
-        assert_eq!(tolower(300), 300);
+        assert_eq!(tolower(-1), -1);
+    }
+
+    #[test]
+    fn class_masks_match_glibc_tables() {
+        assert_eq!(class_mask('A' as i32), 0xd508);
+        assert_eq!(class_mask('a' as i32), 0xd608);
+        assert_eq!(class_mask('0' as i32), 0xd808);
+        assert_eq!(class_mask(' ' as i32), 0x6001);
+        assert_eq!(class_mask('!' as i32), 0xc004);
+        assert_eq!(class_mask(-1), 0);
+        assert_eq!(class_mask(0xe9), 0);
     }
 }

@@ -88,6 +88,10 @@ pub enum LibcFn {
     IsClass(Class),
     Toupper,
     Tolower,
+    /// `__ctype_b_loc`, `__ctype_toupper_loc`, `__ctype_tolower_loc`: glibc's table cells.
+    CtypeBLoc,
+    CtypeToupperLoc,
+    CtypeTolowerLoc,
 }
 
 impl LibcFn {
@@ -146,6 +150,9 @@ impl LibcFn {
             "__errno_location" => ErrnoLocation,
             "toupper" => Toupper,
             "tolower" => Tolower,
+            "__ctype_b_loc" => CtypeBLoc,
+            "__ctype_toupper_loc" => CtypeToupperLoc,
+            "__ctype_tolower_loc" => CtypeTolowerLoc,
             _ => return None,
         })
     }
@@ -191,5 +198,8 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),
+        CtypeBLoc => Ok(Some(m.runtime.ctype_b)),
+        CtypeToupperLoc => Ok(Some(m.runtime.ctype_toupper)),
+        CtypeTolowerLoc => Ok(Some(m.runtime.ctype_tolower)),
     }
 }
