@@ -533,7 +533,7 @@ fn unbounded_recursion_overflows_the_call_depth() {
     let r = run(&m, &RunConfig { max_call_depth: 100, ..RunConfig::default() });
     let msg = assert_error(&r, ErrorKind::StackOverflow, "f", 3);
     assert_eq!(msg, "calling 'f' exceeds the call depth limit of 100 frames");
-    // The default limit is 10,000 frames.
+    // The default limit is 100,000 frames.
     let r = run_default(&m);
     assert_error(&r, ErrorKind::StackOverflow, "f", 3);
 }
