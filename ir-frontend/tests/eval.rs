@@ -1,9 +1,51 @@
-//! A tiny evaluator for pure IR functions (integer arithmetic, comparisons, casts, selects,
-//! branches, block parameters, `change`): enough to check that the frontend's expansions
-//! (bit-counting intrinsics, overflow checks, switches, loops) compute what C computes,
-//! without the engine. Memory, calls and everything else make it give up (`None`).
+//! A tiny evaluator for IR functions (integer arithmetic, comparisons, casts, selects,
+//! branches, block parameters, `change`, stack memory, direct calls and `memcpy`): enough to
+//! check that the frontend's expansions (bit-counting intrinsics, overflow checks, odd-width
+//! integers, struct returns, variable arguments) compute what C computes, without the
+//! engine. Globals, other external calls and everything else make it give up (`None`).
 
 use penumbra_ir::{BinaryOp, Body, CastOp, InstData, IntCC, Module, Type, Value, ValueDef};
+use std::collections::BTreeMap;
+
+/// Byte-addressed memory for stack objects, allocated upwards from a fixed base.
+#[derive(Default)]
+struct Memory {
+    bytes: BTreeMap<u64, u8>,
+    next: u64,
+}
+
+impl Memory {
+    fn alloc(&mut self, size: u64) -> u64 {
+        if self.next == 0 {
+            self.next = 0x1000;
+        }
+        let addr = self.next;
+        self.next += size.div_ceil(16) * 16 + 16;
+        // Fresh stack memory reads as zero here (C leaves it indeterminate).
+        self.store_bytes(addr, size, 0);
+        addr
+    }
+
+    fn load(&self, addr: u64, n: u32) -> Option<u64> {
+        let mut v = 0u64;
+        for i in (0..u64::from(n)).rev() {
+            v = (v << 8) | u64::from(*self.bytes.get(&(addr + i))?);
+        }
+        Some(v)
+    }
+
+    fn store_bytes(&mut self, addr: u64, n: u64, byte: u8) {
+        for i in 0..n {
+            self.bytes.insert(addr + i, byte);
+        }
+    }
+
+    fn store(&mut self, addr: u64, n: u32, v: u64) {
+        for i in 0..u64::from(n) {
+            self.bytes.insert(addr + i, (v >> (8 * i)) as u8);
+        }
+    }
+}
 
 /// Which side `change(old, new)` takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -16,6 +58,24 @@ pub enum Side {
 /// its result, or `None` if it does something this evaluator does not model or a checked
 /// error (division by zero, shift too far).
 pub fn run(module: &Module, name: &str, args: &[u64], side: Side) -> Option<u64> {
+    call(module, name, args, side, &mut Memory::default(), 0)
+}
+
+fn call(module: &Module, name: &str, args: &[u64], side: Side, mem: &mut Memory, depth: u32) -> Option<u64> {
+    if depth > 100 {
+        return None;
+    }
+    if name == "memcpy" || name == "memmove" {
+        let bytes: Vec<u64> = (0..args[2]).map(|i| mem.load(args[1] + i, 1)).collect::<Option<_>>()?;
+        for (i, b) in bytes.into_iter().enumerate() {
+            mem.store(args[0] + i as u64, 1, b);
+        }
+        return Some(args[0]);
+    }
+    if name == "memset" {
+        mem.store_bytes(args[0], args[2], args[1] as u8);
+        return Some(args[0]);
+    }
     let f = &module.funcs[module.func_by_name(name)?];
     let body = f.body.as_ref()?;
     let mut env: Vec<Option<u64>> = vec![None; body.values.len()];
@@ -68,6 +128,26 @@ pub fn run(module: &Module, name: &str, args: &[u64], side: Side) -> Option<u64>
                     let jt = &body.jump_tables[*table];
                     next = Some(jt.cases.iter().find(|(v, _)| *v == x).map_or(jt.default, |(_, d)| *d));
                     break;
+                }
+                InstData::Alloca { size, .. } => mem.alloc(u64::from(*size)),
+                InstData::DynAlloca { bytes } => mem.alloc(get(*bytes, &env)?),
+                InstData::Load { addr } => {
+                    let ty = body.value_type(body.inst_result(inst)?);
+                    mem.load(get(*addr, &env)?, ty.bytes())?
+                }
+                InstData::Store { addr, value } => {
+                    let ty = body.value_type(*value);
+                    mem.store(get(*addr, &env)?, ty.bytes(), get(*value, &env)?);
+                    continue;
+                }
+                InstData::Call { func, args } => {
+                    let values: Vec<u64> = body.list(*args).iter().map(|&a| get(a, &env)).collect::<Option<_>>()?;
+                    let callee = &module.funcs[*func].name;
+                    let r = call(module, callee, &values, side, mem, depth + 1)?;
+                    match body.inst_result(inst) {
+                        Some(_) => r,
+                        None => continue,
+                    }
                 }
                 InstData::Return { value } => return value.map_or(Some(0), |v| get(v, &env)),
                 _ => return None,

@@ -86,15 +86,35 @@ define ptr @f() {
 }
 
 #[test]
-fn integer_widths_other_than_1_8_16_32_64_are_unsupported() {
+fn odd_integer_widths_up_to_64_bits_live_in_wider_ir_types() {
     let m = lower_ll(
-        "define i32 @f(ptr %p) {
-  %a = load i24, ptr %p
-  %b = zext i24 %a to i32
-  ret i32 %b
+        "define i32 @f(i32 %x) {
+  %p = alloca [4 x i8]
+  %t = trunc i32 %x to i24
+  %d = mul i24 %t, 3
+  store i24 %d, ptr %p
+  %l = load i24, ptr %p
+  %s = sext i24 %l to i32
+  ret i32 %s
+}
+define i1 @neg(i40 %x) {
+  %c = icmp slt i40 %x, 0
+  ret i1 %c
+}
+define i64 @wide(i64 %x) {
+  %t = zext i64 %x to i65
+  %r = trunc i65 %t to i64
+  ret i64 %r
 }",
     );
-    assert_eq!(unsupported(&m, "f")[0].0, "24-bit integer: load of i24");
+    for x in [0i32, 1, -1, 0x7f_ffff, 0x80_0000, 0x12_3456, -0x55_5555] {
+        let want = ((x.wrapping_mul(3)) << 8) >> 8;
+        assert_eq!(run(&m, "f", &[x as u32 as u64], Side::New), Some(want as u32 as u64), "f({x})");
+    }
+    // i40 in an i64: the sign is bit 39.
+    assert_eq!(run(&m, "neg", &[1 << 39], Side::New), Some(1));
+    assert_eq!(run(&m, "neg", &[(1 << 39) - 1], Side::New), Some(0));
+    assert_eq!(unsupported(&m, "wide")[0].0, "65-bit integer: zext");
 }
 
 #[test]

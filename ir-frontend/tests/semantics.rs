@@ -152,3 +152,73 @@ int minmax(int a, int b) { return (a < b ? a : b) * 2 - (a > b ? a : b); }
         assert_eq!(run(&m, "minmax", &[a as u64, b as u64], Side::New), Some(want as u32 as u64));
     }
 }
+
+#[test]
+fn bit_fields_of_odd_widths_read_and_write_like_c() {
+    let m = lower(
+        "bitfields.c",
+        "struct f { unsigned a:20; unsigned b:20; unsigned char c; };
+struct __attribute__((packed)) p { char c; int v:20; };
+struct w { long x:40; long y:24; };
+int f_roundtrip(unsigned a, unsigned b) { struct f s; s.a = a; s.b = b; s.c = 9; return (int)(s.a + 3 * s.b + s.c); }
+int p_signed(int v) { struct p s; s.c = 1; s.v = v; return s.v + s.c; }
+long w_mix(long x, long y) { struct w s; s.x = x; s.y = y; s.x += s.y; return s.x * 1000 + s.y; }
+",
+    );
+    let sext = |v: i64, bits: u32| (v << (64 - bits)) >> (64 - bits);
+    for x in samples() {
+        let (a, b) = (x & 0xf_ffff, (x >> 20) & 0xf_ffff);
+        assert_eq!(run(&m, "f_roundtrip", &[x, x >> 20], Side::New), Some((a + 3 * b + 9) & 0xffff_ffff), "f({x:#x})");
+        let want = sext(x as i64, 20) + 1;
+        assert_eq!(run(&m, "p_signed", &[x], Side::New), Some(want as u32 as u64), "p({x:#x})");
+        let y = x.rotate_left(17);
+        let (sx, sy) = (sext(x as i64, 40), sext(y as i64, 24));
+        let want = sext(sx.wrapping_add(sy), 40).wrapping_mul(1000).wrapping_add(sy);
+        assert_eq!(run(&m, "w_mix", &[x, y], Side::New), Some(want as u64), "w({x:#x}, {y:#x})");
+    }
+}
+
+#[test]
+fn structs_returned_in_registers_and_passed_by_value_round_trip() {
+    let m = lower(
+        "structs.c",
+        "struct pair { long a; int b; };
+struct big { long v[5]; };
+static struct pair make(long a, int b) { struct pair p = { a, b }; return p; }
+static long sum(struct big s) { s.v[0] = 100; return s.v[1] + s.v[4]; }
+long use(long a, int b) {
+  struct pair p = make(a, b);
+  struct big g = { { 1, a, 3, 4, b } };
+  long s = sum(g);
+  return p.a * 2 + p.b + s + g.v[0];
+}",
+    );
+    for (a, b) in [(1i64, 2i32), (-5, 7), (1 << 40, -1)] {
+        let want = a * 2 + i64::from(b) + (a + i64::from(b)) + 1;
+        assert_eq!(run(&m, "use", &[a as u64, b as u32 as u64], Side::New), Some(want as u64), "use({a}, {b})");
+    }
+}
+
+#[test]
+fn variable_arguments_of_user_functions_are_read_in_order() {
+    let m = lower(
+        "va.c",
+        "#include <stdarg.h>
+static long weigh(int n, ...) {
+  va_list ap, again;
+  va_start(ap, n);
+  va_copy(again, ap);
+  long s = 0;
+  for (int i = 0; i < n; i++) s = s * 10 + (i % 2 ? va_arg(ap, long) : va_arg(ap, int));
+  long first = va_arg(again, int);
+  va_end(again);
+  va_end(ap);
+  return s * 100 + first;
+}
+long go(int a, long b) { return weigh(4, a, b, 3, 4L) + weigh(1, 5); }",
+    );
+    let want = |a: i64, b: i64| (((a * 10 + b) * 10 + 3) * 10 + 4) * 100 + a + (5 * 100 + 5);
+    for (a, b) in [(1i64, 2i64), (7, -3), (-9, 5)] {
+        assert_eq!(run(&m, "go", &[a as u64, b as u64], Side::New), Some(want(a, b) as u64), "go({a}, {b})");
+    }
+}

@@ -49,6 +49,9 @@ impl ModuleCx<'_> {
 
     fn collect_leaves(&self, ty: &LType, base: u64, out: &mut Vec<Leaf>) -> Option<()> {
         match ty {
+            // Odd-width integers (bit-field storage) are left out: their accesses are
+            // assembled from pieces (see `widths`), which leaves do not do.
+            LType::IntegerType { bits } if super::widths::is_odd(*bits) => return None,
             LType::IntegerType { .. } | LType::PointerType { .. } => {
                 if out.len() >= MAX_LEAVES {
                     return None;

@@ -7,7 +7,8 @@
 use super::function::FnLower;
 use super::globals::global_name;
 use super::inst::int_cc;
-use super::types::{ir_type, LResult, Unsup};
+use super::types::{category, ir_type, LResult, Unsup};
+use super::widths::int_bits;
 use crate::frontend::llvm_info::{gep_key, GepOffset};
 use crate::ir::{BinaryOp, CastOp, Value, PTR};
 use llvm_ir::{Constant, ConstantRef, Name, Type as LType};
@@ -61,7 +62,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             C::ICmp(i) => {
                 let a = self.constant(&i.operand0)?;
                 let b = self.constant(&i.operand1)?;
-                Ok(self.b.icmp(int_cc(i.predicate), a, b))
+                let bits = self.const_bits(&i.operand0)?;
+                Ok(self.int_icmp(int_cc(i.predicate), a, b, bits))
             }
             C::Select(s) => {
                 let cond = self.constant(&s.condition)?;
@@ -106,14 +108,22 @@ impl<'a, 'm> FnLower<'a, 'm> {
     }
 
     fn cast_const(&mut self, operand: &'m ConstantRef, to: &LType, widen: CastOp) -> LResult<Value> {
-        let to = ir_type(to)?;
+        ir_type(to)?;
         let x = self.constant(operand)?;
-        Ok(self.resize(x, to, widen))
+        let from = self.const_bits(operand)?;
+        let to = int_bits(to).ok_or_else(|| Unsup::Category(category(to)))?;
+        Ok(self.int_cast(x, from, to, widen))
     }
 
     fn binary_const(&mut self, op: BinaryOp, a: &'m ConstantRef, b: &'m ConstantRef) -> LResult<Value> {
         let x = self.constant(a)?;
         let y = self.constant(b)?;
-        Ok(self.b.binary(op, x, y))
+        let bits = self.const_bits(a)?;
+        Ok(self.int_binary(op, x, y, bits))
+    }
+
+    fn const_bits(&self, c: &Constant) -> LResult<u32> {
+        let ty = self.cx.llvm.types.type_of(c);
+        int_bits(&ty).ok_or_else(|| Unsup::Category(category(&ty)))
     }
 }

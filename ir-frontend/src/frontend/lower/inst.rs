@@ -6,6 +6,7 @@
 use super::function::FnLower;
 use super::aggregates::is_aggregate;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
+use super::widths::int_bits;
 use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, ValueDef};
 use llvm_ir::{Instruction, IntPredicate, Operand, Type as LType, TypeRef};
 
@@ -45,7 +46,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             I::ICmp(i) => {
                 let a = self.operand(&i.operand0)?;
                 let b = self.operand(&i.operand1)?;
-                let v = self.b.icmp(int_cc(i.predicate), a, b);
+                let bits = self.bits_of(&i.operand0)?;
+                let v = self.int_icmp(int_cc(i.predicate), a, b, bits);
                 self.define(&i.dest, v);
                 Ok(())
             }
@@ -109,17 +111,26 @@ impl<'a, 'm> FnLower<'a, 'm> {
     fn binary(&mut self, op: BinaryOp, a: &'m Operand, b: &'m Operand, dest: &'m llvm_ir::Name) -> LResult<()> {
         let x = self.operand(a)?;
         let y = self.operand(b)?;
-        let v = self.b.binary(op, x, y);
+        let bits = self.bits_of(a)?;
+        let v = self.int_binary(op, x, y, bits);
         self.define(dest, v);
         Ok(())
+    }
+
+    /// The LLVM bit width of an integer or pointer operand.
+    pub(super) fn bits_of(&self, op: &Operand) -> LResult<u32> {
+        let ty = self.cx.llvm.types.type_of(op);
+        int_bits(&ty).ok_or_else(|| Unsup::Category(super::types::category(&ty)))
     }
 
     /// `trunc`, `zext`, `sext`, and pointer/integer conversions (`widen` is used when the
     /// target is wider, `trunc` when narrower, nothing when the IR types agree).
     fn cast(&mut self, operand: &'m Operand, to: &LType, dest: &'m llvm_ir::Name, widen: CastOp) -> LResult<()> {
-        let to = ir_type(to)?;
+        ir_type(to)?;
         let x = self.operand(operand)?;
-        let v = self.resize(x, to, widen);
+        let from_bits = self.bits_of(operand)?;
+        let to_bits = int_bits(to).ok_or_else(|| Unsup::Category(super::types::category(to)))?;
+        let v = self.int_cast(x, from_bits, to_bits, widen);
         self.define(dest, v);
         Ok(())
     }

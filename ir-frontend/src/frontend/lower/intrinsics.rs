@@ -14,6 +14,7 @@
 use super::calls::scalar_result;
 use super::function::FnLower;
 use super::types::{LResult, Unsup};
+use super::widths::{int_bits, is_odd};
 use crate::ir::{BinaryOp, IntCC, Type, Value};
 use llvm_ir::instruction::Call;
 use llvm_ir::{Constant, Type as LType};
@@ -47,6 +48,11 @@ const IDENTITY: &[&str] = &[
 
 impl<'a, 'm> FnLower<'a, 'm> {
     pub(super) fn intrinsic(&mut self, name: &str, c: &'m Call, ret_ty: &LType) -> LResult<()> {
+        // The expansions below compute on whole IR types; odd widths would need masking.
+        let odd = |ty: &LType| int_bits(ty).is_some_and(is_odd);
+        if odd(ret_ty) || c.arguments.iter().any(|(a, _)| odd(&self.cx.llvm.types.type_of(a))) {
+            return Err(Unsup::msg(format!("LLVM intrinsic {name} on an odd-width integer")));
+        }
         if name.contains(".with.overflow.") {
             return self.with_overflow(name, c);
         }

@@ -8,6 +8,7 @@
 use super::aggregates::is_aggregate;
 use super::function::FnLower;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
+use super::widths::int_bits;
 use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, PTR};
 use llvm_ir::instruction::{Alloca, AtomicRMW, CmpXchg, GetElementPtr, Load, RMWBinOp, Store};
 use llvm_ir::{Constant, Operand, Type as LType};
@@ -44,9 +45,12 @@ impl<'a, 'm> FnLower<'a, 'm> {
         if is_aggregate(&l.loaded_ty) {
             return self.load_aggregate(&l.loaded_ty, &l.address, &l.dest);
         }
-        let ty = ir_type(&l.loaded_ty)?;
+        ir_type(&l.loaded_ty)?;
         let addr = self.operand(&l.address)?;
-        let v = self.b.load(ty, addr);
+        let v = match int_bits(&l.loaded_ty) {
+            Some(bits) => self.load_int(addr, bits),
+            None => return Err(Unsup::msg(format!("load of {}", l.loaded_ty))),
+        };
         self.define(&l.dest, v);
         Ok(())
     }
@@ -57,7 +61,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
         let value = self.operand(&s.value)?;
         let addr = self.operand(&s.address)?;
-        self.b.store(addr, value);
+        let bits = self.bits_of(&s.value)?;
+        self.store_int(addr, value, bits);
         Ok(())
     }
 
@@ -151,7 +156,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 Some(k) => constant = constant.wrapping_add(k.wrapping_mul(stride as i64)),
                 None => {
                     let x = self.operand(index)?;
-                    let x = self.resize(x, Type::I64, CastOp::Sext);
+                    let bits = self.bits_of(index)?;
+                    let x = self.int_cast(x, bits, 64, CastOp::Sext);
                     let term = self.scale(x, stride);
                     addr = self.b.binary(BinaryOp::Add, addr, term);
                 }

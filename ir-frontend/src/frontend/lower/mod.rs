@@ -22,6 +22,7 @@ mod intrinsics;
 mod memory;
 mod types;
 mod varargs;
+mod widths;
 
 use super::error::FrontendError;
 use super::llvm_info::{global_key, LlvmInfo};

@@ -1,6 +1,7 @@
-//! LLVM types as the IR sees them: integers of 1, 8, 16, 32 and 64 bits and pointers (as
-//! `i64`) are values; everything else (floating point, vectors, other integer widths,
-//! aggregates as values) is a construct the IR does not model, described by a category that
+//! LLVM types as the IR sees them: integers of up to 64 bits (odd widths in a wider
+//! container, see [`super::widths`]) and pointers (as `i64`) are values; everything else
+//! (floating point, vectors, wider integers, aggregates as values) is a construct the IR
+//! does not model, described by a category that
 //! becomes the start of an `unsupported` message ("floating point: fadd").
 
 use crate::ir::{Type, PTR};
@@ -34,7 +35,9 @@ pub(super) type LResult<T> = Result<T, Unsup>;
 /// The IR type of an LLVM first-class type, or the category that makes it unsupported.
 pub(super) fn ir_type(ty: &LType) -> LResult<Type> {
     match ty {
-        LType::IntegerType { bits } => Type::from_bits(*bits).ok_or_else(|| Unsup::Category(format!("{bits}-bit integer"))),
+        LType::IntegerType { bits } => {
+            super::widths::container(*bits).ok_or_else(|| Unsup::Category(format!("{bits}-bit integer")))
+        }
         LType::PointerType { .. } => Ok(PTR),
         other => Err(Unsup::Category(category(other))),
     }
@@ -92,6 +95,7 @@ mod tests {
         assert_eq!(ir_type(&LType::IntegerType { bits: 1 }), Ok(Type::I1));
         assert_eq!(ir_type(&LType::IntegerType { bits: 64 }), Ok(Type::I64));
         assert_eq!(ir_type(&LType::PointerType { addr_space: 0 }), Ok(Type::I64));
+        assert_eq!(ir_type(&LType::IntegerType { bits: 24 }), Ok(Type::I32));
         assert_eq!(ir_type(&LType::IntegerType { bits: 128 }), Err(Unsup::Category("128-bit integer".into())));
         let double = LType::FPType(llvm_ir::types::FPType::Double);
         assert_eq!(ir_type(&double).map_err(|e| e.describe("fadd")), Err("floating point: fadd".to_string()));
