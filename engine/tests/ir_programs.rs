@@ -5,12 +5,15 @@ use crate::support::*;
 use penumbra_engine::concrete::{run, Inputs, Outcome, Program, RunConfig, SymbolicObject};
 use penumbra_engine::ErrorKind;
 use penumbra_ir::{
-    BinaryOp, CastOp, FunctionBuilder, GlobalInit, IntCC, Reloc, RelocTarget, Type, Value, Version, PTR,
+    BinaryOp, CastOp, FunctionBuilder, GlobalInit, IntCC, Reloc, RelocTarget, Type, Value, Version,
+    PTR,
 };
 use std::collections::BTreeMap;
 
 /// `int main(void) { <body computes v>; return v; }` with a `buf[4]` global available.
-fn main_returning(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder) -> Value) -> penumbra_ir::Module {
+fn main_returning(
+    build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder) -> Value,
+) -> penumbra_ir::Module {
     let mut mb = ModuleBuilder::new();
     let main = mb.declare("main", &[], Some(Type::I32));
     let mut body = penumbra_ir::Body::default();
@@ -29,7 +32,11 @@ fn main_returning(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder) -
 fn main_return_value_is_the_exit_status_modulo_256() {
     for (ret, status) in [(0u64, 0), (3, 3), (300, 44), (0xffff_ffff, 255), (256, 0)] {
         let m = main_returning(|_, b| b.iconst(Type::I32, ret));
-        assert_eq!(run_default(&m).outcome, Outcome::Exit(status), "return {ret}");
+        assert_eq!(
+            run_default(&m).outcome,
+            Outcome::Exit(status),
+            "return {ret}"
+        );
     }
 }
 
@@ -117,7 +124,11 @@ fn switch_takes_the_matching_case_or_the_default() {
                 b.ret(Some(c));
             }
         });
-        assert_eq!(run_default(&mb.finish()).outcome, Outcome::Exit(want), "switch on {input}");
+        assert_eq!(
+            run_default(&mb.finish()).outcome,
+            Outcome::Exit(want),
+            "switch on {input}"
+        );
     }
 }
 
@@ -133,7 +144,10 @@ fn change_and_execute_follow_the_version() {
         let e = b.binary(BinaryOp::Mul, e, hundred);
         b.binary(BinaryOp::Add, c, e)
     });
-    let config = |version| RunConfig { version, ..RunConfig::default() };
+    let config = |version| RunConfig {
+        version,
+        ..RunConfig::default()
+    };
     assert_eq!(run(&m, &config(Version::Old)).outcome, Outcome::Exit(101));
     assert_eq!(run(&m, &config(Version::New)).outcome, Outcome::Exit(2));
 }
@@ -162,13 +176,25 @@ fn make_symbolic_takes_named_inputs_padded_and_truncated() {
     let mut named = BTreeMap::new();
     named.insert("x".to_string(), vec![50]);
     named.insert("y".to_string(), vec![8, 0, 0, 0, 0xff, 0xff]);
-    let r = run(&m, &RunConfig { inputs: Inputs::Named(named), ..RunConfig::default() });
+    let r = run(
+        &m,
+        &RunConfig {
+            inputs: Inputs::Named(named),
+            ..RunConfig::default()
+        },
+    );
     assert_eq!(r.outcome, Outcome::Exit(42));
     assert_eq!(
         r.symbolics,
         vec![
-            SymbolicObject { name: "x".into(), bytes: vec![50, 0, 0, 0] },
-            SymbolicObject { name: "y".into(), bytes: vec![8, 0, 0, 0] },
+            SymbolicObject {
+                name: "x".into(),
+                bytes: vec![50, 0, 0, 0]
+            },
+            SymbolicObject {
+                name: "y".into(),
+                bytes: vec![8, 0, 0, 0]
+            },
         ]
     );
     // Missing names are zeros.
@@ -180,9 +206,21 @@ fn make_symbolic_takes_named_inputs_padded_and_truncated() {
 #[test]
 fn make_symbolic_takes_ordered_inputs() {
     let m = two_symbolics();
-    let r = run(&m, &RunConfig { inputs: Inputs::Ordered(vec![vec![9], vec![2]]), ..RunConfig::default() });
+    let r = run(
+        &m,
+        &RunConfig {
+            inputs: Inputs::Ordered(vec![vec![9], vec![2]]),
+            ..RunConfig::default()
+        },
+    );
     assert_eq!(r.outcome, Outcome::Exit(7));
-    assert_eq!(r.symbolics.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["x", "y"]);
+    assert_eq!(
+        r.symbolics
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        ["x", "y"]
+    );
 }
 
 #[test]
@@ -200,7 +238,7 @@ fn make_symbolic_past_the_object_is_an_out_of_bounds_write() {
     });
     let r = run_default(&mb.finish());
     let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 9);
-    assert_eq!(msg, "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' allocated at line 0 (4 bytes)");
+    assert_eq!(msg, "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' (4 bytes)");
 }
 
 #[test]
@@ -230,13 +268,28 @@ fn step_limit_stops_an_infinite_loop_after_exactly_that_many_steps() {
         b.jump(l, &[]);
     });
     let m = mb.finish();
-    let r = run(&m, &RunConfig { max_steps: Some(1000), ..RunConfig::default() });
+    let r = run(
+        &m,
+        &RunConfig {
+            max_steps: Some(1000),
+            ..RunConfig::default()
+        },
+    );
     assert_eq!(r.outcome, Outcome::StepLimit);
     assert_eq!(r.steps, 1000);
-    assert_eq!(r.diagnostic(&m), "penumbra: step limit reached after 1000 steps");
+    assert_eq!(
+        r.diagnostic(&m),
+        "penumbra: step limit reached after 1000 steps"
+    );
     // A budget the program fits in exactly is not hit.
     let m = main_returning(|_, b| b.iconst(Type::I32, 0));
-    let r = run(&m, &RunConfig { max_steps: Some(1), ..RunConfig::default() });
+    let r = run(
+        &m,
+        &RunConfig {
+            max_steps: Some(1),
+            ..RunConfig::default()
+        },
+    );
     assert_eq!((r.outcome, r.steps), (Outcome::Exit(0), 1));
 }
 
@@ -245,7 +298,9 @@ fn step_limit_stops_an_infinite_loop_after_exactly_that_many_steps() {
 
 /// A `main` whose line-`n` instruction is built by `at_line`; other instructions are at
 /// line 1.
-fn error_program(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder)) -> penumbra_ir::Module {
+fn error_program(
+    build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder),
+) -> penumbra_ir::Module {
     let mut mb = ModuleBuilder::new();
     let main = mb.declare("main", &[], Some(Type::I32));
     let mut body = penumbra_ir::Body::default();
@@ -276,7 +331,10 @@ fn out_of_bounds_read_and_write_of_a_global() {
     });
     let r = run_default(&m);
     let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 12);
-    assert_eq!(msg, "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)");
+    assert_eq!(
+        msg,
+        "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)"
+    );
     assert_eq!(
         r.diagnostic(&m),
         "penumbra: error: out-of-bounds-write: out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes) \
@@ -292,7 +350,10 @@ fn out_of_bounds_read_and_write_of_a_global() {
         b.load(Type::I32, q);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::OutOfBoundsRead, "main", 13);
-    assert_eq!(msg, "out-of-bounds read of 4 bytes at offset 1 of global 'buf' (4 bytes)");
+    assert_eq!(
+        msg,
+        "out-of-bounds read of 4 bytes at offset 1 of global 'buf' (4 bytes)"
+    );
 }
 
 #[test]
@@ -307,7 +368,10 @@ fn negative_index_underflows_the_object() {
         b.store(q, one);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::OutOfBoundsWrite, "main", 5);
-    assert_eq!(msg, "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)");
+    assert_eq!(
+        msg,
+        "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)"
+    );
 }
 
 #[test]
@@ -364,7 +428,10 @@ fn heap_use_after_free_double_free_and_invalid_free() {
         b.call(free, &[p], None);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidFree, "main", 22);
-    assert_eq!(msg, "free of global 'g' at offset 0, which is not on the heap");
+    assert_eq!(
+        msg,
+        "free of global 'g' at offset 0, which is not on the heap"
+    );
 }
 
 #[test]
@@ -382,7 +449,12 @@ fn stack_object_of_a_returned_function_is_dead() {
         let v = b.load(Type::I32, p.unwrap());
         b.ret(Some(v));
     });
-    let msg = assert_error(&run_default(&mb.finish()), ErrorKind::UseAfterFree, "main", 8);
+    let msg = assert_error(
+        &run_default(&mb.finish()),
+        ErrorKind::UseAfterFree,
+        "main",
+        8,
+    );
     assert_eq!(
         msg,
         "read of 4 bytes at offset 0 of stack object of returned function 'leak' (allocated at line 2) (4 bytes)"
@@ -397,7 +469,10 @@ fn invalid_pointers_and_read_only_globals() {
         b.load(Type::I8, wild);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidPointer, "main", 6);
-    assert_eq!(msg, "read of 1 byte at address 0x4000000000, which is in no object");
+    assert_eq!(
+        msg,
+        "read of 1 byte at address 0x4000000000, which is in no object"
+    );
 
     let m = error_program(|mb, b| {
         let s = mb.string("str", "abc");
@@ -418,14 +493,20 @@ fn invalid_calls_through_pointers() {
         b.call_indirect(not_fn, &[], None);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 14);
-    assert_eq!(msg, "call through 0x10000040, which is not a function address");
+    assert_eq!(
+        msg,
+        "call through 0x10000040, which is not a function address"
+    );
 
     let m = error_program(|_, b| {
         let null = b.iconst(PTR, 0);
         line(b, 15);
         b.call_indirect(null, &[], Some(Type::I32));
     });
-    assert_eq!(assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 15), "call through a null function pointer");
+    assert_eq!(
+        assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 15),
+        "call through a null function pointer"
+    );
 
     let m = error_program(|mb, b| {
         let f = mb.declare("two", &[Type::I32, Type::I32], Some(Type::I32));
@@ -439,7 +520,10 @@ fn invalid_calls_through_pointers() {
         b.call_indirect(fp, &[one], Some(Type::I32));
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 16);
-    assert_eq!(msg, "call of 'two' through a pointer with 1 arguments; it takes 2");
+    assert_eq!(
+        msg,
+        "call of 'two' through a pointer with 1 arguments; it takes 2"
+    );
 }
 
 #[test]
@@ -460,19 +544,45 @@ fn division_errors_are_checked_before_computing() {
             b.binary(op, x, y);
         })
     };
-    assert_error(&run_default(&div(BinaryOp::SDiv, Type::I32, 5, 0)), ErrorKind::DivisionByZero, "main", 30);
-    assert_error(&run_default(&div(BinaryOp::URem, Type::I8, 5, 0)), ErrorKind::DivisionByZero, "main", 30);
+    assert_error(
+        &run_default(&div(BinaryOp::SDiv, Type::I32, 5, 0)),
+        ErrorKind::DivisionByZero,
+        "main",
+        30,
+    );
+    assert_error(
+        &run_default(&div(BinaryOp::URem, Type::I8, 5, 0)),
+        ErrorKind::DivisionByZero,
+        "main",
+        30,
+    );
     let m = div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 0xffff_ffff);
-    assert_error(&run_default(&m), ErrorKind::SignedDivisionOverflow, "main", 30);
+    assert_error(
+        &run_default(&m),
+        ErrorKind::SignedDivisionOverflow,
+        "main",
+        30,
+    );
     let m = div(BinaryOp::SRem, Type::I64, 1 << 63, u64::MAX);
-    assert_error(&run_default(&m), ErrorKind::SignedDivisionOverflow, "main", 30);
+    assert_error(
+        &run_default(&m),
+        ErrorKind::SignedDivisionOverflow,
+        "main",
+        30,
+    );
     let m = div(BinaryOp::Shl, Type::I32, 1, 32);
     assert_error(&run_default(&m), ErrorKind::ShiftOutOfRange, "main", 30);
     let m = div(BinaryOp::AShr, Type::I8, 1, 200);
     assert_error(&run_default(&m), ErrorKind::ShiftOutOfRange, "main", 30);
     // The same operations in range are fine.
-    assert_eq!(run_default(&div(BinaryOp::Shl, Type::I32, 1, 31)).outcome, Outcome::Exit(0));
-    assert_eq!(run_default(&div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 1)).outcome, Outcome::Exit(0));
+    assert_eq!(
+        run_default(&div(BinaryOp::Shl, Type::I32, 1, 31)).outcome,
+        Outcome::Exit(0)
+    );
+    assert_eq!(
+        run_default(&div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 1)).outcome,
+        Outcome::Exit(0)
+    );
 }
 
 #[test]
@@ -486,7 +596,11 @@ fn assertions_abort_and_unreachable() {
 
     let m = error_program(|mb, b| {
         let assert_fail = mb.declare("__assert_fail", &[PTR, PTR, Type::I32, PTR], None);
-        let (e, file, func) = (mb.string("e", "x > 0"), mb.string("f", "t.c"), mb.string("fn", "main"));
+        let (e, file, func) = (
+            mb.string("e", "x > 0"),
+            mb.string("f", "t.c"),
+            mb.string("fn", "main"),
+        );
         let (e, file, func) = (b.global_addr(e), b.global_addr(file), b.global_addr(func));
         let l = b.iconst(Type::I32, 41);
         line(b, 41);
@@ -495,7 +609,10 @@ fn assertions_abort_and_unreachable() {
     let r = run_default(&m);
     let msg = assert_error(&r, ErrorKind::AssertionFailed, "main", 41);
     assert_eq!(msg, "assertion `x > 0' failed in function 'main'");
-    assert_eq!(String::from_utf8_lossy(&r.stderr), "t.c:41: main: Assertion `x > 0' failed.\n");
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "t.c:41: main: Assertion `x > 0' failed.\n"
+    );
 
     let m = error_program(|mb, b| {
         let abort = mb.declare("abort", &[], None);
@@ -509,7 +626,12 @@ fn assertions_abort_and_unreachable() {
         line(b, 43);
         b.unreachable();
     });
-    assert_error(&run_default(&mb.finish()), ErrorKind::Unreachable, "main", 43);
+    assert_error(
+        &run_default(&mb.finish()),
+        ErrorKind::Unreachable,
+        "main",
+        43,
+    );
 }
 
 #[test]
@@ -530,9 +652,18 @@ fn unbounded_recursion_overflows_the_call_depth() {
         b.ret(r);
     });
     let m = mb.finish();
-    let r = run(&m, &RunConfig { max_call_depth: 100, ..RunConfig::default() });
+    let r = run(
+        &m,
+        &RunConfig {
+            max_call_depth: 100,
+            ..RunConfig::default()
+        },
+    );
     let msg = assert_error(&r, ErrorKind::StackOverflow, "f", 3);
-    assert_eq!(msg, "calling 'f' exceeds the call depth limit of 100 frames");
+    assert_eq!(
+        msg,
+        "calling 'f' exceeds the call depth limit of 100 frames"
+    );
     // The default limit is 100,000 frames.
     let r = run_default(&m);
     assert_error(&r, ErrorKind::StackOverflow, "f", 3);
@@ -562,14 +693,21 @@ fn unsupported_instructions_and_unknown_externals_end_the_path() {
     let m = mb.finish();
     let r = run_default(&m);
     assert_unsupported(&r, "floating-point arithmetic (fadd)", 17);
-    assert_eq!(r.diagnostic(&m), "penumbra: unsupported: floating-point arithmetic (fadd) at test.c:17");
+    assert_eq!(
+        r.diagnostic(&m),
+        "penumbra: unsupported: floating-point arithmetic (fadd) at test.c:17"
+    );
 
     let m = error_program(|mb, b| {
         let f = mb.declare("frobnicate", &[], Some(Type::I32));
         line(b, 18);
         b.call(f, &[], Some(Type::I32));
     });
-    assert_unsupported(&run_default(&m), "unknown external function 'frobnicate'", 18);
+    assert_unsupported(
+        &run_default(&m),
+        "unknown external function 'frobnicate'",
+        18,
+    );
 
     let m = error_program(|mb, b| {
         let g = mb.global_init("environ", 8, GlobalInit::External);
@@ -577,16 +715,26 @@ fn unsupported_instructions_and_unknown_externals_end_the_path() {
         line(b, 19);
         b.load(PTR, p);
     });
-    assert_unsupported(&run_default(&m), "external global 'environ' is not modelled", 19);
+    assert_unsupported(
+        &run_default(&m),
+        "external global 'environ' is not modelled",
+        19,
+    );
 
     let m = error_program(|mb, b| {
-        let msg = mb.module.add_message("initialiser with a floating-point constant");
+        let msg = mb
+            .module
+            .add_message("initialiser with a floating-point constant");
         let g = mb.global_init("weird", 8, GlobalInit::Unsupported(msg));
         let p = b.global_addr(g);
         line(b, 20);
         b.load(PTR, p);
     });
-    assert_unsupported(&run_default(&m), "initialiser with a floating-point constant", 20);
+    assert_unsupported(
+        &run_default(&m),
+        "initialiser with a floating-point constant",
+        20,
+    );
 }
 
 #[test]
@@ -594,7 +742,11 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
     let mut mb = ModuleBuilder::new();
     mb.declare("main", &[], Some(Type::I32));
     let m = mb.finish();
-    assert_unsupported(&run_default(&m), "the program defines no 'main' function", 0);
+    assert_unsupported(
+        &run_default(&m),
+        "the program defines no 'main' function",
+        0,
+    );
 
     let mut mb = ModuleBuilder::new();
     let main = mb.declare("main", &[Type::I64], Some(Type::I32));
@@ -603,8 +755,13 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
         b.ret(Some(z));
     });
     let r = run_default(&mb.finish());
-    let Outcome::Unsupported { message, .. } = r.outcome else { panic!() };
-    assert!(message.starts_with("'main' has an unsupported signature (i64)"), "{message}");
+    let Outcome::Unsupported { message, .. } = r.outcome else {
+        panic!()
+    };
+    assert!(
+        message.starts_with("'main' has an unsupported signature (i64)"),
+        "{message}"
+    );
 
     // A body without a terminator fails verification.
     let mut mb = ModuleBuilder::new();
@@ -615,7 +772,9 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
         b.binary(BinaryOp::Add, x, x);
     });
     let r = run_default(&mb.module);
-    let Outcome::Unsupported { message, .. } = r.outcome else { panic!() };
+    let Outcome::Unsupported { message, .. } = r.outcome else {
+        panic!()
+    };
     assert!(message.starts_with("invalid IR: @main"), "{message}");
     assert!(Program::new(&mb.module).is_err());
 }
@@ -636,10 +795,25 @@ fn function_pointers_in_a_global_table() {
         });
     }
     let relocs = vec![
-        Reloc { offset: 0, target: RelocTarget::Func(add), addend: 0 },
-        Reloc { offset: 8, target: RelocTarget::Func(sub), addend: 0 },
+        Reloc {
+            offset: 0,
+            target: RelocTarget::Func(add),
+            addend: 0,
+        },
+        Reloc {
+            offset: 8,
+            target: RelocTarget::Func(sub),
+            addend: 0,
+        },
     ];
-    let table = mb.global_init("ops", 16, GlobalInit::Bytes { bytes: vec![0; 16], relocs });
+    let table = mb.global_init(
+        "ops",
+        16,
+        GlobalInit::Bytes {
+            bytes: vec![0; 16],
+            relocs,
+        },
+    );
     mb.main(|b, _| {
         let t = b.global_addr(table);
         let eight = b.iconst(PTR, 8);
@@ -719,6 +893,12 @@ fn argv_is_built_from_the_configured_arguments() {
     });
     let m = mb.finish();
     let args = vec!["prog".to_string(), "-x".to_string(), "a!".to_string()];
-    let r = run(&m, &RunConfig { args, ..RunConfig::default() });
+    let r = run(
+        &m,
+        &RunConfig {
+            args,
+            ..RunConfig::default()
+        },
+    );
     assert_eq!(r.outcome, Outcome::Exit(i32::from(b'!') + 3));
 }

@@ -6,8 +6,8 @@
 use penumbra_engine::concrete::{run, Outcome, RunConfig, RunResult};
 use penumbra_engine::ErrorKind;
 use penumbra_ir::{
-    compile_source, Body, CompileOptions, Func, FunctionBuilder, Global, GlobalData, GlobalInit, Module, Signature,
-    SrcLoc, Type, Value,
+    compile_source, Body, CompileOptions, Func, FunctionBuilder, Global, GlobalData, GlobalInit,
+    Module, Signature, SrcLoc, Type, Value,
 };
 
 /// Builds a module: declare functions first (so bodies can call each other), then define.
@@ -17,7 +17,9 @@ pub struct ModuleBuilder {
 
 impl ModuleBuilder {
     pub fn new() -> Self {
-        ModuleBuilder { module: Module::new("test.c") }
+        ModuleBuilder {
+            module: Module::new("test.c"),
+        }
     }
 
     /// A global with the given initial bytes.
@@ -27,13 +29,22 @@ impl ModuleBuilder {
             size: bytes.len() as u64,
             align: 1,
             constant,
-            init: GlobalInit::Bytes { bytes: bytes.to_vec(), relocs: Vec::new() },
+            init: GlobalInit::Bytes {
+                bytes: bytes.to_vec(),
+                relocs: Vec::new(),
+            },
         })
     }
 
     /// A global with arbitrary initialisation.
     pub fn global_init(&mut self, name: &str, size: u64, init: GlobalInit) -> Global {
-        self.module.add_global(GlobalData { name: name.into(), size, align: 8, constant: false, init })
+        self.module.add_global(GlobalData {
+            name: name.into(),
+            size,
+            align: 8,
+            constant: false,
+            init,
+        })
     }
 
     /// A NUL-terminated read-only string.
@@ -45,15 +56,34 @@ impl ModuleBuilder {
 
     /// Declares a function (defined later with [`ModuleBuilder::define`], or external).
     pub fn declare(&mut self, name: &str, params: &[Type], ret: Option<Type>) -> Func {
-        self.declare_sig(name, Signature { params: params.to_vec(), ret, varargs: false })
+        self.declare_sig(
+            name,
+            Signature {
+                params: params.to_vec(),
+                ret,
+                varargs: false,
+            },
+        )
     }
 
     pub fn declare_varargs(&mut self, name: &str, params: &[Type], ret: Option<Type>) -> Func {
-        self.declare_sig(name, Signature { params: params.to_vec(), ret, varargs: true })
+        self.declare_sig(
+            name,
+            Signature {
+                params: params.to_vec(),
+                ret,
+                varargs: true,
+            },
+        )
     }
 
     fn declare_sig(&mut self, name: &str, sig: Signature) -> Func {
-        self.module.add_func(penumbra_ir::Function { name: name.into(), sig, body: None, line: 0 })
+        self.module.add_func(penumbra_ir::Function {
+            name: name.into(),
+            sig,
+            body: None,
+            line: 0,
+        })
     }
 
     /// Gives `func` a body: `build` gets the builder positioned in the entry block and the
@@ -63,8 +93,13 @@ impl ModuleBuilder {
         {
             let mut b = FunctionBuilder::new(&mut body);
             let entry = b.create_block();
-            let params: Vec<Value> =
-                self.module.funcs[func].sig.params.clone().into_iter().map(|t| b.append_block_param(entry, t)).collect();
+            let params: Vec<Value> = self.module.funcs[func]
+                .sig
+                .params
+                .clone()
+                .into_iter()
+                .map(|t| b.append_block_param(entry, t))
+                .collect();
             b.switch_to_block(entry);
             build(&mut b, &params);
         }
@@ -80,7 +115,10 @@ impl ModuleBuilder {
 
     pub fn finish(self) -> Module {
         if let Err(errors) = penumbra_ir::verify_module(&self.module) {
-            panic!("test module does not verify: {errors:?}\n{}", penumbra_ir::module_to_string(&self.module));
+            panic!(
+                "test module does not verify: {errors:?}\n{}",
+                penumbra_ir::module_to_string(&self.module)
+            );
         }
         self.module
     }
@@ -98,7 +136,8 @@ pub fn run_default(module: &Module) -> RunResult {
 
 /// Compiles a C snippet (with `penumbra.h` available), panicking on frontend errors.
 pub fn compile(source: &str) -> Module {
-    compile_source("test.c", source, &CompileOptions::default()).unwrap_or_else(|e| panic!("compile error: {e}"))
+    compile_source("test.c", source, &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("compile error: {e}"))
 }
 
 /// Compiles and runs a C snippet.
@@ -114,7 +153,12 @@ pub fn run_c_with(source: &str, config: &RunConfig) -> RunResult {
 /// Asserts the run exited with `status` and printed `stdout`.
 #[track_caller]
 pub fn assert_exit(result: &RunResult, status: i32, stdout: &str) {
-    assert_eq!(result.outcome, Outcome::Exit(status), "stdout so far: {:?}", result.stdout_text());
+    assert_eq!(
+        result.outcome,
+        Outcome::Exit(status),
+        "stdout so far: {:?}",
+        result.stdout_text()
+    );
     assert_eq!(result.stdout_text(), stdout);
 }
 
@@ -124,7 +168,12 @@ pub fn assert_exit(result: &RunResult, status: i32, stdout: &str) {
 pub fn assert_error(result: &RunResult, kind: ErrorKind, func: &str, line: u32) -> String {
     match &result.outcome {
         Outcome::Error(e) => {
-            assert_eq!((e.kind, e.location.func.as_str(), e.location.line), (kind, func, line), "{}", e.message);
+            assert_eq!(
+                (e.kind, e.location.func.as_str(), e.location.line),
+                (kind, func, line),
+                "{}",
+                e.message
+            );
             e.message.clone()
         }
         other => panic!("expected {kind} at {func}:{line}, got {other}"),
@@ -135,7 +184,10 @@ pub fn assert_error(result: &RunResult, kind: ErrorKind, func: &str, line: u32) 
 #[track_caller]
 pub fn assert_unsupported(result: &RunResult, message: &str, line: u32) {
     match &result.outcome {
-        Outcome::Unsupported { message: m, location } => {
+        Outcome::Unsupported {
+            message: m,
+            location,
+        } => {
             assert_eq!((m.as_str(), location.line), (message, line));
         }
         other => panic!("expected unsupported {message:?}, got {other}"),

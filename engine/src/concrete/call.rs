@@ -14,7 +14,10 @@ use penumbra_ir::{Body, Func, Inst, Value};
 impl<'a> Interp<'a> {
     fn body_of(&self, func: Func) -> &'a Body {
         let module: &'a penumbra_ir::Module = self.module;
-        module.funcs[func].body.as_ref().expect("frames only run defined functions")
+        module.funcs[func]
+            .body
+            .as_ref()
+            .expect("frames only run defined functions")
     }
 
     /// The cursor of a frame.
@@ -33,11 +36,25 @@ impl<'a> Interp<'a> {
     /// Pushes a frame for the defined function `func` with fresh registers; returns its base.
     fn push_frame(&mut self, func: Func) -> Result<Frame, Fault> {
         let body = self.body_of(func);
-        let entry = body.layout.entry_block().ok_or_else(|| Fault::unsupported("function without blocks"))?;
-        let base = u32::try_from(self.regs.len())
-            .map_err(|_| Fault::error(ErrorKind::StackOverflow, "the register file exceeds 4G values"))?;
-        self.regs.extend_from_slice(&self.prog.registers[func.index()]);
-        let frame = Frame { func, block: entry, pc: 0, base, allocas: self.allocas.len() as u32 };
+        let entry = body
+            .layout
+            .entry_block()
+            .ok_or_else(|| Fault::unsupported("function without blocks"))?;
+        let base = u32::try_from(self.regs.len()).map_err(|_| {
+            Fault::error(
+                ErrorKind::StackOverflow,
+                "the register file exceeds 4G values",
+            )
+        })?;
+        self.regs
+            .extend_from_slice(&self.prog.registers[func.index()]);
+        let frame = Frame {
+            func,
+            block: entry,
+            pc: 0,
+            base,
+            allocas: self.allocas.len() as u32,
+        };
         self.frames.push(frame);
         Ok(frame)
     }
@@ -54,7 +71,13 @@ impl<'a> Interp<'a> {
     }
 
     /// Calls `func` with the values `args` of the executing frame, at the call `inst`.
-    pub(super) fn call(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
+    pub(super) fn call(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        inst: Inst,
+        func: Func,
+        args: &[Value],
+    ) -> Result<Flow, Stop> {
         let callee = &self.module.funcs[func];
         if callee.body.is_none() {
             return self.call_library(cur, inst, func, args);
@@ -85,7 +108,13 @@ impl<'a> Interp<'a> {
     }
 
     /// Calls the library model bound to the declared function `func`.
-    fn call_library(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
+    fn call_library(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        inst: Inst,
+        func: Func,
+        args: &[Value],
+    ) -> Result<Flow, Stop> {
         let name = self.module.funcs[func].name.as_str();
         let Some(model) = self.prog.bindings[func.index()] else {
             return Err(Fault::unsupported(format!("unknown external function '{name}'")).into());
@@ -105,9 +134,16 @@ impl<'a> Interp<'a> {
 
     /// The function a `call_indirect` with operands `args` (callee address first) calls,
     /// checked against the call's shape.
-    pub(super) fn resolve_callee(&self, cur: &Cursor<'a>, inst: Inst, args: &[Value]) -> Result<Func, Fault> {
+    pub(super) fn resolve_callee(
+        &self,
+        cur: &Cursor<'a>,
+        inst: Inst,
+        args: &[Value],
+    ) -> Result<Func, Fault> {
         let invalid = |message: String| Fault::error(ErrorKind::InvalidCall, message);
-        let (&target, args) = args.split_first().ok_or_else(|| invalid("indirect call without a callee".into()))?;
+        let (&target, args) = args
+            .split_first()
+            .ok_or_else(|| invalid("indirect call without a callee".into()))?;
         let addr = self.reg(cur, target);
         let Some(func) = func_at(addr, self.module.funcs.len()) else {
             return Err(invalid(if addr == 0 {
@@ -135,13 +171,17 @@ impl<'a> Interp<'a> {
 
     /// Returns `value` from the executing frame to its caller.
     pub(super) fn ret(&mut self, cur: &mut Cursor<'a>, value: Option<u64>) -> Flow {
-        let Some(frame) = self.frames.pop() else { return Flow::Finished(value) };
+        let Some(frame) = self.frames.pop() else {
+            return Flow::Finished(value);
+        };
         for &id in &self.allocas[frame.allocas as usize..] {
             self.machine.mem.kill_stack_object(id);
         }
         self.allocas.truncate(frame.allocas as usize);
         self.regs.truncate(frame.base as usize);
-        let Some(&caller) = self.frames.last() else { return Flow::Finished(value) };
+        let Some(&caller) = self.frames.last() else {
+            return Flow::Finished(value);
+        };
         *cur = self.cursor(caller);
         let call = cur.insts[cur.pc];
         if let Some((r, ty)) = Self::result_type(cur, call) {

@@ -127,17 +127,31 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
 impl<'a> Interp<'a> {
     /// Runs `main` with `args` to completion.
     fn execute(&mut self, main: Func, args: &[u64]) -> Result<Option<u64>, Halt> {
-        let mut cur = self.enter_main(main, args).map_err(|f| Halt { stop: f.into(), func: main, inst: None })?;
+        let mut cur = self.enter_main(main, args).map_err(|f| Halt {
+            stop: f.into(),
+            func: main,
+            inst: None,
+        })?;
         loop {
             let inst = cur.insts[cur.pc];
             if self.steps == self.max_steps {
-                return Err(Halt { stop: Stop::StepLimit, func: cur.func, inst: Some(inst) });
+                return Err(Halt {
+                    stop: Stop::StepLimit,
+                    func: cur.func,
+                    inst: Some(inst),
+                });
             }
             self.steps += 1;
             match self.step(&mut cur, inst) {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::Finished(value)) => return Ok(value),
-                Err(stop) => return Err(Halt { stop, func: cur.func, inst: Some(inst) }),
+                Err(stop) => {
+                    return Err(Halt {
+                        stop,
+                        func: cur.func,
+                        inst: Some(inst),
+                    })
+                }
             }
         }
     }
@@ -159,12 +173,21 @@ impl<'a> Interp<'a> {
             }
             InstData::Cast { op, arg } => {
                 if let Some(r) = body.results[inst] {
-                    let v = exec::cast(*op, body.values[*arg].ty, body.values[r].ty, self.reg(cur, *arg));
+                    let v = exec::cast(
+                        *op,
+                        body.values[*arg].ty,
+                        body.values[r].ty,
+                        self.reg(cur, *arg),
+                    );
                     self.regs[cur.base + r.index()] = v;
                 }
             }
             InstData::Select { args: [c, a, b] } => {
-                let v = if self.reg(cur, *c) != 0 { self.reg(cur, *a) } else { self.reg(cur, *b) };
+                let v = if self.reg(cur, *c) != 0 {
+                    self.reg(cur, *a)
+                } else {
+                    self.reg(cur, *b)
+                };
                 self.set_result(cur, inst, v);
             }
             InstData::Load { addr } => {
@@ -176,7 +199,9 @@ impl<'a> Interp<'a> {
             }
             InstData::Store { addr, value } => {
                 let ty = body.values[*value].ty;
-                self.machine.mem.store(self.reg(cur, *addr), ty.bytes(), self.reg(cur, *value))?;
+                self.machine
+                    .mem
+                    .store(self.reg(cur, *addr), ty.bytes(), self.reg(cur, *value))?;
             }
             InstData::Alloca { size, align } => {
                 let addr = self.alloca(cur, inst, u64::from(*size), u64::from(*align))?;
@@ -202,9 +227,17 @@ impl<'a> Interp<'a> {
                 };
                 self.set_result(cur, inst, v);
             }
-            InstData::Execute { version } => self.set_result(cur, inst, u64::from(*version == self.version)),
-            InstData::MakeSymbolic { args: [addr, size, name] } => {
-                self.make_symbolic(self.reg(cur, *addr), self.reg(cur, *size), self.reg(cur, *name))?;
+            InstData::Execute { version } => {
+                self.set_result(cur, inst, u64::from(*version == self.version))
+            }
+            InstData::MakeSymbolic {
+                args: [addr, size, name],
+            } => {
+                self.make_symbolic(
+                    self.reg(cur, *addr),
+                    self.reg(cur, *size),
+                    self.reg(cur, *name),
+                )?;
             }
             InstData::Assume { cond } => {
                 if self.reg(cur, *cond) == 0 {
@@ -220,15 +253,27 @@ impl<'a> Interp<'a> {
                 self.branch(cur, *dest);
                 return Ok(Flow::Continue);
             }
-            InstData::Brif { cond, then_dest, else_dest } => {
-                let dest = if self.reg(cur, *cond) != 0 { *then_dest } else { *else_dest };
+            InstData::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                let dest = if self.reg(cur, *cond) != 0 {
+                    *then_dest
+                } else {
+                    *else_dest
+                };
                 self.branch(cur, dest);
                 return Ok(Flow::Continue);
             }
             InstData::Switch { arg, table } => {
                 let v = self.reg(cur, *arg);
                 let table = &body.jump_tables[*table];
-                let dest = table.cases.iter().find(|(case, _)| *case == v).map_or(table.default, |&(_, d)| d);
+                let dest = table
+                    .cases
+                    .iter()
+                    .find(|(case, _)| *case == v)
+                    .map_or(table.default, |&(_, d)| d);
                 self.branch(cur, dest);
                 return Ok(Flow::Continue);
             }
@@ -237,10 +282,16 @@ impl<'a> Interp<'a> {
                 return Ok(self.ret(cur, v));
             }
             InstData::Unreachable => {
-                return Err(Fault::error(ErrorKind::Unreachable, "reached unreachable code").into());
+                return Err(
+                    Fault::error(ErrorKind::Unreachable, "reached unreachable code").into(),
+                );
             }
             InstData::Unsupported { msg } => {
-                let message = self.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
+                let message = self
+                    .module
+                    .messages
+                    .get(*msg)
+                    .map_or("unsupported construct", String::as_str);
                 return Err(Fault::unsupported(message).into());
             }
         }
@@ -285,10 +336,23 @@ impl<'a> Interp<'a> {
     }
 
     /// A fresh stack object of `size` bytes for the executing frame.
-    fn alloca(&mut self, cur: &Cursor<'a>, inst: Inst, size: u64, align: u64) -> Result<u64, Fault> {
+    fn alloca(
+        &mut self,
+        cur: &Cursor<'a>,
+        inst: Inst,
+        size: u64,
+        align: u64,
+    ) -> Result<u64, Fault> {
         let line = cur.body.srclocs[inst].line;
-        let origin = Origin::Stack { func: cur.func, line };
-        let Some(id) = self.machine.mem.allocate(Region::Stack, size, align, origin) else {
+        let origin = Origin::Stack {
+            func: cur.func,
+            line,
+        };
+        let Some(id) = self
+            .machine
+            .mem
+            .allocate(Region::Stack, size, align, origin)
+        else {
             return Err(Fault::error(
                 ErrorKind::StackOverflow,
                 format!(
@@ -309,10 +373,15 @@ impl<'a> Interp<'a> {
             Stop::Exit(status) => Outcome::Exit(status),
             Stop::StepLimit => Outcome::StepLimit,
             Stop::AssumptionViolated => Outcome::AssumptionViolated(location()),
-            Stop::Fault(Fault::Error(kind, message)) => {
-                Outcome::Error(RuntimeError { kind, message, location: location() })
-            }
-            Stop::Fault(Fault::Unsupported(message)) => Outcome::Unsupported { message, location: location() },
+            Stop::Fault(Fault::Error(kind, message)) => Outcome::Error(RuntimeError {
+                kind,
+                message,
+                location: location(),
+            }),
+            Stop::Fault(Fault::Unsupported(message)) => Outcome::Unsupported {
+                message,
+                location: location(),
+            },
         }
     }
 

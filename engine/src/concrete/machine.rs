@@ -46,7 +46,15 @@ pub struct Machine<'a> {
 
 impl<'a> Machine<'a> {
     pub fn new(mem: Memory<'a>, runtime: Runtime, stdin: &'a [u8]) -> Self {
-        Machine { mem, runtime, stdout: Vec::new(), stderr: Vec::new(), stdin, stdin_pos: 0, line: 0 }
+        Machine {
+            mem,
+            runtime,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stdin,
+            stdin_pos: 0,
+            line: 0,
+        }
     }
 
     /// The stream a `FILE *` designates; other streams (from `fopen`, say) are not modelled.
@@ -55,7 +63,9 @@ impl<'a> Machine<'a> {
             f if f == self.runtime.stdout => Ok(Stream::Stdout),
             f if f == self.runtime.stderr => Ok(Stream::Stderr),
             f if f == self.runtime.stdin => Ok(Stream::Stdin),
-            _ => Err(Fault::unsupported(format!("I/O on a stream other than stdin, stdout or stderr ({file:#x})"))),
+            _ => Err(Fault::unsupported(format!(
+                "I/O on a stream other than stdin, stdout or stderr ({file:#x})"
+            ))),
         }
     }
 

@@ -56,7 +56,9 @@ pub fn func_at(addr: u64, num_funcs: usize) -> Option<Func> {
     if rel % FUNC_STRIDE != 0 || rel / FUNC_STRIDE >= num_funcs as u64 || addr >= GLOBAL_BASE {
         return None;
     }
-    Some(<Func as cranelift_entity::EntityRef>::new((rel / FUNC_STRIDE) as usize))
+    Some(<Func as cranelift_entity::EntityRef>::new(
+        (rel / FUNC_STRIDE) as usize,
+    ))
 }
 
 /// A memory object (a global, a stack object, a heap block, ...).
@@ -108,9 +110,14 @@ impl Region {
 pub enum Origin {
     Global(Global),
     /// An `alloca` of `func` at source line `line`.
-    Stack { func: Func, line: u32 },
+    Stack {
+        func: Func,
+        line: u32,
+    },
     /// A `malloc`/`calloc`/`realloc` at source line `line`.
-    Heap { line: u32 },
+    Heap {
+        line: u32,
+    },
     /// The string of `argv[i]`.
     Arg(u32),
     /// An object the runtime provides (`argv` itself, `FILE` objects, `errno`).
@@ -126,7 +133,9 @@ pub enum State {
     /// Touching it ends the run as unsupported, with message number `0` of the memory's list.
     Unsupported(u32),
     /// A heap block freed at the given source line.
-    Freed { line: u32 },
+    Freed {
+        line: u32,
+    },
     /// A stack object whose function returned.
     Dead,
 }
@@ -187,7 +196,11 @@ impl<'m> Memory<'m> {
             module,
             objects: PrimaryMap::new(),
             index: [Vec::new(), Vec::new(), Vec::new()],
-            next: [first(Region::Global), first(Region::Heap), first(Region::Stack)],
+            next: [
+                first(Region::Global),
+                first(Region::Heap),
+                first(Region::Stack),
+            ],
             unsupported_messages: Vec::new(),
             live_heap_bytes: 0,
             live_stack_bytes: 0,
@@ -201,7 +214,13 @@ impl<'m> Memory<'m> {
 
     /// Allocates a zeroed object; `None` when the region (or the heap or stack budget) is
     /// exhausted. `align` is rounded up to a power of two, at least 16.
-    pub fn allocate(&mut self, region: Region, size: u64, align: u64, origin: Origin) -> Option<ObjectId> {
+    pub fn allocate(
+        &mut self,
+        region: Region,
+        size: u64,
+        align: u64,
+        origin: Origin,
+    ) -> Option<ObjectId> {
         match region {
             Region::Heap if size > MAX_HEAP_BYTES - self.live_heap_bytes => return None,
             Region::Stack if size > MAX_STACK_BYTES - self.live_stack_bytes => return None,
@@ -221,7 +240,13 @@ impl<'m> Memory<'m> {
             Region::Stack => self.live_stack_bytes += size,
             Region::Global => {}
         }
-        let id = self.objects.push(Object { base, size, origin, state: State::Live, data });
+        let id = self.objects.push(Object {
+            base,
+            size,
+            origin,
+            state: State::Live,
+            data,
+        });
         self.index[r].push((base, id));
         Some(id)
     }
@@ -255,22 +280,45 @@ impl<'m> Memory<'m> {
     }
 
     /// Describes an object for messages: `global 'buf'`, `heap object allocated at line 7`.
+    /// Unknown lines (0) are left out.
     pub fn describe(&self, id: ObjectId) -> String {
         let o = &self.objects[id];
         let func_name = |f: Func| self.module.funcs.get(f).map_or("?", |f| f.name.as_str());
+        let at = |line: u32| {
+            if line == 0 {
+                String::new()
+            } else {
+                format!(" at line {line}")
+            }
+        };
         match o.origin {
             Origin::Global(g) => {
-                format!("global '{}'", self.module.globals.get(g).map_or("?", |g| g.name.as_str()))
+                format!(
+                    "global '{}'",
+                    self.module.globals.get(g).map_or("?", |g| g.name.as_str())
+                )
             }
             Origin::Stack { func, line } if o.state == State::Dead => {
-                format!("stack object of returned function '{}' (allocated at line {line})", func_name(func))
+                let allocated = if line == 0 {
+                    String::new()
+                } else {
+                    format!(" (allocated at line {line})")
+                };
+                format!(
+                    "stack object of returned function '{}'{allocated}",
+                    func_name(func)
+                )
             }
-            Origin::Stack { func, line } => format!("stack object of '{}' allocated at line {line}", func_name(func)),
+            Origin::Stack { func, line } => format!(
+                "stack object of '{}'{}",
+                func_name(func),
+                at(line).replacen(" at", " allocated at", 1)
+            ),
             Origin::Heap { line } => match o.state {
                 State::Freed { line: freed } => {
-                    format!("heap object allocated at line {line} and freed at line {freed}")
+                    format!("heap object allocated{} and freed{}", at(line), at(freed))
                 }
-                _ => format!("heap object allocated at line {line}"),
+                _ => format!("heap object allocated{}", at(line)),
             },
             Origin::Arg(i) => format!("string argv[{i}]"),
             Origin::Runtime(what) => what.to_string(),
@@ -292,7 +340,8 @@ impl<'m> Memory<'m> {
             }
         }
         // In a gap: the nearer neighbour within the redzone (ties go to the one before).
-        let past_before = before.map(|id| (id, addr - (self.objects[id].base + self.objects[id].size)));
+        let past_before =
+            before.map(|id| (id, addr - (self.objects[id].base + self.objects[id].size)));
         let short_of_after = after.map(|id| (id, self.objects[id].base - addr));
         let pick = match (past_before, short_of_after) {
             (Some((b, db)), Some((a, da))) => {
@@ -316,7 +365,8 @@ impl<'m> Memory<'m> {
         if let Some(id) = self.last {
             let o = &self.objects[id];
             let offset = addr.wrapping_sub(o.base);
-            let ok_state = o.state == State::Live || (o.state == State::ReadOnly && access == Access::Read);
+            let ok_state =
+                o.state == State::Live || (o.state == State::ReadOnly && access == Access::Read);
             if ok_state && offset < o.size && len <= o.size - offset {
                 return Ok((id, offset as usize));
             }
@@ -325,13 +375,24 @@ impl<'m> Memory<'m> {
     }
 
     #[cold]
-    fn check_slow(&mut self, addr: u64, len: u64, access: Access) -> Result<(ObjectId, usize), Fault> {
+    fn check_slow(
+        &mut self,
+        addr: u64,
+        len: u64,
+        access: Access,
+    ) -> Result<(ObjectId, usize), Fault> {
         let what = || format!("{} of {}", access.name(), bytes(len));
         if addr < NULL_PAGE_END {
-            return Err(Fault::error(ErrorKind::NullDereference, format!("{} at address {addr:#x}", what())));
+            return Err(Fault::error(
+                ErrorKind::NullDereference,
+                format!("{} at address {addr:#x}", what()),
+            ));
         }
         if addr < GLOBAL_BASE {
-            return Err(Fault::error(ErrorKind::InvalidPointer, format!("{} at function address {addr:#x}", what())));
+            return Err(Fault::error(
+                ErrorKind::InvalidPointer,
+                format!("{} at function address {addr:#x}", what()),
+            ));
         }
         let Some((id, offset)) = self.resolve(addr) else {
             return Err(Fault::error(
@@ -344,16 +405,26 @@ impl<'m> Memory<'m> {
             State::Freed { .. } | State::Dead => {
                 return Err(Fault::error(
                     ErrorKind::UseAfterFree,
-                    format!("{} at offset {offset} of {} ({})", what(), self.describe(id), bytes(o.size)),
+                    format!(
+                        "{} at offset {offset} of {} ({})",
+                        what(),
+                        self.describe(id),
+                        bytes(o.size)
+                    ),
                 ))
             }
             State::Unsupported(n) => {
-                return Err(Fault::Unsupported(self.unsupported_messages[n as usize].clone()));
+                return Err(Fault::Unsupported(
+                    self.unsupported_messages[n as usize].clone(),
+                ));
             }
             State::ReadOnly if access == Access::Write => {
                 return Err(Fault::error(
                     ErrorKind::InvalidPointer,
-                    format!("write to read-only {} at offset {offset}", self.describe(id)),
+                    format!(
+                        "write to read-only {} at offset {offset}",
+                        self.describe(id)
+                    ),
                 ));
             }
             State::Live | State::ReadOnly => {}
@@ -362,7 +433,12 @@ impl<'m> Memory<'m> {
         if !in_bounds {
             return Err(Fault::error(
                 access.out_of_bounds(),
-                format!("out-of-bounds {} at offset {offset} of {} ({})", what(), self.describe(id), bytes(o.size)),
+                format!(
+                    "out-of-bounds {} at offset {offset} of {} ({})",
+                    what(),
+                    self.describe(id),
+                    bytes(o.size)
+                ),
             ));
         }
         self.last = Some(id);
@@ -438,13 +514,20 @@ impl<'m> Memory<'m> {
     /// Reads bytes from `addr` on, in order, until `stop` holds for one (its index is
     /// returned) or `max` bytes were read (`None`). Exactly the bytes read are checked, so a
     /// scan that runs off its object reports the first byte past the end.
-    pub fn scan(&mut self, addr: u64, max: u64, mut stop: impl FnMut(u8) -> bool) -> Result<Option<u64>, Fault> {
+    pub fn scan(
+        &mut self,
+        addr: u64,
+        max: u64,
+        mut stop: impl FnMut(u8) -> bool,
+    ) -> Result<Option<u64>, Fault> {
         let mut done = 0u64;
         while done < max {
             let at = addr.wrapping_add(done);
             let (id, off) = self.check(at, 1, Access::Read)?;
             let data = &self.objects[id].data[off..];
-            let limit = usize::try_from(max - done).unwrap_or(usize::MAX).min(data.len());
+            let limit = usize::try_from(max - done)
+                .unwrap_or(usize::MAX)
+                .min(data.len());
             if let Some(i) = data[..limit].iter().position(|&b| stop(b)) {
                 return Ok(Some(done + i as u64));
             }
@@ -485,8 +568,12 @@ impl<'m> Memory<'m> {
 
     /// The live heap block starting exactly at `addr`, else the `free`/`realloc` error.
     pub fn heap_block(&self, addr: u64, op: &str) -> Result<ObjectId, Fault> {
-        let not_malloced =
-            || Fault::error(ErrorKind::InvalidFree, format!("{op} of address {addr:#x}, which malloc did not return"));
+        let not_malloced = || {
+            Fault::error(
+                ErrorKind::InvalidFree,
+                format!("{op} of address {addr:#x}, which malloc did not return"),
+            )
+        };
         let (id, offset) = self.resolve(addr).ok_or_else(not_malloced)?;
         let o = &self.objects[id];
         // An address in a redzone is no pointer into the object.
@@ -496,19 +583,30 @@ impl<'m> Memory<'m> {
         if !matches!(o.origin, Origin::Heap { .. }) {
             return Err(Fault::error(
                 ErrorKind::InvalidFree,
-                format!("{op} of {} at offset {offset}, which is not on the heap", self.describe(id)),
+                format!(
+                    "{op} of {} at offset {offset}, which is not on the heap",
+                    self.describe(id)
+                ),
             ));
         }
         if offset != 0 {
             return Err(Fault::error(
                 ErrorKind::InvalidFree,
-                format!("{op} of a pointer {offset} bytes into {} ({})", self.describe(id), bytes(o.size)),
+                format!(
+                    "{op} of a pointer {offset} bytes into {} ({})",
+                    self.describe(id),
+                    bytes(o.size)
+                ),
             ));
         }
         if let State::Freed { .. } = o.state {
             return Err(Fault::error(
                 ErrorKind::DoubleFree,
-                format!("{op} of {} ({}), which was already freed", self.describe(id), bytes(o.size)),
+                format!(
+                    "{op} of {} ({}), which was already freed",
+                    self.describe(id),
+                    bytes(o.size)
+                ),
             ));
         }
         Ok(id)

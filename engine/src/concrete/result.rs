@@ -47,10 +47,16 @@ impl Outcome {
             Outcome::Exit(status) => format!("penumbra: exited with status {status}"),
             Outcome::Error(e) => e.diagnostic(source_file),
             Outcome::Unsupported { message, location } => {
-                format!("penumbra: unsupported: {message} at {}", location.in_file(source_file))
+                format!(
+                    "penumbra: unsupported: {message} at {}",
+                    location.in_file(source_file)
+                )
             }
             Outcome::AssumptionViolated(location) => {
-                format!("penumbra: assumption violated at {}", location.in_file(source_file))
+                format!(
+                    "penumbra: assumption violated at {}",
+                    location.in_file(source_file)
+                )
             }
             Outcome::StepLimit => "penumbra: step limit reached".to_string(),
         }
@@ -63,7 +69,9 @@ impl fmt::Display for Outcome {
         match self {
             Outcome::Exit(status) => write!(f, "exit {status}"),
             Outcome::Error(e) => write!(f, "error {}: {} at {}", e.kind, e.message, e.location),
-            Outcome::Unsupported { message, location } => write!(f, "unsupported: {message} at {location}"),
+            Outcome::Unsupported { message, location } => {
+                write!(f, "unsupported: {message} at {location}")
+            }
             Outcome::AssumptionViolated(location) => write!(f, "assumption violated at {location}"),
             Outcome::StepLimit => write!(f, "step limit"),
         }
@@ -87,7 +95,9 @@ impl RunResult {
     /// gives the number of steps.
     pub fn diagnostic(&self, module: &Module) -> String {
         match self.outcome {
-            Outcome::StepLimit => format!("penumbra: step limit reached after {} steps", self.steps),
+            Outcome::StepLimit => {
+                format!("penumbra: step limit reached after {} steps", self.steps)
+            }
             _ => self.outcome.diagnostic(&module.source_file),
         }
     }

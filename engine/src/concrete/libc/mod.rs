@@ -170,7 +170,12 @@ impl Args<'_> {
         self.values.get(i).copied().ok_or_else(|| {
             Fault::error(
                 ErrorKind::InvalidCall,
-                format!("{} called with {} arguments, needs at least {}", self.name, self.values.len(), i + 1),
+                format!(
+                    "{} called with {} arguments, needs at least {}",
+                    self.name,
+                    self.values.len(),
+                    i + 1
+                ),
             )
         })
     }
@@ -189,12 +194,13 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
     let a = Args { name, values: args };
     use LibcFn::*;
     match f {
-        Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite | Fflush | Getchar
-        | Fgetc | Fgets => stdio::call(m, f, &a),
-        Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
-        | Strdup | Strndup | Strspn | Strcspn | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
-        Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul | Abs
-        | Labs | ErrnoLocation => stdlib::call(m, f, &a),
+        Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite
+        | Fflush | Getchar | Fgetc | Fgets => stdio::call(m, f, &a),
+        Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr
+        | Strrchr | Strstr | Strdup | Strndup | Strspn | Strcspn | Memmove | Memset | Memcmp
+        | Memchr => string::call(m, f, &a),
+        Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol
+        | Strtoul | Abs | Labs | ErrnoLocation => stdlib::call(m, f, &a),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

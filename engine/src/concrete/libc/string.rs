@@ -42,7 +42,8 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let sl = mem.strnlen(src, n)?;
             let mut bytes = mem.read(src, sl)?.to_vec();
             bytes.push(0);
-            mem.write(dst.wrapping_add(dl), bytes.len() as u64)?.copy_from_slice(&bytes);
+            mem.write(dst.wrapping_add(dl), bytes.len() as u64)?
+                .copy_from_slice(&bytes);
             dst
         }
         LibcFn::Strchr => {
@@ -58,7 +59,10 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let (s, c) = (a.get(0)?, a.get(1)? as u8);
             let n = mem.strlen(s)?;
             let bytes = mem.read(s, n + 1)?;
-            bytes.iter().rposition(|&b| b == c).map_or(0, |i| s.wrapping_add(i as u64))
+            bytes
+                .iter()
+                .rposition(|&b| b == c)
+                .map_or(0, |i| s.wrapping_add(i as u64))
         }
         LibcFn::Strstr => {
             let (h, n) = (a.get(0)?, a.get(1)?);
@@ -67,12 +71,18 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             if needle.is_empty() {
                 h
             } else {
-                hay.windows(needle.len()).position(|w| w == needle).map_or(0, |i| h.wrapping_add(i as u64))
+                hay.windows(needle.len())
+                    .position(|w| w == needle)
+                    .map_or(0, |i| h.wrapping_add(i as u64))
             }
         }
         LibcFn::Strdup | LibcFn::Strndup => {
             let s = a.get(0)?;
-            let len = if f == LibcFn::Strdup { mem.strlen(s)? } else { mem.strnlen(s, a.get(1)?)? };
+            let len = if f == LibcFn::Strdup {
+                mem.strlen(s)?
+            } else {
+                mem.strnlen(s, a.get(1)?)?
+            };
             let mut bytes = mem.read(s, len)?.to_vec();
             bytes.push(0);
             let p = m.malloc(bytes.len() as u64);
@@ -86,7 +96,8 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let set = mem.read_cstr(set)?;
             let inside = f == LibcFn::Strspn;
             // Stops at the NUL or at the first byte whose membership differs.
-            mem.scan(s, u64::MAX, |b| b == 0 || set.contains(&b) != inside)?.unwrap_or(0)
+            mem.scan(s, u64::MAX, |b| b == 0 || set.contains(&b) != inside)?
+                .unwrap_or(0)
         }
         LibcFn::Memmove => {
             let dst = a.get(0)?;
@@ -102,7 +113,10 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let (p, q, n) = (a.get(0)?, a.get(1)?, a.get(2)?);
             let left = mem.read(p, n)?.to_vec();
             let right = mem.read(q, n)?;
-            left.iter().zip(right).find(|(x, y)| x != y).map_or(0, |(&x, &y)| i32::from(x) - i32::from(y)) as u64
+            left.iter()
+                .zip(right)
+                .find(|(x, y)| x != y)
+                .map_or(0, |(&x, &y)| i32::from(x) - i32::from(y)) as u64
         }
         LibcFn::Memchr => {
             let (s, c, n) = (a.get(0)?, a.get(1)? as u8, a.get(2)?);
@@ -120,7 +134,10 @@ fn compare_strings(m: &mut Machine<'_>, p: u64, q: u64, max: u64) -> Result<i32,
     let mut done = 0u64;
     while done < max {
         let (pa, qa) = (p.wrapping_add(done), q.wrapping_add(done));
-        let n = mem.readable_len(pa)?.min(mem.readable_len(qa)?).min(max - done);
+        let n = mem
+            .readable_len(pa)?
+            .min(mem.readable_len(qa)?)
+            .min(max - done);
         let left = mem.read(pa, n)?.to_vec();
         let right = mem.read(qa, n)?;
         for (&x, &y) in left.iter().zip(right) {
