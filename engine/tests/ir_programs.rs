@@ -238,7 +238,10 @@ fn make_symbolic_past_the_object_is_an_out_of_bounds_write() {
     });
     let r = run_default(&mb.finish());
     let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 9);
-    assert_eq!(msg, "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' (4 bytes)");
+    assert_eq!(
+        msg,
+        "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' (4 bytes)"
+    );
 }
 
 #[test]

@@ -63,7 +63,9 @@ impl<'a> Interp<'a> {
     pub(super) fn enter_main(&mut self, main: Func, args: &[u64]) -> Result<Cursor<'a>, Fault> {
         let frame = self.push_frame(main)?;
         let cur = self.cursor(frame);
-        let params = cur.body.block_params(frame.block);
+        let params = cur.body.blocks[frame.block]
+            .params
+            .as_slice(&cur.body.value_lists);
         for (&p, &v) in params.iter().zip(args) {
             self.regs[cur.base + p.index()] = v & cur.body.values[p].ty.mask();
         }
@@ -98,7 +100,9 @@ impl<'a> Interp<'a> {
         }
         let frame = self.push_frame(func)?;
         let next = self.cursor(frame);
-        let params = next.body.block_params(frame.block);
+        let params = next.body.blocks[frame.block]
+            .params
+            .as_slice(&next.body.value_lists);
         for (&p, &a) in params.iter().zip(args) {
             let v = self.regs[cur.base + a.index()] & next.body.values[p].ty.mask();
             self.regs[next.base + p.index()] = v;

@@ -212,11 +212,11 @@ impl<'a> Interp<'a> {
                 self.set_result(cur, inst, addr);
             }
             InstData::Call { func, args } => {
-                let args = body.list(*args);
+                let args = args.as_slice(&body.value_lists);
                 return self.call(cur, inst, *func, args);
             }
             InstData::CallIndirect { args } => {
-                let args = body.list(*args);
+                let args = args.as_slice(&body.value_lists);
                 let func = self.resolve_callee(cur, inst, args)?;
                 return self.call(cur, inst, func, &args[1..]);
             }
@@ -319,9 +319,9 @@ impl<'a> Interp<'a> {
     fn branch(&mut self, cur: &mut Cursor<'a>, dest: Dest) {
         let body = cur.body;
         let data = &body.dests[dest];
-        let args = body.list(data.args);
+        let args = data.args.as_slice(&body.value_lists);
         if !args.is_empty() {
-            let params = body.block_params(data.block);
+            let params = body.blocks[data.block].params.as_slice(&body.value_lists);
             self.scratch.clear();
             for &a in args {
                 self.scratch.push(self.regs[cur.base + a.index()]);
@@ -398,5 +398,17 @@ impl<'a> Interp<'a> {
     /// The result type of `inst`, if it has a result.
     pub fn result_type(cur: &Cursor<'a>, inst: Inst) -> Option<(Value, Type)> {
         cur.body.results[inst].map(|r| (r, cur.body.values[r].ty))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame per call, up to `max_call_depth` of them: keep it at 20 bytes (five `u32`s).
+    /// Anything bigger per frame belongs in the register file or the alloca stack.
+    #[test]
+    fn frame_is_20_bytes() {
+        assert_eq!(std::mem::size_of::<Frame>(), 20);
     }
 }
