@@ -12,3 +12,4 @@ mod c_programs;
 mod ir_programs;
 mod libc_models;
 mod printf_native;
+mod symbolic;

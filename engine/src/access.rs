@@ -1,0 +1,307 @@
+//! Loads, stores and stack allocation, with the implicit memory checks.
+//!
+//! **Constant addresses** are resolved like the concrete interpreter resolves them: the object
+//! containing the address (or whose redzone it is in), its liveness, writability and bounds.
+//!
+//! **Symbolic addresses** are resolved through the state's model. The model's value `v` of the
+//! address picks a candidate object `O`; then one comparison, KLEE's implicit bounds check
+//! `addr - base(O) <u size(O) - width + 1` (which also rejects negative offsets), is branched
+//! on. The in-bounds side accesses `O` at the symbolic offset. The other side, when feasible,
+//! is a new state that *re-executes* the access: its model picks another value, which lands in
+//! another object (a pointer that may point to several objects forks once per object) or in no
+//! object, and then it is an error test. Before re-executing, its model is steered towards the
+//! smallest overflow of `O` when one is feasible, so an out-of-bounds index is reported as an
+//! overflow of the object it indexes whatever value the solver picked first; when only a large
+//! offset is feasible, the error is whatever the concrete interpreter reports for that address.
+//! If the model's value is already an error, the error is reported for the region around it and
+//! the rest re-executed. After [`MAX_RESOLVE_ATTEMPTS`] re-executions the address is fixed to
+//! its model value.
+
+use crate::executor::{Executor, Flow};
+use crate::fork::Branch;
+use crate::memory::{select_byte, Access, ObjId, ObjState, Origin, Region, Resolution, MAX_STACK_BYTES, MAX_SYMBOLIC_WRITE_BYTES, NULL_PAGE_END, REDZONE};
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState};
+use crate::step::{set_result, val};
+use crate::ErrorKind;
+use penumbra_ir::{Body, Inst, Value};
+use penumbra_solver::{SatResult, TermId};
+use std::rc::Rc;
+
+/// Re-executions of one access to resolve a symbolic pointer before it is fixed.
+pub const MAX_RESOLVE_ATTEMPTS: u32 = 8;
+
+/// An offset into an object.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Offset {
+    Const(u64),
+    /// A 64-bit term known to be in bounds for the access.
+    Sym(TermId),
+}
+
+/// Where an access goes, or how the instruction ends.
+#[derive(Debug)]
+pub enum Target {
+    Obj(ObjId, Offset),
+    Flow(Flow),
+}
+
+impl<'p> Executor<'p> {
+    /// Resolves an access of `len > 0` bytes at the address term `addr` executed by `inst`.
+    pub fn resolve(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        len: u64,
+        access: Access,
+    ) -> Result<Target, RunError> {
+        let module = &self.prog.module;
+        let a = match self.store.as_const(addr) {
+            Some(a) => a,
+            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.concretize(st, addr),
+            None => return self.resolve_symbolic(st, inst, addr, len, access),
+        };
+        if let Some((id, off)) = fast_access(st, a, len, access) {
+            return Ok(Target::Obj(id, Offset::Const(off)));
+        }
+        Ok(Target::Flow(Flow::End(match st.mem.classify(module, a, len, access) {
+            Resolution::InBounds { obj, offset } => return Ok(Target::Obj(obj, Offset::Const(offset))),
+            Resolution::Fault { kind, message, .. } => self.error(st, kind, message),
+            Resolution::Unsupported(m) => self.unsupported(st, m.to_string()),
+        })))
+    }
+
+    fn resolve_symbolic(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        len: u64,
+        access: Access,
+    ) -> Result<Target, RunError> {
+        let module = &self.prog.module;
+        let v = self.model_value(st, addr);
+        match st.mem.classify(module, v, len, access) {
+            Resolution::InBounds { obj, .. } => {
+                let in_bounds = self.in_bounds(st, obj, addr, len);
+                match self.branch(st, in_bounds, inst)? {
+                    Branch::Only(true) => {}
+                    Branch::Only(false) => return Ok(Target::Flow(Flow::Retry)),
+                    Branch::Both(mut other) => {
+                        self.steer_to_overflow(&mut other, obj, addr);
+                        other.resolve_attempts += 1;
+                        self.new_states.push(*other);
+                    }
+                    Branch::Early => return Ok(Target::Flow(Flow::End(Ending::Early("max-depth")))),
+                }
+                let off = self.offset_term(st, obj, addr);
+                Ok(Target::Obj(obj, Offset::Sym(off)))
+            }
+            Resolution::Fault { kind, obj: Some(o), message }
+                if matches!(kind, ErrorKind::OutOfBoundsRead | ErrorKind::OutOfBoundsWrite) =>
+            {
+                // The model overflows `o`: report that, and go on inside `o` if possible.
+                let in_bounds = self.in_bounds(st, o, addr, len);
+                let out = self.store.not(in_bounds);
+                if let Some(ending) = self.check(st, out, |ex, st| ex.error(st, kind, message))? {
+                    return Ok(Target::Flow(Flow::End(ending)));
+                }
+                let off = self.offset_term(st, o, addr);
+                Ok(Target::Obj(o, Offset::Sym(off)))
+            }
+            Resolution::Fault { kind, obj, message } => {
+                let region = self.fault_region(st, obj, addr, v);
+                let ending = self.error(st, kind, message);
+                match self.branch(st, region, inst)? {
+                    Branch::Only(false) => Ok(Target::Flow(Flow::Retry)),
+                    Branch::Only(true) | Branch::Early => Ok(Target::Flow(Flow::End(ending))),
+                    Branch::Both(mut other) => {
+                        other.resolve_attempts += 1;
+                        self.new_states.push(*other);
+                        Ok(Target::Flow(Flow::End(ending)))
+                    }
+                }
+            }
+            Resolution::Unsupported(m) => Ok(Target::Flow(Flow::End(self.unsupported(st, m.to_string())))),
+        }
+    }
+
+    /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`.
+    fn in_bounds(&mut self, st: &ExecutionState, obj: ObjId, addr: TermId, len: u64) -> TermId {
+        let o = st.mem.object(obj);
+        if o.size < len {
+            return self.store.ff();
+        }
+        let (base, limit) = (o.base, o.size - len + 1);
+        let base = self.store.constant(64, base);
+        let off = self.store.sub(addr, base);
+        let limit = self.store.constant(64, limit);
+        self.store.ult(off, limit)
+    }
+
+    fn offset_term(&mut self, st: &ExecutionState, obj: ObjId, addr: TermId) -> TermId {
+        let base = self.store.constant(64, st.mem.object(obj).base);
+        self.store.sub(addr, base)
+    }
+
+    /// The addresses around the model value `v` that share its verdict: the null page, the
+    /// bytes of a freed (or read-only) object, or `v` alone.
+    fn fault_region(&mut self, st: &ExecutionState, obj: Option<ObjId>, addr: TermId, v: u64) -> TermId {
+        if v < NULL_PAGE_END {
+            let k = self.store.constant(64, NULL_PAGE_END);
+            return self.store.ult(addr, k);
+        }
+        if let Some(o) = obj {
+            let o = st.mem.object(o);
+            if v.wrapping_sub(o.base) < o.size {
+                let base = self.store.constant(64, o.base);
+                let off = self.store.sub(addr, base);
+                let size = self.store.constant(64, o.size);
+                return self.store.ult(off, size);
+            }
+        }
+        let k = self.store.constant(64, v);
+        self.store.eq(addr, k)
+    }
+
+    /// Gives `other` (whose address is outside `obj`) a model in which the address overflows
+    /// `obj` by less than half a redzone, if there is one: the ASan-style report.
+    fn steer_to_overflow(&mut self, other: &mut ExecutionState, obj: ObjId, addr: TermId) {
+        let o = other.mem.object(obj);
+        let low = o.base.wrapping_sub(REDZONE / 2);
+        let span = o.size + REDZONE;
+        let low = self.store.constant(64, low);
+        let off = self.store.sub(addr, low);
+        let span = self.store.constant(64, span);
+        let near = self.store.ult(off, span);
+        if let Ok((SatResult::Sat, Some(model))) = self.solver.check_model(&self.store, &other.pc, &[near]) {
+            other.model = Rc::new(model);
+        }
+    }
+
+    /// The `len` (1..=8) bytes at a resolved target, as terms.
+    fn read_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, len: usize, out: &mut [TermId; 8]) {
+        match offset {
+            Offset::Const(off) => out[..len].copy_from_slice(st.mem.bytes(obj, off, len as u64)),
+            Offset::Sym(off) => {
+                let bytes = &st.mem.object(obj).bytes;
+                for (j, slot) in out.iter_mut().enumerate().take(len) {
+                    match select_byte(&mut self.store, bytes, off, j, len) {
+                        Some(t) => *slot = t,
+                        None => {
+                            self.stats.concretized_offsets += 1;
+                            let o = self.concretize(st, off);
+                            out[..len].copy_from_slice(st.mem.bytes(obj, o, len as u64));
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes `data` at a resolved target.
+    pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, data: &[TermId]) {
+        match offset {
+            Offset::Const(off) => st.mem.write_bytes(obj, off, data),
+            Offset::Sym(off) if st.mem.object(obj).size <= MAX_SYMBOLIC_WRITE_BYTES => {
+                st.mem.write_symbolic(&mut self.store, obj, off, data);
+            }
+            Offset::Sym(off) => {
+                self.stats.concretized_offsets += 1;
+                let o = self.concretize(st, off);
+                st.mem.write_bytes(obj, o, data);
+            }
+        }
+    }
+
+    /// Reads a little-endian value of `bits` bits (1, 8, 16, 32, 64) at `addr`.
+    pub fn read_value(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        bits: u32,
+    ) -> Result<Result<TermId, Flow>, RunError> {
+        let len = bits.div_ceil(8) as usize;
+        let (obj, offset) = match self.resolve(st, inst, addr, len as u64, Access::Read)? {
+            Target::Obj(obj, offset) => (obj, offset),
+            Target::Flow(flow) => return Ok(Err(flow)),
+        };
+        let mut bytes = [self.prog.zero_byte; 8];
+        self.read_target(st, obj, offset, len, &mut bytes);
+        let mut v = bytes[len - 1];
+        for &b in bytes[..len - 1].iter().rev() {
+            v = self.store.concat(v, b);
+        }
+        if bits == 1 {
+            v = self.store.extract(v, 0, 0);
+        }
+        Ok(Ok(v))
+    }
+
+    /// Writes the value `v` little-endian at `addr` (an `i1` as one byte 0 or 1).
+    pub fn write_value(&mut self, st: &mut ExecutionState, inst: Inst, addr: TermId, v: TermId) -> Result<Flow, RunError> {
+        let w = self.store.width(v);
+        let v = if w == 1 { self.store.zext(v, 8) } else { v };
+        let len = usize::from(self.store.width(v) / 8);
+        let (obj, offset) = match self.resolve(st, inst, addr, len as u64, Access::Write)? {
+            Target::Obj(obj, offset) => (obj, offset),
+            Target::Flow(flow) => return Ok(flow),
+        };
+        let mut bytes = [self.prog.zero_byte; 8];
+        for (i, b) in bytes.iter_mut().enumerate().take(len) {
+            let lo = (8 * i) as u8;
+            *b = self.store.extract(v, lo + 7, lo);
+        }
+        self.write_target(st, obj, offset, &bytes[..len]);
+        Ok(Flow::Next)
+    }
+
+    pub(crate) fn load(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, addr: Value) -> Result<Flow, RunError> {
+        let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
+        let bits = body.values[r].ty.bits();
+        match self.read_value(st, inst, val(st, addr), bits)? {
+            Ok(v) => {
+                set_result(st, body, inst, v);
+                Ok(Flow::Next)
+            }
+            Err(flow) => Ok(flow),
+        }
+    }
+
+    pub(crate) fn store_inst(&mut self, st: &mut ExecutionState, inst: Inst, addr: Value, value: Value) -> Result<Flow, RunError> {
+        self.write_value(st, inst, val(st, addr), val(st, value))
+    }
+
+    /// A fresh stack object of `size` bytes for the executing frame.
+    pub(crate) fn alloca(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, size: u64, align: u64) -> Result<Flow, RunError> {
+        let line = body.srclocs[inst].line;
+        let func = st.frame().func;
+        let origin = Origin::Stack { func, line };
+        let Some(id) = st.mem.allocate(Region::Stack, size, align, origin, self.prog.zero_byte) else {
+            let what = crate::memory::bytes_text(size);
+            let limit = crate::memory::bytes_text(MAX_STACK_BYTES);
+            return Ok(Flow::End(self.error(
+                st,
+                ErrorKind::StackOverflow,
+                format!("stack object of {what} exceeds the stack limit of {limit}"),
+            )));
+        };
+        st.frame_mut().allocas.push(id);
+        let base = self.store.constant(64, st.mem.object(id).base);
+        set_result(st, body, inst, base);
+        Ok(Flow::Next)
+    }
+}
+
+/// The common case of a constant address, without building messages: a permitted access to
+/// the object containing the whole range.
+#[inline]
+fn fast_access(st: &ExecutionState, addr: u64, len: u64, access: Access) -> Option<(ObjId, u64)> {
+    let (id, off) = st.mem.resolve(addr)?;
+    let o = st.mem.object(id);
+    let ok_state = o.state == ObjState::Live || (o.state == ObjState::ReadOnly && access == Access::Read);
+    (ok_state && off >= 0 && (off as u64) < o.size && len <= o.size - off as u64).then_some((id, off as u64))
+}

@@ -1,0 +1,165 @@
+//! Calls and returns: entering a defined function (a frame from the function's template, the
+//! arguments in its entry block's parameters), calling a native model, resolving function
+//! pointers (a symbolic pointer forks once per function it may point to), and returning
+//! (killing the frame's stack objects, so later accesses through dangling pointers are uses
+//! after free; `main` returning ends the path with its exit status).
+
+use crate::executor::{Executor, Flow};
+use crate::fork::Branch;
+use crate::memory::func_at;
+use crate::program::FuncKind;
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState, Frame};
+use crate::step::val;
+use crate::ErrorKind;
+use penumbra_ir::{Body, Func, Inst, Value};
+use penumbra_solver::TermId;
+
+impl<'p> Executor<'p> {
+    /// A direct call of `func` with the caller's `args`.
+    pub(crate) fn call(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &'p Body,
+        inst: Inst,
+        func: Func,
+        args: &[Value],
+    ) -> Result<Flow, RunError> {
+        match self.prog.info(func).kind {
+            FuncKind::Defined => {
+                let mut terms = std::mem::take(&mut self.scratch);
+                terms.clear();
+                terms.extend(args.iter().map(|&a| val(st, a)));
+                let flow = self.enter(st, body, inst, func, &terms);
+                self.scratch = terms;
+                Ok(flow)
+            }
+            FuncKind::Native(native) => self.call_native(st, body, inst, native, args),
+            FuncKind::Unknown => {
+                let name = &self.prog.module.funcs[func].name;
+                Ok(Flow::End(self.unsupported(st, format!("unknown external function '{name}'"))))
+            }
+        }
+    }
+
+    /// Pushes a frame for the defined function `func` called by `inst` with argument terms.
+    pub(crate) fn enter(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, func: Func, args: &[TermId]) -> Flow {
+        let module = &self.prog.module;
+        if st.stack.len() >= self.config.max_call_depth {
+            let name = &module.funcs[func].name;
+            let limit = self.config.max_call_depth;
+            return Flow::End(self.error(
+                st,
+                ErrorKind::StackOverflow,
+                format!("calling '{name}' exceeds the call depth limit of {limit} frames"),
+            ));
+        }
+        let Some(callee) = module.funcs[func].body.as_ref() else {
+            return Flow::End(self.unsupported(st, "call of a function without a body"));
+        };
+        let Some(entry) = callee.layout.entry_block() else {
+            return Flow::End(self.unsupported(st, "function without blocks"));
+        };
+        let mut values = self.prog.info(func).template.clone();
+        for (&p, &a) in callee.block_params(entry).iter().zip(args) {
+            let w = callee.values[p].ty.bits() as u8;
+            values[p.as_u32() as usize] = self.fit(a, w);
+        }
+        st.stack.push(Frame { func, block: entry, idx: 0, values, ret_to: body.results[inst], allocas: Vec::new() });
+        Flow::Jumped
+    }
+
+    /// `t` truncated or zero-extended to `w` bits (the concrete interpreter masks registers).
+    pub fn fit(&mut self, t: TermId, w: u8) -> TermId {
+        let tw = self.store.width(t);
+        match tw.cmp(&w) {
+            std::cmp::Ordering::Equal => t,
+            std::cmp::Ordering::Greater => self.store.extract(t, w - 1, 0),
+            std::cmp::Ordering::Less => self.store.zext(t, w),
+        }
+    }
+
+    /// A call through a function pointer (`args[0]` is the callee address).
+    pub(crate) fn call_indirect(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &'p Body,
+        inst: Inst,
+        args: &[Value],
+    ) -> Result<Flow, RunError> {
+        let Some((&target, rest)) = args.split_first() else {
+            return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, "indirect call without a callee")));
+        };
+        let addr_term = val(st, target);
+        let addr = match self.store.as_const(addr_term) {
+            Some(a) => a,
+            None => {
+                // One state per possible callee: this one takes the model's.
+                let v = self.model_value(st, addr_term);
+                let k = self.store.constant(64, v);
+                let hit = self.store.eq(addr_term, k);
+                match self.branch(st, hit, inst)? {
+                    Branch::Only(true) => {}
+                    Branch::Only(false) => return Ok(Flow::Retry),
+                    Branch::Both(other) => self.new_states.push(*other),
+                    Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
+                }
+                v
+            }
+        };
+        let module = &self.prog.module;
+        let Some(func) = func_at(addr, module.funcs.len()) else {
+            let message = if addr == 0 {
+                "call through a null function pointer".to_string()
+            } else {
+                format!("call through {addr:#x}, which is not a function address")
+            };
+            return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, message)));
+        };
+        let callee = &module.funcs[func];
+        let (given, takes) = (rest.len(), callee.sig.params.len());
+        if given < takes || (given > takes && !callee.sig.varargs) {
+            let message = format!("call of '{}' through a pointer with {given} arguments; it takes {takes}", callee.name);
+            return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, message)));
+        }
+        if body.results[inst].is_some() && callee.sig.ret.is_none() {
+            let message = format!("call of '{}' through a pointer expects a result; it returns void", callee.name);
+            return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, message)));
+        }
+        self.call(st, body, inst, func, rest)
+    }
+
+    /// Returns `value` from the top frame.
+    pub(crate) fn ret(&mut self, st: &mut ExecutionState, value: Option<TermId>) -> Flow {
+        let Some(frame) = st.stack.pop() else { return Flow::End(Ending::Exit(0)) };
+        for &id in &frame.allocas {
+            st.mem.kill_stack_object(id);
+        }
+        if st.stack.is_empty() {
+            // `main` returned: the status is the model's value (replay computes the same).
+            let status = value.map_or(0, |v| self.model_value(st, v) & 0xff);
+            return Flow::End(Ending::Exit(status as i32));
+        }
+        let module = &self.prog.module;
+        let caller_func = st.frame().func;
+        if let Some(r) = frame.ret_to {
+            let w = module.funcs[caller_func].body.as_ref().map_or(64, |b| b.values[r].ty.bits() as u8);
+            let t = match value {
+                Some(v) => self.fit(v, w),
+                None => self.store.zero(w),
+            };
+            st.frame_mut().values[r.as_u32() as usize] = t;
+        }
+        st.frame_mut().idx += 1;
+        Flow::Jumped
+    }
+
+    /// Sets the result of a native call (fitted to the call's result type).
+    pub(crate) fn set_call_result(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, t: TermId) {
+        if let Some(r) = body.results[inst] {
+            let w = body.values[r].ty.bits() as u8;
+            let t = self.fit(t, w);
+            st.frame_mut().values[r.as_u32() as usize] = t;
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! The implicit checks of arithmetic, inserted before the term is built (the term store keeps
+//! SMT-LIB semantics, where `x / 0` is defined): a zero divisor, `INT_MIN / -1` (and `% -1`)
+//! at the operand width, and a shift by the width or more. Each is one [`Executor::check`]:
+//! when failing is feasible an error test is written for it, and the path goes on constrained
+//! to pass. The order of the checks is the concrete interpreter's.
+
+use crate::executor::Executor;
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState};
+use crate::ErrorKind;
+use penumbra_ir::BinaryOp;
+use penumbra_solver::{mask, TermId};
+
+impl Executor<'_> {
+    /// Checks the operands of a division, remainder or shift; `Some` when the whole path fails.
+    pub fn check_binary(
+        &mut self,
+        st: &mut ExecutionState,
+        op: BinaryOp,
+        a: TermId,
+        b: TermId,
+    ) -> Result<Option<Ending>, RunError> {
+        let w = self.store.width(b);
+        if op.is_division() {
+            let zero = self.store.zero(w);
+            let is_zero = self.store.eq(b, zero);
+            let what = if matches!(op, BinaryOp::UDiv | BinaryOp::SDiv) { "division" } else { "remainder" };
+            let failed = self.check(st, is_zero, |ex, st| {
+                ex.error(st, ErrorKind::DivisionByZero, format!("{what} by zero ({} i{w})", op.name()))
+            })?;
+            if failed.is_some() || !matches!(op, BinaryOp::SDiv | BinaryOp::SRem) {
+                return Ok(failed);
+            }
+            let min = self.store.constant(w, 1u64 << (w - 1));
+            let minus_one = self.store.constant(w, mask(w));
+            let a_min = self.store.eq(a, min);
+            let b_m1 = self.store.eq(b, minus_one);
+            let overflow = self.store.and(a_min, b_m1);
+            let sym = if op == BinaryOp::SDiv { '/' } else { '%' };
+            return self.check(st, overflow, |ex, st| {
+                ex.error(
+                    st,
+                    ErrorKind::SignedDivisionOverflow,
+                    format!("{} {sym} -1 overflows i{w} ({})", -(1i128 << (w - 1)), op.name()),
+                )
+            });
+        }
+        if op.is_shift() {
+            let width = self.store.constant(w, u64::from(w));
+            let too_far = self.store.uge(b, width);
+            return self.check(st, too_far, |ex, st| {
+                ex.error(
+                    st,
+                    ErrorKind::ShiftOutOfRange,
+                    format!("{} by the width or more of a {w}-bit value", op.name()),
+                )
+            });
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,121 @@
+//! [`EngineConfig`]: everything a symbolic run is parameterised by — the version executed,
+//! the search strategy, the budgets, the symbolic environment (`argv`, stdin), where tests go,
+//! and the solver's layers.
+
+use penumbra_ir::Version;
+use penumbra_solver::SolverConfig;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The search strategy: which state runs next.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum SearchKind {
+    /// Depth-first: the newest state.
+    #[default]
+    Dfs,
+    /// Breadth-first: states in order of creation, a forking state going to the back.
+    Bfs,
+    /// KLEE's random-path: a random walk down the tree of forks (seeded, deterministic).
+    RandomPath,
+}
+
+impl SearchKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Dfs => "dfs",
+            SearchKind::Bfs => "bfs",
+            SearchKind::RandomPath => "random-path",
+        }
+    }
+}
+
+/// Limits on a run. Count budgets make runs deterministic; time and memory are best effort.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budgets {
+    /// Instructions executed over all states; when reached, the run stops.
+    pub max_instructions: Option<u64>,
+    /// Live states at once; at a fork beyond it only the side the state's current model takes
+    /// is followed and the other is counted as dropped.
+    pub max_states: Option<usize>,
+    /// Symbolic forks along one path; a state that would fork deeper ends early (with a test).
+    pub max_depth: Option<u32>,
+    /// Paths ended (tests of any kind); when reached, the run stops.
+    pub max_paths: Option<u64>,
+    /// Wall time; when reached, the run stops.
+    pub max_time: Option<Duration>,
+    /// Resident memory of the process in MiB; when reached, the run stops.
+    pub max_memory_mb: Option<u64>,
+}
+
+/// A symbolic command-line argument specification, as KLEE's `--sym-arg` / `--sym-args`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SymArg {
+    /// One argument of up to `len` characters.
+    Arg { len: u32 },
+    /// Between `min` and `max` arguments of up to `len` characters each.
+    Args { min: u32, max: u32, len: u32 },
+}
+
+/// The program's symbolic environment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Environment {
+    /// `argv[0]`.
+    pub program_name: String,
+    /// Concrete arguments, before the symbolic ones.
+    pub args: Vec<String>,
+    /// Symbolic arguments, in order.
+    pub sym_args: Vec<SymArg>,
+    /// `--sym-stdin N`: standard input is `N` symbolic bytes (else it is empty).
+    pub sym_stdin: Option<u32>,
+}
+
+/// Where and how tests are written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// No files (`--no-tests`); tests are still counted and listed in the summary.
+    None,
+    /// Exactly this directory (created; it must not exist or be empty).
+    Dir(PathBuf),
+    /// A fresh `penumbra-out-N` under this directory, with `penumbra-last` linking to it.
+    Numbered(PathBuf),
+}
+
+/// The whole configuration of a symbolic run.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// The side of each `change(old, new)` executed (issue 5 adds shadow modes).
+    pub version: Version,
+    pub search: SearchKind,
+    /// Seed of the random-path searcher.
+    pub seed: u64,
+    pub budgets: Budgets,
+    pub env: Environment,
+    pub output: Output,
+    /// Keep one record per test in the summary (the CLI's `--json` lists them).
+    pub keep_test_records: bool,
+    /// Write the path condition (SMT-LIB2) into each test's JSON sidecar.
+    pub write_path_condition: bool,
+    pub solver: SolverConfig,
+    /// Call depth beyond which a call is a stack overflow.
+    pub max_call_depth: usize,
+    /// Print a progress line on stderr every second.
+    pub progress: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            version: Version::New,
+            search: SearchKind::Dfs,
+            seed: 0,
+            budgets: Budgets::default(),
+            env: Environment { program_name: "program".into(), ..Environment::default() },
+            output: Output::None,
+            keep_test_records: true,
+            write_path_condition: true,
+            solver: SolverConfig::default(),
+            max_call_depth: crate::concrete::RunConfig::default().max_call_depth as usize,
+            progress: false,
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! The run loop: pick a state from the searcher, step it until it forks or ends, repeat, within
+//! the budgets; then summarise.
+//!
+//! [`Executor`] is the context every part of the interpreter works in: the prepared
+//! [`Program`], the term store, the solver, the counters, the test writer, and the states
+//! produced by the current step (`new_states`). The state being stepped is passed alongside as
+//! `&mut ExecutionState`. The instruction semantics are split by concern: `step.rs` (dispatch,
+//! arithmetic, control flow), `access.rs` (loads, stores and pointer resolution), `calls.rs`,
+//! `checks.rs`, `intrinsics.rs`, and the C library in `symlibc/`.
+
+use crate::config::EngineConfig;
+use crate::env;
+use crate::error::Location;
+use crate::program::Program;
+use crate::run_error::RunError;
+use crate::search::{self, StateId};
+use crate::state::{Ending, ExecutionState};
+use crate::stats::Stats;
+use crate::summary::RunSummary;
+use crate::testgen::TestWriter;
+use penumbra_ir::Module;
+use penumbra_solver::{Model, Solver, TermId, TermStore};
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// What a step of an instruction did.
+#[derive(Debug)]
+pub enum Flow {
+    /// Go on with the next instruction of the block.
+    Next,
+    /// Control moved (branch, call, return): the frame's position is already set.
+    Jumped,
+    /// Execute the same instruction again (a symbolic pointer resolved to another object).
+    Retry,
+    /// The path ended.
+    End(Ending),
+}
+
+/// Why a run stopped before exploring every path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    MaxInstructions,
+    MaxPaths,
+    MaxTime,
+    MaxMemory,
+}
+
+impl StopReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::MaxInstructions => "max-instructions",
+            StopReason::MaxPaths => "max-paths",
+            StopReason::MaxTime => "max-time",
+            StopReason::MaxMemory => "max-memory",
+        }
+    }
+}
+
+/// The context of the interpreter.
+pub struct Executor<'p> {
+    pub prog: &'p Program,
+    pub config: &'p EngineConfig,
+    pub store: TermStore,
+    pub solver: Solver,
+    pub stats: Stats,
+    pub tests: TestWriter,
+    /// States forked off during the current step.
+    pub new_states: Vec<ExecutionState>,
+    /// States in the searcher (the one stepping included).
+    pub live_states: usize,
+    /// Reused buffer (branch and call arguments).
+    pub scratch: Vec<TermId>,
+    start: Instant,
+    stop: Option<StopReason>,
+    next_progress: Duration,
+    progress_terminal: bool,
+}
+
+/// Runs `module` symbolically under `config` and returns the summary.
+pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunError> {
+    let start = Instant::now();
+    let mut store = TermStore::with_capacity(1 << 16);
+    let prog = Program::new(module, &mut store)?;
+    let solver = Solver::new(config.solver.clone())?;
+    let tests = TestWriter::create(config)?;
+    let mut ex = Executor {
+        prog: &prog,
+        config,
+        store,
+        solver,
+        stats: Stats::default(),
+        tests,
+        new_states: Vec::new(),
+        live_states: 0,
+        scratch: Vec::new(),
+        start,
+        stop: None,
+        next_progress: Duration::from_secs(1),
+        progress_terminal: std::io::stderr().is_terminal(),
+    };
+    let initial = env::initial_states(&mut ex)?;
+    let mut searcher = search::make(config.search, config.seed);
+    let mut slab = Slab::default();
+    for st in initial {
+        let id = slab.insert(st);
+        ex.stats.states += 1;
+        searcher.add(id, None);
+    }
+    ex.live_states = slab.len();
+    ex.stats.max_live_states = slab.len() as u64;
+    while let Some(id) = searcher.select() {
+        if ex.budget_exhausted() {
+            break;
+        }
+        let Some(mut st) = slab.take(id) else { break };
+        let ended = ex.run_state(&mut st)?;
+        match ended {
+            Some(ending) => {
+                let model = st.model.clone();
+                ex.end_path(&st, None, &model, ending)?;
+                searcher.remove(id);
+                slab.free(id);
+            }
+            None => {
+                slab.put(id, st);
+                let children: Vec<StateId> = ex.new_states.drain(..).map(|s| slab.insert(s)).collect();
+                if !children.is_empty() {
+                    searcher.forked(id, &children);
+                }
+            }
+        }
+        ex.live_states = slab.len();
+        ex.stats.max_live_states = ex.stats.max_live_states.max(slab.len() as u64);
+        ex.progress(false);
+    }
+    ex.progress(true);
+    let unexplored = slab.len() as u64;
+    let wall = start.elapsed();
+    Ok(RunSummary::new(&ex, unexplored, ex.stop, wall))
+}
+
+impl<'p> Executor<'p> {
+    /// Steps `st` until it forks (new states in `new_states`), ends, or a budget stops the run.
+    fn run_state(&mut self, st: &mut ExecutionState) -> Result<Option<Ending>, RunError> {
+        let prog: &'p Program = self.prog;
+        let max_instructions = self.config.budgets.max_instructions.unwrap_or(u64::MAX);
+        loop {
+            if self.stats.instructions >= max_instructions {
+                self.stop = Some(StopReason::MaxInstructions);
+                return Ok(None);
+            }
+            let Some(frame) = st.stack.last() else {
+                return Ok(Some(Ending::Exit(0)));
+            };
+            let Some(body) = prog.module.funcs[frame.func].body.as_ref() else {
+                return Ok(Some(self.unsupported(st, "a frame of a function without a body")));
+            };
+            let Some(&inst) = body.layout.block_insts(frame.block).get(frame.idx as usize) else {
+                return Ok(Some(self.unsupported(st, "a block without a terminator")));
+            };
+            self.stats.instructions += 1;
+            st.instructions += 1;
+            match self.step(st, body, inst)? {
+                Flow::Next => {
+                    st.frame_mut().idx += 1;
+                    st.resolve_attempts = 0;
+                }
+                Flow::Jumped => st.resolve_attempts = 0,
+                Flow::Retry => {}
+                Flow::End(ending) => return Ok(Some(ending)),
+            }
+            if !self.new_states.is_empty() {
+                return Ok(None);
+            }
+            if self.stats.instructions & 0x3fff == 0 {
+                if self.budget_exhausted() {
+                    return Ok(None);
+                }
+                self.progress(false);
+            }
+        }
+    }
+
+    /// Checks the run-wide budgets; records the reason when one is exhausted.
+    fn budget_exhausted(&mut self) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
+        let b = &self.config.budgets;
+        let reason = if b.max_paths.is_some_and(|max| self.stats.paths_ended() >= max) {
+            Some(StopReason::MaxPaths)
+        } else if b.max_instructions.is_some_and(|max| self.stats.instructions >= max) {
+            Some(StopReason::MaxInstructions)
+        } else if b.max_time.is_some_and(|max| self.start.elapsed() >= max) {
+            Some(StopReason::MaxTime)
+        } else if b.max_memory_mb.is_some_and(|max| resident_mb().is_some_and(|rss| rss >= max)) {
+            Some(StopReason::MaxMemory)
+        } else {
+            None
+        };
+        self.stop = reason;
+        reason.is_some()
+    }
+
+    /// Prints the progress line on stderr once a second (and clears it at the end).
+    fn progress(&mut self, last: bool) {
+        if !self.config.progress {
+            return;
+        }
+        let elapsed = self.start.elapsed();
+        if last {
+            if self.next_progress > Duration::from_secs(1) && self.progress_terminal {
+                eprint!("\r\x1b[K");
+            }
+            return;
+        }
+        if elapsed < self.next_progress {
+            return;
+        }
+        self.next_progress = elapsed + Duration::from_secs(1);
+        let line = format!(
+            "penumbra: {:.0}s, {} paths, {} errors, {} states live, {} instructions, {} solver queries",
+            elapsed.as_secs_f64(),
+            self.stats.paths_completed,
+            self.stats.errors,
+            self.live_states,
+            self.stats.instructions,
+            self.solver.stats().core_queries,
+        );
+        let mut err = std::io::stderr().lock();
+        let _ = if self.progress_terminal { write!(err, "\r\x1b[K{line}") } else { writeln!(err, "{line}") };
+        let _ = err.flush();
+    }
+
+    /// Records the end of a path: counts it and writes its test. `extra` is a constraint that
+    /// holds on the ending side but is not (yet) in `st.pc` (the failing side of a check).
+    pub fn end_path(
+        &mut self,
+        st: &ExecutionState,
+        extra: Option<TermId>,
+        model: &Model,
+        ending: Ending,
+    ) -> Result<(), RunError> {
+        match &ending {
+            Ending::Exit(_) => self.stats.paths_completed += 1,
+            Ending::Error(e) => {
+                self.stats.errors += 1;
+                *self.stats.error_kinds.entry(e.kind.as_str()).or_insert(0) += 1;
+            }
+            Ending::Unsupported { .. } => self.stats.unsupported += 1,
+            Ending::AssumeFalse(_) => self.stats.assume_false += 1,
+            Ending::Early(_) => self.stats.early += 1,
+        }
+        self.stats.tests += 1;
+        let prog = self.prog;
+        self.tests.write(prog, &self.store, st, extra, model, &ending)
+    }
+
+    /// The location errors of `st` are reported at: the executing instruction of the innermost
+    /// frame that is not part of penumbra's C library (so an overflow inside `strcpy` is
+    /// reported at the line of the call).
+    pub fn location(&self, st: &ExecutionState) -> Location {
+        let module = &self.prog.module;
+        let frame = st
+            .stack
+            .iter()
+            .rev()
+            .find(|f| !self.prog.info(f.func).internal)
+            .or(st.stack.last());
+        let Some(frame) = frame else { return Location::new("main", 0) };
+        let func = &module.funcs[frame.func];
+        let line = func
+            .body
+            .as_ref()
+            .and_then(|b| b.layout.block_insts(frame.block).get(frame.idx as usize).map(|&i| b.srclocs[i].line))
+            .unwrap_or(func.line);
+        Location::new(func.name.clone(), line)
+    }
+
+    /// An ending for an unsupported construct at the current location.
+    pub fn unsupported(&self, st: &ExecutionState, message: impl Into<String>) -> Ending {
+        Ending::Unsupported { message: message.into(), location: self.location(st) }
+    }
+
+    /// An error ending at the current location.
+    pub fn error(&self, st: &ExecutionState, kind: crate::ErrorKind, message: impl Into<String>) -> Ending {
+        Ending::Error(crate::RuntimeError { kind, message: message.into(), location: self.location(st) })
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// The resident set size of this process in MiB (Linux), if known.
+pub fn resident_mb() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096 / (1 << 20))
+}
+
+/// The live states, by id; ids of ended states are reused (deterministically: last freed first).
+#[derive(Default)]
+struct Slab {
+    slots: Vec<Option<ExecutionState>>,
+    free: Vec<StateId>,
+    len: usize,
+}
+
+impl Slab {
+    fn insert(&mut self, st: ExecutionState) -> StateId {
+        self.len += 1;
+        match self.free.pop() {
+            Some(id) => {
+                self.slots[id.index()] = Some(st);
+                id
+            }
+            None => {
+                self.slots.push(Some(st));
+                StateId::new(self.slots.len() - 1)
+            }
+        }
+    }
+
+    fn take(&mut self, id: StateId) -> Option<ExecutionState> {
+        self.slots.get_mut(id.index())?.take()
+    }
+
+    fn put(&mut self, id: StateId, st: ExecutionState) {
+        self.slots[id.index()] = Some(st);
+    }
+
+    fn free(&mut self, id: StateId) {
+        self.len -= 1;
+        self.free.push(id);
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}

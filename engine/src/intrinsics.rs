@@ -1,0 +1,133 @@
+//! penumbra's own instructions: `make_symbolic` (fresh variables, one per byte, written into
+//! an object and recorded under a unique name), `assume` (a constraint; a provably false one
+//! ends the path as `assume-false`) and `assert` (a check whose failing side is an
+//! `assertion-failed` error). `change` and `execute` are one line each in `step.rs`.
+//!
+//! Also the helper that reads a C string from memory for messages and output
+//! ([`Executor::read_cstring`]): bounds-checked like the program's own reads, symbolic bytes
+//! taken from the model without constraining them.
+
+use crate::access::Target;
+use crate::executor::{Executor, Flow};
+use crate::memory::{Access, Resolution};
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState, SymbolicObject};
+use crate::ErrorKind;
+use penumbra_ir::Inst;
+use penumbra_solver::{eval, SatResult, TermId};
+use std::rc::Rc;
+
+/// The longest object name read from a program.
+const MAX_NAME: u64 = 1024;
+
+impl Executor<'_> {
+    /// `make_symbolic(addr, size, name)`.
+    pub(crate) fn make_symbolic(
+        &mut self,
+        st: &mut ExecutionState,
+        addr: TermId,
+        size: TermId,
+        name: TermId,
+    ) -> Result<Flow, RunError> {
+        let inst = st.current_inst(&self.prog.module);
+        let name_addr = self.concretize(st, name);
+        let name = match self.read_cstring(st, name_addr, Some(MAX_NAME)) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(ending) => return Ok(Flow::End(ending)),
+        };
+        if self.store.as_const(size).is_none() {
+            self.stats.concretized_sizes += 1;
+        }
+        let size = self.concretize(st, size);
+        let Ok(len) = u32::try_from(size) else {
+            return Ok(Flow::End(self.unsupported(st, format!("make_symbolic of {size} bytes"))));
+        };
+        let target = if len == 0 {
+            None
+        } else {
+            match self.resolve(st, inst.expect("an executing instruction"), addr, size, Access::Write)? {
+                Target::Obj(obj, offset) => Some((obj, offset)),
+                Target::Flow(flow) => return Ok(flow),
+            }
+        };
+        let unique = st.unique_symbolic_name(&name);
+        let first_var = self.store.num_vars() as u32;
+        let mut bytes = Vec::with_capacity(len as usize);
+        for i in 0..len {
+            let v = self.store.new_var(&format!("{unique}[{i}]"), 8);
+            debug_assert_eq!(v.as_u32(), first_var + i);
+            bytes.push(self.store.var(v));
+        }
+        if let Some((obj, offset)) = target {
+            self.write_target(st, obj, offset, &bytes);
+        }
+        let obj = target.map(|(o, _)| o);
+        Rc::make_mut(&mut st.symbolics).push(SymbolicObject { name: Rc::from(unique), obj, first_var, len });
+        Ok(Flow::Next)
+    }
+
+    /// `assume(cond)`: `cond` joins the path condition; if it cannot hold, the path ends.
+    pub(crate) fn assume(&mut self, st: &mut ExecutionState, _inst: Inst, cond: TermId) -> Result<Flow, RunError> {
+        let c = self.truth(cond);
+        if let Some(v) = self.store.as_const(c) {
+            return Ok(if v == 1 { Flow::Next } else { Flow::End(Ending::AssumeFalse(self.location(st))) });
+        }
+        if eval(&self.store, c, &*st.model) & 1 == 1 {
+            st.pc.push(c);
+            return Ok(Flow::Next);
+        }
+        let (res, model) = self.solver.check_model(&self.store, &st.pc, &[c])?;
+        match res {
+            SatResult::Sat => {
+                st.pc.push(c);
+                st.model = Rc::new(model.unwrap_or_default());
+                Ok(Flow::Next)
+            }
+            SatResult::Unsat => Ok(Flow::End(Ending::AssumeFalse(self.location(st)))),
+            SatResult::Unknown => {
+                self.stats.solver_unknown += 1;
+                Ok(Flow::End(Ending::AssumeFalse(self.location(st))))
+            }
+        }
+    }
+
+    /// `assert(cond)`: failing is an `assertion-failed` error.
+    pub(crate) fn assert(&mut self, st: &mut ExecutionState, cond: TermId) -> Result<Flow, RunError> {
+        let c = self.truth(cond);
+        let fail = self.store.not(c);
+        Ok(match self.check(st, fail, |ex, st| ex.error(st, ErrorKind::AssertionFailed, "assertion failed"))? {
+            Some(ending) => Flow::End(ending),
+            None => Flow::Next,
+        })
+    }
+
+    /// The NUL-terminated string at the concrete address `addr` (at most `max` bytes), each
+    /// byte bounds-checked as a read; symbolic bytes are read under the model (unconstrained).
+    pub fn read_cstring(&mut self, st: &ExecutionState, addr: u64, max: Option<u64>) -> Result<Vec<u8>, Ending> {
+        let module = &self.prog.module;
+        let mut out = Vec::new();
+        let max = max.unwrap_or(u64::MAX);
+        let mut i = 0u64;
+        while i < max {
+            let a = addr.wrapping_add(i);
+            let t = match st.mem.classify(module, a, 1, Access::Read) {
+                Resolution::InBounds { obj, offset } => st.mem.bytes(obj, offset, 1)[0],
+                Resolution::Fault { kind, message, .. } => return Err(self.error(st, kind, message)),
+                Resolution::Unsupported(m) => return Err(self.unsupported(st, m.to_string())),
+            };
+            let b = match self.store.as_const(t) {
+                Some(b) => b as u8,
+                None => {
+                    self.stats.printed_symbolic += 1;
+                    self.model_value(st, t) as u8
+                }
+            };
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+            i += 1;
+        }
+        Ok(out)
+    }
+}

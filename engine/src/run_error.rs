@@ -1,0 +1,34 @@
+//! [`RunError`]: why a symbolic run could not start or had to stop. Problems *of the program*
+//! (an out-of-bounds write, an unsupported construct) are not run errors: they end one path
+//! and become tests.
+
+use penumbra_solver::SolverError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The module cannot be executed (no `main`, a bad signature, an unplaceable global).
+    #[error("cannot run the program: {0}")]
+    Load(String),
+    /// The configuration is inconsistent (e.g. `--sym-args` with `MIN > MAX`).
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// Penumbra's symbolic C library could not be compiled or linked in.
+    #[error("cannot build penumbra's symbolic C library: {0}")]
+    Libc(String),
+    /// The solver failed (not a timeout: those are `unknown` answers).
+    #[error("solver failure: {0}")]
+    Solver(#[from] SolverError),
+    /// Writing tests failed.
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl RunError {
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        RunError::Io { context: context.into(), source }
+    }
+}

@@ -1,0 +1,141 @@
+//! Searchers: which live state runs next.
+//!
+//! The executor tells a [`Searcher`] about states as they appear (`add` for initial states,
+//! `forked` when a running state produced new ones) and disappear (`remove`), and asks it to
+//! `select` the state to step next. Every searcher is deterministic: DFS and BFS by
+//! construction, random-path from its seed ([`SplitMix64`]).
+//!
+//! - [`Dfs`]: the newest state first (a stack).
+//! - [`Bfs`]: states in order of creation; a state that forks moves behind its children's
+//!   generation (KLEE's BFS).
+//! - [`RandomPath`]: KLEE's random-path: a walk from the root of the tree of forks, choosing a
+//!   child uniformly at each node, so a state's chance halves with every fork above it and
+//!   paths stuck in deep loops do not starve the rest.
+
+mod bfs;
+mod dfs;
+mod random_path;
+
+pub use bfs::Bfs;
+pub use dfs::Dfs;
+pub use random_path::RandomPath;
+
+use crate::config::SearchKind;
+
+/// A live state's id (an index into the executor's state table; reused after a state ends).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateId(u32);
+
+impl StateId {
+    pub fn new(index: usize) -> StateId {
+        StateId(u32::try_from(index).expect("more than 2^32 live states"))
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A search strategy.
+pub trait Searcher {
+    /// The state to step next, if any is live (it stays live until `remove`).
+    fn select(&mut self) -> Option<StateId>;
+    /// A state without a parent (an initial state).
+    fn add(&mut self, id: StateId, parent: Option<StateId>);
+    /// `parent` (still live) forked into `children` (new states).
+    fn forked(&mut self, parent: StateId, children: &[StateId]);
+    /// A state ended.
+    fn remove(&mut self, id: StateId);
+    /// Live states known to the searcher.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The searcher for `kind`.
+pub fn make(kind: SearchKind, seed: u64) -> Box<dyn Searcher> {
+    match kind {
+        SearchKind::Dfs => Box::new(Dfs::default()),
+        SearchKind::Bfs => Box::new(Bfs::default()),
+        SearchKind::RandomPath => Box::new(RandomPath::new(seed)),
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[usize]) -> Vec<StateId> {
+        v.iter().map(|&i| StateId::new(i)).collect()
+    }
+
+    /// Runs a searcher on a scripted binary tree: state 0 forks twice, then every selected state
+    /// ends; returns the order in which states were selected.
+    fn order(mut s: Box<dyn Searcher>) -> Vec<usize> {
+        s.add(StateId::new(0), None);
+        let mut next = 1;
+        let mut seen = Vec::new();
+        let mut forks = 0;
+        while let Some(id) = s.select() {
+            if forks < 3 {
+                s.forked(id, &ids(&[next]));
+                next += 1;
+                forks += 1;
+                continue;
+            }
+            seen.push(id.index());
+            s.remove(id);
+        }
+        seen
+    }
+
+    #[test]
+    fn dfs_takes_the_newest_and_bfs_the_oldest() {
+        assert_eq!(order(make(SearchKind::Dfs, 0)), vec![3, 2, 1, 0]);
+        assert_eq!(order(make(SearchKind::Bfs, 0)), vec![2, 1, 3, 0]);
+    }
+
+    #[test]
+    fn random_path_is_deterministic_per_seed_and_visits_everything() {
+        let a = order(make(SearchKind::RandomPath, 7));
+        let b = order(make(SearchKind::RandomPath, 7));
+        assert_eq!(a, b);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn splitmix_is_uniform_enough() {
+        let mut r = SplitMix64::new(1);
+        let mut counts = [0u32; 4];
+        for _ in 0..4000 {
+            counts[r.below(4)] += 1;
+        }
+        assert!(counts.iter().all(|&c| (900..1100).contains(&c)), "{counts:?}");
+    }
+}

@@ -1,0 +1,191 @@
+//! [`ExecutionState`]: one path of a symbolic run — its call stack of [`Frame`]s (every SSA
+//! value a [`TermId`]), its copy-on-write [`Memory`], its path condition with a model that
+//! satisfies it, its fork depth and trail of decisions, and the symbolic objects made so far.
+//!
+//! Cloning a state is the fork: frames are small vectors of term ids, memory and the symbolic
+//! object list are shared `Rc`s, and the model is shared until one side gets a new one.
+//!
+//! The state also carries its [`ExecMode`]: issue 4 executes one version (`change(a, b)` is `a`
+//! or `b`); shadow execution adds modes in which values may be shadow terms.
+
+use crate::error::{Location, RuntimeError};
+use crate::memory::{Memory, ObjId};
+use penumbra_ir::{Block, Func, Inst, Module, Value, Version};
+use penumbra_solver::{Model, TermId, VarId};
+use std::rc::Rc;
+
+/// Which program a state executes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ExecMode {
+    /// One version throughout: `change(old, new)` evaluates to one side.
+    Single(Version),
+}
+
+impl ExecMode {
+    /// The side of `change(old, new)` this mode takes (before shadow execution, the only one).
+    pub fn version(self) -> Version {
+        match self {
+            ExecMode::Single(v) => v,
+        }
+    }
+}
+
+/// One activation of a defined function.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub func: Func,
+    pub block: Block,
+    /// Index of the next instruction in the block's layout.
+    pub idx: u32,
+    /// The value of every SSA value of the function (constants and addresses prefilled).
+    pub values: Vec<TermId>,
+    /// Where the caller wants the result (the call's result value in the caller's frame).
+    pub ret_to: Option<Value>,
+    /// Stack objects to kill on return.
+    pub allocas: Vec<ObjId>,
+}
+
+/// A symbolic object: a name (unique within the state), the memory object, and its bytes'
+/// variables (`len` consecutive [`VarId`]s from `first_var`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolicObject {
+    pub name: Rc<str>,
+    /// The object (none for a 0-byte object).
+    pub obj: Option<ObjId>,
+    pub first_var: u32,
+    pub len: u32,
+}
+
+impl SymbolicObject {
+    pub fn vars(&self) -> impl Iterator<Item = VarId> {
+        (self.first_var..self.first_var + self.len).map(VarId::from_u32)
+    }
+
+    /// The object's bytes under `model`.
+    pub fn bytes(&self, model: &Model) -> Vec<u8> {
+        self.vars().map(|v| model.get(v) as u8).collect()
+    }
+}
+
+/// A decision at a fork: the instruction and the side taken (for a switch, the case index).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub inst: Inst,
+    pub side: u32,
+}
+
+/// How a path ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `main` returned or `exit` was called: the status as the OS reports it.
+    Exit(i32),
+    /// A detected error.
+    Error(RuntimeError),
+    /// A construct penumbra does not model.
+    Unsupported { message: String, location: Location },
+    /// An `assume` whose condition cannot hold on this path.
+    AssumeFalse(Location),
+    /// A budget ended the path early (`max-depth`).
+    Early(&'static str),
+}
+
+impl Ending {
+    /// The test kind written to JSON: `path`, `error`, `unsupported`, `assume-false`, `early`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Ending::Exit(_) => "path",
+            Ending::Error(_) => "error",
+            Ending::Unsupported { .. } => "unsupported",
+            Ending::AssumeFalse(_) => "assume-false",
+            Ending::Early(_) => "early",
+        }
+    }
+}
+
+/// Standard input as the program reads it.
+#[derive(Clone, Debug, Default)]
+pub struct Stdin {
+    /// The symbolic (or empty) contents.
+    pub bytes: Rc<Vec<TermId>>,
+    /// The next byte to read.
+    pub pos: usize,
+}
+
+/// One path of the run.
+#[derive(Clone, Debug)]
+pub struct ExecutionState {
+    pub stack: Vec<Frame>,
+    pub mem: Memory,
+    /// Constraints of the path, oldest first (the solver pops to the common prefix).
+    pub pc: Vec<TermId>,
+    /// An assignment satisfying `pc` (unmentioned variables are 0).
+    pub model: Rc<Model>,
+    /// Symbolic forks so far.
+    pub depth: u32,
+    /// The decisions at those forks.
+    pub trail: Vec<Decision>,
+    pub symbolics: Rc<Vec<SymbolicObject>>,
+    pub mode: ExecMode,
+    pub stdin: Stdin,
+    /// Instructions this path executed.
+    pub instructions: u64,
+    /// How many times the current instruction was re-executed to resolve a symbolic pointer
+    /// to another object (reset when an instruction completes).
+    pub resolve_attempts: u32,
+}
+
+impl ExecutionState {
+    pub fn new(mem: Memory, mode: ExecMode) -> Self {
+        ExecutionState {
+            stack: Vec::new(),
+            mem,
+            pc: Vec::new(),
+            model: Rc::new(Model::new()),
+            depth: 0,
+            trail: Vec::new(),
+            symbolics: Rc::new(Vec::new()),
+            mode,
+            stdin: Stdin::default(),
+            instructions: 0,
+            resolve_attempts: 0,
+        }
+    }
+
+    pub fn frame(&self) -> &Frame {
+        self.stack.last().expect("a running state has a frame")
+    }
+
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.stack.last_mut().expect("a running state has a frame")
+    }
+
+    /// The instruction the top frame executes next (or is executing).
+    pub fn current_inst(&self, module: &Module) -> Option<Inst> {
+        let f = self.stack.last()?;
+        let body = module.funcs[f.func].body.as_ref()?;
+        body.layout.block_insts(f.block).get(f.idx as usize).copied()
+    }
+
+    /// A name for a new symbolic object: `name`, or `name#k` if `name` is taken (creation
+    /// order), as the contract asks.
+    pub fn unique_symbolic_name(&self, name: &str) -> String {
+        let taken = |n: &str| self.symbolics.iter().any(|s| &*s.name == n);
+        if !taken(name) {
+            return name.to_string();
+        }
+        (1..).map(|k| format!("{name}#{k}")).find(|n| !taken(n)).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// States are cloned at every fork: keep them small. A frame is a function, a position,
+    /// two vectors and the caller's result slot.
+    #[test]
+    fn state_and_frame_sizes_are_pinned() {
+        assert_eq!(std::mem::size_of::<Frame>(), 72);
+        assert!(std::mem::size_of::<ExecutionState>() <= 232, "{}", std::mem::size_of::<ExecutionState>());
+    }
+}

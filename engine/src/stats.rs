@@ -1,0 +1,49 @@
+//! Counters of a symbolic run (the solver keeps its own, see `penumbra_solver::SolverStats`).
+
+use std::collections::BTreeMap;
+
+/// What the engine counted. Every field is a plain count, so runs bounded by counts are
+/// deterministic.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions executed, over all states.
+    pub instructions: u64,
+    /// States ever created, the initial ones included.
+    pub states: u64,
+    /// Forks with both sides feasible (a switch counts once per feasible case beyond the first).
+    pub forks: u64,
+    /// Paths that returned from `main` or called `exit`.
+    pub paths_completed: u64,
+    /// Paths that ended in an error (including the error sides of checks).
+    pub errors: u64,
+    /// Paths that reached a construct penumbra does not model.
+    pub unsupported: u64,
+    /// Paths whose `assume` was provably false.
+    pub assume_false: u64,
+    /// Paths ended early by the depth budget.
+    pub early: u64,
+    /// Feasible sides not followed because of `max_states`.
+    pub dropped: u64,
+    /// Solver answers `unknown` (time limit); the side asked about was treated as infeasible.
+    pub solver_unknown: u64,
+    /// Symbolic offsets fixed to one value because the object was too large for an `ite`
+    /// chain.
+    pub concretized_offsets: u64,
+    /// Symbolic sizes and lengths (of `malloc`, `memcpy`, ...) fixed to one value.
+    pub concretized_sizes: u64,
+    /// Symbolic values printed under the model without constraining them.
+    pub printed_symbolic: u64,
+    /// The most states alive at once.
+    pub max_live_states: u64,
+    /// Tests written (or counted, with `--no-tests`).
+    pub tests: u64,
+    /// Errors per kind.
+    pub error_kinds: BTreeMap<&'static str, u64>,
+}
+
+impl Stats {
+    /// Paths ended in any way.
+    pub fn paths_ended(&self) -> u64 {
+        self.paths_completed + self.errors + self.unsupported + self.assume_false + self.early
+    }
+}

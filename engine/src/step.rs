@@ -1,0 +1,229 @@
+//! The instruction dispatcher: one `match` on [`InstData`] per executed instruction, with the
+//! pure operations (arithmetic, comparisons, casts, `select`, `change`) and control flow
+//! (jumps, branches, switches) inline. Operands are read from the frame's term vector by
+//! index; results are built by the term store's constructors, whose constant folding is the
+//! whole of the concrete fast path. Memory, calls, checks and intrinsics live in their own
+//! files.
+
+use crate::executor::{Executor, Flow};
+use crate::fork::Branch;
+use crate::state::{Ending, ExecutionState};
+use crate::ErrorKind;
+use penumbra_ir::{BinaryOp, Body, CastOp, Dest, Inst, InstData, IntCC, Value, Version};
+use penumbra_solver::TermId;
+
+/// The term of `v` in the top frame.
+#[inline]
+pub fn val(st: &ExecutionState, v: Value) -> TermId {
+    st.frame().values[v.as_u32() as usize]
+}
+
+/// Sets the result of `inst`, if it has one.
+#[inline]
+pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: TermId) {
+    if let Some(r) = body.results[inst] {
+        st.frame_mut().values[r.as_u32() as usize] = t;
+    }
+}
+
+impl<'p> Executor<'p> {
+    /// Executes `inst` (the instruction at `st`'s position) of `body`.
+    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, crate::RunError> {
+        match &body.insts[inst] {
+            InstData::Binary { op, args: [a, b] } => {
+                let (x, y) = (val(st, *a), val(st, *b));
+                if op.is_division() || op.is_shift() {
+                    if let Some(ending) = self.check_binary(st, *op, x, y)? {
+                        return Ok(Flow::End(ending));
+                    }
+                }
+                let r = self.binary(*op, x, y);
+                set_result(st, body, inst, r);
+            }
+            InstData::Icmp { cc, args: [a, b] } => {
+                let r = self.icmp(*cc, val(st, *a), val(st, *b));
+                set_result(st, body, inst, r);
+            }
+            InstData::Cast { op, arg } => {
+                if let Some(r) = body.results[inst] {
+                    let to = body.values[r].ty.bits() as u8;
+                    let x = val(st, *arg);
+                    let t = match op {
+                        CastOp::Zext => self.store.zext(x, to),
+                        CastOp::Sext => self.store.sext(x, to),
+                        CastOp::Trunc => self.store.extract(x, to - 1, 0),
+                    };
+                    st.frame_mut().values[r.as_u32() as usize] = t;
+                }
+            }
+            InstData::Select { args: [c, a, b] } => {
+                let c = self.truth(val(st, *c));
+                let t = self.store.ite(c, val(st, *a), val(st, *b));
+                set_result(st, body, inst, t);
+            }
+            InstData::Load { addr } => return self.load(st, body, inst, *addr),
+            InstData::Store { addr, value } => return self.store_inst(st, inst, *addr, *value),
+            InstData::Alloca { size, align } => return self.alloca(st, body, inst, u64::from(*size), u64::from(*align)),
+            InstData::DynAlloca { bytes } => {
+                let n = val(st, *bytes);
+                if self.store.as_const(n).is_none() {
+                    self.stats.concretized_sizes += 1;
+                }
+                let n = self.concretize(st, n);
+                return self.alloca(st, body, inst, n, 16);
+            }
+            InstData::Call { func, args } => return self.call(st, body, inst, *func, body.list(*args)),
+            InstData::CallIndirect { args } => return self.call_indirect(st, body, inst, body.list(*args)),
+            InstData::Change { args: [old, new] } => {
+                let t = match st.mode.version() {
+                    Version::Old => val(st, *old),
+                    Version::New => val(st, *new),
+                };
+                set_result(st, body, inst, t);
+            }
+            InstData::Execute { version } => {
+                let t = self.store.bool_const(*version == st.mode.version());
+                set_result(st, body, inst, t);
+            }
+            InstData::MakeSymbolic { args: [addr, size, name] } => {
+                return self.make_symbolic(st, val(st, *addr), val(st, *size), val(st, *name));
+            }
+            InstData::Assume { cond } => return self.assume(st, inst, val(st, *cond)),
+            InstData::Assert { cond } => return self.assert(st, val(st, *cond)),
+            InstData::Jump { dest } => {
+                self.jump(st, body, *dest);
+                return Ok(Flow::Jumped);
+            }
+            InstData::Brif { cond, then_dest, else_dest } => {
+                let c = self.truth(val(st, *cond));
+                match self.branch(st, c, inst)? {
+                    Branch::Only(side) => self.jump(st, body, if side { *then_dest } else { *else_dest }),
+                    Branch::Both(mut other) => {
+                        self.jump(st, body, *then_dest);
+                        self.jump(&mut other, body, *else_dest);
+                        self.new_states.push(*other);
+                    }
+                    Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
+                }
+                return Ok(Flow::Jumped);
+            }
+            InstData::Switch { arg, table } => return self.switch(st, body, inst, val(st, *arg), *table),
+            InstData::Return { value } => return Ok(self.ret(st, value.map(|v| val(st, v)))),
+            InstData::Unreachable => {
+                return Ok(Flow::End(self.error(st, ErrorKind::Unreachable, "reached unreachable code")));
+            }
+            InstData::Unsupported { msg } => {
+                let message = self.prog.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
+                return Ok(Flow::End(self.unsupported(st, message)));
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A width-1 truth value of `t` (`t != 0` for wider terms).
+    pub fn truth(&mut self, t: TermId) -> TermId {
+        let w = self.store.width(t);
+        if w == 1 {
+            return t;
+        }
+        let zero = self.store.zero(w);
+        self.store.ne(t, zero)
+    }
+
+    /// `op a, b` as a term (the checks for division and shifts came before).
+    pub fn binary(&mut self, op: BinaryOp, a: TermId, b: TermId) -> TermId {
+        let s = &mut self.store;
+        match op {
+            BinaryOp::Add => s.add(a, b),
+            BinaryOp::Sub => s.sub(a, b),
+            BinaryOp::Mul => s.mul(a, b),
+            BinaryOp::UDiv => s.udiv(a, b),
+            BinaryOp::SDiv => s.sdiv(a, b),
+            BinaryOp::URem => s.urem(a, b),
+            BinaryOp::SRem => s.srem(a, b),
+            BinaryOp::And => s.and(a, b),
+            BinaryOp::Or => s.or(a, b),
+            BinaryOp::Xor => s.xor(a, b),
+            BinaryOp::Shl => s.shl(a, b),
+            BinaryOp::LShr => s.lshr(a, b),
+            BinaryOp::AShr => s.ashr(a, b),
+        }
+    }
+
+    /// `icmp cc a, b` as a width-1 term.
+    pub fn icmp(&mut self, cc: IntCC, a: TermId, b: TermId) -> TermId {
+        let s = &mut self.store;
+        match cc {
+            IntCC::Eq => s.eq(a, b),
+            IntCC::Ne => s.ne(a, b),
+            IntCC::Ult => s.ult(a, b),
+            IntCC::Ule => s.ule(a, b),
+            IntCC::Ugt => s.ugt(a, b),
+            IntCC::Uge => s.uge(a, b),
+            IntCC::Slt => s.slt(a, b),
+            IntCC::Sle => s.sle(a, b),
+            IntCC::Sgt => s.sgt(a, b),
+            IntCC::Sge => s.sge(a, b),
+        }
+    }
+
+    /// Moves `st` to `dest`, passing the destination's arguments to its block's parameters
+    /// (read first, then assigned, so swaps through parameters work).
+    pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) {
+        let data = &body.dests[dest];
+        let args = body.list(data.args);
+        if !args.is_empty() {
+            self.scratch.clear();
+            for &a in args {
+                self.scratch.push(val(st, a));
+            }
+            let params = body.block_params(data.block);
+            let frame = st.frame_mut();
+            for (&p, &t) in params.iter().zip(&self.scratch) {
+                frame.values[p.as_u32() as usize] = t;
+            }
+        }
+        let frame = st.frame_mut();
+        frame.block = data.block;
+        frame.idx = 0;
+    }
+
+    /// `switch`: a constant selects its case; a symbolic value forks once per feasible case
+    /// (in table order), the remaining state taking the default.
+    fn switch(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        v: TermId,
+        table: penumbra_ir::JumpTable,
+    ) -> Result<Flow, crate::RunError> {
+        let jt = &body.jump_tables[table];
+        if let Some(c) = self.store.as_const(v) {
+            let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
+            self.jump(st, body, dest);
+            return Ok(Flow::Jumped);
+        }
+        let w = self.store.width(v);
+        for &(case, dest) in &jt.cases {
+            let k = self.store.constant(w, case);
+            let hit = self.store.eq(v, k);
+            match self.branch(st, hit, inst)? {
+                Branch::Only(true) => {
+                    self.jump(st, body, dest);
+                    return Ok(Flow::Jumped);
+                }
+                Branch::Only(false) => {}
+                Branch::Both(mut other) => {
+                    // `st` takes this case; the other state goes on with the remaining cases.
+                    self.jump(st, body, dest);
+                    std::mem::swap(st, &mut *other);
+                    self.new_states.push(*other);
+                }
+                Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
+            }
+        }
+        self.jump(st, body, jt.default);
+        Ok(Flow::Jumped)
+    }
+}

@@ -1,0 +1,211 @@
+//! [`RunSummary`]: what a symbolic run reports — paths, errors, tests, states, instructions,
+//! budgets hit and what they left unexplored, warnings, and the solver's statistics per cache
+//! layer — as one JSON object (`--json`, via serde) or a short human table ([`RunSummary::human`]).
+//!
+//! Every count is an integer and, for count-bounded runs, deterministic; only the times
+//! (`wall_s`, `solver.time_s`, ...) vary between identical runs.
+
+use crate::executor::{Executor, StopReason};
+use crate::testgen::TestRecord;
+use penumbra_solver::SolverStats;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// Hits of one cache layer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CacheStats {
+    /// Queries that reached this layer.
+    pub queries: u64,
+    /// Queries it answered (for independence: queries it split).
+    pub hits: u64,
+    /// `hits / queries` (0 when there were no queries).
+    pub hit_rate: f64,
+}
+
+impl CacheStats {
+    fn new(queries: u64, hits: u64) -> Self {
+        let hit_rate = if queries == 0 { 0.0 } else { hits as f64 / queries as f64 };
+        CacheStats { queries, hits, hit_rate }
+    }
+}
+
+/// The solver part of the summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolverSummary {
+    /// Questions the engine asked.
+    pub queries: u64,
+    /// Answered from constants alone.
+    pub trivial: u64,
+    /// Queries that reached Bitwuzla.
+    pub core_queries: u64,
+    pub core_sat: u64,
+    pub core_unsat: u64,
+    pub core_unknown: u64,
+    pub independence: CacheStats,
+    pub query_cache: CacheStats,
+    pub cex_cache: CacheStats,
+    /// Wall time inside the solver (caches included), in seconds.
+    pub time_s: f64,
+    /// Wall time inside Bitwuzla's checks, in seconds.
+    pub core_time_s: f64,
+}
+
+impl SolverSummary {
+    pub fn new(s: &SolverStats) -> Self {
+        SolverSummary {
+            queries: s.queries,
+            trivial: s.trivial,
+            core_queries: s.core_queries,
+            core_sat: s.core_sat,
+            core_unsat: s.core_unsat,
+            core_unknown: s.core_unknown,
+            independence: CacheStats::new(s.independence_queries, s.independence_hits),
+            query_cache: CacheStats::new(s.exact_queries, s.exact_hits),
+            cex_cache: CacheStats::new(s.cex_queries, s.cex_hits),
+            time_s: s.total_time_us as f64 / 1e6,
+            core_time_s: s.core_check_time_us as f64 / 1e6,
+        }
+    }
+}
+
+/// The summary of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub program: String,
+    /// `old` or `new`.
+    pub version: String,
+    pub search: String,
+    /// Paths that returned from `main` or called `exit`.
+    pub paths_completed: u64,
+    /// Paths that ended in an error.
+    pub errors: u64,
+    /// Errors per kind (sorted by kind).
+    pub error_kinds: BTreeMap<String, u64>,
+    /// Paths that reached an unsupported construct.
+    pub unsupported: u64,
+    /// Paths ended by a provably false `assume`.
+    pub assume_false: u64,
+    /// Paths ended by the depth budget.
+    pub early: u64,
+    /// One record per test (empty unless records were kept).
+    pub tests: Vec<TestRecord>,
+    /// Tests produced (written, unless `--no-tests`).
+    pub tests_count: u64,
+    /// States created (the initial ones included).
+    pub states: u64,
+    /// The most states alive at once.
+    pub max_live_states: u64,
+    pub instructions: u64,
+    pub wall_s: f64,
+    /// The budget that stopped the run, if one did.
+    pub stopped_by: Option<String>,
+    /// States still alive when a budget stopped the run (their paths were not finished).
+    pub unexplored_states: u64,
+    /// Feasible sides dropped by `max_states`.
+    pub dropped_states: u64,
+    /// Things the run did that lose completeness, with counts.
+    pub warnings: Vec<String>,
+    /// Where tests were written.
+    pub output_dir: Option<String>,
+    pub solver: SolverSummary,
+}
+
+impl RunSummary {
+    pub(crate) fn new(ex: &Executor<'_>, unexplored: u64, stop: Option<StopReason>, wall: Duration) -> Self {
+        let s = &ex.stats;
+        let mut warnings = Vec::new();
+        if s.concretized_offsets > 0 {
+            warnings.push(format!(
+                "{} symbolic offsets into large objects were fixed to one value",
+                s.concretized_offsets
+            ));
+        }
+        if s.concretized_sizes > 0 {
+            warnings.push(format!("{} symbolic sizes or lengths were fixed to one value", s.concretized_sizes));
+        }
+        if s.solver_unknown > 0 {
+            warnings.push(format!("{} solver queries timed out (treated as infeasible)", s.solver_unknown));
+        }
+        if s.printed_symbolic > 0 {
+            warnings.push(format!("{} symbolic values were printed with their model value", s.printed_symbolic));
+        }
+        let error_kinds = s.error_kinds.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        RunSummary {
+            program: ex.config.env.program_name.clone(),
+            version: ex.config.version.to_string(),
+            search: ex.config.search.name().to_string(),
+            paths_completed: s.paths_completed,
+            errors: s.errors,
+            error_kinds,
+            unsupported: s.unsupported,
+            assume_false: s.assume_false,
+            early: s.early,
+            tests: ex.tests.records().to_vec(),
+            tests_count: s.tests,
+            states: s.states,
+            max_live_states: s.max_live_states,
+            instructions: s.instructions,
+            wall_s: wall.as_secs_f64(),
+            stopped_by: stop.map(|r| r.name().to_string()),
+            unexplored_states: unexplored,
+            dropped_states: s.dropped,
+            warnings,
+            output_dir: ex.tests.dir().map(|d| d.display().to_string()),
+            solver: SolverSummary::new(ex.solver.stats()),
+        }
+    }
+
+    /// The one-object JSON form.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"cannot serialise the summary: {e}\"}}"))
+    }
+
+    /// A short readable table.
+    pub fn human(&self) -> String {
+        let mut out = String::new();
+        let pct = |c: &CacheStats| format!("{:.1}% of {}", 100.0 * c.hit_rate, c.queries);
+        let _ = writeln!(out, "penumbra run: {} (version {}, {} search)", self.program, self.version, self.search);
+        let rows: Vec<(&str, String)> = vec![
+            ("paths completed", self.paths_completed.to_string()),
+            ("errors", self.errors.to_string()),
+            ("unsupported paths", self.unsupported.to_string()),
+            ("assume-false paths", self.assume_false.to_string()),
+            ("early-ended paths", self.early.to_string()),
+            ("tests", self.tests_count.to_string()),
+            ("states", format!("{} (at most {} alive)", self.states, self.max_live_states)),
+            ("instructions", self.instructions.to_string()),
+            ("solver queries", self.solver.queries.to_string()),
+            ("  reaching Bitwuzla", self.solver.core_queries.to_string()),
+            ("  independence splits", pct(&self.solver.independence)),
+            ("  query cache hits", pct(&self.solver.query_cache)),
+            ("  cex cache hits", pct(&self.solver.cex_cache)),
+            ("  solver time", format!("{:.3} s (Bitwuzla {:.3} s)", self.solver.time_s, self.solver.core_time_s)),
+            ("wall time", format!("{:.3} s", self.wall_s)),
+        ];
+        for (k, v) in rows {
+            let _ = writeln!(out, "  {k:<24}{v}");
+        }
+        for (kind, n) in &self.error_kinds {
+            let _ = writeln!(out, "  error {kind:<18}{n}");
+        }
+        if let Some(reason) = &self.stopped_by {
+            let _ = writeln!(
+                out,
+                "  stopped by {reason}: {} states left unexplored",
+                self.unexplored_states
+            );
+        }
+        if self.dropped_states > 0 {
+            let _ = writeln!(out, "  max-states dropped {} feasible states", self.dropped_states);
+        }
+        for w in &self.warnings {
+            let _ = writeln!(out, "  warning: {w}");
+        }
+        if let Some(dir) = &self.output_dir {
+            let _ = writeln!(out, "  tests written to {dir}");
+        }
+        out
+    }
+}

@@ -1,0 +1,380 @@
+//! Native models: the heap, bulk memory, process control, and the pure functions of
+//! `<ctype.h>` and `<stdlib.h>` as single terms. I/O is in `stdio.rs`.
+//!
+//! Sizes and lengths are fixed to their model value when symbolic (counted in the summary as
+//! `concretized_sizes`), as KLEE does; pointers go through the same resolution as loads and
+//! stores, so a `memcpy` past the end of a buffer is an out-of-bounds access at the line of the
+//! call, exactly as in the concrete interpreter (which checks the whole source, then the whole
+//! destination, before copying).
+
+use super::Native;
+use crate::access::{Offset, Target};
+use crate::executor::{Executor, Flow};
+use crate::memory::{bytes_text, Access, ObjId, ObjState, Origin, Region};
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState};
+use crate::step::val;
+use crate::libc::ctype::Class;
+use crate::ErrorKind;
+use penumbra_ir::{Body, Inst, Value};
+use penumbra_solver::TermId;
+
+impl<'p> Executor<'p> {
+    /// Calls the native model `native` with the caller's `args`.
+    pub(crate) fn call_native(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &'p Body,
+        inst: Inst,
+        native: Native,
+        args: &[Value],
+    ) -> Result<Flow, RunError> {
+        let mut terms = std::mem::take(&mut self.scratch);
+        terms.clear();
+        terms.extend(args.iter().map(|&a| val(st, a)));
+        let name = match body.insts[inst] {
+            penumbra_ir::InstData::Call { func, .. } => self.prog.module.funcs[func].name.clone(),
+            _ => "a function pointer".to_string(),
+        };
+        let r = self.native(st, body, inst, native, &name, &terms);
+        self.scratch = terms;
+        match r? {
+            Ok(Some(t)) => {
+                self.set_call_result(st, body, inst, t);
+                Ok(Flow::Next)
+            }
+            Ok(None) => Ok(Flow::Next),
+            Err(flow) => Ok(flow),
+        }
+    }
+
+    /// Runs a model: `Ok(Ok(result))` to go on, `Ok(Err(flow))` when the instruction ends
+    /// otherwise (an error, a retry).
+    fn native(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &'p Body,
+        inst: Inst,
+        native: Native,
+        name: &str,
+        a: &[TermId],
+    ) -> Result<Result<Option<TermId>, Flow>, RunError> {
+        let arg = |i: usize| -> Result<TermId, String> {
+            a.get(i).copied().ok_or_else(|| format!("{name} called with {} arguments, needs at least {}", a.len(), i + 1))
+        };
+        macro_rules! arg {
+            ($i:expr) => {
+                match arg($i) {
+                    Ok(t) => t,
+                    Err(message) => return Ok(Err(Flow::End(self.error(st, ErrorKind::InvalidCall, message)))),
+                }
+            };
+        }
+        let r = match native {
+            Native::Malloc => {
+                let n = self.size_arg(st, arg!(0));
+                Some(self.malloc(st, n))
+            }
+            Native::Calloc => {
+                let (n, m) = (self.size_arg(st, arg!(0)), self.size_arg(st, arg!(1)));
+                Some(match n.checked_mul(m) {
+                    Some(total) => self.malloc(st, total),
+                    None => self.store.zero(64),
+                })
+            }
+            Native::Realloc => {
+                let (p, n) = (arg!(0), arg!(1));
+                let p = self.concretize(st, p);
+                let n = self.size_arg(st, n);
+                return self.realloc(st, p, n);
+            }
+            Native::Free => {
+                let p = arg!(0);
+                let p = self.concretize(st, p);
+                if p != 0 {
+                    match self.heap_block(st, p, "free") {
+                        Ok(id) => {
+                            let line = self.location(st).line;
+                            st.mem.free_heap_object(id, line);
+                        }
+                        Err(ending) => return Ok(Err(Flow::End(ending))),
+                    }
+                }
+                None
+            }
+            Native::Memmove => {
+                let (dst, src, n) = (arg!(0), arg!(1), arg!(2));
+                let n = self.size_arg(st, n);
+                if let Err(flow) = self.copy(st, inst, dst, src, n)? {
+                    return Ok(Err(flow));
+                }
+                Some(dst)
+            }
+            Native::Memset => {
+                let (dst, c, n) = (arg!(0), arg!(1), arg!(2));
+                let n = self.size_arg(st, n);
+                if n > 0 {
+                    let (obj, off) = match self.resolve(st, inst, dst, n, Access::Write)? {
+                        Target::Obj(obj, off) => (obj, off),
+                        Target::Flow(flow) => return Ok(Err(flow)),
+                    };
+                    let off = self.const_offset(st, off);
+                    let byte = self.store.extract(c, 7, 0);
+                    st.mem.write_bytes(obj, off, &vec![byte; n as usize]);
+                }
+                Some(dst)
+            }
+            Native::Exit => {
+                let code = self.model_value(st, arg!(0));
+                return Ok(Err(Flow::End(Ending::Exit((code & 0xff) as i32))));
+            }
+            Native::Abort => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "abort() called")))),
+            Native::Trap => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "trap (llvm.trap)")))),
+            Native::AssertFail => {
+                let (e, f) = (arg!(0), arg!(3));
+                let (e, f) = (self.concretize(st, e), self.concretize(st, f));
+                let text = |ex: &mut Self, st: &ExecutionState, addr| {
+                    ex.read_cstring(st, addr, Some(4096)).map(|b| String::from_utf8_lossy(&b).into_owned())
+                };
+                let expr = match text(self, st, e) {
+                    Ok(s) => s,
+                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                };
+                let func = match text(self, st, f) {
+                    Ok(s) => s,
+                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                };
+                let message = format!("assertion `{expr}' failed in function '{func}'");
+                return Ok(Err(Flow::End(self.error(st, ErrorKind::AssertionFailed, message))));
+            }
+            Native::ErrnoLocation => Some(self.store.constant(64, self.prog.runtime.errno)),
+            Native::IsClass(class) => {
+                let c = self.fit(arg!(0), 32);
+                let yes = self.class_term(class, c);
+                Some(self.store.zext(yes, 32))
+            }
+            Native::Toupper | Native::Tolower => {
+                let c = self.fit(arg!(0), 32);
+                let (from, delta) = if native == Native::Toupper { (b'a', 32u64.wrapping_neg()) } else { (b'A', 32) };
+                let inside = self.range(c, u64::from(from), 26);
+                let d = self.store.constant(32, delta);
+                let moved = self.store.add(c, d);
+                Some(self.store.ite(inside, moved, c))
+            }
+            Native::Abs | Native::Labs => {
+                let w = if native == Native::Abs { 32 } else { 64 };
+                let x = self.fit(arg!(0), w);
+                let zero = self.store.zero(w);
+                let negative = self.store.slt(x, zero);
+                let neg = self.store.neg(x);
+                Some(self.store.ite(negative, neg, x))
+            }
+            Native::Nop => None,
+            Native::StackSave => Some(self.store.zero(64)),
+            Native::CheckRead => {
+                let (p, n) = (arg!(0), arg!(1));
+                let n = self.size_arg(st, n);
+                if n > 0 {
+                    if let Target::Flow(flow) = self.resolve(st, inst, p, n, Access::Read)? {
+                        return Ok(Err(flow));
+                    }
+                }
+                None
+            }
+            Native::Printf
+            | Native::Fprintf
+            | Native::Sprintf
+            | Native::Snprintf
+            | Native::Puts
+            | Native::Putchar
+            | Native::Fputs
+            | Native::Fputc
+            | Native::Fwrite
+            | Native::Fflush
+            | Native::Getchar
+            | Native::Fgetc
+            | Native::IsStdin => return self.stdio(st, body, inst, native, name, a),
+        };
+        Ok(Ok(r))
+    }
+
+    /// A size argument, fixed to its model value if symbolic.
+    pub(crate) fn size_arg(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
+        if self.store.as_const(t).is_none() {
+            self.stats.concretized_sizes += 1;
+        }
+        self.concretize(st, t)
+    }
+
+    /// A resolved offset as a constant (a symbolic one is fixed to its model value).
+    pub(crate) fn const_offset(&mut self, st: &mut ExecutionState, off: Offset) -> u64 {
+        match off {
+            Offset::Const(o) => o,
+            Offset::Sym(t) => {
+                self.stats.concretized_offsets += 1;
+                self.concretize(st, t)
+            }
+        }
+    }
+
+    /// `(c - lo) <u n`: `c` in `lo .. lo + n` (32-bit `c`).
+    fn range(&mut self, c: TermId, lo: u64, n: u64) -> TermId {
+        let lo = self.store.constant(32, lo);
+        let d = self.store.sub(c, lo);
+        let n = self.store.constant(32, n);
+        self.store.ult(d, n)
+    }
+
+    /// The `<ctype.h>` class of the 32-bit `c` as a width-1 term (C locale: ASCII only).
+    fn class_term(&mut self, class: Class, c: TermId) -> TermId {
+        let eq = |ex: &mut Self, k: u64| {
+            let k = ex.store.constant(32, k);
+            ex.store.eq(c, k)
+        };
+        match class {
+            Class::Digit => self.range(c, 48, 10),
+            Class::XDigit => {
+                let d = self.range(c, 48, 10);
+                let l = self.range(c, 97, 6);
+                let u = self.range(c, 65, 6);
+                let du = self.store.or(d, u);
+                self.store.or(du, l)
+            }
+            Class::Space => {
+                let sp = eq(self, 32);
+                let ctl = self.range(c, 9, 5);
+                self.store.or(sp, ctl)
+            }
+            Class::Alpha => self.alpha(c),
+            Class::Alnum => {
+                let a = self.alpha(c);
+                let d = self.range(c, 48, 10);
+                self.store.or(a, d)
+            }
+            Class::Upper => self.range(c, 65, 26),
+            Class::Lower => self.range(c, 97, 26),
+            Class::Print => self.range(c, 32, 95),
+            Class::Graph => self.range(c, 33, 94),
+            Class::Punct => {
+                let g = self.range(c, 33, 94);
+                let a = self.alpha(c);
+                let d = self.range(c, 48, 10);
+                let an = self.store.or(a, d);
+                let not_an = self.store.not(an);
+                self.store.and(g, not_an)
+            }
+            Class::Cntrl => {
+                let low = self.range(c, 0, 32);
+                let del = eq(self, 127);
+                self.store.or(low, del)
+            }
+            Class::Blank => {
+                let sp = eq(self, 32);
+                let tab = eq(self, 9);
+                self.store.or(sp, tab)
+            }
+        }
+    }
+
+    fn alpha(&mut self, c: TermId) -> TermId {
+        let k = self.store.constant(32, 32);
+        let folded = self.store.or(c, k);
+        self.range(folded, 97, 26)
+    }
+
+    /// A fresh heap block of `n` bytes (its address as a term), or NULL when the heap budget
+    /// is spent.
+    fn malloc(&mut self, st: &mut ExecutionState, n: u64) -> TermId {
+        let line = self.location(st).line;
+        match st.mem.allocate(Region::Heap, n, 16, Origin::Heap { line }, self.prog.zero_byte) {
+            Some(id) => self.store.constant(64, st.mem.object(id).base),
+            None => self.store.zero(64),
+        }
+    }
+
+    /// `realloc(p, n)` with the concrete interpreter's (glibc's) semantics.
+    fn realloc(&mut self, st: &mut ExecutionState, p: u64, n: u64) -> Result<Result<Option<TermId>, Flow>, RunError> {
+        if p == 0 {
+            return Ok(Ok(Some(self.malloc(st, n))));
+        }
+        let old = match self.heap_block(st, p, "realloc") {
+            Ok(id) => id,
+            Err(ending) => return Ok(Err(Flow::End(ending))),
+        };
+        let line = self.location(st).line;
+        if n == 0 {
+            st.mem.free_heap_object(old, line);
+            return Ok(Ok(Some(self.store.zero(64))));
+        }
+        let q = self.malloc(st, n);
+        if let Some(qa) = self.store.as_const(q).filter(|&a| a != 0) {
+            let keep = st.mem.object(old).size.min(n);
+            let bytes = st.mem.bytes(old, 0, keep).to_vec();
+            if let Some((new, 0)) = st.mem.resolve(qa) {
+                st.mem.write_bytes(new, 0, &bytes);
+            }
+            st.mem.free_heap_object(old, line);
+        }
+        Ok(Ok(Some(q)))
+    }
+
+    /// The live heap block starting exactly at `addr`, else the `free`/`realloc` error (the
+    /// concrete interpreter's verdicts).
+    fn heap_block(&self, st: &ExecutionState, addr: u64, op: &str) -> Result<ObjId, Ending> {
+        let module = &self.prog.module;
+        let not_malloced = || {
+            self.error(st, ErrorKind::InvalidFree, format!("{op} of address {addr:#x}, which malloc did not return"))
+        };
+        let Some((id, offset)) = st.mem.resolve(addr) else { return Err(not_malloced()) };
+        let o = st.mem.object(id);
+        if offset < 0 || (offset != 0 && offset as u64 >= o.size) {
+            return Err(not_malloced());
+        }
+        if !matches!(o.origin, Origin::Heap { .. }) {
+            let what = st.mem.describe(module, id);
+            return Err(self.error(
+                st,
+                ErrorKind::InvalidFree,
+                format!("{op} of {what} at offset {offset}, which is not on the heap"),
+            ));
+        }
+        if offset != 0 {
+            let what = st.mem.describe(module, id);
+            return Err(self.error(
+                st,
+                ErrorKind::InvalidFree,
+                format!("{op} of a pointer {offset} bytes into {what} ({})", bytes_text(o.size)),
+            ));
+        }
+        if let ObjState::Freed { .. } = o.state {
+            let what = st.mem.describe(module, id);
+            return Err(self.error(
+                st,
+                ErrorKind::DoubleFree,
+                format!("{op} of {what} ({}), which was already freed", bytes_text(o.size)),
+            ));
+        }
+        Ok(id)
+    }
+
+    /// `memmove(dst, src, n)`: checks the whole source (read), then the whole destination
+    /// (write), then copies the byte terms.
+    fn copy(&mut self, st: &mut ExecutionState, inst: Inst, dst: TermId, src: TermId, n: u64) -> Result<Result<(), Flow>, RunError> {
+        if n == 0 {
+            return Ok(Ok(()));
+        }
+        let (sobj, soff) = match self.resolve(st, inst, src, n, Access::Read)? {
+            Target::Obj(o, off) => (o, off),
+            Target::Flow(flow) => return Ok(Err(flow)),
+        };
+        let (dobj, doff) = match self.resolve(st, inst, dst, n, Access::Write)? {
+            Target::Obj(o, off) => (o, off),
+            Target::Flow(flow) => return Ok(Err(flow)),
+        };
+        let soff = self.const_offset(st, soff);
+        let doff = self.const_offset(st, doff);
+        let bytes = st.mem.bytes(sobj, soff, n).to_vec();
+        st.mem.write_bytes(dobj, doff, &bytes);
+        Ok(Ok(()))
+    }
+}

@@ -1,0 +1,235 @@
+//! `<stdio.h>` natives. Output to `stdout`/`stderr` is discarded (a symbolic run prints
+//! nothing of the program's; replaying a test shows its real output): the models only compute
+//! the return values and perform the reads a real call would (so `printf("%s", p)` with a bad
+//! `p` is still an error). Symbolic arguments of `printf`, `puts`, ... are read under the
+//! state's model *without* constraining the path. `sprintf`/`snprintf` write into memory, so
+//! their symbolic arguments are fixed to their model values (added to the path condition).
+//! Standard input is the `--sym-stdin` bytes (or empty): `getchar`/`fgetc` return the next
+//! byte's term, then `EOF`.
+
+use super::Native;
+use crate::access::Target;
+use crate::executor::{Executor, Flow};
+use crate::libc::printf::{self, PrintfArgs};
+use crate::memory::Access;
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState};
+use crate::ErrorKind;
+use penumbra_ir::{Body, Inst};
+use penumbra_solver::TermId;
+
+const EOF: u64 = 0xffff_ffff;
+
+/// A standard stream.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stream {
+    Stdin,
+    Stdout,
+    Stderr,
+}
+
+type NativeResult = Result<Result<Option<TermId>, Flow>, RunError>;
+
+impl<'p> Executor<'p> {
+    pub(super) fn stdio(
+        &mut self,
+        st: &mut ExecutionState,
+        _body: &'p Body,
+        inst: Inst,
+        native: Native,
+        name: &str,
+        a: &[TermId],
+    ) -> NativeResult {
+        macro_rules! tri {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                }
+            };
+        }
+        let arg = |ex: &Self, st: &ExecutionState, i: usize| -> Result<TermId, Ending> {
+            a.get(i).copied().ok_or_else(|| {
+                let message = format!("{name} called with {} arguments, needs at least {}", a.len(), i + 1);
+                ex.error(st, ErrorKind::InvalidCall, message)
+            })
+        };
+        let int32 = |ex: &mut Self, v: u64| Some(ex.store.constant(32, v));
+        let r = match native {
+            Native::Printf => {
+                let text = tri!(self.format(st, a, 0, name, false));
+                int32(self, text.len() as u64)
+            }
+            Native::Fprintf => {
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 0))));
+                let text = tri!(self.format(st, a, 1, name, false));
+                int32(self, if stream == Stream::Stdin { EOF } else { text.len() as u64 })
+            }
+            Native::Sprintf | Native::Snprintf => {
+                let buf = tri!(arg(self, st, 0));
+                let (limit, fmt_index) = if native == Native::Snprintf {
+                    let n = tri!(arg(self, st, 1));
+                    (Some(self.size_arg(st, n)), 2)
+                } else {
+                    (None, 1)
+                };
+                let mut text = tri!(self.format(st, a, fmt_index, name, true));
+                let n = text.len() as u64;
+                if limit != Some(0) {
+                    if let Some(size) = limit {
+                        text.truncate(usize::try_from(size - 1).unwrap_or(usize::MAX));
+                    }
+                    text.push(0);
+                    let (obj, off) = match self.resolve(st, inst, buf, text.len() as u64, Access::Write)? {
+                        Target::Obj(o, off) => (o, off),
+                        Target::Flow(flow) => return Ok(Err(flow)),
+                    };
+                    let off = self.const_offset(st, off);
+                    let terms: Vec<TermId> = text.iter().map(|&b| self.store.constant(8, u64::from(b))).collect();
+                    st.mem.write_bytes(obj, off, &terms);
+                }
+                int32(self, n)
+            }
+            Native::Puts => {
+                let s = tri!(arg(self, st, 0));
+                let s = self.concretize(st, s);
+                let text = tri!(self.read_cstring(st, s, None));
+                int32(self, text.len() as u64 + 1)
+            }
+            Native::Putchar => {
+                let c = tri!(arg(self, st, 0));
+                let k = self.store.constant(self.store.width(c), 0xff);
+                Some(self.store.and(c, k))
+            }
+            Native::Fputs => {
+                let s = tri!(arg(self, st, 0));
+                let s = self.concretize(st, s);
+                tri!(self.read_cstring(st, s, None));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 1))));
+                int32(self, if stream == Stream::Stdin { EOF } else { 1 })
+            }
+            Native::Fputc => {
+                let c = tri!(arg(self, st, 0));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 1))));
+                if stream == Stream::Stdin {
+                    int32(self, EOF)
+                } else {
+                    let k = self.store.constant(self.store.width(c), 0xff);
+                    Some(self.store.and(c, k))
+                }
+            }
+            Native::Fwrite => {
+                let (p, size, count) = (tri!(arg(self, st, 0)), tri!(arg(self, st, 1)), tri!(arg(self, st, 2)));
+                let (size, count) = (self.size_arg(st, size), self.size_arg(st, count));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 3))));
+                let Some(total) = size.checked_mul(count) else {
+                    let message = "fwrite of more bytes than memory holds";
+                    return Ok(Err(Flow::End(self.error(st, ErrorKind::OutOfBoundsRead, message))));
+                };
+                if total > 0 {
+                    if let Target::Flow(flow) = self.resolve(st, inst, p, total, Access::Read)? {
+                        return Ok(Err(flow));
+                    }
+                }
+                let r = if stream == Stream::Stdin { EOF } else if size == 0 { 0 } else { count };
+                Some(self.store.constant(64, r))
+            }
+            Native::Fflush => int32(self, 0),
+            Native::Getchar => Some(self.getc(st)),
+            Native::Fgetc => match tri!(self.stream(st, tri!(arg(self, st, 0)))) {
+                Stream::Stdin => Some(self.getc(st)),
+                Stream::Stdout | Stream::Stderr => int32(self, EOF),
+            },
+            Native::IsStdin => {
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 0))));
+                int32(self, u64::from(stream == Stream::Stdin))
+            }
+            other => unreachable!("{other:?} is not a stdio function"),
+        };
+        Ok(Ok(r))
+    }
+
+    /// The next byte of standard input as a 32-bit term, or `EOF`.
+    fn getc(&mut self, st: &mut ExecutionState) -> TermId {
+        match st.stdin.bytes.get(st.stdin.pos).copied() {
+            Some(b) => {
+                st.stdin.pos += 1;
+                self.store.zext(b, 32)
+            }
+            None => self.store.constant(32, EOF),
+        }
+    }
+
+    /// The stream a `FILE *` designates.
+    fn stream(&mut self, st: &mut ExecutionState, file: TermId) -> Result<Stream, Ending> {
+        let f = self.concretize(st, file);
+        let rt = self.prog.runtime;
+        match f {
+            f if f == rt.stdout => Ok(Stream::Stdout),
+            f if f == rt.stderr => Ok(Stream::Stderr),
+            f if f == rt.stdin => Ok(Stream::Stdin),
+            _ => Err(self.unsupported(st, format!("I/O on a stream other than stdin, stdout or stderr ({f:#x})"))),
+        }
+    }
+
+    /// Formats argument `fmt_index` with the arguments after it. With `constrain`, symbolic
+    /// arguments are fixed to their model values; otherwise they are only read.
+    fn format(
+        &mut self,
+        st: &mut ExecutionState,
+        a: &[TermId],
+        fmt_index: usize,
+        name: &str,
+        constrain: bool,
+    ) -> Result<Vec<u8>, Ending> {
+        let Some(&fmt) = a.get(fmt_index) else {
+            let message = format!("{name} called with {} arguments, needs at least {}", a.len(), fmt_index + 1);
+            return Err(self.error(st, ErrorKind::InvalidCall, message));
+        };
+        let fmt = self.concretize(st, fmt);
+        let fmt = self.read_cstring(st, fmt, None)?;
+        let mut out = Vec::with_capacity(fmt.len() + 16);
+        let mut args = VarArgs { ex: self, st, name, values: &a[fmt_index + 1..], next: 0, constrain };
+        printf::format(&fmt, &mut args, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// The variadic arguments of a `printf`-family call.
+struct VarArgs<'x, 'p> {
+    ex: &'x mut Executor<'p>,
+    st: &'x mut ExecutionState,
+    name: &'x str,
+    values: &'x [TermId],
+    next: usize,
+    constrain: bool,
+}
+
+impl PrintfArgs for VarArgs<'_, '_> {
+    type Error = Ending;
+
+    fn next_arg(&mut self) -> Result<u64, Ending> {
+        let Some(&t) = self.values.get(self.next) else {
+            let message = format!("{}'s format needs more than the {} arguments given", self.name, self.values.len());
+            return Err(self.ex.error(self.st, ErrorKind::InvalidCall, message));
+        };
+        self.next += 1;
+        if self.ex.store.as_const(t).is_none() {
+            self.ex.stats.printed_symbolic += 1;
+            if self.constrain {
+                return Ok(self.ex.concretize(self.st, t));
+            }
+        }
+        Ok(self.ex.model_value(self.st, t))
+    }
+
+    fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Ending> {
+        let bytes = self.ex.read_cstring(self.st, addr, max)?;
+        out.extend_from_slice(&bytes);
+        Ok(())
+    }
+
+    fn unsupported(&mut self, what: String) -> Ending {
+        self.ex.unsupported(self.st, what)
+    }
+}

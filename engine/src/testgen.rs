@@ -1,0 +1,279 @@
+//! Tests: one per ended path, written as a KLEE-compatible `.ktest` file plus a JSON sidecar,
+//! into an output directory (a fresh `penumbra-out-N` with a `penumbra-last` link, or one the
+//! user names).
+//!
+//! A test's inputs are the state's symbolic objects in creation order, their bytes taken from
+//! the model the path already carries — no solver call. The sidecar holds the inputs
+//! (`{hex, int}` per object), how the path ended (exit status, error kind, message and line,
+//! ...), the program's argument list and the path condition in SMT-LIB2. Files are numbered in
+//! the order paths end (`test000001.ktest`, `test000001.json`), which is deterministic.
+
+use crate::config::{EngineConfig, Output};
+use crate::env;
+use crate::ktest::{le_int, KTest, KTestObject};
+use crate::program::Program;
+use crate::run_error::RunError;
+use crate::state::{Ending, ExecutionState};
+use penumbra_solver::{to_smtlib, Model, TermId, TermStore};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// One input object of a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The inputs of a test, serialised as a JSON object `{name: {hex, int}}` in creation order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inputs(pub Vec<Input>);
+
+impl Serialize for Inputs {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Value {
+            hex: String,
+            int: Option<i64>,
+        }
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for input in &self.0 {
+            let hex: String = input.bytes.iter().map(|b| format!("{b:02x}")).collect();
+            map.serialize_entry(&input.name, &Value { hex, int: le_int(&input.bytes) })?;
+        }
+        map.end()
+    }
+}
+
+/// Where a path ended, for errors and the other non-exit endings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Place {
+    pub func: String,
+    pub line: u32,
+}
+
+/// A detected error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorInfo {
+    pub kind: String,
+    pub message: String,
+    pub func: String,
+    pub line: u32,
+}
+
+/// What the summary lists for one test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TestRecord {
+    /// `test000001`, ...
+    pub name: String,
+    /// `path`, `error`, `unsupported`, `assume-false` or `early`.
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// For `unsupported`, `assume-false` and `early`: why and where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Place>,
+    pub inputs: Inputs,
+    /// The `.ktest` file, when tests are written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ktest: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Sidecar<'a> {
+    #[serde(flatten)]
+    record: &'a TestRecord,
+    args: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_condition: Option<String>,
+}
+
+/// Writes tests and keeps their records.
+#[derive(Debug)]
+pub struct TestWriter {
+    dir: Option<PathBuf>,
+    keep: bool,
+    write_pc: bool,
+    /// The `.ktest` argument list: program name, concrete arguments, symbolic options.
+    args: Vec<String>,
+    sym_argvs: u32,
+    sym_argv_len: u32,
+    records: Vec<TestRecord>,
+    written: u64,
+    buf: Vec<u8>,
+}
+
+impl TestWriter {
+    /// Prepares the output directory as configured.
+    pub fn create(config: &EngineConfig) -> Result<Self, RunError> {
+        let dir = match &config.output {
+            Output::None => None,
+            Output::Dir(dir) => Some(prepare_dir(dir)?),
+            Output::Numbered(parent) => Some(numbered_dir(parent)?),
+        };
+        let env = &config.env;
+        let args = ktest_args(env);
+        let sym_argv_len = env.sym_args.iter().map(|a| match *a {
+            crate::config::SymArg::Arg { len } | crate::config::SymArg::Args { len, .. } => len,
+        });
+        Ok(TestWriter {
+            dir,
+            keep: config.keep_test_records,
+            write_pc: config.write_path_condition,
+            args,
+            sym_argvs: env.sym_args.len() as u32,
+            sym_argv_len: sym_argv_len.max().unwrap_or(0),
+            records: Vec::new(),
+            written: 0,
+            buf: Vec::with_capacity(4096),
+        })
+    }
+
+    /// The output directory, if tests are written.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The records kept so far.
+    pub fn records(&self) -> &[TestRecord] {
+        &self.records
+    }
+
+    pub fn take_records(&mut self) -> Vec<TestRecord> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// Tests produced so far.
+    pub fn count(&self) -> u64 {
+        self.written
+    }
+
+    /// Writes the test of a path of `st` that ended with `ending` under `model`; `extra` is a
+    /// constraint of that path not in `st.pc`.
+    pub fn write(
+        &mut self,
+        _prog: &Program,
+        store: &TermStore,
+        st: &ExecutionState,
+        extra: Option<TermId>,
+        model: &Model,
+        ending: &Ending,
+    ) -> Result<(), RunError> {
+        self.written += 1;
+        if self.dir.is_none() && !self.keep {
+            return Ok(());
+        }
+        let name = format!("test{:06}", self.written);
+        let inputs: Vec<Input> =
+            st.symbolics.iter().map(|s| Input { name: s.name.to_string(), bytes: s.bytes(model) }).collect();
+        let mut record = TestRecord {
+            name,
+            kind: ending.kind().to_string(),
+            exit_code: None,
+            error: None,
+            reason: None,
+            location: None,
+            inputs: Inputs(inputs),
+            ktest: None,
+        };
+        match ending {
+            Ending::Exit(code) => record.exit_code = Some(*code),
+            Ending::Error(e) => {
+                record.error = Some(ErrorInfo {
+                    kind: e.kind.as_str().to_string(),
+                    message: e.message.clone(),
+                    func: e.location.func.clone(),
+                    line: e.location.line,
+                })
+            }
+            Ending::Unsupported { message, location } => {
+                record.reason = Some(message.clone());
+                record.location = Some(Place { func: location.func.clone(), line: location.line });
+            }
+            Ending::AssumeFalse(location) => {
+                record.reason = Some("the assumed condition cannot hold".into());
+                record.location = Some(Place { func: location.func.clone(), line: location.line });
+            }
+            Ending::Early(why) => record.reason = Some((*why).to_string()),
+        }
+        if let Some(dir) = &self.dir {
+            let ktest = KTest {
+                args: self.args.clone(),
+                sym_argvs: self.sym_argvs,
+                sym_argv_len: self.sym_argv_len,
+                objects: record.inputs.0.iter().map(|i| KTestObject { name: i.name.clone(), bytes: i.bytes.clone() }).collect(),
+            };
+            let ktest_path = dir.join(format!("{}.ktest", record.name));
+            std::fs::write(&ktest_path, ktest.to_bytes())
+                .map_err(|e| RunError::io(format!("cannot write {}", ktest_path.display()), e))?;
+            record.ktest = Some(ktest_path.display().to_string());
+            let path_condition = self.write_pc.then(|| {
+                let mut all = st.pc.clone();
+                all.extend(extra);
+                to_smtlib(store, &all)
+            });
+            self.buf.clear();
+            let sidecar = Sidecar { record: &record, args: &self.args, path_condition };
+            serde_json::to_writer_pretty(&mut self.buf, &sidecar)
+                .map_err(|e| RunError::io("cannot serialise a test", std::io::Error::other(e)))?;
+            self.buf.push(b'\n');
+            let json_path = dir.join(format!("{}.json", record.name));
+            std::fs::write(&json_path, &self.buf)
+                .map_err(|e| RunError::io(format!("cannot write {}", json_path.display()), e))?;
+        }
+        if self.keep {
+            self.records.push(record);
+        }
+        Ok(())
+    }
+}
+
+/// The argument list written into every `.ktest`: the program name, the concrete arguments and
+/// the symbolic options (`--sym-arg N`, ...), which replay reads back.
+pub fn ktest_args(env: &crate::config::Environment) -> Vec<String> {
+    let mut args = vec![env.program_name.clone()];
+    args.extend(env.args.iter().cloned());
+    args.extend(env::option_words(env));
+    args
+}
+
+/// Creates `dir` (which must not exist or be empty).
+fn prepare_dir(dir: &Path) -> Result<PathBuf, RunError> {
+    if dir.exists() {
+        let mut entries =
+            std::fs::read_dir(dir).map_err(|e| RunError::io(format!("cannot read {}", dir.display()), e))?;
+        if entries.next().is_some() {
+            return Err(RunError::Config(format!("output directory {} exists and is not empty", dir.display())));
+        }
+    } else {
+        std::fs::create_dir_all(dir).map_err(|e| RunError::io(format!("cannot create {}", dir.display()), e))?;
+    }
+    Ok(dir.to_path_buf())
+}
+
+/// Creates `parent/penumbra-out-N` for the next free `N` and points `parent/penumbra-last` at it.
+fn numbered_dir(parent: &Path) -> Result<PathBuf, RunError> {
+    let entries = std::fs::read_dir(parent).map_err(|e| RunError::io(format!("cannot read {}", parent.display()), e))?;
+    let next = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str()?.strip_prefix("penumbra-out-")?.parse::<u64>().ok())
+        .max()
+        .map_or(0, |n| n + 1);
+    let name = format!("penumbra-out-{next}");
+    let dir = parent.join(&name);
+    std::fs::create_dir(&dir).map_err(|e| RunError::io(format!("cannot create {}", dir.display()), e))?;
+    let link = parent.join("penumbra-last");
+    if link.symlink_metadata().is_ok() {
+        let _ = std::fs::remove_file(&link);
+    }
+    #[cfg(unix)]
+    {
+        let _ = std::os::unix::fs::symlink(&name, &link);
+    }
+    Ok(dir)
+}

@@ -1,0 +1,7 @@
+//! Tests of the symbolic engine (`penumbra_engine::run`): exact path counts, errors with their
+//! inputs and lines, replay of every generated test through the concrete interpreter,
+//! determinism, searchers and budgets.
+
+mod support;
+
+mod basics;
