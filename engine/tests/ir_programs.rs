@@ -905,3 +905,16 @@ fn argv_is_built_from_the_configured_arguments() {
     );
     assert_eq!(r.outcome, Outcome::Exit(i32::from(b'!') + 3));
 }
+
+#[test]
+fn a_global_too_large_to_hold_is_a_load_error() {
+    let mut mb = ModuleBuilder::new();
+    mb.global_init("huge", 1 << 40, GlobalInit::Zero);
+    mb.main(|b, _| {
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let m = mb.finish();
+    let err = Program::new(&m).err().expect("rejected");
+    assert_eq!(err.to_string(), "global 'huge' cannot be laid out: 1099511627776 bytes do not fit in memory");
+}

@@ -39,8 +39,10 @@ pub const STACK_BASE: u64 = 0x7f00_0000_0000;
 pub const STACK_END: u64 = 0x7fff_0000_0000;
 /// The minimum gap between two objects of a region (and before the first).
 pub const REDZONE: u64 = 32;
-/// The largest single object or live heap total `malloc` grants; bigger requests return NULL.
+/// The largest live heap total `malloc` grants; requests beyond it return NULL.
 pub const MAX_HEAP_BYTES: u64 = 1 << 30;
+/// The largest global (or runtime object); a program with a bigger one cannot be loaded.
+pub const MAX_GLOBAL_BYTES: u64 = 1 << 30;
 /// The most live stack bytes (all frames); beyond that an `alloca` is a stack overflow.
 pub const MAX_STACK_BYTES: u64 = 256 << 20;
 
@@ -224,6 +226,7 @@ impl<'m> Memory<'m> {
         match region {
             Region::Heap if size > MAX_HEAP_BYTES - self.live_heap_bytes => return None,
             Region::Stack if size > MAX_STACK_BYTES - self.live_stack_bytes => return None,
+            Region::Global if size > MAX_GLOBAL_BYTES => return None,
             _ => {}
         }
         let align = align.clamp(16, 1 << 12).next_power_of_two();

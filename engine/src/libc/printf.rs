@@ -9,6 +9,10 @@
 //! [`PrintfArgs::unsupported`]; an unknown conversion character is printed literally, as glibc
 //! does.
 
+/// The widest field width or precision penumbra formats; a program asking for more (which
+/// would print megabytes of padding) ends as unsupported instead of exhausting memory.
+pub const MAX_FIELD: usize = 1 << 20;
+
 /// What the formatter needs from its caller.
 pub trait PrintfArgs {
     type Error;
@@ -80,6 +84,9 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
             } else {
                 spec.precision = Some(parse_number(fmt, &mut i));
             }
+        }
+        if spec.width > MAX_FIELD || spec.precision.is_some_and(|p| p > MAX_FIELD) {
+            return Err(args.unsupported("printf field width or precision above 1 MiB".into()));
         }
         let mut wide = false;
         match (fmt.get(i), fmt.get(i + 1)) {

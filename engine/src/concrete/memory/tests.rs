@@ -316,4 +316,7 @@ fn heap_budget_returns_none() {
             Origin::Heap { line: 1 }
         )
         .is_none());
+    assert!(mem
+        .allocate(Region::Global, MAX_GLOBAL_BYTES + 1, 16, Origin::Global(Global::from_u32(0)))
+        .is_none());
 }

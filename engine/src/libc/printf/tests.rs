@@ -183,4 +183,9 @@ fn unsupported_conversions_and_missing_arguments() {
         Err(MockError::Unsupported("printf of wide characters".into()))
     );
     assert_eq!(fmt_with("%d %d", &[1], &[]), Err(MockError::Missing));
+    let huge = Err(MockError::Unsupported("printf field width or precision above 1 MiB".into()));
+    assert_eq!(fmt_with("%99999999999999999999d", &[1], &[]), huge);
+    assert_eq!(fmt_with("%.2000000d", &[1], &[]), huge);
+    assert_eq!(fmt_with("%*d", &[i32::MIN as u32 as u64, 1], &[]), huge);
+    assert_eq!(f("%1048576d", &[1]).len(), 1 << 20);
 }
