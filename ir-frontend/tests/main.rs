@@ -8,6 +8,7 @@ mod errors;
 mod eval;
 mod headers;
 mod llvm_level;
+mod robustness;
 mod semantics;
 mod text;
 mod unsupported;

@@ -187,3 +187,34 @@ block0(v0: i32):
 ";
     assert_eq!(text(&m), expected);
 }
+
+#[test]
+fn constant_geps_into_a_struct_array_are_told_apart_by_their_types() {
+    // `table[0].fn` is `gep (%struct.entry, @table, 0, 1)`, `table[1].key` is
+    // `gep ([2 x %struct.entry], @table, 0, 1)`: same indices, offsets 8 and 16.
+    let m = lower(
+        "table.c",
+        "static int inc(int x) { return x + 1; }
+struct entry { const char *key; int (*fn)(int); };
+static struct entry table[] = { { \"inc\", inc }, { 0, 0 } };
+int main(void) {
+  return table[0].fn(1) + (table[1].key == 0);
+}
+",
+    );
+    let expected = "\
+fn @main() -> i32 {  ; line 4
+block0:
+    v2 = add.i64 @table, 8                   ; line 5
+    v3 = load.i64 [v2]                       ; line 5
+    v5 = call_indirect.i32 v3(1)             ; line 5
+    v7 = add.i64 @table, 16                  ; line 5
+    v8 = load.i64 [v7]                       ; line 5
+    v10 = icmp.eq v8, 0                      ; line 5
+    v11 = zext.i32 v10                       ; line 5
+    v12 = add.i32 v5, v11                    ; line 5
+    ret v12                                  ; line 5
+}
+";
+    assert_eq!(func_text(&m, "main"), expected);
+}

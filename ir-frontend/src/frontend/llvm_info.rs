@@ -2,18 +2,26 @@
 //!
 //! `llvm-ir` gives a global only the type `ptr` and a constant-expression GEP no source element
 //! type, and it has no data layout engine we can trust for struct layouts. This module parses
-//! the same bitcode file a second time with LLVM's C API and answers, exactly as LLVM's
-//! `DataLayout` does for the module:
-//! - the size and alignment of every global's value type ([`LlvmInfo::global_layout`]);
-//! - the byte offset of every constant-expression GEP, keyed structurally
-//!   ([`LlvmInfo::const_gep_offset`], keys from [`gep_key`] on the `llvm-ir` side);
-//! - the size, alignment and struct field offsets of any `llvm-ir` type ([`LlvmInfo::layout`],
+//! the bitcode with LLVM's C API first and:
+//! - rewrites every constant-expression GEP into the byte form `getelementptr (i8, BASE, i64
+//!   OFFSET)` over its innermost non-GEP base ([`LlvmInfo::parse`]); the frontend then reads
+//!   the rewritten module ([`LlvmInfo::write_bitcode`]) with `llvm-ir`. Without this,
+//!   `table[0].fn` (`gep (%struct.entry, @table, 0, 1)`) and `table[1]` (`gep ([2 x
+//!   %struct.entry], @table, 0, 1)`) would look the same on the `llvm-ir` side;
+//! - answers, exactly as LLVM's `DataLayout` does for the module: the size and alignment of
+//!   every global's value type ([`LlvmInfo::global_layout`]); the byte offset of every constant
+//!   GEP, keyed structurally ([`LlvmInfo::const_gep_offset`], keys from [`gep_key`] on the
+//!   `llvm-ir` side; after the rewrite a key is a base and a byte offset, and two GEPs with one
+//!   key and different offsets are still detected as ambiguous); the size, alignment and
+//!   struct field offsets of any `llvm-ir` type ([`LlvmInfo::layout`],
 //!   [`LlvmInfo::field_offset`]), by rebuilding the type in LLVM's context.
 //!
 //! All `unsafe` code of the frontend lives here, behind this safe API. The context gets a
 //! diagnostic handler so that unreadable bitcode is an `Err`, not LLVM calling `exit(1)`.
 
+use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement};
@@ -164,8 +172,28 @@ impl LlvmInfo {
                 gep_offsets: FxHashMap::default(),
                 _diagnostics: diagnostics,
             };
+            info.canonicalize_constant_geps();
+            let mut message: *mut c_char = std::ptr::null_mut();
+            if LLVMVerifyModule(module, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut message) != 0 {
+                return Err(format!("module invalid after rewriting constant GEPs: {}", take_message(message)));
+            }
+            if !message.is_null() {
+                LLVMDisposeMessage(message);
+            }
             info.collect();
             Ok(info)
+        }
+    }
+
+    /// Writes the (rewritten) module as bitcode to `path`, for `llvm-ir` to read.
+    pub fn write_bitcode(&self, path: &Path) -> Result<(), String> {
+        let c_path = CString::new(path.to_string_lossy().as_bytes()).map_err(|_| "path contains a NUL byte".to_string())?;
+        // SAFETY: `module` is live; the path is a valid C string.
+        let status = unsafe { LLVMWriteBitcodeToFile(self.module, c_path.as_ptr()) };
+        if status == 0 {
+            Ok(())
+        } else {
+            Err(format!("cannot write {}", path.display()))
         }
     }
 
@@ -310,6 +338,98 @@ impl LlvmInfo {
         }
     }
 
+    /// Replaces every constant GEP (reachable from an instruction or a global initialiser) by
+    /// `getelementptr (i8, ROOT, i64 OFFSET)`, ROOT being the first base that is not a GEP.
+    ///
+    /// Replacing a constant recreates the constants that use it (LLVM destroys the old
+    /// ones), so GEPs are processed users first (reverse postorder of the constant DAG): a
+    /// GEP is then only ever destroyed after it has been processed.
+    unsafe fn canonicalize_constant_geps(&mut self) {
+        let mut roots = Vec::new();
+        let mut g = LLVMGetFirstGlobal(self.module);
+        while !g.is_null() {
+            let init = LLVMGetInitializer(g);
+            if !init.is_null() {
+                roots.push(init);
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+        let mut f = LLVMGetFirstFunction(self.module);
+        while !f.is_null() {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut inst = LLVMGetFirstInstruction(bb);
+                while !inst.is_null() {
+                    for i in 0..u32::try_from(LLVMGetNumOperands(inst)).unwrap_or(0) {
+                        let op = LLVMGetOperand(inst, i);
+                        if !op.is_null() && !LLVMIsAConstant(op).is_null() {
+                            roots.push(op);
+                        }
+                    }
+                    inst = LLVMGetNextInstruction(inst);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        let mut postorder = Vec::new();
+        let mut seen = FxHashMap::default();
+        for root in roots {
+            if !LLVMIsAGlobalValue(root).is_null() || seen.insert(root, ()).is_some() {
+                continue;
+            }
+            let mut stack = vec![(root, 0u32)];
+            while let Some((c, next)) = stack.last_mut() {
+                let c = *c;
+                let n = u32::try_from(LLVMGetNumOperands(c)).unwrap_or(0);
+                if *next < n {
+                    let op = LLVMGetOperand(c, *next);
+                    *next += 1;
+                    let constant = !op.is_null() && !LLVMIsAConstant(op).is_null() && LLVMIsAGlobalValue(op).is_null();
+                    if constant && seen.insert(op, ()).is_none() {
+                        stack.push((op, 0));
+                    }
+                } else {
+                    stack.pop();
+                    if is_constant_gep(c) {
+                        postorder.push(c);
+                    }
+                }
+            }
+        }
+        let i8_type = LLVMInt8TypeInContext(self.ctx);
+        let i64_type = LLVMInt64TypeInContext(self.ctx);
+        for &gep in postorder.iter().rev() {
+            let Some((root, offset)) = self.flatten_gep(gep) else { continue };
+            let replacement = if offset == 0 {
+                root
+            } else {
+                let mut index = LLVMConstInt(i64_type, offset as u64, 1);
+                LLVMConstGEP2(i8_type, root, &mut index, 1)
+            };
+            if replacement != gep && LLVMTypeOf(replacement) == LLVMTypeOf(gep) {
+                LLVMReplaceAllUsesWith(gep, replacement);
+            }
+        }
+    }
+
+    /// The first non-GEP base of a (possibly nested) constant GEP, and the total offset.
+    unsafe fn flatten_gep(&self, gep: LLVMValueRef) -> Option<(LLVMValueRef, i64)> {
+        if LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMTypeKind::LLVMPointerTypeKind {
+            return None; // a vector of pointers
+        }
+        let mut cur = gep;
+        let mut total = 0i64;
+        while is_constant_gep(cur) {
+            total = total.wrapping_add(self.gep_offset(cur)?);
+            cur = LLVMGetOperand(cur, 0);
+            if cur.is_null() {
+                return None;
+            }
+        }
+        Some((cur, total))
+    }
+
     /// Global keys as `llvm-ir` names them: unnamed global objects are numbered in the order
     /// defined functions, declared functions, globals, aliases, ifuncs.
     unsafe fn number_globals(&self) -> FxHashMap<LLVMValueRef, String> {
@@ -365,7 +485,7 @@ impl LlvmInfo {
             if visited.insert(c, ()).is_some() || !LLVMIsAGlobalValue(c).is_null() {
                 continue;
             }
-            if !LLVMIsAConstantExpr(c).is_null() && LLVMGetConstOpcode(c) == LLVMOpcode::LLVMGetElementPtr {
+            if is_constant_gep(c) {
                 if let (Some(key), Some(offset)) = (self.key_of(c, names), self.gep_offset(c)) {
                     let entry = self.gep_offsets.entry(key).or_insert(GepOffset::Known(offset));
                     if *entry != GepOffset::Known(offset) {
@@ -443,6 +563,10 @@ impl LlvmInfo {
         }
         Some(offset)
     }
+}
+
+unsafe fn is_constant_gep(c: LLVMValueRef) -> bool {
+    !LLVMIsAConstantExpr(c).is_null() && LLVMGetConstOpcode(c) == LLVMOpcode::LLVMGetElementPtr
 }
 
 /// A GEP index that is a constant integer of at most 64 bits, sign-extended.

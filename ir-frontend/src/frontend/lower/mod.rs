@@ -1,8 +1,9 @@
 //! Lowering an LLVM module (read with the `llvm-ir` crate) into penumbra's IR.
 //!
-//! [`lower_bitcode`] reads the bitcode twice: with `llvm-ir` for the instructions and with
-//! [`LlvmInfo`] (LLVM's C API) for what `llvm-ir` lacks (global value types, constant GEP
-//! offsets, exact type layouts). [`ModuleCx`] then declares every global and function, fills
+//! [`lower_bitcode`] reads the bitcode with `LlvmInfo` (LLVM's C API), which rewrites
+//! constant GEPs into byte offsets and answers what `llvm-ir` lacks (global value types,
+//! constant GEP offsets, exact type layouts), then reads the rewritten module with `llvm-ir`
+//! for the instructions. [`ModuleCx`] then declares every global and function, fills
 //! the global initialisers ([`globals`]) and lowers each function body ([`function`], with
 //! instructions in [`inst`], memory and address arithmetic in [`memory`], constants in
 //! [`consts`], calls and intrinsics in [`calls`] and [`intrinsics`]).
@@ -42,8 +43,15 @@ pub fn lower_bitcode(path: &Path, source_name: &str) -> Result<Module, FrontendE
     check_bitcode_magic(path)?;
     let unreadable = |message: String| FrontendError::BitcodeUnreadable { path: path.to_path_buf(), message };
     let info = LlvmInfo::parse(path).map_err(unreadable)?;
+    // llvm-ir reads the module as LlvmInfo rewrote it (constant GEPs as byte offsets).
+    let dir = tempfile::Builder::new()
+        .prefix("penumbra-bc-")
+        .tempdir()
+        .map_err(|e| FrontendError::io("cannot create a temporary directory", e))?;
+    let canonical = dir.path().join("canonical.bc");
+    info.write_bitcode(&canonical).map_err(unreadable)?;
     // llvm-ir panics on constructs it does not know; that is an unreadable file, not a crash.
-    let llvm = catch_unwind(|| llvm_ir::Module::from_bc_path(path))
+    let llvm = catch_unwind(|| llvm_ir::Module::from_bc_path(&canonical))
         .map_err(|panic| unreadable(format!("llvm-ir could not convert it: {}", panic_message(&panic))))?
         .map_err(unreadable)?;
     catch_unwind(AssertUnwindSafe(|| lower_module(&llvm, &info, source_name)))
