@@ -7,6 +7,7 @@
 //! a frame: one [`TermId`] per SSA value with constants, global addresses and function
 //! addresses already in place, so the hot loop never looks at a value's definition.
 
+use crate::libc::ctype;
 use crate::memory::{func_addr, Memory, ObjState, Origin, Region};
 use crate::run_error::RunError;
 use crate::symlibc::{self, Native};
@@ -25,6 +26,10 @@ pub struct Runtime {
     pub stdout: u64,
     pub stderr: u64,
     pub errno: u64,
+    /// What `__ctype_b_loc()`, `__ctype_toupper_loc()` and `__ctype_tolower_loc()` return.
+    pub ctype_b: u64,
+    pub ctype_toupper: u64,
+    pub ctype_tolower: u64,
 }
 
 /// How a call of a function is executed.
@@ -125,7 +130,8 @@ impl Program {
 }
 
 /// Lays out and initialises the globals in module order, then the runtime's objects (the
-/// three `FILE` objects and `errno`), as the concrete interpreter's start-up does.
+/// three `FILE` objects, `errno` and glibc's `<ctype.h>` tables), as the concrete
+/// interpreter's start-up does.
 fn layout_globals(module: &Module, store: &mut TermStore, zero: TermId) -> Result<(Memory, Runtime, Vec<u64>), RunError> {
     let mut mem = Memory::new();
     let mut ids = Vec::with_capacity(module.globals.len());
@@ -142,12 +148,18 @@ fn layout_globals(module: &Module, store: &mut TermStore, zero: TermId) -> Resul
             .ok_or_else(|| RunError::Load("the runtime's objects do not fit in memory".into()))?;
         Ok(mem.object(id).base)
     };
-    let runtime = Runtime {
+    let mut runtime = Runtime {
         stdin: runtime_object(FILE_SIZE, "stdin's FILE object")?,
         stdout: runtime_object(FILE_SIZE, "stdout's FILE object")?,
         stderr: runtime_object(FILE_SIZE, "stderr's FILE object")?,
         errno: runtime_object(4, "errno")?,
+        ..Runtime::default()
     };
+    runtime.ctype_b = ctype_table(&mut mem, store, 2, |c| u64::from(ctype::class_mask(c)), "the <ctype.h> class table")?;
+    runtime.ctype_toupper =
+        ctype_table(&mut mem, store, 4, |c| ctype::toupper(c) as u32 as u64, "the <ctype.h> toupper table")?;
+    runtime.ctype_tolower =
+        ctype_table(&mut mem, store, 4, |c| ctype::tolower(c) as u32 as u64, "the <ctype.h> tolower table")?;
     let addrs: Vec<u64> = ids.iter().map(|&id| mem.object(id).base).collect();
     let const_bytes = |store: &mut TermStore, bytes: &[u8]| -> Vec<TermId> {
         bytes.iter().map(|&b| store.constant(8, u64::from(b))).collect()
@@ -205,4 +217,31 @@ fn layout_globals(module: &Module, store: &mut TermStore, zero: TermId) -> Resul
         }
     }
     Ok((mem, runtime, addrs))
+}
+
+/// One of glibc's `<ctype.h>` tables: `entry(c)` for `c` in `-128..=255`, `size`-byte entries,
+/// read-only, and the read-only cell holding the address of entry 0 that `__ctype_*_loc()`
+/// returns (the concrete interpreter's layout). Returns the cell's address.
+fn ctype_table(
+    mem: &mut Memory,
+    store: &mut TermStore,
+    size: usize,
+    entry: impl Fn(i32) -> u64,
+    what: &'static str,
+) -> Result<u64, RunError> {
+    let zero = store.constant(8, 0);
+    let no_room = || RunError::Load("the runtime's objects do not fit in memory".into());
+    let table = mem.allocate(Region::Global, 384 * size as u64, 16, Origin::Runtime(what), zero).ok_or_else(no_room)?;
+    let bytes: Vec<TermId> = (-128..256)
+        .flat_map(|c| entry(c).to_le_bytes().into_iter().take(size))
+        .map(|b| store.constant(8, u64::from(b)))
+        .collect();
+    mem.write_bytes(table, 0, &bytes);
+    mem.set_state(table, ObjState::ReadOnly);
+    let entry0 = mem.object(table).base + 128 * size as u64;
+    let cell = mem.allocate(Region::Global, 8, 16, Origin::Runtime(what), zero).ok_or_else(no_room)?;
+    let bytes: Vec<TermId> = entry0.to_le_bytes().iter().map(|&b| store.constant(8, u64::from(b))).collect();
+    mem.write_bytes(cell, 0, &bytes);
+    mem.set_state(cell, ObjState::ReadOnly);
+    Ok(mem.object(cell).base)
 }

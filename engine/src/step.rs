@@ -204,10 +204,23 @@ impl<'p> Executor<'p> {
             self.jump(st, body, dest);
             return Ok(Flow::Jumped);
         }
+        // One fork per distinct destination (cases sharing a target are one path, as in KLEE).
         let w = self.store.width(v);
+        let mut groups: Vec<(Dest, TermId)> = Vec::new();
+        let same_target =
+            |a: Dest, b: Dest| a == b || (body.dests[a].block == body.dests[b].block && body.dest_args(a) == body.dest_args(b));
         for &(case, dest) in &jt.cases {
+            if same_target(dest, jt.default) {
+                continue;
+            }
             let k = self.store.constant(w, case);
             let hit = self.store.eq(v, k);
+            match groups.iter().position(|&(d, _)| same_target(d, dest)) {
+                Some(i) => groups[i].1 = self.store.or(groups[i].1, hit),
+                None => groups.push((dest, hit)),
+            }
+        }
+        for (dest, hit) in groups {
             match self.branch(st, hit, inst)? {
                 Branch::Only(true) => {
                     self.jump(st, body, dest);

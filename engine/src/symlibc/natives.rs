@@ -148,6 +148,9 @@ impl<'p> Executor<'p> {
                 return Ok(Err(Flow::End(self.error(st, ErrorKind::AssertionFailed, message))));
             }
             Native::ErrnoLocation => Some(self.store.constant(64, self.prog.runtime.errno)),
+            Native::CtypeB => Some(self.store.constant(64, self.prog.runtime.ctype_b)),
+            Native::CtypeToupper => Some(self.store.constant(64, self.prog.runtime.ctype_toupper)),
+            Native::CtypeTolower => Some(self.store.constant(64, self.prog.runtime.ctype_tolower)),
             Native::IsClass(class) => {
                 let c = self.fit(arg!(0), 32);
                 let yes = self.class_term(class, c);
@@ -156,10 +159,15 @@ impl<'p> Executor<'p> {
             Native::Toupper | Native::Tolower => {
                 let c = self.fit(arg!(0), 32);
                 let (from, delta) = if native == Native::Toupper { (b'a', 32u64.wrapping_neg()) } else { (b'A', 32) };
+                // glibc: letters move, negative `char`s -128..=-2 map to 128..=254.
                 let inside = self.range(c, u64::from(from), 26);
                 let d = self.store.constant(32, delta);
                 let moved = self.store.add(c, d);
-                Some(self.store.ite(inside, moved, c))
+                let negative_char = self.range(c, (-128i32) as u32 as u64, 127);
+                let k256 = self.store.constant(32, 256);
+                let wrapped = self.store.add(c, k256);
+                let other = self.store.ite(negative_char, wrapped, c);
+                Some(self.store.ite(inside, moved, other))
             }
             Native::Abs | Native::Labs => {
                 let w = if native == Native::Abs { 32 } else { 64 };

@@ -30,3 +30,32 @@ int main(void) {
         assert_eq!(t.exit_code.unwrap(), if x > 10 { 1 } else { 2 });
     }
 }
+
+/// The symbolic engine lays out memory exactly as the concrete interpreter: a hash of many
+/// addresses is the exit status, which the replay check compares.
+#[test]
+fn addresses_agree_with_the_concrete_interpreter() {
+    let s = explore(
+        r#"#include <stdio.h>
+#include <errno.h>
+#include <ctype.h>
+#include <stdlib.h>
+int g[3];
+const char *str = "hi";
+static int f(void) { return 1; }
+int main(int argc, char **argv) {
+    int local = argc;
+    char vla[local + 3];
+    unsigned long a[] = {(unsigned long)g, (unsigned long)str, (unsigned long)&errno, (unsigned long)stdin,
+                         (unsigned long)stdout, (unsigned long)stderr, (unsigned long)*__ctype_b_loc(),
+                         (unsigned long)*__ctype_toupper_loc(), (unsigned long)*__ctype_tolower_loc(),
+                         (unsigned long)argv, (unsigned long)argv[0], (unsigned long)malloc(4),
+                         (unsigned long)malloc(100), (unsigned long)&local, (unsigned long)vla,
+                         (unsigned long)&f, (unsigned long)&main};
+    unsigned long h = 0;
+    for (unsigned i = 0; i < sizeof a / sizeof a[0]; i++) h = h * 1000003 + a[i];
+    return (int)(h % 251);
+}"#,
+    );
+    assert_eq!((s.paths_completed, s.errors), (1, 0), "{}", s.human());
+}
