@@ -6,3 +6,4 @@ mod support;
 
 mod basics;
 mod paths;
+mod errors;
