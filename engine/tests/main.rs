@@ -4,7 +4,8 @@
 //!   interpreter, every error kind at its exact line, calls, inputs, budgets;
 //! - `c_programs`: C snippets compiled by the frontend and run;
 //! - `libc_models`: the modelled C library, from C, including its bounds errors;
-//! - `printf_native`: one table of `printf` formats compared with the native C library.
+//! - `printf_native`: one table of `printf` formats compared with the native C library;
+//! - `random_programs`: random well-typed IR programs must run without panicking, deterministically.
 
 mod support;
 
@@ -12,4 +13,5 @@ mod c_programs;
 mod ir_programs;
 mod libc_models;
 mod printf_native;
+mod random_programs;
 mod symbolic;

@@ -317,6 +317,11 @@ fn heap_budget_returns_none() {
         )
         .is_none());
     assert!(mem
-        .allocate(Region::Global, MAX_GLOBAL_BYTES + 1, 16, Origin::Global(Global::from_u32(0)))
+        .allocate(
+            Region::Global,
+            MAX_GLOBAL_BYTES + 1,
+            16,
+            Origin::Global(Global::from_u32(0))
+        )
         .is_none());
 }
