@@ -213,3 +213,19 @@ define i32 @f(i32 %a) {
     );
     assert_eq!(unsupported(&m, "f")[0].0, "LLVM intrinsic llvm.fshl.i32");
 }
+
+#[test]
+fn a_memcpy_of_the_program_with_another_signature_makes_byval_copies_unsupported() {
+    let m = lower_ll(
+        "%big = type { [8 x i64] }
+define i32 @memcpy(i32 %a) {
+  ret i32 %a
+}
+define i64 @first(ptr byval(%big) %b) {
+  %p = getelementptr %big, ptr %b, i64 0, i32 0, i64 1
+  %v = load i64, ptr %p
+  ret i64 %v
+}",
+    );
+    assert_eq!(unsupported(&m, "first")[0].0, "memcpy is defined with a signature other than the C library's");
+}

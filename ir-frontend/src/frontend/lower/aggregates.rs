@@ -233,7 +233,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             let part = part.to_vec();
             self.define_aggregate(&e.dest, part);
         } else {
-            let v = part[0];
+            let v = *part.first().ok_or_else(|| Unsup::msg("extractvalue out of range"))?;
             self.define(&e.dest, v);
         }
         Ok(())

@@ -86,6 +86,9 @@ pub(super) struct FnLower<'a, 'm> {
     pub(super) vararg_buffers: FxHashMap<*const Call, Value>,
     block_index: FxHashMap<&'m Name, usize>,
     ir_blocks: Vec<Block>,
+    /// Where the entry block's code goes after the prologue (byval copies, call buffers):
+    /// the entry block, or a fresh block if the prologue hit something unsupported.
+    entry_cursor: Option<Block>,
     /// The LLVM block being lowered (its name identifies phi edges even when the code is
     /// being emitted into a fresh block after an `unsupported`).
     current: usize,
@@ -109,6 +112,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             vararg_buffers: FxHashMap::default(),
             block_index: FxHashMap::default(),
             ir_blocks: Vec::new(),
+            entry_cursor: None,
             current: 0,
             reachable: true,
             missing: Vec::new(),
@@ -159,6 +163,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
         self.b.set_srcloc(SrcLoc { line, col: 0 });
         self.copy_byval_params();
         self.allocate_call_buffers();
+        self.entry_cursor = self.b.current_block();
         let (order, reachable) = self.block_order();
         for i in order {
             self.reachable = reachable[i];
@@ -272,7 +277,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let main_file = self.cx.llvm.source_file_name.as_str();
         let srcloc = |d: &Option<DebugLoc>| srcloc(d, main_file);
         self.current = i;
-        self.b.switch_to_block(self.ir_blocks[i]);
+        let start = if i == 0 { self.entry_cursor.unwrap_or(self.ir_blocks[0]) } else { self.ir_blocks[i] };
+        self.b.switch_to_block(start);
         // Instructions without a location (allocas, phis) take the block's first location.
         // A block without any location keeps the previous one rather than claiming line 0.
         let first = bb
