@@ -1,7 +1,8 @@
 //! The engine's integration tests, one binary (each binary links LLVM and Bitwuzla).
 //!
 //! - `ir_programs`: programs built with the IR builder: every instruction through the
-//!   interpreter, every error kind at its exact line, calls, inputs, budgets;
+//!   interpreter, calls, inputs, versions, budgets;
+//! - `ir_errors`: every error kind at its exact line, unsupported constructs, unloadable programs;
 //! - `c_programs`: C snippets compiled by the frontend and run;
 //! - `libc_models`: the modelled C library, from C, including its bounds errors;
 //! - `printf_native`: one table of `printf` formats compared with the native C library;
@@ -10,6 +11,7 @@
 mod support;
 
 mod c_programs;
+mod ir_errors;
 mod ir_programs;
 mod libc_models;
 mod printf_native;
