@@ -79,7 +79,7 @@ pub struct TestRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Place>,
     pub inputs: Inputs,
-    /// The `.ktest` file, when tests are written.
+    /// The `.ktest` file's name in the output directory, when tests are written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ktest: Option<String>,
 }
@@ -211,7 +211,7 @@ impl TestWriter {
             let ktest_path = dir.join(format!("{}.ktest", record.name));
             std::fs::write(&ktest_path, ktest.to_bytes())
                 .map_err(|e| RunError::io(format!("cannot write {}", ktest_path.display()), e))?;
-            record.ktest = Some(ktest_path.display().to_string());
+            record.ktest = Some(format!("{}.ktest", record.name));
             let path_condition = self.write_pc.then(|| {
                 let mut all = st.pc.clone();
                 all.extend(extra);

@@ -7,3 +7,4 @@ mod support;
 mod basics;
 mod paths;
 mod errors;
+mod runs;

@@ -1,0 +1,223 @@
+//! Whole runs: determinism (byte-identical tests and summaries), the searchers, the budgets and
+//! what they leave unexplored, symbolic `argv` and stdin, and the files a run writes.
+
+use super::support::*;
+use penumbra_engine::config::{Output, SearchKind, SymArg};
+use penumbra_engine::ktest::KTest;
+use penumbra_engine::{run, EngineConfig};
+use std::path::Path;
+
+const BRANCHY: &str = r#"#include <penumbra.h>
+int main(void) {
+    unsigned char b[4];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (b[i] > 'm') n += 2;
+        else if (b[i] == 'a') n += 1;
+    }
+    if (n == 7) return 100 / (b[0] - 'z');
+    return n;
+}"#;
+
+/// All files of a directory, sorted, with their contents.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The summary JSON without its times.
+fn timeless_json(s: &penumbra_engine::RunSummary) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
+    v["wall_s"] = 0.into();
+    v["solver"]["time_s"] = 0.into();
+    v["solver"]["core_time_s"] = 0.into();
+    v["output_dir"] = serde_json::Value::Null;
+    for t in v["tests"].as_array_mut().unwrap() {
+        t["ktest"] = serde_json::Value::Null;
+    }
+    v
+}
+
+#[test]
+fn two_runs_write_identical_tests_and_summaries() {
+    let module = compile(BRANCHY);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for (i, search) in [SearchKind::Dfs, SearchKind::Dfs, SearchKind::RandomPath, SearchKind::RandomPath].iter().enumerate() {
+        let dir = tmp.path().join(format!("out{i}"));
+        let mut c = config();
+        c.search = *search;
+        c.seed = 5;
+        c.output = Output::Dir(dir.clone());
+        let s = run_with(&module, &c);
+        assert_replays(&module, &c, &s);
+        outs.push((files(&dir), timeless_json(&s)));
+    }
+    assert!(!outs[0].0.is_empty());
+    assert!(outs[0] == outs[1], "DFS runs differ");
+    assert!(outs[2] == outs[3], "random-path runs with one seed differ");
+    // 3 outcomes per byte; n == 7 (three bytes > 'm' and one 'a') divides by b[0] - 'z', which
+    // can be zero in the 3 of those 4 paths where b[0] > 'm'
+    let s = &outs[0].1;
+    assert_eq!(s["paths_completed"].as_u64().unwrap() + s["errors"].as_u64().unwrap(), 81 + 3);
+}
+
+#[test]
+fn every_searcher_explores_the_same_paths() {
+    let module = compile(BRANCHY);
+    let mut outcomes = Vec::new();
+    for (search, seed) in [(SearchKind::Dfs, 0), (SearchKind::Bfs, 0), (SearchKind::RandomPath, 1), (SearchKind::RandomPath, 99)] {
+        let mut c = config();
+        c.search = search;
+        c.seed = seed;
+        let s = run_with(&module, &c);
+        assert_replays(&module, &c, &s);
+        let mut kinds: Vec<(String, Option<i32>)> = s.tests.iter().map(|t| (t.kind.clone(), t.exit_code)).collect();
+        kinds.sort();
+        outcomes.push((s.paths_completed, s.errors, kinds));
+    }
+    assert_eq!(outcomes[0].0 + outcomes[0].1, 84);
+    for o in &outcomes[1..] {
+        assert_eq!(o, &outcomes[0]);
+    }
+}
+
+#[test]
+fn budgets_stop_the_run_and_say_what_is_left() {
+    let module = compile(BRANCHY);
+    let mut c = config();
+    c.budgets.max_paths = Some(10);
+    let s = run_with(&module, &c);
+    assert_eq!(s.tests_count, 10);
+    assert_eq!(s.stopped_by.as_deref(), Some("max-paths"));
+    assert!(s.unexplored_states > 0);
+
+    let mut c = config();
+    c.budgets.max_instructions = Some(500);
+    let s = run_with(&module, &c);
+    assert_eq!(s.stopped_by.as_deref(), Some("max-instructions"));
+    assert_eq!(s.instructions, 500);
+    assert!(s.unexplored_states > 0);
+
+    let mut c = config();
+    c.budgets.max_depth = Some(2);
+    let s = run_with(&module, &c);
+    assert!(s.early > 0, "{}", s.human());
+    assert_eq!(s.stopped_by, None);
+
+    let mut c = config();
+    c.budgets.max_states = Some(3);
+    let s = run_with(&module, &c);
+    assert!(s.max_live_states <= 3, "{}", s.human());
+    assert!(s.dropped_states > 0);
+    assert!(s.paths_completed + s.errors < 84);
+
+    let mut c = config();
+    c.budgets.max_time = Some(std::time::Duration::ZERO);
+    let s = run_with(&module, &c);
+    assert_eq!(s.stopped_by.as_deref(), Some("max-time"));
+}
+
+#[test]
+fn symbolic_arguments_as_in_klee() {
+    let src = r#"#include <string.h>
+int main(int argc, char **argv) {
+    if (argc < 2) return 10;
+    if (strcmp(argv[1], "-v") == 0) return 1;
+    if (argc > 2 && argv[2][0] == 'x') return 2;
+    return 0;
+}"#;
+    let module = compile(src);
+    let mut c = config();
+    c.env.sym_args = vec![SymArg::Args { min: 0, max: 2, len: 2 }];
+    let s = run_with(&module, &c);
+    assert_replays(&module, &c, &s);
+    let mut codes: Vec<i32> = s.tests.iter().filter_map(|t| t.exit_code).collect();
+    codes.sort();
+    codes.dedup();
+    assert_eq!(codes, vec![0, 1, 2, 10], "{}", s.human());
+    let first = &s.tests[0].inputs.0;
+    assert_eq!(first[0].name, "n_args");
+
+    let mut c = config();
+    c.env.sym_args = vec![SymArg::Arg { len: 3 }];
+    let s = run_with(&module, &c);
+    assert_replays(&module, &c, &s);
+    assert!(s.tests.iter().all(|t| t.exit_code != Some(10) && t.exit_code != Some(2)));
+    assert!(s.tests.iter().any(|t| t.exit_code == Some(1)));
+    assert_eq!(s.tests[0].inputs.0[0].name, "arg00");
+    assert_eq!(s.tests[0].inputs.0[0].bytes.len(), 4);
+}
+
+#[test]
+fn symbolic_stdin_is_read_through_the_library() {
+    let src = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char line[8];
+    if (!fgets(line, sizeof line, stdin)) return 1;
+    if (strncmp(line, "ok", 2) == 0) return 2;
+    int c = getchar();
+    return c == EOF ? 3 : 4;
+}"#;
+    let module = compile(src);
+    let mut c = config();
+    c.env.sym_stdin = Some(3);
+    let s = run_with(&module, &c);
+    assert_replays(&module, &c, &s);
+    let mut codes: Vec<i32> = s.tests.iter().filter_map(|t| t.exit_code).collect();
+    codes.sort();
+    codes.dedup();
+    assert_eq!(codes, vec![2, 3, 4], "{}", s.human());
+}
+
+#[test]
+fn tests_are_ktest_files_with_json_sidecars() {
+    let src = r#"#include <penumbra.h>
+int main(void) {
+    int x, y;
+    short z;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_make_symbolic(&y, sizeof y, "x");
+    penumbra_make_symbolic(&z, sizeof z, "z");
+    if (x == 0x01020304 && z == -2) return 1 / y;
+    return 0;
+}"#;
+    let module = compile(src);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut c = config();
+    c.output = Output::Numbered(tmp.path().to_path_buf());
+    let s = run_with(&module, &c);
+    assert_replays(&module, &c, &s);
+    let dir = tmp.path().join("penumbra-out-0");
+    assert_eq!(std::fs::read_link(tmp.path().join("penumbra-last")).unwrap(), Path::new("penumbra-out-0"));
+    let error = of_kind(&s, "error")[0];
+    let ktest = KTest::from_bytes(&std::fs::read(dir.join(format!("{}.ktest", error.name))).unwrap()).unwrap();
+    let names: Vec<&str> = ktest.objects.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["x", "x#1", "z"]);
+    assert_eq!(ktest.objects[0].bytes, vec![4, 3, 2, 1]);
+    assert_eq!(ktest.objects[1].bytes, vec![0, 0, 0, 0]);
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(format!("{}.json", error.name))).unwrap()).unwrap();
+    assert_eq!(json["kind"], "error");
+    assert_eq!(json["error"]["kind"], "division-by-zero");
+    assert_eq!(json["error"]["line"], 8);
+    assert_eq!(json["inputs"]["x"]["hex"], "04030201");
+    assert_eq!(json["inputs"]["x"]["int"], 0x01020304);
+    assert_eq!(json["inputs"]["z"]["int"], -2);
+    let pc = json["path_condition"].as_str().unwrap();
+    assert!(pc.contains("(declare-fun |x[0]|") && pc.contains("(assert"), "{pc}");
+    // a second run gets the next number
+    let again = run(&module, &c).unwrap();
+    assert_eq!(again.output_dir.unwrap(), tmp.path().join("penumbra-out-1").display().to_string());
+    assert_eq!(std::fs::read_link(tmp.path().join("penumbra-last")).unwrap(), Path::new("penumbra-out-1"));
+    let _ = EngineConfig::default();
+}
