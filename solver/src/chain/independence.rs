@@ -6,10 +6,12 @@
 //! - A component holding extra constraints (the branch literals) is always
 //!   solved; those go first, so an unsat one ends the query early.
 //! - A component of path-condition constraints only is skipped when the
-//!   query needs no model and the same constraint set was found satisfiable
-//!   before (a bounded "known sat" set, filled from every sat component).
-//!   Otherwise it is solved too, so slicing never changes an answer — even
-//!   for a path condition that is itself unsatisfiable.
+//!   same constraint set was found satisfiable before (a bounded "known sat"
+//!   map, filled from every sat component) and, if the query needs a model,
+//!   a model of that component was remembered with it: the unrelated part
+//!   of the model comes from an earlier query. Otherwise the component is
+//!   solved too, so slicing never changes an answer — even for a path
+//!   condition that is itself unsatisfiable.
 //! - Models of the components are restricted to their own variables and
 //!   merged; the variable sets are disjoint, so the merge is a model of the
 //!   whole query.
@@ -22,7 +24,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::{micros, Answer, Ctx, Layer, Next, Query};
 use crate::error::SolverError;
@@ -30,7 +32,8 @@ use crate::model::Model;
 use crate::term::{TermId, VarId};
 
 pub(crate) struct Independence {
-    known_sat: FxHashSet<Arc<[TermId]>>,
+    /// Satisfiable component sets, with a model of the component when one was computed.
+    known_sat: FxHashMap<Arc<[TermId]>, Option<Model>>,
     order: VecDeque<Arc<[TermId]>>,
     capacity: usize,
 }
@@ -59,14 +62,18 @@ fn sorted_key(a: &[TermId], b: &[TermId]) -> Arc<[TermId]> {
 impl Independence {
     pub(crate) fn new(capacity: usize) -> Self {
         Independence {
-            known_sat: FxHashSet::default(),
+            known_sat: FxHashMap::default(),
             order: VecDeque::new(),
             capacity: capacity.max(1),
         }
     }
 
-    fn remember_sat(&mut self, key: Arc<[TermId]>) {
-        if self.known_sat.contains(&key) {
+    /// Records a sat component (its model restricted to its own variables, if any).
+    fn remember_sat(&mut self, key: Arc<[TermId]>, model: Option<Model>) {
+        if let Some(slot) = self.known_sat.get_mut(&key) {
+            if model.is_some() {
+                *slot = model;
+            }
             return;
         }
         if self.order.len() >= self.capacity {
@@ -75,7 +82,7 @@ impl Independence {
             }
         }
         self.order.push_back(key.clone());
-        self.known_sat.insert(key);
+        self.known_sat.insert(key, model);
     }
 
     /// Splits the query into components, in order of first appearance.
@@ -164,8 +171,10 @@ impl Layer for Independence {
         let mut comps = Self::components(ctx, q);
         let answer = if comps.len() <= 1 {
             let a = next.solve(ctx, q)?;
-            if matches!(a, Answer::Sat(_)) {
-                self.remember_sat(q.key().clone());
+            if let Answer::Sat(m) = &a {
+                let vars = comps.first().map_or(&[][..], |c| &c.vars[..]);
+                let restricted = m.as_ref().map(|m| m.restrict(vars));
+                self.remember_sat(q.key().clone(), restricted);
             }
             a
         } else {
@@ -177,9 +186,19 @@ impl Layer for Independence {
             let mut result = None;
             for comp in &comps {
                 let key = sorted_key(&comp.pc, &comp.extra);
-                if comp.extra.is_empty() && !q.need_model && self.known_sat.contains(&key) {
-                    ctx.stats.independence_dropped += comp.pc.len() as u64;
-                    continue;
+                if comp.extra.is_empty() {
+                    let reuse = match (self.known_sat.get(&key), model.as_mut()) {
+                        (Some(_), None) => true,
+                        (Some(Some(known)), Some(all)) => {
+                            all.merge(known);
+                            true
+                        }
+                        _ => false,
+                    };
+                    if reuse {
+                        ctx.stats.independence_dropped += comp.pc.len() as u64;
+                        continue;
+                    }
                 }
                 ctx.stats.independence_subqueries += 1;
                 let sub = Query::new(&comp.pc, &comp.extra, q.need_model);
@@ -190,10 +209,11 @@ impl Layer for Independence {
                     }
                     Answer::Unknown => unknown = true,
                     Answer::Sat(m) => {
-                        self.remember_sat(key);
-                        if let (Some(all), Some(m)) = (model.as_mut(), m) {
-                            all.merge(&m.restrict(&comp.vars));
+                        let m = m.map(|m| m.restrict(&comp.vars));
+                        if let (Some(all), Some(m)) = (model.as_mut(), m.as_ref()) {
+                            all.merge(m);
                         }
+                        self.remember_sat(key, m);
                     }
                 }
             }
