@@ -430,5 +430,91 @@ fn a_global_too_large_to_hold_is_a_load_error() {
     });
     let m = mb.finish();
     let err = Program::new(&m).err().expect("rejected");
-    assert_eq!(err.to_string(), "global 'huge' cannot be laid out: 1099511627776 bytes do not fit in memory");
+    assert_eq!(
+        err.to_string(),
+        "global 'huge' cannot be laid out: 1099511627776 bytes do not fit in memory"
+    );
+}
+
+#[test]
+fn loads_and_stores_of_every_width_are_little_endian() {
+    // Store 0x8877665544332211 as i64, read it back at every width at offset 1, then store an
+    // i1 (one byte) and an i16 over it and print everything.
+    let mut mb = ModuleBuilder::new();
+    let printf = mb.declare_varargs("printf", &[PTR], Some(Type::I32));
+    let fmt = mb.string("fmt", "%llx %x %x %x %x %llx\n");
+    mb.main(|b, _| {
+        let p = b.alloca(8, 8);
+        let v = b.iconst(Type::I64, 0x8877_6655_4433_2211);
+        b.store(p, v);
+        let one = b.iconst(PTR, 1);
+        let p1 = b.binary(BinaryOp::Add, p, one);
+        let l64 = b.load(Type::I64, p);
+        let l32 = b.load(Type::I32, p1);
+        let l16 = b.load(Type::I16, p1);
+        let l8 = b.load(Type::I8, p1);
+        let l1 = b.load(Type::I1, p1); // 0x22: only the low bit counts
+        let t = b.iconst(Type::I1, 1);
+        b.store(p, t);
+        let h = b.iconst(Type::I16, 0xbeef);
+        b.store(p1, h);
+        let after = b.load(Type::I64, p);
+        let f = b.global_addr(fmt);
+        let (l32, l16, l8, l1) = (
+            b.cast(CastOp::Zext, l32, Type::I32),
+            b.cast(CastOp::Zext, l16, Type::I32),
+            b.cast(CastOp::Zext, l8, Type::I32),
+            b.cast(CastOp::Zext, l1, Type::I32),
+        );
+        b.call(printf, &[f, l64, l32, l16, l8, l1, after], Some(Type::I32));
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let r = run_default(&mb.finish());
+    assert_exit(
+        &r,
+        0,
+        "8877665544332211 55443322 3322 22 0 8877665544beef01\n",
+    );
+}
+
+#[test]
+fn repeated_symbolic_names_take_unique_names_first() {
+    // Three objects named "x": x, x#1, x#2. Inputs give x and x#2; x#1 falls back to x.
+    let m = main_returning(|mb, b| {
+        let name = mb.string("name", "x");
+        let n = b.global_addr(name);
+        let one = b.iconst(Type::I64, 1);
+        let p = b.alloca(3, 1);
+        let sum = b.iconst(Type::I32, 0);
+        let mut acc = sum;
+        for i in 0..3u64 {
+            let off = b.iconst(PTR, i);
+            let q = b.binary(BinaryOp::Add, p, off);
+            b.make_symbolic(q, one, n);
+            let v = b.load(Type::I8, q);
+            let v = b.cast(CastOp::Zext, v, Type::I32);
+            let scale = b.iconst(Type::I32, [1, 10, 100][i as usize]);
+            let v = b.binary(BinaryOp::Mul, v, scale);
+            acc = b.binary(BinaryOp::Add, acc, v);
+        }
+        acc
+    });
+    let mut named = BTreeMap::new();
+    named.insert("x".to_string(), vec![1]);
+    named.insert("x#2".to_string(), vec![2]);
+    let r = run(
+        &m,
+        &RunConfig {
+            inputs: Inputs::Named(named),
+            ..RunConfig::default()
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Exit(211));
+    let names: Vec<&str> = r.symbolics.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["x", "x", "x"],
+        "recorded under the names the program gave"
+    );
 }
