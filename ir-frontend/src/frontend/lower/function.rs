@@ -2,7 +2,11 @@
 //! locations, and the handling of unsupported constructs.
 //!
 //! Every LLVM block gets an IR block up front (so the layout follows LLVM's order) with one
-//! parameter per phi; each predecessor's branch passes the phi's incoming value for that edge.
+//! parameter per phi (one per leaf for an aggregate phi); each predecessor's branch passes
+//! the phi's incoming value for that edge. The entry block's parameters are the hidden result
+//! buffer (for an aggregate result), the LLVM parameters, and the hidden variable-argument
+//! area (for a variadic function); its prologue copies `byval` parameters and allocates the
+//! result buffers and argument areas of the calls in the body.
 //! Blocks are lowered in reverse postorder, so a value is always lowered before its uses
 //! (phi operands included: an incoming value dominates the end of its predecessor), then the
 //! blocks unreachable from the entry, in LLVM's order.

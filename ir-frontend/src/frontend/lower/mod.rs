@@ -6,7 +6,11 @@
 //! for the instructions. [`ModuleCx`] then declares every global and function, fills
 //! the global initialisers ([`globals`]) and lowers each function body ([`function`], with
 //! instructions in [`inst`], memory and address arithmetic in [`memory`], constants in
-//! [`consts`], calls and intrinsics in [`calls`] and [`intrinsics`]).
+//! [`consts`], calls and intrinsics in [`calls`] and [`intrinsics`]). Three conventions go
+//! beyond one LLVM instruction per IR instruction: integers of odd widths live in wider IR
+//! types ([`widths`]); aggregate values are lists of scalar leaves, and functions returning
+//! one take a hidden result buffer first ([`aggregates`]); variadic functions defined in the
+//! program take their variable arguments in a memory area passed last ([`varargs`]).
 //!
 //! Constructs the IR does not model lower to `unsupported` instructions (see [`types::Unsup`]);
 //! only a module the frontend cannot read or a verifier failure (a frontend bug) is an error.
