@@ -32,6 +32,9 @@
 //! the FFI wrapper), `four_way.rs`, `prove.rs`, `smtlib.rs`, `query_log.rs`.
 //! Nothing recurses on term depth: every DAG walk uses an explicit stack.
 
+#![deny(unsafe_code)]
+
+#[allow(unsafe_code)]
 mod bitwuzla;
 mod chain;
 mod construct;
