@@ -30,6 +30,15 @@ pub enum Command {
     /// `penumbra: error: <kind>: <message> at <file>:<line>` with exit status 70; reaching a
     /// construct penumbra does not model as `penumbra: unsupported: ...` with exit status 69.
     Exec(ExecArgs),
+    /// Explore a C file symbolically, as the old or the new version, and write a test per path.
+    ///
+    /// Every path ends as a completed path (exit), an error (out-of-bounds access, null
+    /// dereference, use after free, double free, division by zero, INT_MIN / -1, shift by the
+    /// width or more, failing assertion, abort), an unsupported construct, or an early stop. Each
+    /// ending becomes a KLEE-compatible `.ktest` file plus a JSON sidecar in `penumbra-out-N/`
+    /// next to the source (`penumbra-last` links to the newest). Replay a test with
+    /// `penumbra exec FILE.c --ktest TEST.ktest`. Prints a summary (`--json`: one JSON object).
+    Run(RunArgs),
 }
 
 /// Flags passed through to clang.
@@ -71,9 +80,98 @@ pub struct ExecArgs {
     /// Stop after this many IR instructions.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
+    /// Replay a test written by `penumbra run`: its objects feed the symbolic objects in order of
+    /// creation, and its `--sym-arg`/`--sym-args`/`--sym-stdin` objects become argv and stdin.
+    #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
+    pub ktest: Option<PathBuf>,
     #[command(flatten)]
     pub compile: CompileArgs,
     /// Arguments for the program (argv[1..]).
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchArg {
+    /// Depth-first.
+    Dfs,
+    /// Breadth-first.
+    Bfs,
+    /// KLEE's random-path (seeded with --seed).
+    RandomPath,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The C source file.
+    pub file: PathBuf,
+    /// Which side of each `change(old, new)` to explore.
+    #[arg(long, value_enum, default_value_t = VersionArg::New)]
+    pub version: VersionArg,
+    /// The search strategy.
+    #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
+    pub search: SearchArg,
+    /// Seed of the random-path searcher.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Stop after this many instructions (over all paths).
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// At most N states alive at once (further forks follow one side only).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
+    /// At most N symbolic forks along a path (a deeper path ends early, with a test).
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Stop after N paths have ended (tests of any kind).
+    #[arg(long, value_name = "N")]
+    pub max_paths: Option<u64>,
+    /// Stop after SECS seconds of wall time (best effort).
+    #[arg(long, value_name = "SECS")]
+    pub max_time: Option<f64>,
+    /// Stop when the process uses more than MB MiB of memory (best effort).
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// A symbolic argument of up to N characters (repeatable, as KLEE's --sym-arg).
+    #[arg(long = "sym-arg", value_name = "N")]
+    pub sym_arg: Vec<u32>,
+    /// Between MIN and MAX symbolic arguments of up to N characters (as KLEE's --sym-args).
+    #[arg(long = "sym-args", value_names = ["MIN", "MAX", "N"], num_args = 3)]
+    pub sym_args: Vec<u32>,
+    /// Standard input is N symbolic bytes.
+    #[arg(long = "sym-stdin", value_name = "N")]
+    pub sym_stdin: Option<u32>,
+    /// Write tests into DIR (created; must be empty) instead of penumbra-out-N next to FILE.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Do not write test files (they are still counted).
+    #[arg(long)]
+    pub no_tests: bool,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Turn off the solver's exact query cache.
+    #[arg(long)]
+    pub no_query_cache: bool,
+    /// Turn off the solver's counterexample cache.
+    #[arg(long)]
+    pub no_cex_cache: bool,
+    /// Turn off constraint independence.
+    #[arg(long)]
+    pub no_independence: bool,
+    /// Log every query that reaches Bitwuzla to FILE (SMT-LIB2).
+    #[arg(long, value_name = "FILE")]
+    pub query_log: Option<PathBuf>,
+    /// Time limit per Bitwuzla query in milliseconds (an expired query counts as infeasible).
+    #[arg(long, value_name = "MS")]
+    pub solver_timeout: Option<u64>,
+    /// After the run, replay every test concretely and check it ends the same way (exit status
+    /// 1 if one does not).
+    #[arg(long)]
+    pub replay_check: bool,
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    /// Concrete arguments for the program (argv[1..], before the symbolic ones).
     #[arg(last = true, value_name = "ARGS")]
     pub args: Vec<String>,
 }

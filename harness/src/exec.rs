@@ -4,7 +4,9 @@
 use crate::cli::{ExecArgs, VersionArg};
 use crate::compile::compile_program;
 use crate::inputs::parse_inputs;
-use anyhow::Result;
+use anyhow::{Context, Result};
+use penumbra_engine::ktest::KTest;
+use penumbra_engine::replay::replay_config;
 use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
 use penumbra_ir::Version;
 use std::io::Write;
@@ -16,20 +18,20 @@ pub const EXIT_PROGRAM_ERROR: u8 = 70;
 pub const EXIT_UNSUPPORTED: u8 = 69;
 
 pub fn run(args: &ExecArgs) -> Result<ExitCode> {
-    let inputs = parse_inputs(&args.inputs)?;
-    let module = compile_program(&args.file, &args.compile)?;
-    let mut argv = vec![args.file.display().to_string()];
-    argv.extend(args.args.iter().cloned());
-    let config = RunConfig {
-        version: match args.version {
-            VersionArg::Old => Version::Old,
-            VersionArg::New => Version::New,
-        },
-        inputs: Inputs::Named(inputs),
-        args: argv,
-        max_steps: args.max_steps,
-        ..RunConfig::default()
+    let version = match args.version {
+        VersionArg::Old => Version::Old,
+        VersionArg::New => Version::New,
     };
+    let config = match &args.ktest {
+        Some(path) => ktest_config(path, args, version)?,
+        None => {
+            let inputs = parse_inputs(&args.inputs)?;
+            let mut argv = vec![args.file.display().to_string()];
+            argv.extend(args.args.iter().cloned());
+            RunConfig { version, inputs: Inputs::Named(inputs), args: argv, max_steps: args.max_steps, ..RunConfig::default() }
+        }
+    };
+    let module = compile_program(&args.file, &args.compile)?;
     let result = run_concrete(&module, &config);
     std::io::stdout().lock().write_all(&result.stdout)?;
     let mut stderr = std::io::stderr().lock();
@@ -50,4 +52,17 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
         }
     };
     Ok(code)
+}
+
+/// The run a `.ktest` file describes (objects in creation order, argv and stdin from its
+/// symbolic-environment objects).
+fn ktest_config(path: &std::path::Path, args: &ExecArgs, version: Version) -> Result<RunConfig> {
+    if !args.args.is_empty() {
+        anyhow::bail!("--ktest takes the program's arguments from the test; do not pass ARGS");
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let test = KTest::from_bytes(&bytes).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut config = replay_config(&test, version).with_context(|| format!("cannot replay {}", path.display()))?;
+    config.max_steps = args.max_steps;
+    Ok(config)
 }

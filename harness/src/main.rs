@@ -8,6 +8,7 @@ mod compile;
 mod exec;
 mod inputs;
 mod ir_cmd;
+mod run_cmd;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -20,6 +21,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         cli::Command::Ir(args) => ir_cmd::run(&args),
         cli::Command::Exec(args) => exec::run(&args),
+        cli::Command::Run(args) => run_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

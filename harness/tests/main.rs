@@ -6,3 +6,4 @@ mod support;
 
 mod exec_corpus;
 mod exec_errors;
+mod run_cli;

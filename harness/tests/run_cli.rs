@@ -1,0 +1,144 @@
+//! `penumbra run` from the command line: the JSON summary with exact counts, the output
+//! directory, replaying a test with `penumbra exec --ktest`, the human summary, and bad input.
+
+use crate::support::{penumbra, write_c, EXIT_PROGRAM_ERROR, EXIT_USAGE};
+
+const PROGRAM: &str = r#"#include <penumbra.h>
+#include <stdio.h>
+int main(void) {
+    char b[3];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        if (b[i] == 'x') n++;
+    printf("n=%d\n", n);
+    if (n == 3)
+        return 10 / (b[0] - 'x');
+    return n;
+}
+"#;
+
+fn json(out: &crate::support::Output) -> serde_json::Value {
+    out.assert_no_panic();
+    out.assert_status(0);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", out.stdout_str()))
+}
+
+#[test]
+fn run_json_reports_exact_counts_and_replayable_tests() {
+    let file = write_c("count.c", PROGRAM);
+    let out = penumbra(["run".as_ref(), file.path.as_os_str(), "--json".as_ref()]);
+    let v = json(&out);
+    // 2^3 combinations of b[i] == 'x'; all three 'x' divides by zero
+    assert_eq!(v["paths_completed"], 7);
+    assert_eq!(v["errors"], 1);
+    assert_eq!(v["error_kinds"]["division-by-zero"], 1);
+    assert_eq!(v["tests"].as_array().unwrap().len(), 8);
+    assert!(v["states"].as_u64().unwrap() >= 8);
+    assert!(v["instructions"].as_u64().unwrap() > 0);
+    assert!(v["wall_s"].as_f64().is_some());
+    for key in ["queries", "core_queries", "time_s"] {
+        assert!(v["solver"][key].is_number(), "solver.{key} missing: {}", v["solver"]);
+    }
+    for cache in ["independence", "query_cache", "cex_cache"] {
+        assert!(v["solver"][cache]["hits"].is_u64(), "solver.{cache}.hits missing");
+    }
+    let out_dir = file.dir.path().join("penumbra-out-0");
+    assert!(file.dir.path().join("penumbra-last").exists());
+    // every test replays with `exec --ktest` to its recorded outcome
+    for t in v["tests"].as_array().unwrap() {
+        let ktest = out_dir.join(t["ktest"].as_str().unwrap());
+        let replay = penumbra(["exec".as_ref(), file.path.as_os_str(), "--ktest".as_ref(), ktest.as_os_str()]);
+        replay.assert_no_panic();
+        match t["kind"].as_str().unwrap() {
+            "path" => {
+                let code = t["exit_code"].as_i64().unwrap();
+                replay.assert_status(code as i32);
+                assert_eq!(replay.stdout_str(), format!("n={code}\n"));
+            }
+            "error" => {
+                replay.assert_status(EXIT_PROGRAM_ERROR);
+                assert!(replay.stderr.contains("division-by-zero"), "{}", replay.stderr);
+                assert!(replay.stderr.contains(":11"), "{}", replay.stderr);
+            }
+            other => panic!("unexpected test kind {other}"),
+        }
+    }
+}
+
+#[test]
+fn run_is_deterministic_and_prints_a_human_summary() {
+    let file = write_c("count.c", PROGRAM);
+    let run = |dir: &str| {
+        let out = penumbra([
+            "run".as_ref(),
+            file.path.as_os_str(),
+            "--output-dir".as_ref(),
+            file.dir.path().join(dir).as_os_str(),
+            "--replay-check".as_ref(),
+        ]);
+        out.assert_no_panic();
+        out.assert_status(0);
+        out.stdout_str()
+    };
+    let first = run("a");
+    run("b");
+    assert!(first.contains("paths completed") && first.contains("replay check: 0 of 8 tests differ"), "{first}");
+    let mut names: Vec<_> = std::fs::read_dir(file.dir.path().join("a")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names.len(), 16);
+    for name in names {
+        let a = std::fs::read(file.dir.path().join("a").join(&name)).unwrap();
+        let b = std::fs::read(file.dir.path().join("b").join(&name)).unwrap();
+        assert!(a == b, "{name:?} differs between two runs");
+    }
+}
+
+#[test]
+fn run_with_symbolic_arguments_and_budgets() {
+    let file = write_c(
+        "args.c",
+        r#"#include <string.h>
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "go") == 0) return 1;
+    return 0;
+}
+"#,
+    );
+    let out = penumbra([
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--json".as_ref(),
+        "--no-tests".as_ref(),
+        "--sym-arg".as_ref(),
+        "3".as_ref(),
+        "--max-paths".as_ref(),
+        "2".as_ref(),
+    ]);
+    let v = json(&out);
+    assert_eq!(v["tests"].as_array().unwrap().len(), 2);
+    assert_eq!(v["stopped_by"], "max-paths");
+    assert!(v["unexplored_states"].as_u64().unwrap() > 0);
+    assert_eq!(v["tests"][0]["inputs"]["arg00"]["hex"].as_str().unwrap().len(), 8);
+    assert!(!file.dir.path().join("penumbra-out-0").exists());
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let missing = penumbra(["run", "/nonexistent/x.c"]);
+    missing.assert_no_panic();
+    missing.assert_status(EXIT_USAGE);
+    assert!(missing.stderr.contains("no such file"), "{}", missing.stderr);
+    let file = write_c("bad.c", "int main(void) { return 0 }\n");
+    let out = penumbra(["run".as_ref(), file.path.as_os_str()]);
+    out.assert_no_panic();
+    out.assert_status(EXIT_USAGE);
+    let file = write_c("ok.c", "int main(void) { return 0; }\n");
+    let out = penumbra(["run".as_ref(), file.path.as_os_str(), "--sym-args".as_ref(), "3".as_ref(), "1".as_ref(), "2".as_ref()]);
+    out.assert_no_panic();
+    out.assert_status(EXIT_USAGE);
+    let garbage = write_c("t.ktest", "not a ktest");
+    let out = penumbra(["exec".as_ref(), file.path.as_os_str(), "--ktest".as_ref(), garbage.path.as_os_str()]);
+    out.assert_no_panic();
+    out.assert_status(EXIT_USAGE);
+}
