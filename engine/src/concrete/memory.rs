@@ -187,8 +187,9 @@ pub struct Memory<'m> {
     unsupported_messages: Vec<String>,
     live_heap_bytes: u64,
     live_stack_bytes: u64,
-    /// The object of the last successful access: most accesses hit the same object again.
-    last: Option<ObjectId>,
+    /// The objects of the last two successful accesses, most recent first: most accesses hit
+    /// one of them again (a loop copying between two arrays alternates).
+    recent: [Option<ObjectId>; 2],
 }
 
 impl<'m> Memory<'m> {
@@ -206,7 +207,7 @@ impl<'m> Memory<'m> {
             unsupported_messages: Vec::new(),
             live_heap_bytes: 0,
             live_stack_bytes: 0,
-            last: None,
+            recent: [None, None],
         }
     }
 
@@ -277,9 +278,7 @@ impl<'m> Memory<'m> {
         self.live_stack_bytes -= o.size;
         o.state = State::Dead;
         o.data = Vec::new();
-        if self.last == Some(id) {
-            self.last = None;
-        }
+        self.forget(id);
     }
 
     /// Describes an object for messages: `global 'buf'`, `heap object allocated at line 7`.
@@ -365,7 +364,7 @@ impl<'m> Memory<'m> {
     /// Checks an access of `len > 0` bytes at `addr`; returns the object and in-bounds offset.
     #[inline]
     fn check(&mut self, addr: u64, len: u64, access: Access) -> Result<(ObjectId, usize), Fault> {
-        if let Some(id) = self.last {
+        for id in self.recent.into_iter().flatten() {
             let o = &self.objects[id];
             let offset = addr.wrapping_sub(o.base);
             let ok_state =
@@ -375,6 +374,15 @@ impl<'m> Memory<'m> {
             }
         }
         self.check_slow(addr, len, access)
+    }
+
+    /// Drops `id` from the recent-object cache (it died; its state would reject it anyway).
+    fn forget(&mut self, id: ObjectId) {
+        for slot in &mut self.recent {
+            if *slot == Some(id) {
+                *slot = None;
+            }
+        }
     }
 
     #[cold]
@@ -444,7 +452,7 @@ impl<'m> Memory<'m> {
                 ),
             ));
         }
-        self.last = Some(id);
+        self.recent = [Some(id), self.recent[0]];
         Ok((id, offset as usize))
     }
 
@@ -563,9 +571,7 @@ impl<'m> Memory<'m> {
         self.live_heap_bytes -= o.size;
         o.state = State::Freed { line };
         o.data = Vec::new();
-        if self.last == Some(id) {
-            self.last = None;
-        }
+        self.forget(id);
         Ok(())
     }
 
