@@ -434,6 +434,19 @@ fn a_global_too_large_to_hold_is_a_load_error() {
         err.to_string(),
         "global 'huge' cannot be laid out: 1099511627776 bytes do not fit in memory"
     );
+    // Globals filling the whole 256 MiB budget leave no room for the runtime's objects.
+    let mut mb = ModuleBuilder::new();
+    mb.global_init("big", 256 << 20, GlobalInit::Zero);
+    mb.main(|b, _| {
+        let z = b.iconst(Type::I32, 0);
+        b.ret(Some(z));
+    });
+    let m = mb.finish();
+    let err = Program::new(&m).err().expect("rejected");
+    assert_eq!(
+        err.to_string(),
+        "the globals leave no room for stdin's FILE object"
+    );
 }
 
 #[test]

@@ -41,8 +41,9 @@ pub const STACK_END: u64 = 0x7fff_0000_0000;
 pub const REDZONE: u64 = 32;
 /// The largest live heap total `malloc` grants; requests beyond it return NULL.
 pub const MAX_HEAP_BYTES: u64 = 1 << 30;
-/// The largest global (or runtime object); a program with a bigger one cannot be loaded.
-pub const MAX_GLOBAL_BYTES: u64 = 1 << 30;
+/// The most bytes all globals, `argv` and the runtime's objects may take together (each run
+/// copies them); a program with more cannot be loaded.
+pub const MAX_GLOBAL_BYTES: u64 = 256 << 20;
 /// The most live stack bytes (all frames); beyond that an `alloca` is a stack overflow.
 pub const MAX_STACK_BYTES: u64 = 256 << 20;
 
@@ -187,6 +188,7 @@ pub struct Memory<'m> {
     unsupported_messages: Vec<String>,
     live_heap_bytes: u64,
     live_stack_bytes: u64,
+    global_bytes: u64,
     /// The objects of the last two successful accesses, most recent first: most accesses hit
     /// one of them again (a loop copying between two arrays alternates).
     recent: [Option<ObjectId>; 2],
@@ -206,6 +208,7 @@ impl<'m> Memory<'m> {
             ],
             unsupported_messages: Vec::new(),
             live_heap_bytes: 0,
+            global_bytes: 0,
             live_stack_bytes: 0,
             recent: [None, None],
         }
@@ -227,7 +230,7 @@ impl<'m> Memory<'m> {
         match region {
             Region::Heap if size > MAX_HEAP_BYTES - self.live_heap_bytes => return None,
             Region::Stack if size > MAX_STACK_BYTES - self.live_stack_bytes => return None,
-            Region::Global if size > MAX_GLOBAL_BYTES => return None,
+            Region::Global if size > MAX_GLOBAL_BYTES - self.global_bytes => return None,
             _ => {}
         }
         let align = align.clamp(16, 1 << 12).next_power_of_two();
@@ -242,7 +245,7 @@ impl<'m> Memory<'m> {
         match region {
             Region::Heap => self.live_heap_bytes += size,
             Region::Stack => self.live_stack_bytes += size,
-            Region::Global => {}
+            Region::Global => self.global_bytes += size,
         }
         let id = self.objects.push(Object {
             base,

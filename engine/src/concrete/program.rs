@@ -30,6 +30,9 @@ pub enum LoadError {
     MainSignature(String),
     #[error("global '{name}' cannot be laid out: {reason}")]
     Global { name: String, reason: String },
+    /// The globals use up the memory budget the runtime's own objects need too.
+    #[error("the globals leave no room for {0}")]
+    NoRoom(String),
 }
 
 fn first_error(errors: &[VerifierError]) -> String {

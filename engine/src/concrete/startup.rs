@@ -43,17 +43,18 @@ pub fn layout_globals(module: &Module) -> Result<(Memory<'_>, Runtime, Vec<u64>)
             })?;
         ids.push(id);
     }
+    let no_room = |what: &str| LoadError::NoRoom(what.to_string());
     let mut runtime_object = |size: u64, what: &'static str| {
         let id = mem
             .allocate(Region::Global, size, 16, Origin::Runtime(what))
-            .expect("small runtime objects fit");
-        mem.object(id).base
+            .ok_or_else(|| no_room(what))?;
+        Ok::<u64, LoadError>(mem.object(id).base)
     };
     let mut runtime = Runtime {
-        stdin: runtime_object(FILE_SIZE, "stdin's FILE object"),
-        stdout: runtime_object(FILE_SIZE, "stdout's FILE object"),
-        stderr: runtime_object(FILE_SIZE, "stderr's FILE object"),
-        errno: runtime_object(4, "errno"),
+        stdin: runtime_object(FILE_SIZE, "stdin's FILE object")?,
+        stdout: runtime_object(FILE_SIZE, "stdout's FILE object")?,
+        stderr: runtime_object(FILE_SIZE, "stderr's FILE object")?,
+        errno: runtime_object(4, "errno")?,
         ..Runtime::default()
     };
     runtime.ctype_b = ctype_table(
@@ -61,19 +62,22 @@ pub fn layout_globals(module: &Module) -> Result<(Memory<'_>, Runtime, Vec<u64>)
         2,
         |c| u64::from(ctype::class_mask(c)),
         "the <ctype.h> class table",
-    );
+    )
+    .ok_or_else(|| no_room("the <ctype.h> tables"))?;
     runtime.ctype_toupper = ctype_table(
         &mut mem,
         4,
         |c| ctype::toupper(c) as u32 as u64,
         "the <ctype.h> toupper table",
-    );
+    )
+    .ok_or_else(|| no_room("the <ctype.h> tables"))?;
     runtime.ctype_tolower = ctype_table(
         &mut mem,
         4,
         |c| ctype::tolower(c) as u32 as u64,
         "the <ctype.h> tolower table",
-    );
+    )
+    .ok_or_else(|| no_room("the <ctype.h> tables"))?;
     let addrs: Vec<u64> = ids.iter().map(|&id| mem.object(id).base).collect();
     for ((_, data), &id) in module.globals.iter().zip(&ids) {
         let bad = |reason: String| LoadError::Global {
@@ -143,27 +147,23 @@ pub fn layout_globals(module: &Module) -> Result<(Memory<'_>, Runtime, Vec<u64>)
 
 /// One of glibc's `<ctype.h>` tables: `entry(c)` for `c` in `-128..=255`, `size`-byte entries,
 /// read-only, and the read-only cell holding the address of entry 0 that `__ctype_*_loc()`
-/// returns. Returns the cell's address.
+/// returns. Returns the cell's address, or `None` if there is no room.
 fn ctype_table(
     mem: &mut Memory<'_>,
     size: usize,
     entry: impl Fn(i32) -> u64,
     what: &'static str,
-) -> u64 {
-    let table = mem
-        .allocate(Region::Global, 384 * size as u64, 16, Origin::Runtime(what))
-        .expect("fits");
+) -> Option<u64> {
+    let table = mem.allocate(Region::Global, 384 * size as u64, 16, Origin::Runtime(what))?;
     for (slot, c) in mem.init_bytes(table).chunks_exact_mut(size).zip(-128..256) {
         slot.copy_from_slice(&entry(c).to_le_bytes()[..size]);
     }
     mem.set_read_only(table);
     let zero = mem.object(table).base + 128 * size as u64;
-    let cell = mem
-        .allocate(Region::Global, 8, 16, Origin::Runtime(what))
-        .expect("fits");
+    let cell = mem.allocate(Region::Global, 8, 16, Origin::Runtime(what))?;
     mem.init_bytes(cell).copy_from_slice(&zero.to_le_bytes());
     mem.set_read_only(cell);
-    mem.object(cell).base
+    Some(mem.object(cell).base)
 }
 
 /// Builds `main`'s arguments (`params` of `argc, argv, envp`): each argument string and the
