@@ -286,3 +286,24 @@ fn abort_exit_and_unmodelled_conversions() {
     let r = run_c("#include <stdio.h>\nint main(void) {\n printf(\"%n\", (int *)0);\n return 0; }");
     assert_unsupported(&r, "printf conversion %n", 3);
 }
+
+#[test]
+fn strtok_rand_and_srand_match_glibc() {
+    let r = run_c(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+    char text[] = ",,alpha, beta,,gamma,";
+    for (char *t = strtok(text, ", "); t; t = strtok(NULL, ", "))
+        printf("[%s]", t);
+    printf(" %d\n", strtok(NULL, ",") == NULL);
+    int first = rand();
+    printf("%d %d\n", first, rand());
+    srand(42);
+    printf("%d\n", rand() % 1000);
+    return 0;
+}"#,
+    );
+    assert_exit(&r, 0, "[alpha][beta][gamma] 1\n1804289383 846930886\n166\n");
+}

@@ -4,6 +4,7 @@
 
 use super::memory::{Memory, Origin, Region};
 use super::stop::Fault;
+use crate::libc::rand::GlibcRand;
 
 /// Addresses of the runtime's objects, the same in every run of a program.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -42,6 +43,10 @@ pub struct Machine<'a> {
     pub stdin_pos: usize,
     /// The source line of the instruction executing, for heap objects' origins.
     pub line: u32,
+    /// `rand()`'s state.
+    pub rand: GlibcRand,
+    /// Where `strtok(NULL, ...)` continues (0: nowhere).
+    pub strtok_next: u64,
 }
 
 impl<'a> Machine<'a> {
@@ -54,6 +59,8 @@ impl<'a> Machine<'a> {
             stdin,
             stdin_pos: 0,
             line: 0,
+            rand: GlibcRand::default(),
+            strtok_next: 0,
         }
     }
 

@@ -59,6 +59,7 @@ pub enum LibcFn {
     Strndup,
     Strspn,
     Strcspn,
+    Strtok,
     /// `memcpy` and `memmove`: both copy as `memmove` does (an overlapping `memcpy` is not
     /// reported).
     Memmove,
@@ -84,6 +85,8 @@ pub enum LibcFn {
     /// `labs` and `llabs`.
     Labs,
     ErrnoLocation,
+    Rand,
+    Srand,
     // <ctype.h>
     IsClass(Class),
     Toupper,
@@ -130,6 +133,7 @@ impl LibcFn {
             "strndup" => Strndup,
             "strspn" => Strspn,
             "strcspn" => Strcspn,
+            "strtok" => Strtok,
             "memcpy" | "memmove" => Memmove,
             "memset" => Memset,
             "memcmp" => Memcmp,
@@ -148,6 +152,8 @@ impl LibcFn {
             "abs" => Abs,
             "labs" | "llabs" => Labs,
             "__errno_location" => ErrnoLocation,
+            "rand" => Rand,
+            "srand" => Srand,
             "toupper" => Toupper,
             "tolower" => Tolower,
             "__ctype_b_loc" => CtypeBLoc,
@@ -197,10 +203,10 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite
         | Fflush | Getchar | Fgetc | Fgets => stdio::call(m, f, &a),
         Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr
-        | Strrchr | Strstr | Strdup | Strndup | Strspn | Strcspn | Memmove | Memset | Memcmp
-        | Memchr => string::call(m, f, &a),
+        | Strrchr | Strstr | Strdup | Strndup | Strspn | Strcspn | Strtok | Memmove | Memset
+        | Memcmp | Memchr => string::call(m, f, &a),
         Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol
-        | Strtoul | Abs | Labs | ErrnoLocation => stdlib::call(m, f, &a),
+        | Strtoul | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

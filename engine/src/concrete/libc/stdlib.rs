@@ -1,12 +1,13 @@
 //! `<stdlib.h>` and friends: the heap (`malloc`, `calloc`, `realloc`, `free`), ending the
 //! process (`exit`, `abort`, `__assert_fail`), number parsing (`atoi`, `strtol`
-//! and their siblings, through the shared [`strtol`](crate::libc::strtol) parser), `abs`, and
-//! `errno`'s location.
+//! and their siblings, through the shared [`strtol`](crate::libc::strtol) parser), `abs`,
+//! `errno`'s location, and glibc's `rand`/`srand`.
 
 use super::super::machine::{Machine, EINVAL, ERANGE};
 use super::super::stop::{Fault, Stop};
 use super::{Args, LibcFn, Ret};
 use crate::error::ErrorKind;
+use crate::libc::rand::GlibcRand;
 use crate::libc::strtol::{self, Signedness};
 
 pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
@@ -31,6 +32,11 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
         LibcFn::Abs => a.int(0)?.wrapping_abs() as u32 as u64,
         LibcFn::Labs => (a.get(0)? as i64).wrapping_abs() as u64,
         LibcFn::ErrnoLocation => m.runtime.errno,
+        LibcFn::Rand => m.rand.rand() as u64,
+        LibcFn::Srand => {
+            m.rand = GlibcRand::new(a.int(0)? as u32);
+            return Ok(None);
+        }
         _ => unreachable!("{f:?} is not a stdlib function"),
     };
     Ok(Some(r))

@@ -99,6 +99,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             mem.scan(s, u64::MAX, |b| b == 0 || set.contains(&b) != inside)?
                 .unwrap_or(0)
         }
+        LibcFn::Strtok => strtok(m, a.get(0)?, a.get(1)?)?,
         LibcFn::Memmove => {
             let dst = a.get(0)?;
             mem.copy(dst, a.get(1)?, a.get(2)?)?;
@@ -151,4 +152,31 @@ fn compare_strings(m: &mut Machine<'_>, p: u64, q: u64, max: u64) -> Result<i32,
         done += n;
     }
     Ok(0)
+}
+
+/// `strtok(s, delim)` as glibc: skip delimiters, end the token with a NUL, remember where to go
+/// on. `strtok(NULL, ...)` before any string reads through NULL, as it does natively.
+fn strtok(m: &mut Machine<'_>, s: u64, delim: u64) -> Result<u64, Fault> {
+    let start = if s != 0 { s } else { m.strtok_next };
+    let delims = m.mem.read_cstr(delim)?;
+    let mem = &mut m.mem;
+    let skip = mem
+        .scan(start, u64::MAX, |b| b == 0 || !delims.contains(&b))?
+        .unwrap_or(0);
+    let token = start.wrapping_add(skip);
+    if mem.read(token, 1)?[0] == 0 {
+        m.strtok_next = token;
+        return Ok(0);
+    }
+    let len = mem
+        .scan(token, u64::MAX, |b| b == 0 || delims.contains(&b))?
+        .unwrap_or(0);
+    let end = token.wrapping_add(len);
+    if mem.read(end, 1)?[0] == 0 {
+        m.strtok_next = end;
+    } else {
+        mem.write(end, 1)?[0] = 0;
+        m.strtok_next = end.wrapping_add(1);
+    }
+    Ok(token)
 }
