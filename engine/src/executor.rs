@@ -134,6 +134,7 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
         ex.progress(false);
     }
     ex.progress(true);
+    ex.tests.finish()?;
     let unexplored = slab.len() as u64;
     let wall = start.elapsed();
     Ok(RunSummary::new(&ex, unexplored, ex.stop, wall))
@@ -290,6 +291,14 @@ impl<'p> Executor<'p> {
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+}
+
+/// The peak resident set size of this process in KiB (Linux `VmHWM`), if known. Child
+/// processes (the C compiler) are not included.
+pub fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The resident set size of this process in MiB (Linux), if known.

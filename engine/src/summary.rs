@@ -99,6 +99,8 @@ pub struct RunSummary {
     pub max_live_states: u64,
     pub instructions: u64,
     pub wall_s: f64,
+    /// Peak resident memory of this process in MiB (the C compiler, a child, excluded).
+    pub peak_rss_mb: f64,
     /// The budget that stopped the run, if one did.
     pub stopped_by: Option<String>,
     /// States still alive when a budget stopped the run (their paths were not finished).
@@ -148,6 +150,7 @@ impl RunSummary {
             max_live_states: s.max_live_states,
             instructions: s.instructions,
             wall_s: wall.as_secs_f64(),
+            peak_rss_mb: crate::executor::peak_rss_kb().map_or(0.0, |kb| kb as f64 / 1024.0),
             stopped_by: stop.map(|r| r.name().to_string()),
             unexplored_states: unexplored,
             dropped_states: s.dropped,
@@ -183,6 +186,7 @@ impl RunSummary {
             ("  cex cache hits", pct(&self.solver.cex_cache)),
             ("  solver time", format!("{:.3} s (Bitwuzla {:.3} s)", self.solver.time_s, self.solver.core_time_s)),
             ("wall time", format!("{:.3} s", self.wall_s)),
+            ("peak memory", format!("{:.1} MiB", self.peak_rss_mb)),
         ];
         for (k, v) in rows {
             let _ = writeln!(out, "  {k:<24}{v}");

@@ -1,12 +1,15 @@
-//! Tests: one per ended path, written as a KLEE-compatible `.ktest` file plus a JSON sidecar,
-//! into an output directory (a fresh `penumbra-out-N` with a `penumbra-last` link, or one the
-//! user names).
+//! Tests: one per ended path, written into an output directory (a fresh `penumbra-out-N` with a
+//! `penumbra-last` link, or one the user names) as
+//! - a KLEE-compatible `testNNNNNN.ktest` file each (what `ktest-tool` and replay read), and
+//! - one line each in the JSON sidecar `tests.jsonl` (JSON Lines, in test order): the test's
+//!   name and `.ktest` file, its inputs (`{hex, int}` per object), how the path ended (exit
+//!   status, error kind, message and line, ...), the program's argument list and the path
+//!   condition in SMT-LIB2.
 //!
-//! A test's inputs are the state's symbolic objects in creation order, their bytes taken from
-//! the model the path already carries — no solver call. The sidecar holds the inputs
-//! (`{hex, int}` per object), how the path ended (exit status, error kind, message and line,
-//! ...), the program's argument list and the path condition in SMT-LIB2. Files are numbered in
-//! the order paths end (`test000001.ktest`, `test000001.json`), which is deterministic.
+//! One file per test and a buffered sidecar keep writing cheap: creating files dominates the
+//! cost of a test on most file systems. A test's inputs are the state's symbolic objects in
+//! creation order, their bytes taken from the model the path already carries — no solver call.
+//! Tests are numbered in the order paths end, which is deterministic.
 
 use crate::config::{EngineConfig, Output};
 use crate::env;
@@ -17,6 +20,7 @@ use crate::state::{Ending, ExecutionState};
 use penumbra_solver::{to_smtlib, Model, TermId, TermStore};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One input object of a test.
@@ -105,8 +109,12 @@ pub struct TestWriter {
     sym_argv_len: u32,
     records: Vec<TestRecord>,
     written: u64,
-    buf: Vec<u8>,
+    /// The JSON Lines sidecar.
+    sidecar: Option<std::io::BufWriter<std::fs::File>>,
 }
+
+/// The sidecar's file name in the output directory.
+pub const SIDECAR: &str = "tests.jsonl";
 
 impl TestWriter {
     /// Prepares the output directory as configured.
@@ -118,6 +126,15 @@ impl TestWriter {
         };
         let env = &config.env;
         let args = ktest_args(env);
+        let sidecar = match &dir {
+            Some(d) => {
+                let path = d.join(SIDECAR);
+                let file = std::fs::File::create(&path)
+                    .map_err(|e| RunError::io(format!("cannot create {}", path.display()), e))?;
+                Some(std::io::BufWriter::with_capacity(1 << 16, file))
+            }
+            None => None,
+        };
         let sym_argv_len = env.sym_args.iter().map(|a| match *a {
             crate::config::SymArg::Arg { len } | crate::config::SymArg::Args { len, .. } => len,
         });
@@ -130,7 +147,7 @@ impl TestWriter {
             sym_argv_len: sym_argv_len.max().unwrap_or(0),
             records: Vec::new(),
             written: 0,
-            buf: Vec::with_capacity(4096),
+            sidecar,
         })
     }
 
@@ -146,6 +163,14 @@ impl TestWriter {
 
     pub fn take_records(&mut self) -> Vec<TestRecord> {
         std::mem::take(&mut self.records)
+    }
+
+    /// Flushes the sidecar (call once the run is over).
+    pub fn finish(&mut self) -> Result<(), RunError> {
+        if let (Some(out), Some(dir)) = (&mut self.sidecar, &self.dir) {
+            out.flush().map_err(|e| RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e))?;
+        }
+        Ok(())
     }
 
     /// Tests produced so far.
@@ -217,14 +242,12 @@ impl TestWriter {
                 all.extend(extra);
                 to_smtlib(store, &all)
             });
-            self.buf.clear();
-            let sidecar = Sidecar { record: &record, args: &self.args, path_condition };
-            serde_json::to_writer_pretty(&mut self.buf, &sidecar)
-                .map_err(|e| RunError::io("cannot serialise a test", std::io::Error::other(e)))?;
-            self.buf.push(b'\n');
-            let json_path = dir.join(format!("{}.json", record.name));
-            std::fs::write(&json_path, &self.buf)
-                .map_err(|e| RunError::io(format!("cannot write {}", json_path.display()), e))?;
+            if let Some(out) = &mut self.sidecar {
+                let line = Sidecar { record: &record, args: &self.args, path_condition };
+                let failed = |e: std::io::Error| RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e);
+                serde_json::to_writer(&mut *out, &line).map_err(|e| failed(std::io::Error::other(e)))?;
+                out.write_all(b"\n").map_err(failed)?;
+            }
         }
         if self.keep {
             self.records.push(record);

@@ -37,6 +37,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn timeless_json(s: &penumbra_engine::RunSummary) -> serde_json::Value {
     let mut v: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
     v["wall_s"] = 0.into();
+    v["peak_rss_mb"] = 0.into();
     v["solver"]["time_s"] = 0.into();
     v["solver"]["core_time_s"] = 0.into();
     v["output_dir"] = serde_json::Value::Null;
@@ -205,8 +206,11 @@ int main(void) {
     assert_eq!(names, ["x", "x#1", "z"]);
     assert_eq!(ktest.objects[0].bytes, vec![4, 3, 2, 1]);
     assert_eq!(ktest.objects[1].bytes, vec![0, 0, 0, 0]);
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join(format!("{}.json", error.name))).unwrap()).unwrap();
+    let sidecar = std::fs::read_to_string(dir.join("tests.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = sidecar.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len() as u64, s.tests_count);
+    let json = lines.iter().find(|l| l["name"] == error.name.as_str()).unwrap();
+    assert_eq!(json["ktest"], format!("{}.ktest", error.name));
     assert_eq!(json["kind"], "error");
     assert_eq!(json["error"]["kind"], "division-by-zero");
     assert_eq!(json["error"]["line"], 8);
