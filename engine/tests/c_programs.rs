@@ -490,17 +490,82 @@ int main(int argc, char **argv) {
 fn unknown_external_functions_end_the_path_as_unsupported() {
     let r = run_c(
         r#"#include <stdio.h>
-#include <stdlib.h>
-static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 int main(void) {
-    int v[3] = {3, 1, 2};
     printf("before\n");
-    qsort(v, 3, sizeof v[0], cmp);
-    return v[0];
+    FILE *f = fopen("/etc/passwd", "r");
+    return f != NULL;
 }"#,
     );
     assert_eq!(r.stdout_text(), "before\n");
-    assert_unsupported(&r, "unknown external function 'qsort'", 7);
+    assert_unsupported(&r, "unknown external function 'fopen'", 4);
+}
+
+/// glibc's merge sort: the same comparator calls as natively (the count is printed), equal
+/// keys keep their order, a library function works as the comparator, and bsearch finds.
+#[test]
+fn qsort_and_bsearch_call_back_into_the_program() {
+    let r = run_c(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct item { int key; char tag; };
+static int calls;
+static int by_key(const void *a, const void *b) {
+    calls++;
+    return ((const struct item *)a)->key - ((const struct item *)b)->key;
+}
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+int main(void) {
+    struct item items[] = {{3, 'a'}, {1, 'b'}, {3, 'c'}, {2, 'd'}, {1, 'e'}, {9, 'f'}, {0, 'g'}};
+    qsort(items, 7, sizeof items[0], by_key);
+    for (int i = 0; i < 7; i++) printf("%d%c ", items[i].key, items[i].tag);
+    printf("calls=%d\n", calls);
+    char names[4][8] = {"pear", "apple", "fig", "banana"};
+    qsort(names, 4, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    for (int i = 0; i < 4; i++) printf("%s ", names[i]);
+    int v[] = {1, 3, 5, 7, 9, 11};
+    int k = 7, missing = 4;
+    int *hit = bsearch(&k, v, 6, sizeof v[0], cmp_int);
+    printf("\n%ld %d\n", (long)(hit - v), bsearch(&missing, v, 6, sizeof v[0], cmp_int) == NULL);
+    qsort(v, 0, sizeof v[0], cmp_int);
+    return 0;
+}"#,
+    );
+    // Exactly what the native build prints with glibc 2.36.
+    assert_exit(
+        &r,
+        0,
+        "0g 1b 1e 2d 3a 3c 9f calls=14\napple banana fig pear \n3 1\n",
+    );
+}
+
+#[test]
+fn errors_inside_a_comparator_are_located_there() {
+    let r = run_c(
+        r#"#include <stdlib.h>
+static int bad(const void *a, const void *b) {
+    const int *p = a;
+    return p[3] - *(const int *)b;
+}
+int main(void) {
+    int v[3] = {3, 1, 2};
+    qsort(v, 3, sizeof v[0], bad);
+    return v[0];
+}"#,
+    );
+    assert_error(&r, ErrorKind::OutOfBoundsRead, "bad", 4);
+    let r = run_c(
+        r#"#include <stdlib.h>
+int main(void) {
+    int v[3] = {3, 1, 2};
+    qsort(v, 4, sizeof v[0], 0);
+    return v[0];
+}"#,
+    );
+    assert_error(&r, ErrorKind::OutOfBoundsRead, "main", 4);
 }
 
 /// Throughput measurement, run by hand: `cargo test --release -p penumbra-engine --test main

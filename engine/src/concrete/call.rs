@@ -4,7 +4,7 @@
 //! dangling pointers are uses after free).
 
 use super::interp::{Cursor, Flow, Frame, Interp};
-use super::libc;
+use super::libc::{self, LibcFn};
 use super::memory::func_at;
 use super::stop::{Fault, Stop};
 use crate::error::ErrorKind;
@@ -12,7 +12,7 @@ use cranelift_entity::EntityRef;
 use penumbra_ir::{Body, Func, Inst, Value};
 
 impl<'a> Interp<'a> {
-    fn body_of(&self, func: Func) -> &'a Body {
+    pub(super) fn body_of(&self, func: Func) -> &'a Body {
         let module: &'a penumbra_ir::Module = self.module;
         module.funcs[func]
             .body
@@ -21,7 +21,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The cursor of a frame.
-    fn cursor(&self, frame: Frame) -> Cursor<'a> {
+    pub(super) fn cursor(&self, frame: Frame) -> Cursor<'a> {
         let body = self.body_of(frame.func);
         Cursor {
             func: frame.func,
@@ -34,7 +34,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Pushes a frame for the defined function `func` with fresh registers; returns its base.
-    fn push_frame(&mut self, func: Func) -> Result<Frame, Fault> {
+    pub(super) fn push_frame(&mut self, func: Func) -> Result<Frame, Fault> {
         let body = self.body_of(func);
         let entry = body
             .layout
@@ -128,12 +128,34 @@ impl<'a> Interp<'a> {
             self.scratch.push(self.regs[cur.base + a.index()]);
         }
         self.machine.line = cur.body.srclocs[inst].line;
-        let value = libc::call(&mut self.machine, model, name, &self.scratch)?;
+        let value = match model {
+            LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name)?,
+            _ => libc::call(&mut self.machine, model, name, &self.scratch)?,
+        };
         if let Some((r, ty)) = Self::result_type(cur, inst) {
             self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask();
         }
         cur.pc += 1;
         Ok(Flow::Continue)
+    }
+
+    /// `qsort` or `bsearch` with the arguments in the scratch buffer.
+    fn call_sorting(&mut self, model: LibcFn, name: &str) -> Result<Option<u64>, Stop> {
+        // Callbacks reuse the scratch buffer: take the arguments out first.
+        let args = std::mem::take(&mut self.scratch);
+        let a = libc::Args {
+            name,
+            values: &args,
+        };
+        let result = if model == LibcFn::Qsort {
+            self.qsort(a.get(0)?, a.get(1)?, a.get(2)?, a.get(3)?)
+                .map(|()| None)
+        } else {
+            self.bsearch(a.get(0)?, a.get(1)?, a.get(2)?, a.get(3)?, a.get(4)?)
+                .map(Some)
+        };
+        self.scratch = args;
+        result
     }
 
     /// The function a `call_indirect` with operands `args` (callee address first) calls,
@@ -183,6 +205,9 @@ impl<'a> Interp<'a> {
         }
         self.allocas.truncate(frame.allocas as usize);
         self.regs.truncate(frame.base as usize);
+        if self.frames.len() == self.floor {
+            return Flow::Finished(value);
+        }
         let Some(&caller) = self.frames.last() else {
             return Flow::Finished(value);
         };

@@ -18,7 +18,7 @@ use super::memory::{ObjectId, Origin, Region, MAX_STACK_BYTES};
 use super::program::Program;
 use super::result::{Outcome, RunResult, SymbolicObject};
 use super::startup;
-use super::stop::{bytes, Fault, Stop};
+use super::stop::{bytes, Fault, Halt, Stop};
 use crate::error::{ErrorKind, Location, RuntimeError};
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Block, Body, Dest, Func, Inst, InstData, Module, Type, Value, Version};
@@ -55,13 +55,6 @@ pub(super) enum Flow {
     Finished(Option<u64>),
 }
 
-/// Why the loop stopped early, and where.
-struct Halt {
-    stop: Stop,
-    func: Func,
-    inst: Option<Inst>,
-}
-
 pub(super) struct Interp<'a> {
     pub prog: &'a Program<'a>,
     pub module: &'a Module,
@@ -79,6 +72,9 @@ pub(super) struct Interp<'a> {
     pub symbolics: Vec<SymbolicObject>,
     /// How many symbolic objects were created under each name so far.
     pub symbolic_names: FxHashMap<String, u32>,
+    /// The frame count at which a return hands control back to Rust: 0 for `main`, more while
+    /// a library model (`qsort`) runs a callback.
+    pub floor: usize,
 }
 
 /// Runs `prog` once under `config`.
@@ -110,6 +106,7 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         max_steps: config.max_steps.unwrap_or(u64::MAX),
         symbolics: Vec::new(),
         symbolic_names: FxHashMap::default(),
+        floor: 0,
     };
     let outcome = match interp.execute(prog.main, &args) {
         Ok(value) => Outcome::Exit(value.map_or(0, |v| (v & 0xff) as i32)),
@@ -127,11 +124,16 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
 impl<'a> Interp<'a> {
     /// Runs `main` with `args` to completion.
     fn execute(&mut self, main: Func, args: &[u64]) -> Result<Option<u64>, Halt> {
-        let mut cur = self.enter_main(main, args).map_err(|f| Halt {
+        let cur = self.enter_main(main, args).map_err(|f| Halt {
             stop: f.into(),
             func: main,
             inst: None,
         })?;
+        self.run_frames(cur)
+    }
+
+    /// Executes from `cur` until the frame above [`Interp::floor`] returns; returns its value.
+    pub(super) fn run_frames(&mut self, mut cur: Cursor<'a>) -> Result<Option<u64>, Halt> {
         loop {
             let inst = cur.insts[cur.pc];
             if self.steps == self.max_steps {
@@ -145,6 +147,8 @@ impl<'a> Interp<'a> {
             match self.step(&mut cur, inst) {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::Finished(value)) => return Ok(value),
+                // Stopped inside a callback: already located there.
+                Err(Stop::Located(halt)) => return Err(*halt),
                 Err(stop) => {
                     return Err(Halt {
                         stop,
@@ -382,6 +386,7 @@ impl<'a> Interp<'a> {
                 message,
                 location: location(),
             },
+            Stop::Located(inner) => self.outcome(*inner),
         }
     }
 

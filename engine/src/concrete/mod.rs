@@ -12,13 +12,15 @@
 //!   every access is bounds- and liveness-checked;
 //! - `interp`: the instruction loop, frames and branches; `call`: calls and returns;
 //!   `exec`: arithmetic, comparisons and casts (with the division and shift checks);
-//!   `intrinsics`: `make_symbolic`;
+//!   `intrinsics`: `make_symbolic`; `callback`: `qsort` and `bsearch`, which call back into
+//!   the program;
 //! - `machine`: memory plus the standard streams, what the C library models see;
 //!   `libc`: the modelled C library;
 //! - `stop`: faults and the other ways a run ends early; [`config`] and [`result`]: the API's
 //!   input and output types.
 
 mod call;
+mod callback;
 pub mod config;
 mod exec;
 mod interp;

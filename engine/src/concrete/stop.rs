@@ -6,6 +6,7 @@
 //! and the interpreter attaches the function and line of the instruction being executed.
 
 use crate::error::ErrorKind;
+use penumbra_ir::{Func, Inst};
 
 /// An error or an unsupported construct, not yet located.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +35,17 @@ pub enum Stop {
     AssumptionViolated,
     /// The step budget ran out.
     StepLimit,
+    /// The run stopped inside a function a library model called back (`qsort`'s comparator),
+    /// where it was already located.
+    Located(Box<Halt>),
+}
+
+/// Why the loop stopped, and at which instruction (`None`: before the first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Halt {
+    pub stop: Stop,
+    pub func: Func,
+    pub inst: Option<Inst>,
 }
 
 impl From<Fault> for Stop {

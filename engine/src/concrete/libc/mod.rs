@@ -87,6 +87,10 @@ pub enum LibcFn {
     ErrnoLocation,
     Rand,
     Srand,
+    /// `qsort` and `bsearch` call back into the program: the interpreter runs them
+    /// ([`callback`](super::callback)), not [`call`].
+    Qsort,
+    Bsearch,
     // <ctype.h>
     IsClass(Class),
     Toupper,
@@ -153,6 +157,8 @@ impl LibcFn {
             "labs" | "llabs" => Labs,
             "__errno_location" => ErrnoLocation,
             "rand" => Rand,
+            "qsort" => Qsort,
+            "bsearch" => Bsearch,
             "srand" => Srand,
             "toupper" => Toupper,
             "tolower" => Tolower,
@@ -207,6 +213,9 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         | Memcmp | Memchr => string::call(m, f, &a),
         Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol
         | Strtoul | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
+        Qsort | Bsearch => {
+            Err(Fault::unsupported(format!("{name} outside the interpreter")).into())
+        }
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),
