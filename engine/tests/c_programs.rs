@@ -298,7 +298,7 @@ int main(void) {
     return p[1];
 }"#;
     let msg = assert_error(&run_c(uaf), ErrorKind::UseAfterFree, "main", 5);
-    assert_eq!(msg, "read of 4 bytes at offset 4 of heap object allocated at line 3 and freed at line 4 (8 bytes)");
+    assert_eq!(msg, "read of 4 bytes at offset 4 of freed heap object allocated at line 3 and freed at line 4 (8 bytes)");
     let double = "#include <stdlib.h>\nint main(void) { char *p = malloc(1);\n free(p);\n free(p); return 0; }";
     assert_error(&run_c(double), ErrorKind::DoubleFree, "main", 4);
     let interior =

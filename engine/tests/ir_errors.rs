@@ -122,7 +122,7 @@ fn heap_use_after_free_double_free_and_invalid_free() {
         b.load(Type::I32, p);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::UseAfterFree, "main", 20);
-    assert_eq!(msg, "read of 4 bytes at offset 0 of heap object allocated at line 3 and freed at line 4 (8 bytes)");
+    assert_eq!(msg, "read of 4 bytes at offset 0 of freed heap object allocated at line 3 and freed at line 4 (8 bytes)");
 
     let m = heap(|b, free, p| {
         line(b, 21);
@@ -488,4 +488,3 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
     assert!(message.starts_with("invalid IR: @main"), "{message}");
     assert!(Program::new(&mb.module).is_err());
 }
-

@@ -24,7 +24,7 @@ use cranelift_entity::EntityRef;
 use penumbra_ir::{Block, Body, Dest, Func, Inst, InstData, Module, Type, Value, Version};
 use rustc_hash::FxHashMap;
 
-/// One activation record. Kept small: deep recursion keeps thousands of them.
+/// One activation record. Kept small: deep recursion keeps up to `max_call_depth` of them.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Frame {
     pub func: Func,
@@ -51,7 +51,7 @@ pub(super) struct Cursor<'a> {
 /// What the loop does after an instruction.
 pub(super) enum Flow {
     Continue,
-    /// `main` returned this value.
+    /// The frame above [`Interp::floor`] (`main`'s, or a callback's) returned this value.
     Finished(Option<u64>),
 }
 

@@ -289,44 +289,43 @@ impl<'m> Memory<'m> {
     pub fn describe(&self, id: ObjectId) -> String {
         let o = &self.objects[id];
         let func_name = |f: Func| self.module.funcs.get(f).map_or("?", |f| f.name.as_str());
-        let at = |line: u32| {
-            if line == 0 {
-                String::new()
-            } else {
-                format!(" at line {line}")
-            }
+        let at = |what: &str, line: u32| match line {
+            0 => String::new(),
+            _ => format!(" {what} at line {line}"),
         };
-        match o.origin {
-            Origin::Global(g) => {
-                format!(
-                    "global '{}'",
-                    self.module.globals.get(g).map_or("?", |g| g.name.as_str())
-                )
+        match (o.origin, o.state) {
+            (Origin::Global(g), _) => {
+                let name = self.module.globals.get(g).map_or("?", |g| g.name.as_str());
+                format!("global '{name}'")
             }
-            Origin::Stack { func, line } if o.state == State::Dead => {
-                let allocated = if line == 0 {
-                    String::new()
-                } else {
-                    format!(" (allocated at line {line})")
+            (Origin::Stack { func, line }, State::Dead) => {
+                let allocated = match line {
+                    0 => String::new(),
+                    _ => format!(" (allocated at line {line})"),
                 };
                 format!(
                     "stack object of returned function '{}'{allocated}",
                     func_name(func)
                 )
             }
-            Origin::Stack { func, line } => format!(
-                "stack object of '{}'{}",
-                func_name(func),
-                at(line).replacen(" at", " allocated at", 1)
-            ),
-            Origin::Heap { line } => match o.state {
-                State::Freed { line: freed } => {
-                    format!("heap object allocated{} and freed{}", at(line), at(freed))
-                }
-                _ => format!("heap object allocated{}", at(line)),
-            },
-            Origin::Arg(i) => format!("string argv[{i}]"),
-            Origin::Runtime(what) => what.to_string(),
+            (Origin::Stack { func, line }, _) => {
+                format!(
+                    "stack object of '{}'{}",
+                    func_name(func),
+                    at("allocated", line)
+                )
+            }
+            (Origin::Heap { line }, State::Freed { line: freed }) => {
+                let and = if line != 0 && freed != 0 { " and" } else { "" };
+                format!(
+                    "freed heap object{}{and}{}",
+                    at("allocated", line),
+                    at("freed", freed)
+                )
+            }
+            (Origin::Heap { line }, _) => format!("heap object{}", at("allocated", line)),
+            (Origin::Arg(i), _) => format!("string argv[{i}]"),
+            (Origin::Runtime(what), _) => what.to_string(),
         }
     }
 
@@ -405,7 +404,10 @@ impl<'m> Memory<'m> {
         if addr < GLOBAL_BASE {
             return Err(Fault::error(
                 ErrorKind::InvalidPointer,
-                format!("{} at function address {addr:#x}", what()),
+                format!(
+                    "{} at {addr:#x}, in the range of function addresses",
+                    what()
+                ),
             ));
         }
         let Some((id, offset)) = self.resolve(addr) else {

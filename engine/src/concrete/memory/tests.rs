@@ -159,7 +159,7 @@ fn freed_blocks_are_tombstones() {
     mem.free(p, 9).unwrap();
     assert_eq!(
         message(mem.load(p, 4)),
-        "read of 4 bytes at offset 0 of heap object allocated at line 3 and freed at line 9 (16 bytes)"
+        "read of 4 bytes at offset 0 of freed heap object allocated at line 3 and freed at line 9 (16 bytes)"
     );
     assert_eq!(
         kind(mem.store(p + 20, 1, 0)),
