@@ -1,6 +1,6 @@
 //! penumbra-engine: the interpreters over penumbra's IR.
 //!
-//! Today the crate holds the **concrete interpreter** ([`concrete`]): given a
+//! The crate holds two interpreters. The **concrete interpreter** ([`concrete`]): given a
 //! [`penumbra_ir::Module`] and a [`concrete::RunConfig`] (which version of every
 //! `change(old, new)` to take, the bytes of the symbolic objects, `argv`, stdin and budgets),
 //! [`concrete::run`] executes `main` and returns a [`concrete::RunResult`]: captured stdout and
@@ -8,7 +8,8 @@
 //! an exit status, a [`RuntimeError`] (out-of-bounds access, use after free, division by zero,
 //! failed assertion, ...; see [`ErrorKind`]) at a function and source line, an unsupported
 //! construct, a violated assumption, or the step limit. It is the reference semantics the
-//! symbolic engine (to come in this crate) and the fuzzers are checked against.
+//! symbolic engine ([`executor`] and the modules around it) and the fuzzers are checked
+//! against.
 //!
 //! Data flows one way: module -> [`concrete::Program`] (verified, globals laid out once) ->
 //! per run, a copy of the initial memory plus a call stack -> result. Pieces meant to be
