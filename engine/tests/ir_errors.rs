@@ -488,3 +488,32 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
     assert!(message.starts_with("invalid IR: @main"), "{message}");
     assert!(Program::new(&mb.module).is_err());
 }
+
+#[test]
+fn deep_recursion_of_a_large_function_overflows_the_register_stack() {
+    // 300 values per frame: 16M values run out after about 56,000 frames, before the default
+    // depth limit of 100,000.
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare("big", &[Type::I32], Some(Type::I32));
+    mb.define(f, |b, p| {
+        let one = b.iconst(Type::I32, 1);
+        let mut acc = p[0];
+        for _ in 0..300 {
+            acc = b.binary(BinaryOp::Add, acc, one);
+        }
+        line(b, 6);
+        let (_, r) = b.call(f, &[acc], Some(Type::I32));
+        b.ret(r);
+    });
+    mb.main(|b, _| {
+        let z = b.iconst(Type::I32, 0);
+        let (_, r) = b.call(f, &[z], Some(Type::I32));
+        b.ret(r);
+    });
+    let r = run_default(&mb.finish());
+    let msg = assert_error(&r, ErrorKind::StackOverflow, "big", 6);
+    assert_eq!(
+        msg,
+        "calling 'big' exceeds the stack limit of 16777216 values in all frames"
+    );
+}

@@ -11,6 +11,10 @@ use crate::error::ErrorKind;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Body, Func, Inst, Value};
 
+/// The most SSA values all frames may hold together (128 MiB of registers): deep recursion
+/// of a large function overflows here before the call-depth limit, as its native stack would.
+pub const MAX_REGISTERS: usize = 1 << 24;
+
 impl<'a> Interp<'a> {
     pub(super) fn body_of(&self, func: Func) -> &'a Body {
         let module: &'a penumbra_ir::Module = self.module;
@@ -40,14 +44,18 @@ impl<'a> Interp<'a> {
             .layout
             .entry_block()
             .ok_or_else(|| Fault::unsupported("function without blocks"))?;
-        let base = u32::try_from(self.regs.len()).map_err(|_| {
-            Fault::error(
+        let registers = &self.prog.registers[func.index()];
+        if self.regs.len() + registers.len() > MAX_REGISTERS {
+            return Err(Fault::error(
                 ErrorKind::StackOverflow,
-                "the register file exceeds 4G values",
-            )
-        })?;
-        self.regs
-            .extend_from_slice(&self.prog.registers[func.index()]);
+                format!(
+                    "calling '{}' exceeds the stack limit of {MAX_REGISTERS} values in all frames",
+                    self.module.funcs[func].name
+                ),
+            ));
+        }
+        let base = self.regs.len() as u32;
+        self.regs.extend_from_slice(registers);
         let frame = Frame {
             func,
             block: entry,
