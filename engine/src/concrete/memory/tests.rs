@@ -325,3 +325,9 @@ fn heap_budget_returns_none() {
         )
         .is_none());
 }
+
+/// Tombstones are the memory cost of never reusing addresses: keep objects small.
+#[test]
+fn object_records_stay_small() {
+    assert!(std::mem::size_of::<Object>() <= 72, "{}", std::mem::size_of::<Object>());
+}
