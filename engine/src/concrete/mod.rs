@@ -7,7 +7,8 @@
 //! The execution model, one file per concern:
 //! - [`program`]: a [`Program`] is a module verified and prepared once (globals laid out,
 //!   library functions bound, initial frame registers built), then run any number of times;
-//! - `startup`: global initialisation, `argc`/`argv`;
+//! - `startup`: global initialisation (and the runtime's `FILE`, `errno` and `<ctype.h>`
+//!   objects), `argc`/`argv`;
 //! - `memory`: objects at deterministic, never-reused addresses with redzones between them;
 //!   every access is bounds- and liveness-checked;
 //! - `interp`: the instruction loop, frames and branches; `call`: calls and returns;

@@ -8,9 +8,12 @@
 //! 64-bit register values of the call (zero-extended from their IR types); results are masked
 //! to the call's result type by the interpreter.
 //!
-//! - [`stdio`]: `printf` and friends, `puts`, `putchar`, `getchar`, ...
-//! - [`string`]: `<string.h>`, and the `llvm.mem*` intrinsics clang emits for copies
-//! - [`stdlib`]: allocation, `exit`/`abort`/`__assert_fail`, number parsing, `abs`
+//! - [`stdio`]: `printf` and friends, `puts`, `putchar`, `getchar`, `fgets`, ...
+//! - [`string`]: `<string.h>`, `strtok`
+//! - [`stdlib`]: allocation, `exit`/`abort`/`__assert_fail`, number parsing, `abs`, `rand`
+//! - `<ctype.h>` (functions and glibc's tables) directly in [`call`]
+//! - `qsort` and `bsearch` call back into the program, so the interpreter runs them
+//!   ([`callback`](super::callback)).
 //!
 //! LLVM intrinsics never reach here: the frontend expands them into IR or into calls of the C
 //! functions (`llvm.memcpy` becomes `memcpy`).
