@@ -119,7 +119,7 @@ impl<'p> Executor<'p> {
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
                     let off = self.const_offset(st, off);
-                    let byte = self.store.extract(c, 7, 0);
+                    let byte = self.fit(c, 8);
                     st.mem.write_bytes(obj, off, &vec![byte; n as usize]);
                 }
                 Some(dst)

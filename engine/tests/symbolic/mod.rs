@@ -8,3 +8,4 @@ mod basics;
 mod paths;
 mod errors;
 mod runs;
+mod libc;

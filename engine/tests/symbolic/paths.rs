@@ -214,3 +214,25 @@ int main(void) {
 }"#;
     check_paths(src, 8, None);
 }
+
+#[test]
+fn ctype_classes_fork_only_where_the_program_branches() {
+    let src = r#"#include <penumbra.h>
+#include <ctype.h>
+#include <stdio.h>
+int main(void) {
+    unsigned char c;
+    penumbra_make_symbolic(&c, 1, "c");
+    if (isalpha(c)) {
+        if (isupper(c)) putchar('U');
+        else putchar('l');
+    } else if (isdigit(c)) putchar('d');
+    else if (isspace(c)) putchar('s');
+    else if (ispunct(c)) putchar('p');
+    if (tolower(c) == 'k') putchar('k');
+    else putchar('.');
+    return 0;
+}"#;
+    // upper (K or not), lower (k or not), digit, space, punct, other
+    check_paths(src, 8, Some(1));
+}
