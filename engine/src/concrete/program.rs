@@ -143,3 +143,17 @@ pub fn run(module: &Module, config: &RunConfig) -> RunResult {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A prepared program can be shared by threads running it on different inputs.
+    #[test]
+    fn programs_and_results_are_send_and_sync() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Program<'static>>();
+        shareable::<RunResult>();
+        shareable::<LoadError>();
+    }
+}
