@@ -11,6 +11,17 @@
 //! symbolic engine ([`executor`] and the modules around it) and the fuzzers are checked
 //! against.
 //!
+//! The **symbolic engine** ([`run`], configured by an [`EngineConfig`]) explores every path of
+//! one version: [`program`] prepares the module once (links the symbolic C library from
+//! [`symlibc`], lays out memory exactly as the concrete interpreter does); each path is an
+//! [`state::ExecutionState`] (frames of solver terms, copy-on-write [`memory`], path condition
+//! with a model of it); the executor steps the state a [`search`] strategy picks until it forks
+//! ([`fork`]: the one place where a condition meets the solver, including the implicit memory,
+//! division, shift and assertion checks) or ends. Every ended path becomes a test
+//! ([`testgen`]: `.ktest` files plus a JSON Lines sidecar) that [`replay`] runs concretely,
+//! and the run a [`RunSummary`]. The instruction semantics are split by concern: `step.rs`,
+//! `access.rs`, `calls.rs`, `checks.rs`, `intrinsics.rs`, `env.rs` (argv, stdin).
+//!
 //! Data flows one way: module -> [`concrete::Program`] (verified, globals laid out once) ->
 //! per run, a copy of the initial memory plus a call stack -> result. Pieces meant to be
 //! shared with the symbolic engine live outside `concrete`: [`error`] (error kinds and
