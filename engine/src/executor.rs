@@ -137,7 +137,8 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
     ex.tests.finish()?;
     let unexplored = slab.len() as u64;
     let wall = start.elapsed();
-    Ok(RunSummary::new(&ex, unexplored, ex.stop, wall))
+    let stop = ex.stop;
+    Ok(RunSummary::new(&mut ex, unexplored, stop, wall))
 }
 
 impl<'p> Executor<'p> {

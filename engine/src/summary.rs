@@ -115,7 +115,7 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
-    pub(crate) fn new(ex: &Executor<'_>, unexplored: u64, stop: Option<StopReason>, wall: Duration) -> Self {
+    pub(crate) fn new(ex: &mut Executor<'_>, unexplored: u64, stop: Option<StopReason>, wall: Duration) -> Self {
         let s = &ex.stats;
         let mut warnings = Vec::new();
         if s.concretized_offsets > 0 {
@@ -144,7 +144,7 @@ impl RunSummary {
             unsupported: s.unsupported,
             assume_false: s.assume_false,
             early: s.early,
-            tests: ex.tests.records().to_vec(),
+            tests: ex.tests.take_records(),
             tests_count: s.tests,
             states: s.states,
             max_live_states: s.max_live_states,

@@ -29,14 +29,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        let mut value: serde_json::Value = serde_json::from_str(&summary.to_json())?;
-        if let Some(m) = &mismatches {
-            value["replay_mismatches"] = m
-                .iter()
-                .map(|m| serde_json::json!({"test": m.test, "expected": m.expected, "got": m.got}))
-                .collect();
+        match &mismatches {
+            None => writeln!(out, "{}", summary.to_json())?,
+            Some(m) => {
+                let mut value = serde_json::to_value(&summary)?;
+                value["replay_mismatches"] = m
+                    .iter()
+                    .map(|m| serde_json::json!({"test": m.test, "expected": m.expected, "got": m.got}))
+                    .collect();
+                writeln!(out, "{value}")?;
+            }
         }
-        writeln!(out, "{value}")?;
     } else {
         write!(out, "{}", summary.human())?;
         if let Some(m) = &mismatches {
