@@ -16,7 +16,7 @@ use crate::executor::Executor;
 use crate::run_error::RunError;
 use crate::state::{Decision, Ending, ExecutionState};
 use penumbra_ir::Inst;
-use penumbra_solver::{eval, mask, SatResult, TermId};
+use penumbra_solver::{eval, mask, satisfies, SatResult, TermId};
 use std::rc::Rc;
 
 /// Which sides of a branch a state may take.
@@ -59,6 +59,7 @@ impl Executor<'_> {
         st.pc.push(taken);
         other.pc.push(other_cond);
         other.model = Rc::new(model.unwrap_or_default());
+        debug_assert!(satisfies(&self.store, &other.pc, &*other.model), "the solver's model satisfies the path");
         st.depth += 1;
         other.depth += 1;
         st.trail.push(Decision { inst, side: u32::from(model_side) });
@@ -99,6 +100,7 @@ impl Executor<'_> {
             self.end_path(st, Some(fail), &failing_model, ending)?;
             st.pc.push(pass);
             st.model = Rc::new(model.unwrap_or_default());
+            debug_assert!(satisfies(&self.store, &st.pc, &*st.model), "the solver's model satisfies the path");
         } else {
             let (res, model) = self.solver.check_model(&self.store, &st.pc, &[fail])?;
             match res {
