@@ -80,11 +80,36 @@ pub enum Output {
     Numbered(PathBuf),
 }
 
+/// Shadow execution: the old and the new version run together in one symbolic execution
+/// (`penumbra shadow`), and a test is written for every path on which they diverge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShadowMode {
+    /// Complete shadow execution (ShadowJPF+): four-way forking at every branch and check from
+    /// the start of `main`, no seeds.
+    Complete,
+    /// Shadow's two phases: a concolic run along each seed (queueing the divergence points it
+    /// passes), then bounded symbolic execution of the new version from each point, breadth
+    /// first, within `bse_budget` split evenly across the points.
+    Seeded { seeds: Vec<crate::concrete::Inputs>, bse_budget: Duration },
+}
+
+impl ShadowMode {
+    /// `complete` or `seeded`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ShadowMode::Complete => "complete",
+            ShadowMode::Seeded { .. } => "seeded",
+        }
+    }
+}
+
 /// The whole configuration of a symbolic run.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
-    /// The side of each `change(old, new)` executed (issue 5 adds shadow modes).
+    /// The side of each `change(old, new)` executed (ignored in shadow execution).
     pub version: Version,
+    /// Shadow execution of both versions instead of one version.
+    pub shadow: Option<ShadowMode>,
     pub search: SearchKind,
     /// Seed of the random-path searcher.
     pub seed: u64,
@@ -106,6 +131,7 @@ impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             version: Version::New,
+            shadow: None,
             search: SearchKind::Dfs,
             seed: 0,
             budgets: Budgets::default(),

@@ -52,7 +52,7 @@ pub mod summary;
 pub mod symlibc;
 pub mod testgen;
 
-pub use config::{Budgets, EngineConfig, Environment, Output, SearchKind, SymArg};
+pub use config::{Budgets, EngineConfig, Environment, Output, SearchKind, ShadowMode, SymArg};
 pub use error::{ErrorKind, Location, RuntimeError};
 pub use executor::run;
 pub use run_error::RunError;

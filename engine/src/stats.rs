@@ -35,6 +35,8 @@ pub struct Stats {
     pub printed_symbolic: u64,
     /// The most states alive at once.
     pub max_live_states: u64,
+    /// Shadow execution: paths that diverged and ended.
+    pub diff_paths: u64,
     /// Tests written (or counted, with `--no-tests`).
     pub tests: u64,
     /// Errors per kind.

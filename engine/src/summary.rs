@@ -74,8 +74,14 @@ impl SolverSummary {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunSummary {
     pub program: String,
-    /// `old` or `new`.
+    /// `old` or `new` (`both` in shadow execution).
     pub version: String,
+    /// Shadow execution: `complete` or `seeded`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Shadow execution: paths that diverged and then ended (each has a test of kind
+    /// `divergence`).
+    pub diff_paths: u64,
     pub search: String,
     /// Paths that returned from `main` or called `exit`.
     pub paths_completed: u64,
@@ -136,7 +142,9 @@ impl RunSummary {
         let error_kinds = s.error_kinds.iter().map(|(k, v)| (k.to_string(), *v)).collect();
         RunSummary {
             program: ex.config.env.program_name.clone(),
-            version: ex.config.version.to_string(),
+            version: if ex.config.shadow.is_some() { "both".into() } else { ex.config.version.to_string() },
+            mode: ex.config.shadow.as_ref().map(|m| m.name().to_string()),
+            diff_paths: s.diff_paths,
             search: ex.config.search.name().to_string(),
             paths_completed: s.paths_completed,
             errors: s.errors,

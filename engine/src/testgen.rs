@@ -71,7 +71,8 @@ pub struct ErrorInfo {
 pub struct TestRecord {
     /// `test000001`, ...
     pub name: String,
-    /// `path`, `error`, `unsupported`, `assume-false` or `early`.
+    /// `path`, `error`, `unsupported`, `assume-false` or `early`; in shadow execution
+    /// `divergence` (a diff path, however it ended) or `error` (an error in both versions).
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
@@ -83,6 +84,17 @@ pub struct TestRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Place>,
     pub inputs: Inputs,
+    /// Shadow execution: the source line of the divergence (of the error, for an error in both
+    /// versions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// Shadow execution: what the old version did at the divergence (`true`/`false` for a
+    /// branch, `case K`/`default` for a switch, `fails`/`passes` for a check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    /// Shadow execution: what the new version did at the divergence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
     /// The `.ktest` file's name in the output directory, when tests are written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ktest: Option<String>,
@@ -204,6 +216,9 @@ impl TestWriter {
             reason: None,
             location: None,
             inputs: Inputs(inputs),
+            line: None,
+            old: None,
+            new: None,
             ktest: None,
         };
         match ending {
