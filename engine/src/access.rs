@@ -19,8 +19,12 @@
 
 use crate::executor::{Executor, Flow};
 use crate::fork::Branch;
-use crate::memory::{select_byte, Access, ObjId, ObjState, Origin, Region, Resolution, MAX_STACK_BYTES, MAX_SYMBOLIC_WRITE_BYTES, NULL_PAGE_END, REDZONE};
+use crate::memory::{
+    select_byte, Access, ObjId, ObjState, Origin, Region, Resolution, MAX_STACK_BYTES, MAX_SYMBOLIC_WRITE_BYTES,
+    NULL_PAGE_END, REDZONE,
+};
 use crate::run_error::RunError;
+use crate::shadow::PairTarget;
 use crate::state::{Ending, ExecutionState};
 use crate::step::{set_result, val};
 use crate::ErrorKind;
@@ -56,9 +60,12 @@ impl<'p> Executor<'p> {
         len: u64,
         access: Access,
     ) -> Result<Target, RunError> {
+        let addr = self.view(st, addr);
         let module = &self.prog.module;
         let a = match self.store.as_const(addr) {
             Some(a) => a,
+            // Both versions, one address wanted (the C library's accesses): fix it.
+            None if self.store.has_shadow(addr) => self.concretize(st, addr),
             None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.concretize(st, addr),
             None => return self.resolve_symbolic(st, inst, addr, len, access),
         };
@@ -94,6 +101,7 @@ impl<'p> Executor<'p> {
                         self.new_states.push(*other);
                     }
                     Branch::Early => return Ok(Target::Flow(Flow::End(Ending::Early("max-depth")))),
+                    Branch::Split { .. } => unreachable!("a resolved address holds no shadow"),
                 }
                 let off = self.offset_term(st, obj, addr);
                 Ok(Target::Obj(obj, Offset::Sym(off)))
@@ -116,6 +124,7 @@ impl<'p> Executor<'p> {
                 match self.branch(st, region, inst)? {
                     Branch::Only(false) => Ok(Target::Flow(Flow::Retry)),
                     Branch::Only(true) | Branch::Early => Ok(Target::Flow(Flow::End(ending))),
+                    Branch::Split { .. } => unreachable!("a resolved address holds no shadow"),
                     Branch::Both(mut other) => {
                         other.resolve_attempts += 1;
                         self.new_states.push(*other);
@@ -225,12 +234,18 @@ impl<'p> Executor<'p> {
         bits: u32,
     ) -> Result<Result<TermId, Flow>, RunError> {
         let len = bits.div_ceil(8) as usize;
-        let (obj, offset) = match self.resolve(st, inst, addr, len as u64, Access::Read)? {
-            Target::Obj(obj, offset) => (obj, offset),
-            Target::Flow(flow) => return Ok(Err(flow)),
+        let addr = self.view(st, addr);
+        let target = if self.store.has_shadow(addr) {
+            self.resolve_pair(st, inst, addr, len as u64, Access::Read)?
+        } else {
+            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Read)?)
         };
         let mut bytes = [self.prog.zero_byte; 8];
-        self.read_target(st, obj, offset, len, &mut bytes);
+        match target {
+            PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes),
+            PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes),
+            PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
+        }
         let mut v = bytes[len - 1];
         for &b in bytes[..len - 1].iter().rev() {
             v = self.store.concat(v, b);
@@ -242,24 +257,42 @@ impl<'p> Executor<'p> {
     }
 
     /// Writes the value `v` little-endian at `addr` (an `i1` as one byte 0 or 1).
-    pub fn write_value(&mut self, st: &mut ExecutionState, inst: Inst, addr: TermId, v: TermId) -> Result<Flow, RunError> {
+    pub fn write_value(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        v: TermId,
+    ) -> Result<Flow, RunError> {
         let w = self.store.width(v);
         let v = if w == 1 { self.store.zext(v, 8) } else { v };
         let len = usize::from(self.store.width(v) / 8);
-        let (obj, offset) = match self.resolve(st, inst, addr, len as u64, Access::Write)? {
-            Target::Obj(obj, offset) => (obj, offset),
-            Target::Flow(flow) => return Ok(flow),
+        let addr = self.view(st, addr);
+        let target = if self.store.has_shadow(addr) {
+            self.resolve_pair(st, inst, addr, len as u64, Access::Write)?
+        } else {
+            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Write)?)
         };
         let mut bytes = [self.prog.zero_byte; 8];
         for (i, b) in bytes.iter_mut().enumerate().take(len) {
             let lo = (8 * i) as u8;
             *b = self.store.extract(v, lo + 7, lo);
         }
-        self.write_target(st, obj, offset, &bytes[..len]);
+        match target {
+            PairTarget::One(Target::Obj(obj, offset)) => self.write_target(st, obj, offset, &bytes[..len]),
+            PairTarget::Two { old, new } => self.write_pair(st, old, new, &bytes[..len]),
+            PairTarget::One(Target::Flow(flow)) => return Ok(flow),
+        }
         Ok(Flow::Next)
     }
 
-    pub(crate) fn load(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, addr: Value) -> Result<Flow, RunError> {
+    pub(crate) fn load(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        addr: Value,
+    ) -> Result<Flow, RunError> {
         let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
         let bits = body.values[r].ty.bits();
         match self.read_value(st, inst, val(st, addr), bits)? {
@@ -271,12 +304,25 @@ impl<'p> Executor<'p> {
         }
     }
 
-    pub(crate) fn store_inst(&mut self, st: &mut ExecutionState, inst: Inst, addr: Value, value: Value) -> Result<Flow, RunError> {
+    pub(crate) fn store_inst(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: Value,
+        value: Value,
+    ) -> Result<Flow, RunError> {
         self.write_value(st, inst, val(st, addr), val(st, value))
     }
 
     /// A fresh stack object of `size` bytes for the executing frame.
-    pub(crate) fn alloca(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, size: u64, align: u64) -> Result<Flow, RunError> {
+    pub(crate) fn alloca(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        size: u64,
+        align: u64,
+    ) -> Result<Flow, RunError> {
         let line = body.srclocs[inst].line;
         let func = st.frame().func;
         let origin = Origin::Stack { func, line };

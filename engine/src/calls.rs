@@ -90,9 +90,10 @@ impl<'p> Executor<'p> {
         let Some((&target, rest)) = args.split_first() else {
             return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, "indirect call without a callee")));
         };
-        let addr_term = val(st, target);
+        let addr_term = self.view(st, val(st, target));
         let addr = match self.store.as_const(addr_term) {
             Some(a) => a,
+            None if self.store.has_shadow(addr_term) => self.concretize(st, addr_term),
             None => {
                 // One state per possible callee: this one takes the model's.
                 let v = self.model_value(st, addr_term);
@@ -103,6 +104,7 @@ impl<'p> Executor<'p> {
                     Branch::Only(false) => return Ok(Flow::Retry),
                     Branch::Both(other) => self.new_states.push(*other),
                     Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
+                    Branch::Split { .. } => unreachable!("a viewed function pointer holds no shadow"),
                 }
                 v
             }

@@ -51,7 +51,8 @@ pub fn option_words(env: &crate::config::Environment) -> Vec<String> {
 pub fn initial_states(ex: &mut Executor<'_>) -> Result<Vec<ExecutionState>, RunError> {
     let prog = ex.prog;
     let env = &ex.config.env;
-    let base = ExecutionState::new(prog.memory.clone(), ExecMode::Single(ex.config.version));
+    let mode = if ex.config.shadow.is_some() { ExecMode::Both } else { ExecMode::Single(ex.config.version) };
+    let base = ExecutionState::new(prog.memory.clone(), mode);
     let mut program_args = vec![ArgString::Concrete(env.program_name.clone())];
     program_args.extend(env.args.iter().cloned().map(ArgString::Concrete));
     let mut partial = vec![(base, program_args)];

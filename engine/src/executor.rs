@@ -171,7 +171,7 @@ impl<'p> Executor<'p> {
                 Flow::Retry => {}
                 Flow::End(ending) => return Ok(Some(ending)),
             }
-            if !self.new_states.is_empty() {
+            if !self.new_states.is_empty() || (st.concolic && st.divergence.is_some()) {
                 return Ok(None);
             }
             if self.stats.instructions & 0x3fff == 0 {
@@ -243,6 +243,8 @@ impl<'p> Executor<'p> {
         model: &Model,
         ending: Ending,
     ) -> Result<(), RunError> {
+        let shadow = self.config.shadow.is_some();
+        let diverged = st.divergence.is_some();
         match &ending {
             Ending::Exit(_) => self.stats.paths_completed += 1,
             Ending::Error(e) => {
@@ -252,6 +254,16 @@ impl<'p> Executor<'p> {
             Ending::Unsupported { .. } => self.stats.unsupported += 1,
             Ending::AssumeFalse(_) => self.stats.assume_false += 1,
             Ending::Early(_) => self.stats.early += 1,
+        }
+        if shadow {
+            // Shadow execution writes a test per diff path and per error in both versions; a
+            // false assume means the path does not exist, diverged or not.
+            let diff_path = diverged && !matches!(ending, Ending::AssumeFalse(_));
+            if diff_path {
+                self.stats.diff_paths += 1;
+            } else if !matches!(ending, Ending::Error(_)) {
+                return Ok(());
+            }
         }
         self.stats.tests += 1;
         let prog = self.prog;

@@ -69,6 +69,12 @@ impl Executor<'_> {
     /// `assume(cond)`: `cond` joins the path condition; if it cannot hold, the path ends.
     pub(crate) fn assume(&mut self, st: &mut ExecutionState, _inst: Inst, cond: TermId) -> Result<Flow, RunError> {
         let c = self.truth(cond);
+        let mut c = self.view(st, c);
+        if self.store.has_shadow(c) {
+            // Both versions assume it.
+            let (o, n) = self.store.projections(c);
+            c = self.store.and(o, n);
+        }
         if let Some(v) = self.store.as_const(c) {
             return Ok(if v == 1 { Flow::Next } else { Flow::End(Ending::AssumeFalse(self.location(st))) });
         }

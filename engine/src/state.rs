@@ -5,8 +5,9 @@
 //! Cloning a state is the fork: frames are small vectors of term ids, memory and the symbolic
 //! object list are shared `Rc`s, and the model is shared until one side gets a new one.
 //!
-//! The state also carries its [`ExecMode`]: issue 4 executes one version (`change(a, b)` is `a`
-//! or `b`); shadow execution adds modes in which values may be shadow terms.
+//! The state also carries its [`ExecMode`]: one version (`change(a, b)` is `a` or `b`), or
+//! shadow execution, where values may be shadow terms holding both versions' values until the
+//! path diverges ([`Divergence`]) and from then on follows the new version only.
 
 use crate::error::{Location, RuntimeError};
 use crate::memory::{Memory, ObjId};
@@ -19,15 +20,39 @@ use std::rc::Rc;
 pub enum ExecMode {
     /// One version throughout: `change(old, new)` evaluates to one side.
     Single(Version),
+    /// Shadow execution before any divergence: both versions at once, values may hold shadows.
+    Both,
+    /// Shadow execution after a divergence: the new version only (shadows are projected away
+    /// wherever a value is used).
+    Diverged,
 }
 
 impl ExecMode {
-    /// The side of `change(old, new)` this mode takes (before shadow execution, the only one).
-    pub fn version(self) -> Version {
+    /// The one version this mode follows, if it follows one.
+    pub fn single(self) -> Option<Version> {
         match self {
-            ExecMode::Single(v) => v,
+            ExecMode::Single(v) => Some(v),
+            ExecMode::Diverged => Some(Version::New),
+            ExecMode::Both => None,
         }
     }
+
+    /// Whether this is shadow execution (either phase).
+    pub fn is_shadow(self) -> bool {
+        !matches!(self, ExecMode::Single(_))
+    }
+}
+
+/// Where and how the two versions first took different sides on a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub func: String,
+    pub line: u32,
+    /// What the old version did: `true`/`false` (branch), `case K`/`default` (switch),
+    /// `fails`/`passes` (check), or a value.
+    pub old: String,
+    /// What the new version did.
+    pub new: String,
 }
 
 /// One activation of a defined function.
@@ -126,6 +151,11 @@ pub struct ExecutionState {
     pub trail: Vec<Decision>,
     pub symbolics: Rc<Vec<SymbolicObject>>,
     pub mode: ExecMode,
+    /// Shadow execution: the path's divergence, once it happened.
+    pub divergence: Option<Rc<Divergence>>,
+    /// Seeded shadow execution: the state follows its seed (the model) without forking, and
+    /// divergences off it are queued for bounded symbolic execution.
+    pub concolic: bool,
     pub stdin: Stdin,
     /// Instructions this path executed.
     pub instructions: u64,
@@ -145,6 +175,8 @@ impl ExecutionState {
             trail: Vec::new(),
             symbolics: Rc::new(Vec::new()),
             mode,
+            divergence: None,
+            concolic: false,
             stdin: Stdin::default(),
             instructions: 0,
             resolve_attempts: 0,
@@ -186,6 +218,6 @@ mod tests {
     #[test]
     fn state_and_frame_sizes_are_pinned() {
         assert_eq!(std::mem::size_of::<Frame>(), 72);
-        assert!(std::mem::size_of::<ExecutionState>() <= 232, "{}", std::mem::size_of::<ExecutionState>());
+        assert!(std::mem::size_of::<ExecutionState>() <= 248, "{}", std::mem::size_of::<ExecutionState>());
     }
 }

@@ -37,6 +37,11 @@ pub struct Stats {
     pub max_live_states: u64,
     /// Shadow execution: paths that diverged and ended.
     pub diff_paths: u64,
+    /// Shadow execution: divergences (a state taking a diff outcome).
+    pub divergences: u64,
+    /// Shadow execution: divergences where a changed value had to be made concrete and the
+    /// versions could not agree on it.
+    pub value_divergences: u64,
     /// Tests written (or counted, with `--no-tests`).
     pub tests: u64,
     /// Errors per kind.

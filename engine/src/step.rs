@@ -6,7 +6,7 @@
 //! files.
 
 use crate::executor::{Executor, Flow};
-use crate::fork::Branch;
+use crate::fork::{Branch, Site};
 use crate::state::{Ending, ExecutionState};
 use crate::ErrorKind;
 use penumbra_ir::{BinaryOp, Body, CastOp, Dest, Inst, InstData, IntCC, Value, Version};
@@ -28,7 +28,12 @@ pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: TermId) {
 
 impl<'p> Executor<'p> {
     /// Executes `inst` (the instruction at `st`'s position) of `body`.
-    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, crate::RunError> {
+    pub(crate) fn step(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &'p Body,
+        inst: Inst,
+    ) -> Result<Flow, crate::RunError> {
         match &body.insts[inst] {
             InstData::Binary { op, args: [a, b] } => {
                 let (x, y) = (val(st, *a), val(st, *b));
@@ -63,7 +68,9 @@ impl<'p> Executor<'p> {
             }
             InstData::Load { addr } => return self.load(st, body, inst, *addr),
             InstData::Store { addr, value } => return self.store_inst(st, inst, *addr, *value),
-            InstData::Alloca { size, align } => return self.alloca(st, body, inst, u64::from(*size), u64::from(*align)),
+            InstData::Alloca { size, align } => {
+                return self.alloca(st, body, inst, u64::from(*size), u64::from(*align))
+            }
             InstData::DynAlloca { bytes } => {
                 let n = val(st, *bytes);
                 if self.store.as_const(n).is_none() {
@@ -75,14 +82,26 @@ impl<'p> Executor<'p> {
             InstData::Call { func, args } => return self.call(st, body, inst, *func, body.list(*args)),
             InstData::CallIndirect { args } => return self.call_indirect(st, body, inst, body.list(*args)),
             InstData::Change { args: [old, new] } => {
-                let t = match st.mode.version() {
-                    Version::Old => val(st, *old),
-                    Version::New => val(st, *new),
+                let t = match st.mode.single() {
+                    Some(Version::Old) => val(st, *old),
+                    Some(Version::New) => val(st, *new),
+                    None => self.change_value(st, val(st, *old), val(st, *new))?,
                 };
                 set_result(st, body, inst, t);
             }
             InstData::Execute { version } => {
-                let t = self.store.bool_const(*version == st.mode.version());
+                // Both versions: a block of one version's code is an immediate divergence
+                // (as `change(1, 0)` / `change(0, 1)`).
+                let t = match st.mode.single() {
+                    Some(v) => self.store.bool_const(*version == v),
+                    None => {
+                        let (old, new) = (
+                            self.store.bool_const(*version == Version::Old),
+                            self.store.bool_const(*version == Version::New),
+                        );
+                        self.store.shadow(old, new)
+                    }
+                };
                 set_result(st, body, inst, t);
             }
             InstData::MakeSymbolic { args: [addr, size, name] } => {
@@ -102,6 +121,14 @@ impl<'p> Executor<'p> {
                         self.jump(st, body, *then_dest);
                         self.jump(&mut other, body, *else_dest);
                         self.new_states.push(*other);
+                    }
+                    Branch::Split { side, others } => {
+                        let dest = |side: bool| if side { *then_dest } else { *else_dest };
+                        self.jump(st, body, dest(side));
+                        for (side, mut other) in others {
+                            self.jump(&mut other, body, dest(side));
+                            self.new_states.push(other);
+                        }
                     }
                     Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
                 }
@@ -199,6 +226,7 @@ impl<'p> Executor<'p> {
         table: penumbra_ir::JumpTable,
     ) -> Result<Flow, crate::RunError> {
         let jt = &body.jump_tables[table];
+        let v = self.view(st, v);
         if let Some(c) = self.store.as_const(v) {
             let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
             self.jump(st, body, dest);
@@ -207,8 +235,9 @@ impl<'p> Executor<'p> {
         // One fork per distinct destination (cases sharing a target are one path, as in KLEE).
         let w = self.store.width(v);
         let mut groups: Vec<(Dest, TermId)> = Vec::new();
-        let same_target =
-            |a: Dest, b: Dest| a == b || (body.dests[a].block == body.dests[b].block && body.dest_args(a) == body.dest_args(b));
+        let same_target = |a: Dest, b: Dest| {
+            a == b || (body.dests[a].block == body.dests[b].block && body.dest_args(a) == body.dest_args(b))
+        };
         for &(case, dest) in &jt.cases {
             if same_target(dest, jt.default) {
                 continue;
@@ -221,7 +250,7 @@ impl<'p> Executor<'p> {
             }
         }
         for (dest, hit) in groups {
-            match self.branch(st, hit, inst)? {
+            match self.branch_at(st, hit, inst, Site::Switch(v, table))? {
                 Branch::Only(true) => {
                     self.jump(st, body, dest);
                     return Ok(Flow::Jumped);
@@ -232,6 +261,20 @@ impl<'p> Executor<'p> {
                     self.jump(st, body, dest);
                     std::mem::swap(st, &mut *other);
                     self.new_states.push(*other);
+                }
+                Branch::Split { side, others } => {
+                    // States taking this case jump to it; the others re-execute the switch,
+                    // whose earlier cases their path conditions now exclude.
+                    for (other_side, mut other) in others {
+                        if other_side {
+                            self.jump(&mut other, body, dest);
+                        }
+                        self.new_states.push(other);
+                    }
+                    if side {
+                        self.jump(st, body, dest);
+                        return Ok(Flow::Jumped);
+                    }
                 }
                 Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
             }

@@ -125,10 +125,8 @@ impl RunSummary {
         let s = &ex.stats;
         let mut warnings = Vec::new();
         if s.concretized_offsets > 0 {
-            warnings.push(format!(
-                "{} symbolic offsets into large objects were fixed to one value",
-                s.concretized_offsets
-            ));
+            warnings
+                .push(format!("{} symbolic offsets into large objects were fixed to one value", s.concretized_offsets));
         }
         if s.concretized_sizes > 0 {
             warnings.push(format!("{} symbolic sizes or lengths were fixed to one value", s.concretized_sizes));
@@ -177,8 +175,20 @@ impl RunSummary {
     pub fn human(&self) -> String {
         let mut out = String::new();
         let pct = |c: &CacheStats| format!("{:.1}% of {}", 100.0 * c.hit_rate, c.queries);
-        let _ = writeln!(out, "penumbra run: {} (version {}, {} search)", self.program, self.version, self.search);
-        let rows: Vec<(&str, String)> = vec![
+        match &self.mode {
+            Some(mode) => {
+                let _ = writeln!(out, "penumbra shadow: {} ({mode} mode, {} search)", self.program, self.search);
+            }
+            None => {
+                let _ =
+                    writeln!(out, "penumbra run: {} (version {}, {} search)", self.program, self.version, self.search);
+            }
+        }
+        let mut rows: Vec<(&str, String)> = Vec::new();
+        if self.mode.is_some() {
+            rows.push(("diff paths", self.diff_paths.to_string()));
+        }
+        rows.extend([
             ("paths completed", self.paths_completed.to_string()),
             ("errors", self.errors.to_string()),
             ("unsupported paths", self.unsupported.to_string()),
@@ -195,19 +205,15 @@ impl RunSummary {
             ("  solver time", format!("{:.3} s (Bitwuzla {:.3} s)", self.solver.time_s, self.solver.core_time_s)),
             ("wall time", format!("{:.3} s", self.wall_s)),
             ("peak memory", format!("{:.1} MiB", self.peak_rss_mb)),
-        ];
+        ]);
         for (k, v) in rows {
             let _ = writeln!(out, "  {k:<24}{v}");
         }
         for (kind, n) in &self.error_kinds {
-            let _ = writeln!(out, "  error {kind:<18}{n}");
+            let _ = writeln!(out, "  {:<24}{n}", format!("error {kind}"));
         }
         if let Some(reason) = &self.stopped_by {
-            let _ = writeln!(
-                out,
-                "  stopped by {reason}: {} states left unexplored",
-                self.unexplored_states
-            );
+            let _ = writeln!(out, "  stopped by {reason}: {} states left unexplored", self.unexplored_states);
         }
         if self.dropped_states > 0 {
             let _ = writeln!(out, "  max-states dropped {} feasible states", self.dropped_states);

@@ -208,9 +208,13 @@ impl TestWriter {
         let name = format!("test{:06}", self.written);
         let inputs: Vec<Input> =
             st.symbolics.iter().map(|s| Input { name: s.name.to_string(), bytes: s.bytes(model) }).collect();
+        let kind = match (&st.divergence, st.mode.is_shadow()) {
+            (Some(_), _) => "divergence",
+            (None, _) => ending.kind(),
+        };
         let mut record = TestRecord {
             name,
-            kind: ending.kind().to_string(),
+            kind: kind.to_string(),
             exit_code: None,
             error: None,
             reason: None,
@@ -221,6 +225,13 @@ impl TestWriter {
             new: None,
             ktest: None,
         };
+        if let Some(d) = &st.divergence {
+            record.line = Some(d.line);
+            record.old = Some(d.old.clone());
+            record.new = Some(d.new.clone());
+        } else if let (true, Ending::Error(e)) = (st.mode.is_shadow(), ending) {
+            record.line = Some(e.location.line);
+        }
         match ending {
             Ending::Exit(code) => record.exit_code = Some(*code),
             Ending::Error(e) => {

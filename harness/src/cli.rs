@@ -39,6 +39,18 @@ pub enum Command {
     /// next to the source (`penumbra-last` links to the newest). Replay a test with
     /// `penumbra exec FILE.c --ktest TEST.ktest`. Prints a summary (`--json`: one JSON object).
     Run(RunArgs),
+    /// Shadow symbolic execution: find the inputs on which the old and the new version diverge.
+    ///
+    /// Runs both versions of a unified program (`change(old, new)` annotations) together and
+    /// forks four ways wherever a branch, switch or check (bounds, division, assertion) can go
+    /// differently in the two versions. Every path that diverges and then ends gets a test
+    /// (kind `divergence`, with the line where the versions parted and what each did); an error
+    /// in both versions gets one too (kind `error`). `--mode complete` (the default) forks four
+    /// ways from the start of `main` (ShadowJPF+); `--mode seeded` follows seed inputs
+    /// concolically and then explores the new version from each divergence point (Shadow).
+    /// With `--replay`, each test is then run natively on both versions and classified
+    /// (see `penumbra replay`).
+    Shadow(ShadowArgs),
 }
 
 /// Flags passed through to clang.
@@ -101,19 +113,58 @@ pub enum SearchArg {
     RandomPath,
 }
 
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeArg {
+    /// Four-way forking everywhere from the start, no seeds (ShadowJPF+).
+    Complete,
+    /// Concolic runs along seed inputs, then bounded symbolic execution of the new version
+    /// from each divergence point (Shadow, ICSE 2016).
+    Seeded,
+}
+
 #[derive(Args, Debug)]
-pub struct RunArgs {
-    /// The C source file.
+pub struct ShadowArgs {
+    /// The unified C source file.
     pub file: PathBuf,
-    /// Which side of each `change(old, new)` to explore.
-    #[arg(long, value_enum, default_value_t = VersionArg::New)]
-    pub version: VersionArg,
+    /// complete: four-way forking from the start; seeded: follow seeds, then explore from
+    /// their divergence points.
+    #[arg(long, value_enum, default_value_t = ModeArg::Complete)]
+    pub mode: ModeArg,
+    /// One seed input for --mode seeded: NAME=VALUE[,NAME=VALUE...], values as for
+    /// `penumbra exec --input` (repeat the flag for more seeds).
+    #[arg(long = "seed", value_name = "NAME=VALUE,...")]
+    pub seeds: Vec<String>,
+    /// A seed input for --mode seeded from a .ktest file (objects in order of creation;
+    /// repeatable).
+    #[arg(long = "seed-ktest", value_name = "FILE")]
+    pub seed_ktests: Vec<PathBuf>,
+    /// Seeded mode: seconds of bounded symbolic execution, split evenly across the divergence
+    /// points the seeds found (best effort).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub bse_budget: f64,
+    /// Seed of the random-path searcher.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub random_seed: u64,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+    /// After exploring, replay every test natively on both versions (clang-15 with
+    /// AddressSanitizer and UBSan) and classify it: regression, fix, output-diff, both-error,
+    /// silent.
+    #[arg(long)]
+    pub replay: bool,
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    /// Concrete arguments for the program (argv[1..], before the symbolic ones).
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+/// Options shared by the commands that explore paths (`run`, `shadow`).
+#[derive(Args, Debug, Clone)]
+pub struct ExploreArgs {
     /// The search strategy.
     #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
     pub search: SearchArg,
-    /// Seed of the random-path searcher.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub seed: u64,
     /// Stop after this many instructions (over all paths).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
@@ -165,6 +216,20 @@ pub struct RunArgs {
     /// Time limit per Bitwuzla query in milliseconds (an expired query counts as infeasible).
     #[arg(long, value_name = "MS")]
     pub solver_timeout: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The C source file.
+    pub file: PathBuf,
+    /// Which side of each `change(old, new)` to explore.
+    #[arg(long, value_enum, default_value_t = VersionArg::New)]
+    pub version: VersionArg,
+    /// Seed of the random-path searcher.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
     /// After the run, replay every test concretely and check it ends the same way (exit status
     /// 1 if one does not).
     #[arg(long)]

@@ -9,6 +9,7 @@ mod exec;
 mod inputs;
 mod ir_cmd;
 mod run_cmd;
+mod shadow_cmd;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ fn main() -> ExitCode {
         cli::Command::Ir(args) => ir_cmd::run(&args),
         cli::Command::Exec(args) => exec::run(&args),
         cli::Command::Run(args) => run_cmd::run(&args),
+        cli::Command::Shadow(args) => shadow_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -2,7 +2,7 @@
 //! printing a summary (a short table, or one JSON object with `--json`). Progress goes to
 //! stderr once a run takes longer than a second, never to stdout.
 
-use crate::cli::{RunArgs, SearchArg, VersionArg};
+use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::config::{Budgets, EngineConfig, Environment, Output, SearchKind, SymArg};
@@ -16,7 +16,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
-    let config = engine_config(args)?;
+    let mut config = engine_config(&args.file, &args.explore, &args.args, "run")?;
+    config.version = match args.version {
+        VersionArg::Old => Version::Old,
+        VersionArg::New => Version::New,
+    };
+    config.seed = args.seed;
+    config.keep_test_records = args.explore.json || args.replay_check;
     let module = compile_program(&args.file, &args.compile)?;
     let mut summary = penumbra_engine::run(&module, &config).context("symbolic execution failed")?;
     let mismatches = if args.replay_check {
@@ -24,11 +30,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    if !args.json {
+    if !args.explore.json {
         summary.tests.clear();
     }
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.explore.json {
         match &mismatches {
             None => writeln!(out, "{}", summary.to_json())?,
             Some(m) => {
@@ -55,8 +61,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     })
 }
 
-/// The engine configuration for the command line.
-fn engine_config(args: &RunArgs) -> Result<EngineConfig> {
+/// The engine configuration for the exploring commands (`command` is `run` or `shadow`); the
+/// caller sets what is particular to it.
+pub fn engine_config(file: &Path, args: &ExploreArgs, program_args: &[String], command: &str) -> Result<EngineConfig> {
     let max_time = match args.max_time {
         Some(s) if !(s.is_finite() && s >= 0.0) => bail!("--max-time expects a number of seconds, got {s}"),
         Some(s) => Some(Duration::from_secs_f64(s)),
@@ -75,20 +82,15 @@ fn engine_config(args: &RunArgs) -> Result<EngineConfig> {
     } else if let Some(dir) = &args.output_dir {
         Output::Dir(dir.clone())
     } else {
-        let parent = args.file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let parent = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         Output::Numbered(parent.to_path_buf())
     };
     Ok(EngineConfig {
-        version: match args.version {
-            VersionArg::Old => Version::Old,
-            VersionArg::New => Version::New,
-        },
         search: match args.search {
             SearchArg::Dfs => SearchKind::Dfs,
             SearchArg::Bfs => SearchKind::Bfs,
             SearchArg::RandomPath => SearchKind::RandomPath,
         },
-        seed: args.seed,
         budgets: Budgets {
             max_instructions: args.max_instructions,
             max_states: args.max_states,
@@ -98,13 +100,13 @@ fn engine_config(args: &RunArgs) -> Result<EngineConfig> {
             max_memory_mb: args.max_memory,
         },
         env: Environment {
-            program_name: args.file.display().to_string(),
-            args: args.args.clone(),
-            sym_args: sym_args(args)?,
+            program_name: file.display().to_string(),
+            args: program_args.to_vec(),
+            sym_args: sym_args(args, command)?,
             sym_stdin: args.sym_stdin,
         },
         output,
-        keep_test_records: args.json || args.replay_check,
+        keep_test_records: args.json,
         solver,
         progress: true,
         ..EngineConfig::default()
@@ -113,11 +115,11 @@ fn engine_config(args: &RunArgs) -> Result<EngineConfig> {
 
 /// The `--sym-arg` and `--sym-args` options in command-line order (clap keeps each option's
 /// values, not their interleaving, so the order is read off the raw arguments).
-fn sym_args(args: &RunArgs) -> Result<Vec<SymArg>> {
+fn sym_args(args: &ExploreArgs, command: &str) -> Result<Vec<SymArg>> {
     let mut single = args.sym_arg.iter();
     let mut triples = args.sym_args.chunks_exact(3);
     let mut out = Vec::new();
-    for word in std::env::args().skip_while(|w| w != "run") {
+    for word in std::env::args().skip_while(|w| w != command) {
         if word == "--" {
             break;
         }

@@ -1,0 +1,193 @@
+//! Shadow execution: the old and the new version in one state (Palikareva, Kuchta and Cadar's
+//! shadow symbolic execution; ShadowJPF+'s complete mode).
+//!
+//! A state in [`ExecMode::Both`] holds values that may be shadow terms: `change(a, b)` makes
+//! `Shadow(a, b)` unless the path condition proves `a = b` (refactoring elimination), and
+//! everything computed from it shares structure. Shadows stay inside values; they never enter
+//! the path condition, which holds projections. Every place where a value is *used* — a
+//! branch, a check, a concretisation, an address — first takes its [`Executor::view`]: the term
+//! itself in `Both`, its new projection once the path has diverged ([`ExecMode::Diverged`]).
+//!
+//! Where a viewed condition still holds a shadow, [`fork`](crate::fork) asks the solver's
+//! four-way question (same-true, same-false, diff-true, diff-false) and forks once per
+//! feasible outcome. A diff outcome is a *divergence*: the state records it
+//! ([`Executor::diverge`]) and follows the new version from then on. This file holds the
+//! pieces the instruction semantics share: views, `change`, and the rule for values that must
+//! be made concrete.
+
+use crate::access::{Offset, Target};
+use crate::executor::{Executor, Flow};
+use crate::memory::{Access, ObjId, Resolution};
+use crate::run_error::RunError;
+use crate::state::{Divergence, ExecMode, ExecutionState};
+use penumbra_ir::Inst;
+use penumbra_solver::{eval_version, mask, SatResult, TermId, Version as TermVersion};
+use std::rc::Rc;
+
+impl Executor<'_> {
+    /// The term `st` uses for the value `t`: `t` itself unless the state follows one version,
+    /// then that version's projection.
+    #[inline]
+    pub fn view(&mut self, st: &ExecutionState, t: TermId) -> TermId {
+        if !self.store.has_shadow(t) {
+            return t;
+        }
+        match st.mode.single() {
+            None => t,
+            Some(penumbra_ir::Version::Old) => self.store.old(t),
+            Some(penumbra_ir::Version::New) => self.store.new(t),
+        }
+    }
+
+    /// `change(old, new)` in a state of mode `Both`: the shadow of the two, or one term when
+    /// the path condition proves them equal.
+    pub fn change_value(&mut self, st: &ExecutionState, old: TermId, new: TermId) -> Result<TermId, crate::RunError> {
+        Ok(self.solver.shadow_under(&mut self.store, &st.pc, old, new)?)
+    }
+
+    /// Marks `st` as diverged at its current instruction: from now on it follows the new
+    /// version. `old` and `new` say what each version did there.
+    pub fn diverge(&mut self, st: &mut ExecutionState, old: String, new: String) {
+        debug_assert_eq!(st.mode, ExecMode::Both, "only a state running both versions diverges");
+        let loc = self.location(st);
+        st.divergence = Some(Rc::new(Divergence { func: loc.func, line: loc.line, old, new }));
+        st.mode = ExecMode::Diverged;
+        self.stats.divergences += 1;
+    }
+
+    /// Fixes a value holding a shadow (a size, a pointer handed to the C library, a function
+    /// pointer) in a state running both versions. When the versions can agree on one value,
+    /// both projections are fixed to it and the state runs on in both versions. When they
+    /// cannot, the path diverges here (the versions compute different values that penumbra
+    /// cannot use together) and follows the new version's value.
+    pub(crate) fn concretize_shadow(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
+        let w = self.store.width(t);
+        let (o, n) = self.store.projections(t);
+        let value_of = |ex: &Self, st: &ExecutionState, x: TermId, v: TermVersion| {
+            eval_version(&ex.store, x, &*st.model, v) & mask(w)
+        };
+        let mut vo = value_of(self, st, o, TermVersion::Old);
+        let mut vn = value_of(self, st, n, TermVersion::New);
+        if vo != vn {
+            let same = self.store.eq(o, n);
+            match self.solver.check_model(&self.store, &st.pc, &[same]) {
+                Ok((SatResult::Sat, Some(model))) => {
+                    st.model = Rc::new(model);
+                    vn = value_of(self, st, n, TermVersion::New);
+                    vo = vn;
+                }
+                Ok((SatResult::Unknown, _)) => self.stats.solver_unknown += 1,
+                _ => {}
+            }
+        }
+        let kn = self.store.constant(w, vn);
+        let eq_new = self.store.eq(n, kn);
+        if vo == vn {
+            let eq_old = self.store.eq(o, kn);
+            st.pc.push(eq_old);
+            st.pc.push(eq_new);
+        } else {
+            let ko = self.store.constant(w, vo);
+            let eq_old = self.store.eq(o, ko);
+            st.pc.push(eq_old);
+            st.pc.push(eq_new);
+            self.stats.value_divergences += 1;
+            self.diverge(st, format!("value {vo}"), format!("value {vn}"));
+        }
+        vn
+    }
+}
+
+/// Where an access goes in each version when its address holds a shadow.
+#[derive(Debug)]
+pub enum PairTarget {
+    /// The versions access the same place (or only the new version goes on).
+    One(Target),
+    /// Old accesses `old`, new accesses `new` (object and constant offset each).
+    Two { old: (ObjId, u64), new: (ObjId, u64) },
+}
+
+impl Executor<'_> {
+    /// Resolves an access whose address `addr` holds a shadow, in a state running both
+    /// versions. Equal projections (proven under the path condition) are one access. Otherwise
+    /// each version's address is fixed to its model value and checked on its own: an error in
+    /// one version only is a divergence (the path ends when the new version fails, and follows
+    /// the new version when only the old one fails); an error in both is an ordinary error.
+    pub(crate) fn resolve_pair(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        len: u64,
+        access: Access,
+    ) -> Result<PairTarget, RunError> {
+        let (ao, an) = self.store.projections(addr);
+        if self.solver.prove_equal(&mut self.store, &st.pc, ao, an)? {
+            return Ok(PairTarget::One(self.resolve(st, inst, an, len, access)?));
+        }
+        if self.store.as_const(ao).is_none() || self.store.as_const(an).is_none() {
+            self.stats.concretized_offsets += 1;
+        }
+        let vo = self.concretize(st, ao);
+        let vn = self.concretize(st, an);
+        let module = &self.prog.module;
+        let ended = |flow| Ok(PairTarget::One(Target::Flow(Flow::End(flow))));
+        match (st.mem.classify(module, vo, len, access), st.mem.classify(module, vn, len, access)) {
+            (Resolution::InBounds { obj: oo, offset: of }, Resolution::InBounds { obj: no, offset: nf }) => {
+                Ok(PairTarget::Two { old: (oo, of), new: (no, nf) })
+            }
+            (Resolution::Unsupported(m), _) | (_, Resolution::Unsupported(m)) => {
+                ended(self.unsupported(st, m.to_string()))
+            }
+            (Resolution::InBounds { .. }, Resolution::Fault { kind, message, .. }) => {
+                self.diverge(st, "passes".into(), "fails".into());
+                ended(self.error(st, kind, message))
+            }
+            (Resolution::Fault { .. }, Resolution::InBounds { obj, offset }) => {
+                self.diverge(st, "fails".into(), "passes".into());
+                Ok(PairTarget::One(Target::Obj(obj, Offset::Const(offset))))
+            }
+            (Resolution::Fault { .. }, Resolution::Fault { kind, message, .. }) => ended(self.error(st, kind, message)),
+        }
+    }
+
+    /// Reads `len` bytes at two places: the old version's bytes from `old`, the new version's
+    /// from `new`, as shadows.
+    pub(crate) fn read_pair(
+        &mut self,
+        st: &ExecutionState,
+        old: (ObjId, u64),
+        new: (ObjId, u64),
+        len: usize,
+        out: &mut [TermId; 8],
+    ) {
+        for (j, slot) in out.iter_mut().enumerate().take(len) {
+            let bo = st.mem.bytes(old.0, old.1 + j as u64, 1)[0];
+            let bn = st.mem.bytes(new.0, new.1 + j as u64, 1)[0];
+            *slot = self.store.shadow(bo, bn);
+        }
+    }
+
+    /// Writes `data` at two places: the old version's value at `old` (the new version's bytes
+    /// there unchanged), then the new version's value at `new` (keeping the old version's).
+    pub(crate) fn write_pair(
+        &mut self,
+        st: &mut ExecutionState,
+        old: (ObjId, u64),
+        new: (ObjId, u64),
+        data: &[TermId],
+    ) {
+        for (j, &d) in data.iter().enumerate() {
+            let at = old.1 + j as u64;
+            let cur = st.mem.bytes(old.0, at, 1)[0];
+            let merged = self.store.shadow(d, cur);
+            st.mem.write_bytes(old.0, at, &[merged]);
+        }
+        for (j, &d) in data.iter().enumerate() {
+            let at = new.1 + j as u64;
+            let cur = st.mem.bytes(new.0, at, 1)[0];
+            let merged = self.store.shadow(cur, d);
+            st.mem.write_bytes(new.0, at, &[merged]);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `penumbra shadow FILE.c`: shadow symbolic execution of a unified program, writing a test
+//! per diff path (and per error in both versions) and printing a summary that lists every
+//! divergence with its input; `--replay` then classifies the tests natively.
+
+use crate::cli::{ModeArg, ShadowArgs};
+use crate::compile::compile_program;
+use crate::inputs::parse_inputs;
+use crate::run_cmd::engine_config;
+use anyhow::{bail, Context, Result};
+use penumbra_engine::concrete::Inputs;
+use penumbra_engine::ktest::KTest;
+use penumbra_engine::testgen::TestRecord;
+use penumbra_engine::{RunSummary, ShadowMode};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
+    let mut config = engine_config(&args.file, &args.explore, &args.args, "shadow")?;
+    config.seed = args.random_seed;
+    config.shadow = Some(shadow_mode(args)?);
+    // The human report lists the divergences, so records are always kept.
+    config.keep_test_records = true;
+    let module = compile_program(&args.file, &args.compile)?;
+    let summary = penumbra_engine::run(&module, &config).context("shadow execution failed")?;
+    let mut out = std::io::stdout().lock();
+    if args.explore.json {
+        writeln!(out, "{}", summary.to_json())?;
+    } else {
+        write!(out, "{}", summary.human())?;
+        write!(out, "{}", divergence_report(&summary))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The mode and seeds from the command line.
+fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
+    let has_seeds = !args.seeds.is_empty() || !args.seed_ktests.is_empty();
+    match args.mode {
+        ModeArg::Complete if has_seeds => bail!("--seed and --seed-ktest need --mode seeded"),
+        ModeArg::Complete => Ok(ShadowMode::Complete),
+        ModeArg::Seeded => {
+            if !has_seeds {
+                bail!("--mode seeded needs at least one --seed NAME=VALUE,... or --seed-ktest FILE");
+            }
+            if !(args.bse_budget.is_finite() && args.bse_budget >= 0.0) {
+                bail!("--bse-budget expects a number of seconds, got {}", args.bse_budget);
+            }
+            let mut seeds = Vec::new();
+            for seed in &args.seeds {
+                let flags: Vec<String> = seed.split(',').map(str::to_string).collect();
+                let named = parse_inputs(&flags).with_context(|| format!("in --seed {seed}"))?;
+                seeds.push(Inputs::Named(named));
+            }
+            for file in &args.seed_ktests {
+                let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+                let ktest =
+                    KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", file.display()))?;
+                seeds.push(Inputs::Ordered(ktest.objects.into_iter().map(|o| o.bytes).collect()));
+            }
+            Ok(ShadowMode::Seeded { seeds, bse_budget: Duration::from_secs_f64(args.bse_budget) })
+        }
+    }
+}
+
+/// One line per test: where the versions parted, what each did, the inputs, and the ending.
+pub fn divergence_report(summary: &RunSummary) -> String {
+    let mut out = String::new();
+    if summary.tests.is_empty() {
+        let _ = writeln!(out, "no divergence found");
+        return out;
+    }
+    for kind in ["divergence", "error"] {
+        let tests: Vec<&TestRecord> = summary.tests.iter().filter(|t| t.kind == kind).collect();
+        if tests.is_empty() {
+            continue;
+        }
+        let title = if kind == "divergence" { "divergences" } else { "errors in both versions" };
+        let _ = writeln!(out, "{title}:");
+        for t in tests {
+            let _ = writeln!(out, "  {}  {}", t.name, describe(t));
+        }
+    }
+    out
+}
+
+fn describe(t: &TestRecord) -> String {
+    let inputs: Vec<String> = t
+        .inputs
+        .0
+        .iter()
+        .map(|i| match penumbra_engine::ktest::le_int(&i.bytes) {
+            Some(v) => format!("{}={v}", i.name),
+            None => format!("{}=hex:{}", i.name, i.bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()),
+        })
+        .collect();
+    let mut s = String::new();
+    if let (Some(line), Some(old), Some(new)) = (t.line, &t.old, &t.new) {
+        let _ = write!(s, "line {line}: old {old}, new {new}; ");
+    }
+    let _ = write!(s, "{}", if inputs.is_empty() { "no inputs".to_string() } else { inputs.join(" ") });
+    match (&t.error, t.exit_code) {
+        (Some(e), _) => {
+            let _ = write!(s, "; ends with {} at line {}", e.kind, e.line);
+        }
+        (None, Some(code)) => {
+            let _ = write!(s, "; new exits {code}");
+        }
+        (None, None) => {
+            if let Some(reason) = &t.reason {
+                let _ = write!(s, "; ends: {reason}");
+            }
+        }
+    }
+    s
+}
