@@ -8,7 +8,8 @@
 //! arithmetic, control flow), `access.rs` (loads, stores and pointer resolution), `calls.rs`,
 //! `checks.rs`, `intrinsics.rs`, and the C library in `symlibc/`.
 
-use crate::config::EngineConfig;
+use crate::concrete::Inputs;
+use crate::config::{EngineConfig, ShadowMode};
 use crate::env;
 use crate::error::Location;
 use crate::program::Program;
@@ -43,6 +44,8 @@ pub enum StopReason {
     MaxPaths,
     MaxTime,
     MaxMemory,
+    /// Seeded shadow execution: a divergence point's share of `--bse-budget` ran out.
+    BseBudget,
 }
 
 impl StopReason {
@@ -52,6 +55,7 @@ impl StopReason {
             StopReason::MaxPaths => "max-paths",
             StopReason::MaxTime => "max-time",
             StopReason::MaxMemory => "max-memory",
+            StopReason::BseBudget => "bse-budget",
         }
     }
 }
@@ -72,6 +76,12 @@ pub struct Executor<'p> {
     pub scratch: Vec<TermId>,
     start: Instant,
     stop: Option<StopReason>,
+    /// The end of the current phase of a seeded run (one point's share of the BSE budget).
+    phase_deadline: Option<Instant>,
+    /// A point's BSE share ran out with states left (they ended early, with tests).
+    bse_budget_hit: bool,
+    /// Seeded shadow execution: the seed the concolic phase follows now.
+    pub(crate) seed_inputs: Option<Inputs>,
     next_progress: Duration,
     progress_terminal: bool,
 }
@@ -95,53 +105,163 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
         scratch: Vec::new(),
         start,
         stop: None,
+        phase_deadline: None,
+        bse_budget_hit: false,
+        seed_inputs: None,
         next_progress: Duration::from_secs(1),
         progress_terminal: std::io::stderr().is_terminal(),
     };
     let initial = env::initial_states(&mut ex)?;
-    let mut searcher = search::make(config.search, config.seed);
     let mut slab = Slab::default();
-    for st in initial {
-        let id = slab.insert(st);
-        ex.stats.states += 1;
-        searcher.add(id, None);
-    }
-    ex.live_states = slab.len();
-    ex.stats.max_live_states = slab.len() as u64;
-    while let Some(id) = searcher.select() {
-        if ex.budget_exhausted() {
-            break;
+    match &config.shadow {
+        Some(ShadowMode::Seeded { seeds, bse_budget }) => ex.run_seeded(&mut slab, initial, seeds, *bse_budget)?,
+        _ => {
+            ex.stats.states += initial.len() as u64;
+            let mut searcher = search::make(config.search, config.seed);
+            ex.explore(&mut slab, &mut *searcher, initial, None)?;
         }
-        let Some(mut st) = slab.take(id) else { break };
-        let ended = ex.run_state(&mut st)?;
-        match ended {
-            Some(ending) => {
-                let model = st.model.clone();
-                ex.end_path(&st, None, &model, ending)?;
-                searcher.remove(id);
-                slab.free(id);
-            }
-            None => {
-                slab.put(id, st);
-                let children: Vec<StateId> = ex.new_states.drain(..).map(|s| slab.insert(s)).collect();
-                if !children.is_empty() {
-                    searcher.forked(id, &children);
-                }
-            }
-        }
-        ex.live_states = slab.len();
-        ex.stats.max_live_states = ex.stats.max_live_states.max(slab.len() as u64);
-        ex.progress(false);
     }
     ex.progress(true);
     ex.tests.finish()?;
     let unexplored = slab.len() as u64;
     let wall = start.elapsed();
-    let stop = ex.stop;
+    let stop = ex.stop.or(ex.bse_budget_hit.then_some(StopReason::BseBudget));
     Ok(RunSummary::new(&mut ex, unexplored, stop, wall))
 }
 
+/// Where the states a concolic phase sends off go.
+type DivergenceQueue = Vec<ExecutionState>;
+
 impl<'p> Executor<'p> {
+    /// Explores from `initial` with `searcher` until no state is left or a budget stops the
+    /// run. With a `queue` (the concolic phase of a seeded run), states that diverged leave the
+    /// exploration for the queue instead of running on, and forks that did not diverge (off the
+    /// seed's path) are not followed.
+    fn explore(
+        &mut self,
+        slab: &mut Slab,
+        searcher: &mut dyn search::Searcher,
+        initial: Vec<ExecutionState>,
+        mut queue: Option<&mut DivergenceQueue>,
+    ) -> Result<(), RunError> {
+        for st in initial {
+            let id = slab.insert(st);
+            searcher.add(id, None);
+        }
+        self.live_states = slab.len();
+        self.stats.max_live_states = self.stats.max_live_states.max(slab.len() as u64);
+        while let Some(id) = searcher.select() {
+            if self.budget_exhausted() || self.phase_over() {
+                break;
+            }
+            let Some(mut st) = slab.take(id) else { break };
+            let ended = self.run_state(&mut st)?;
+            match ended {
+                Some(ending) => {
+                    let model = st.model.clone();
+                    self.end_path(&st, None, &model, ending)?;
+                    searcher.remove(id);
+                    slab.free(id);
+                }
+                None => match queue.as_deref_mut() {
+                    Some(queue) => {
+                        for mut s in self.new_states.drain(..) {
+                            if s.divergence.is_some() {
+                                s.concolic = false;
+                                queue.push(s);
+                            } else {
+                                self.stats.dropped += 1;
+                            }
+                        }
+                        if st.divergence.is_some() {
+                            st.concolic = false;
+                            queue.push(st);
+                            searcher.remove(id);
+                            slab.free(id);
+                        } else {
+                            slab.put(id, st);
+                        }
+                    }
+                    None => {
+                        slab.put(id, st);
+                        let children: Vec<StateId> = self.new_states.drain(..).map(|s| slab.insert(s)).collect();
+                        if !children.is_empty() {
+                            searcher.forked(id, &children);
+                        }
+                    }
+                },
+            }
+            self.live_states = slab.len();
+            self.stats.max_live_states = self.stats.max_live_states.max(slab.len() as u64);
+            self.progress(false);
+        }
+        Ok(())
+    }
+
+    /// Seeded shadow execution (Shadow, ICSE 2016). Phase 1 follows each seed concolically:
+    /// where the seed's own path diverges, or a divergence off it is feasible, the diverged
+    /// state is queued. Phase 2 explores the new version from each queued point breadth-first,
+    /// each within an even share of what is left of `bse_budget`; when a share runs out, the
+    /// point's remaining states end early with a test each, so every queued divergence yields
+    /// at least one test and none yields two for the same path.
+    fn run_seeded(
+        &mut self,
+        slab: &mut Slab,
+        initial: Vec<ExecutionState>,
+        seeds: &[Inputs],
+        bse_budget: Duration,
+    ) -> Result<(), RunError> {
+        let mut queue = DivergenceQueue::new();
+        for seed in seeds {
+            self.seed_inputs = Some(seed.clone());
+            let states: Vec<ExecutionState> = initial
+                .iter()
+                .cloned()
+                .map(|mut st| {
+                    st.concolic = true;
+                    st
+                })
+                .collect();
+            self.stats.states += states.len() as u64;
+            let mut dfs = search::make(crate::config::SearchKind::Dfs, 0);
+            self.explore(slab, &mut *dfs, states, Some(&mut queue))?;
+            self.seed_inputs = None;
+            // A seed whose path did not end (a budget) leaves its state behind: drop it.
+            for st in slab.drain() {
+                drop(st);
+                self.stats.dropped += 1;
+            }
+        }
+        self.stats.divergence_points = queue.len() as u64;
+        let bse_start = Instant::now();
+        let points = queue.len();
+        for (i, point) in queue.into_iter().enumerate() {
+            let left = bse_budget.saturating_sub(bse_start.elapsed());
+            let share = left / (points - i) as u32;
+            self.phase_deadline = Some(Instant::now() + share);
+            let mut bfs = search::make(crate::config::SearchKind::Bfs, self.config.seed);
+            self.explore(slab, &mut *bfs, vec![point], None)?;
+            self.phase_deadline = None;
+            if self.stop.is_some() {
+                break;
+            }
+            let left_over = slab.drain();
+            if !left_over.is_empty() {
+                self.bse_budget_hit = true;
+            }
+            for st in left_over {
+                let model = st.model.clone();
+                self.end_path(&st, None, &model, Ending::Early("bse-budget"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the current phase's deadline has passed.
+    fn phase_over(&self) -> bool {
+        self.phase_deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// Steps `st` until it forks (new states in `new_states`), ends, or a budget stops the run.
     fn run_state(&mut self, st: &mut ExecutionState) -> Result<Option<Ending>, RunError> {
         let prog: &'p Program = self.prog;
@@ -175,7 +295,7 @@ impl<'p> Executor<'p> {
                 return Ok(None);
             }
             if self.stats.instructions & 0x3fff == 0 {
-                if self.budget_exhausted() {
+                if self.budget_exhausted() || self.phase_over() {
                     return Ok(None);
                 }
                 self.progress(false);
@@ -275,12 +395,7 @@ impl<'p> Executor<'p> {
     /// reported at the line of the call).
     pub fn location(&self, st: &ExecutionState) -> Location {
         let module = &self.prog.module;
-        let frame = st
-            .stack
-            .iter()
-            .rev()
-            .find(|f| !self.prog.info(f.func).internal)
-            .or(st.stack.last());
+        let frame = st.stack.iter().rev().find(|f| !self.prog.info(f.func).internal).or(st.stack.last());
         let Some(frame) = frame else { return Location::new("main", 0) };
         let func = &module.funcs[frame.func];
         let line = func
@@ -359,5 +474,13 @@ impl Slab {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    /// Takes every live state out, in slot order.
+    fn drain(&mut self) -> Vec<ExecutionState> {
+        let states: Vec<ExecutionState> = self.slots.drain(..).flatten().collect();
+        self.free.clear();
+        self.len = 0;
+        states
     }
 }

@@ -61,9 +61,31 @@ impl Executor<'_> {
         if let Some((obj, offset)) = target {
             self.write_target(st, obj, offset, &bytes);
         }
+        if st.concolic {
+            self.seed_object(st, &name, first_var, len);
+        }
         let obj = target.map(|(o, _)| o);
         Rc::make_mut(&mut st.symbolics).push(SymbolicObject { name: Rc::from(unique), obj, first_var, len });
         Ok(Flow::Next)
+    }
+
+    /// A concolic state's model takes the seed's bytes for a new object (missing bytes are 0,
+    /// extra bytes ignored, as in concrete runs). Fresh variables are not in the path
+    /// condition yet, so the model still satisfies it.
+    fn seed_object(&mut self, st: &mut ExecutionState, name: &str, first_var: u32, len: u32) {
+        let Some(seed) = &self.seed_inputs else { return };
+        let occurrence = st
+            .symbolics
+            .iter()
+            .filter(|s| &*s.name == name || s.name.strip_prefix(name).is_some_and(|rest| rest.starts_with('#')))
+            .count() as u32;
+        let Some(value) = seed.value(st.symbolics.len(), name, occurrence) else { return };
+        let mut model = (*st.model).clone();
+        for i in 0..len {
+            let byte = value.get(i as usize).copied().unwrap_or(0);
+            model.insert(penumbra_solver::VarId::from_u32(first_var + i), u64::from(byte));
+        }
+        st.model = Rc::new(model);
     }
 
     /// `assume(cond)`: `cond` joins the path condition; if it cannot hold, the path ends.

@@ -37,6 +37,9 @@ pub struct Stats {
     pub max_live_states: u64,
     /// Shadow execution: paths that diverged and ended.
     pub diff_paths: u64,
+    /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
+    /// execution.
+    pub divergence_points: u64,
     /// Shadow execution: divergences (a state taking a diff outcome).
     pub divergences: u64,
     /// Shadow execution: divergences where a changed value had to be made concrete and the
