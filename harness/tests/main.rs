@@ -7,3 +7,4 @@ mod support;
 mod exec_corpus;
 mod exec_errors;
 mod run_cli;
+mod shadow_examples;

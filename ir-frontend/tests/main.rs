@@ -12,3 +12,4 @@ mod robustness;
 mod semantics;
 mod text;
 mod unsupported;
+mod paths;

@@ -45,7 +45,7 @@ pub(super) fn lower_function<'m>(cx: &mut ModuleCx<'m>, f: &'m llvm_ir::Function
 /// The line of the function's `DISubprogram`, else of its first located instruction.
 fn function_line(f: &llvm_ir::Function, main_file: &str) -> u32 {
     if let Some(d) = f.debugloc.as_ref().filter(|d| d.line != 0) {
-        return if d.filename == main_file { d.line } else { 0 };
+        return if in_main_file(d, main_file) { d.line } else { 0 };
     }
     f.basic_blocks
         .iter()
@@ -59,8 +59,16 @@ fn function_line(f: &llvm_ir::Function, main_file: &str) -> u32 {
 /// the program, so they count as unknown.
 fn srcloc(d: &Option<DebugLoc>, main_file: &str) -> Option<SrcLoc> {
     d.as_ref()
-        .filter(|d| d.line != 0 && d.filename == main_file)
+        .filter(|d| d.line != 0 && in_main_file(d, main_file))
         .map(|d| SrcLoc { line: d.line, col: d.col.unwrap_or(0) })
+}
+
+/// Whether a debug location is in the compiled file. Clang records a file below its working
+/// directory relative to it (`examples/foo.c` in directory `/work`), whichever way the path
+/// was given, so the location's directory is joined before comparing.
+fn in_main_file(d: &DebugLoc, main_file: &str) -> bool {
+    d.filename == main_file
+        || d.directory.as_deref().is_some_and(|dir| std::path::Path::new(dir).join(&d.filename) == std::path::Path::new(main_file))
 }
 
 /// The phis at the start of a block.

@@ -1,0 +1,177 @@
+//! `penumbra shadow` on the bundled examples (`examples/`, copied from the shared examples):
+//! every row of their `EXPECTED.md` — exactly those divergences, each with its concrete input,
+//! line and sides, in complete mode and from each listed seed in seeded mode.
+
+use crate::support::{line_of, penumbra, repo_root};
+use serde_json::Value;
+
+/// One test of a shadow run, reduced to what the expectations name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Found {
+    kind: String,
+    /// Inputs as `name=int`, in creation order.
+    inputs: Vec<(String, i64)>,
+    line: Option<u32>,
+    old: Option<String>,
+    new: Option<String>,
+    /// The error kind the path ended with, if any.
+    error: Option<String>,
+}
+
+/// A shadow run's `--json` summary: `(summary, tests)`.
+fn shadow(example: &str, extra: &[&str]) -> (Value, Vec<Found>) {
+    let file = repo_root().join("examples").join(example);
+    let mut args: Vec<String> = vec!["shadow".into(), file.display().to_string(), "--json".into(), "--no-tests".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let out = penumbra(&args);
+    out.assert_status(0);
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("--json prints one JSON object");
+    let tests = summary["tests"].as_array().expect("tests is an array").iter().map(found).collect();
+    (summary, tests)
+}
+
+fn found(t: &Value) -> Found {
+    let inputs = t["inputs"]
+        .as_object()
+        .expect("inputs is an object")
+        .iter()
+        .map(|(name, v)| (name.clone(), v["int"].as_i64().expect("4-byte inputs have an int")))
+        .collect();
+    let text = |k: &str| t[k].as_str().map(str::to_string);
+    Found {
+        kind: text("kind").expect("kind"),
+        inputs,
+        line: t["line"].as_u64().map(|l| l as u32),
+        old: text("old"),
+        new: text("new"),
+        error: t["error"]["kind"].as_str().map(str::to_string),
+    }
+}
+
+/// The line of `marker` in the example's source.
+fn line(example: &str, marker: &str) -> u32 {
+    let source = std::fs::read_to_string(repo_root().join("examples").join(example)).expect("example exists");
+    line_of(&source, marker)
+}
+
+fn divergence(inputs: &[(&str, i64)], line: u32, old: &str, new: &str, error: Option<&str>) -> Found {
+    Found {
+        kind: "divergence".into(),
+        inputs: inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        line: Some(line),
+        old: Some(old.into()),
+        new: Some(new.into()),
+        error: error.map(str::to_string),
+    }
+}
+
+fn sorted(mut v: Vec<Found>) -> Vec<Found> {
+    v.sort();
+    v
+}
+
+#[test]
+fn foo_complete_finds_the_fix_at_minus_one_and_the_regression_at_zero() {
+    let (summary, tests) = shadow("foo.c", &[]);
+    assert_eq!(summary["mode"], "complete");
+    assert_eq!(summary["diff_paths"], 2);
+    let expected = vec![
+        // x = -1: old y = 1 fails the assertion, new y = 2 returns 0 (the fix).
+        divergence(&[("x", -1)], line("foo.c", "if (y > 1)"), "false", "true", None),
+        // x = 0: old y = 0 returns 1, new y = 1 fails the assertion (the regression).
+        divergence(&[("x", 0)], line("foo.c", "if (y == 1)"), "false", "true", Some("assertion-failed")),
+    ];
+    assert_eq!(sorted(tests), sorted(expected));
+}
+
+#[test]
+fn foo_seeded_from_minus_one_finds_only_minus_one() {
+    let (summary, tests) = shadow("foo.c", &["--mode", "seeded", "--seed", "x=-1"]);
+    assert_eq!(summary["mode"], "seeded");
+    assert_eq!(summary["diff_paths"], 1);
+    assert_eq!(tests, vec![divergence(&[("x", -1)], line("foo.c", "if (y > 1)"), "false", "true", None)]);
+}
+
+#[test]
+fn foo_seeded_from_zero_finds_zero_where_the_seed_itself_diverges() {
+    let (summary, tests) = shadow("foo.c", &["--mode", "seeded", "--seed", "x=0"]);
+    assert_eq!(summary["diff_paths"], 1);
+    let expected = divergence(&[("x", 0)], line("foo.c", "if (y == 1)"), "false", "true", Some("assertion-failed"));
+    assert_eq!(tests, vec![expected]);
+}
+
+#[test]
+fn foo_seeded_from_five_finds_nothing() {
+    let (summary, tests) = shadow("foo.c", &["--mode", "seeded", "--seed", "x=5"]);
+    assert_eq!(summary["diff_paths"], 0);
+    assert_eq!(tests, vec![]);
+}
+
+#[test]
+fn bar_complete_finds_both_sides_of_the_inner_branch() {
+    let (summary, tests) = shadow("bar.c", &[]);
+    assert_eq!(summary["diff_paths"], 2);
+    let inner = line("bar.c", "if (z == -100)");
+    let expected = vec![
+        divergence(&[("x", 105), ("y", -100)], inner, "false", "true", Some("assertion-failed")),
+        divergence(&[("x", -100), ("y", 105)], inner, "true", "false", None),
+    ];
+    assert_eq!(sorted(tests), sorted(expected));
+}
+
+#[test]
+fn bar_seeded_needs_a_seed_that_reaches_the_inner_branch() {
+    let (summary, tests) = shadow("bar.c", &["--mode", "seeded", "--seed", "x=1,y=1"]);
+    assert_eq!((summary["diff_paths"].as_u64(), tests.len()), (Some(0), 0));
+    let (summary, tests) = shadow("bar.c", &["--mode", "seeded", "--seed", "x=2,y=3"]);
+    assert_eq!(summary["diff_paths"], 2);
+    let inner = line("bar.c", "if (z == -100)");
+    let expected = vec![
+        divergence(&[("x", 105), ("y", -100)], inner, "false", "true", Some("assertion-failed")),
+        divergence(&[("x", -100), ("y", 105)], inner, "true", "false", None),
+    ];
+    assert_eq!(sorted(tests), sorted(expected));
+}
+
+/// The one threshold divergence: some x in [6, 10], old takes the branch, new does not.
+fn assert_threshold_divergence(tests: &[Found]) {
+    assert_eq!(tests.len(), 1, "{tests:?}");
+    let t = &tests[0];
+    let x = t.inputs[0].1;
+    assert!((6..=10).contains(&x), "x = {x} is not in [6, 10]");
+    let expected = divergence(&[("x", x)], line("threshold.c", "if (change(x > 5, x > 10))"), "true", "false", None);
+    assert_eq!(t, &expected);
+}
+
+#[test]
+fn threshold_complete_finds_one_input_between_six_and_ten() {
+    let (summary, tests) = shadow("threshold.c", &[]);
+    assert_eq!(summary["diff_paths"], 1);
+    assert_threshold_divergence(&tests);
+}
+
+#[test]
+fn threshold_seeded_from_either_test_finds_the_divergence_off_the_seeds_path() {
+    for seed in ["x=0", "x=15"] {
+        let (summary, tests) = shadow("threshold.c", &["--mode", "seeded", "--seed", seed]);
+        assert_eq!(summary["diff_paths"], 1, "seed {seed}");
+        assert_threshold_divergence(&tests);
+    }
+}
+
+#[test]
+fn offbyone_complete_reports_n_equal_4_as_a_divergence_and_negative_n_as_an_error_in_both() {
+    let (summary, tests) = shadow("offbyone.c", &[]);
+    assert_eq!(summary["diff_paths"], 1);
+    let write = line("offbyone.c", "buf[n] = 1;");
+    let branch = line("offbyone.c", "if (change(n < 4, n <= 4))");
+    let (divergences, errors): (Vec<Found>, Vec<Found>) = tests.into_iter().partition(|t| t.kind == "divergence");
+    assert_eq!(divergences, vec![divergence(&[("n", 4)], branch, "false", "true", Some("out-of-bounds-write"))]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = &errors[0];
+    assert!(e.inputs[0].1 < 0, "the error in both versions needs n < 0, got {:?}", e.inputs);
+    assert_eq!(
+        (e.kind.as_str(), e.line, e.old.as_deref(), e.error.as_deref()),
+        ("error", Some(write), None, Some("out-of-bounds-write"))
+    );
+}
