@@ -137,7 +137,7 @@ impl<'p> Executor<'p> {
     }
 
     /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`.
-    fn in_bounds(&mut self, st: &ExecutionState, obj: ObjId, addr: TermId, len: u64) -> TermId {
+    pub(crate) fn in_bounds(&mut self, st: &ExecutionState, obj: ObjId, addr: TermId, len: u64) -> TermId {
         let o = st.mem.object(obj);
         if o.size < len {
             return self.store.ff();
@@ -170,8 +170,24 @@ impl<'p> Executor<'p> {
                 return self.store.ult(off, size);
             }
         }
-        let k = self.store.constant(64, v);
-        self.store.eq(addr, k)
+        // No object: the gap between the objects around `v` (their redzones excluded, which
+        // belong to their objects' overflows), so one error covers the whole invalid range.
+        let (mut lo, mut hi) = (NULL_PAGE_END, u64::MAX);
+        for o in st.mem.objects() {
+            let (start, end) = (o.base.saturating_sub(REDZONE), o.base.saturating_add(o.size).saturating_add(REDZONE));
+            if end <= v {
+                lo = lo.max(end);
+            } else if start > v {
+                hi = hi.min(start);
+            }
+        }
+        if lo > v || hi <= v {
+            let k = self.store.constant(64, v);
+            return self.store.eq(addr, k);
+        }
+        let (lo_k, span) = (self.store.constant(64, lo), self.store.constant(64, hi - lo));
+        let off = self.store.sub(addr, lo_k);
+        self.store.ult(off, span)
     }
 
     /// Gives `other` (whose address is outside `obj`) a model in which the address overflows
@@ -190,7 +206,7 @@ impl<'p> Executor<'p> {
     }
 
     /// The `len` (1..=8) bytes at a resolved target, as terms.
-    fn read_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, len: usize, out: &mut [TermId; 8]) {
+    pub(crate) fn read_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, len: usize, out: &mut [TermId; 8]) {
         match offset {
             Offset::Const(off) => out[..len].copy_from_slice(st.mem.bytes(obj, off, len as u64)),
             Offset::Sym(off) => {
@@ -212,6 +228,21 @@ impl<'p> Executor<'p> {
 
     /// Writes `data` at a resolved target.
     pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, data: &[TermId]) {
+        if matches!(st.mode, crate::state::ExecMode::Region(_)) {
+            // One version's write: keep the other version's bytes (at a fixed offset).
+            let off = match offset {
+                Offset::Const(off) => off,
+                Offset::Sym(off) => {
+                    self.stats.concretized_offsets += 1;
+                    self.concretize(st, off)
+                }
+            };
+            let current = st.mem.bytes(obj, off, data.len() as u64).to_vec();
+            let mut merged = data.to_vec();
+            self.region_bytes(st.mode, &current, &mut merged);
+            st.mem.write_bytes(obj, off, &merged);
+            return;
+        }
         match offset {
             Offset::Const(off) => st.mem.write_bytes(obj, off, data),
             Offset::Sym(off) if st.mem.object(obj).size <= MAX_SYMBOLIC_WRITE_BYTES => {

@@ -133,6 +133,9 @@ impl<'p> Executor<'p> {
 
     /// Returns `value` from the top frame.
     pub(crate) fn ret(&mut self, st: &mut ExecutionState, value: Option<TermId>) -> Flow {
+        if st.region.is_some() && self.region_return(st) {
+            return Flow::Jumped;
+        }
         let Some(frame) = st.stack.pop() else { return Flow::End(Ending::Exit(0)) };
         for &id in &frame.allocas {
             st.mem.kill_stack_object(id);

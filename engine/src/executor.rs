@@ -24,6 +24,9 @@ use penumbra_solver::{Model, Solver, TermId, TermStore};
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
+/// The immediate post-dominator of each block of a function.
+pub type PostDoms = cranelift_entity::SecondaryMap<penumbra_ir::Block, cranelift_entity::packed_option::PackedOption<penumbra_ir::Block>>;
+
 /// What a step of an instruction did.
 #[derive(Debug)]
 pub enum Flow {
@@ -82,6 +85,8 @@ pub struct Executor<'p> {
     bse_budget_hit: bool,
     /// Seeded shadow execution: the seed the concolic phase follows now.
     pub(crate) seed_inputs: Option<Inputs>,
+    /// Post-dominators per function, for `penumbra_execute` blocks.
+    pub(crate) postdoms: rustc_hash::FxHashMap<penumbra_ir::Func, std::rc::Rc<PostDoms>>,
     next_progress: Duration,
     progress_terminal: bool,
 }
@@ -108,6 +113,7 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
         phase_deadline: None,
         bse_budget_hit: false,
         seed_inputs: None,
+        postdoms: Default::default(),
         next_progress: Duration::from_secs(1),
         progress_terminal: std::io::stderr().is_terminal(),
     };
@@ -162,6 +168,11 @@ impl<'p> Executor<'p> {
                     self.end_path(&st, None, &model, ending)?;
                     searcher.remove(id);
                     slab.free(id);
+                    // An ending inside a `penumbra_execute` block may go on as a new state.
+                    for s in self.new_states.drain(..) {
+                        let child = slab.insert(s);
+                        searcher.add(child, None);
+                    }
                 }
                 None => match queue.as_deref_mut() {
                     Some(queue) => {
@@ -363,6 +374,17 @@ impl<'p> Executor<'p> {
         model: &Model,
         ending: Ending,
     ) -> Result<(), RunError> {
+        if st.region.is_some() {
+            match self.region_ending(st, extra, model, &ending) {
+                Some(crate::region::RegionEnd::Continue(s)) => {
+                    self.stats.states += 1;
+                    self.new_states.push(s);
+                    return Ok(());
+                }
+                Some(crate::region::RegionEnd::Ended(s)) => return self.end_path(&s, None, &s.model.clone(), ending),
+                None => {}
+            }
+        }
         let shadow = self.config.shadow.is_some();
         let diverged = st.divergence.is_some();
         match &ending {

@@ -45,6 +45,7 @@ pub mod program;
 pub mod replay;
 pub mod run_error;
 pub mod search;
+mod region;
 mod shadow;
 pub mod state;
 pub mod stats;

@@ -204,6 +204,11 @@ impl Memory {
         self.objects.len()
     }
 
+    /// Every object ever allocated (dead ones included), in allocation order.
+    pub fn objects(&self) -> impl Iterator<Item = &MemObject> {
+        self.objects.iter()
+    }
+
     /// The object for writing (copies the table if it is shared).
     pub fn object_mut(&mut self, id: ObjId) -> &mut MemObject {
         &mut Rc::make_mut(&mut self.objects)[id.index()]

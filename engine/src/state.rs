@@ -25,13 +25,16 @@ pub enum ExecMode {
     /// Shadow execution after a divergence: the new version only (shadows are projected away
     /// wherever a value is used).
     Diverged,
+    /// Shadow execution inside a `penumbra_execute(OLD|NEW)` block ([`Region`]): this version
+    /// runs alone; its writes leave the other version's memory as it was.
+    Region(Version),
 }
 
 impl ExecMode {
     /// The one version this mode follows, if it follows one.
     pub fn single(self) -> Option<Version> {
         match self {
-            ExecMode::Single(v) => Some(v),
+            ExecMode::Single(v) | ExecMode::Region(v) => Some(v),
             ExecMode::Diverged => Some(Version::New),
             ExecMode::Both => None,
         }
@@ -41,6 +44,24 @@ impl ExecMode {
     pub fn is_shadow(self) -> bool {
         !matches!(self, ExecMode::Single(_))
     }
+}
+
+/// A `penumbra_execute(OLD|NEW)` block being run by one version at a time (ShadowJPF+): at the
+/// branch on `penumbra_execute`, the old version runs its side to the point where both sides
+/// meet again (the branch's immediate post-dominator, `join`), then the new version runs its
+/// side from the branch to `join`, and their frames merge into shadows. Memory needs no merge:
+/// each side's writes keep the other version's bytes.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// The call-stack depth of the branch's frame.
+    pub depth: usize,
+    pub join: Block,
+    /// The new version's destination from the branch, while the old version runs.
+    pub new_dest: Option<penumbra_ir::Dest>,
+    /// The branch's frame, to start the new version's side from.
+    pub at_branch: Frame,
+    /// The old version's frame at `join`, once it got there.
+    pub old_at_join: Option<Frame>,
 }
 
 /// Where and how the two versions first took different sides on a path.
@@ -153,6 +174,10 @@ pub struct ExecutionState {
     pub mode: ExecMode,
     /// Shadow execution: the path's divergence, once it happened.
     pub divergence: Option<Rc<Divergence>>,
+    /// The `penumbra_execute` block being run, if any.
+    pub region: Option<Box<Region>>,
+    /// The version a `penumbra_execute` just asked about (its branch starts a region).
+    pub pending_execute: Option<Version>,
     /// Seeded shadow execution: the state follows its seed (the model) without forking, and
     /// divergences off it are queued for bounded symbolic execution.
     pub concolic: bool,
@@ -176,6 +201,8 @@ impl ExecutionState {
             symbolics: Rc::new(Vec::new()),
             mode,
             divergence: None,
+            region: None,
+            pending_execute: None,
             concolic: false,
             stdin: Stdin::default(),
             instructions: 0,
@@ -218,6 +245,6 @@ mod tests {
     #[test]
     fn state_and_frame_sizes_are_pinned() {
         assert_eq!(std::mem::size_of::<Frame>(), 72);
-        assert!(std::mem::size_of::<ExecutionState>() <= 248, "{}", std::mem::size_of::<ExecutionState>());
+        assert!(std::mem::size_of::<ExecutionState>() <= 264, "{}", std::mem::size_of::<ExecutionState>());
     }
 }

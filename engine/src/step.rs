@@ -90,11 +90,11 @@ impl<'p> Executor<'p> {
                 set_result(st, body, inst, t);
             }
             InstData::Execute { version } => {
-                // Both versions: a block of one version's code is an immediate divergence
-                // (as `change(1, 0)` / `change(0, 1)`).
+                // Both versions: the branch on it runs each version's side alone (region.rs).
                 let t = match st.mode.single() {
                     Some(v) => self.store.bool_const(*version == v),
                     None => {
+                        st.pending_execute = Some(*version);
                         let (old, new) = (
                             self.store.bool_const(*version == Version::Old),
                             self.store.bool_const(*version == Version::New),
@@ -115,6 +115,11 @@ impl<'p> Executor<'p> {
             }
             InstData::Brif { cond, then_dest, else_dest } => {
                 let c = self.truth(val(st, *cond));
+                if st.pending_execute.take().is_some() {
+                    if let Some(flow) = self.enter_region(st, body, c, *then_dest, *else_dest) {
+                        return Ok(flow);
+                    }
+                }
                 match self.branch(st, c, inst)? {
                     Branch::Only(side) => self.jump(st, body, if side { *then_dest } else { *else_dest }),
                     Branch::Both(mut other) => {
@@ -213,6 +218,9 @@ impl<'p> Executor<'p> {
         let frame = st.frame_mut();
         frame.block = data.block;
         frame.idx = 0;
+        if st.region.is_some() {
+            self.region_after_jump(st, body);
+        }
     }
 
     /// `switch`: a constant selects its case; a symbolic value forks once per feasible case

@@ -8,3 +8,4 @@ mod exec_corpus;
 mod exec_errors;
 mod run_cli;
 mod shadow_examples;
+mod shadow_semantics;

@@ -7,20 +7,26 @@ use serde_json::Value;
 
 /// One test of a shadow run, reduced to what the expectations name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Found {
-    kind: String,
+pub struct Found {
+    pub kind: String,
     /// Inputs as `name=int`, in creation order.
-    inputs: Vec<(String, i64)>,
-    line: Option<u32>,
-    old: Option<String>,
-    new: Option<String>,
+    pub inputs: Vec<(String, i64)>,
+    pub line: Option<u32>,
+    pub old: Option<String>,
+    pub new: Option<String>,
     /// The error kind the path ended with, if any.
-    error: Option<String>,
+    pub error: Option<String>,
+    /// The new version's exit status, for paths that exited.
+    pub exit_code: Option<i64>,
+}
+
+/// A shadow run's `--json` summary of a bundled example: `(summary, tests)`.
+fn shadow(example: &str, extra: &[&str]) -> (Value, Vec<Found>) {
+    shadow_file(&repo_root().join("examples").join(example), extra)
 }
 
 /// A shadow run's `--json` summary: `(summary, tests)`.
-fn shadow(example: &str, extra: &[&str]) -> (Value, Vec<Found>) {
-    let file = repo_root().join("examples").join(example);
+pub fn shadow_file(file: &std::path::Path, extra: &[&str]) -> (Value, Vec<Found>) {
     let mut args: Vec<String> = vec!["shadow".into(), file.display().to_string(), "--json".into(), "--no-tests".into()];
     args.extend(extra.iter().map(|s| s.to_string()));
     let out = penumbra(&args);
@@ -45,6 +51,7 @@ fn found(t: &Value) -> Found {
         old: text("old"),
         new: text("new"),
         error: t["error"]["kind"].as_str().map(str::to_string),
+        exit_code: t["exit_code"].as_i64(),
     }
 }
 
@@ -55,7 +62,9 @@ fn line(example: &str, marker: &str) -> u32 {
 }
 
 fn divergence(inputs: &[(&str, i64)], line: u32, old: &str, new: &str, error: Option<&str>) -> Found {
+    let exit_code = if error.is_none() { Some(0) } else { None };
     Found {
+        exit_code,
         kind: "divergence".into(),
         inputs: inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
         line: Some(line),

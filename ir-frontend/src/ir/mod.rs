@@ -10,11 +10,13 @@ mod entities;
 mod function;
 mod instructions;
 mod module;
+mod postdom;
 mod text;
 mod types;
 mod verifier;
 
 pub use builder::FunctionBuilder;
+pub use postdom::immediate_post_dominators;
 pub use entities::{Block, Dest, Func, Global, Inst, JumpTable, Msg, Value};
 pub use function::{BlockData, Body, Function, Layout, Signature, SrcLoc, ValueData, ValueDef};
 pub use instructions::{BinaryOp, CastOp, DestData, InstData, IntCC, JumpTableData, ValueList, Version};

@@ -135,3 +135,55 @@ fn verifier_reports_type_errors_and_missing_terminators() {
 fn body_entry(body: &Body) -> Block {
     body.layout.entry_block().unwrap()
 }
+
+#[test]
+fn post_dominators_of_a_diamond_a_loop_and_an_early_return() {
+    // entry -> (a | b) -> join -> loop header <-> body, header -> exit_block (ret);
+    // b also returns early through `early`.
+    let mut body = Body::default();
+    let (entry, a, b, early, join, header, lbody, exit_block);
+    {
+        let mut fb = FunctionBuilder::new(&mut body);
+        entry = fb.create_block();
+        a = fb.create_block();
+        b = fb.create_block();
+        early = fb.create_block();
+        join = fb.create_block();
+        header = fb.create_block();
+        lbody = fb.create_block();
+        exit_block = fb.create_block();
+        fb.switch_to_block(entry);
+        let x = fb.append_block_param(entry, Type::I32);
+        let zero = fb.iconst(Type::I32, 0);
+        let c = fb.icmp(IntCC::Slt, x, zero);
+        let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
+        fb.brif(c, da, db);
+        fb.switch_to_block(a);
+        fb.jump(join, &[]);
+        fb.switch_to_block(b);
+        let (dj, de) = (fb.dest(join, &[]), fb.dest(early, &[]));
+        fb.brif(c, dj, de);
+        fb.switch_to_block(early);
+        fb.ret(Some(zero));
+        fb.switch_to_block(join);
+        fb.jump(header, &[]);
+        fb.switch_to_block(header);
+        let (dl, dx) = (fb.dest(lbody, &[]), fb.dest(exit_block, &[]));
+        fb.brif(c, dl, dx);
+        fb.switch_to_block(lbody);
+        fb.jump(header, &[]);
+        fb.switch_to_block(exit_block);
+        fb.ret(Some(x));
+    }
+    let ipdom = immediate_post_dominators(&body);
+    let of = |blk: Block| ipdom[blk].expand();
+    // The early return means entry's paths meet only at the exit.
+    assert_eq!(of(entry), None);
+    assert_eq!(of(a), Some(join));
+    assert_eq!(of(b), None);
+    assert_eq!(of(join), Some(header));
+    assert_eq!(of(header), Some(exit_block));
+    assert_eq!(of(lbody), Some(header));
+    assert_eq!(of(exit_block), None);
+    assert_eq!(of(early), None);
+}

@@ -1,0 +1,106 @@
+//! Immediate post-dominators of a function's blocks: where the paths from a block meet again
+//! before leaving the function. Shadow execution needs them to know where a
+//! `penumbra_execute(OLD|NEW)` block ends and both versions run on together.
+//!
+//! Cooper, Harvey and Kennedy's iterative algorithm ("A Simple, Fast Dominance Algorithm") on
+//! the reversed control-flow graph, with a virtual exit that every block without successors
+//! (return, unreachable, unsupported) flows into. Blocks that cannot reach the exit (infinite
+//! loops) have no post-dominator.
+
+use super::{Block, Body};
+use cranelift_entity::packed_option::PackedOption;
+use cranelift_entity::SecondaryMap;
+
+/// The immediate post-dominator of every block (`None` for the function's exit and for blocks
+/// that never reach it).
+pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
+    let blocks = body.layout.blocks();
+    let n = blocks.len();
+    let exit = n;
+    let index_of = |b: Block| blocks.iter().position(|&x| x == b);
+    // Successors in the CFG, by index; the exit for blocks without any.
+    let succs: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|&b| {
+            let s: Vec<usize> = body
+                .layout
+                .terminator(b)
+                .map(|t| body.successors(t).iter().filter_map(|&d| index_of(body.dests[d].block)).collect())
+                .unwrap_or_default();
+            if s.is_empty() {
+                vec![exit]
+            } else {
+                s
+            }
+        })
+        .collect();
+    // Predecessors in the reversed graph are the CFG successors; its successors are the CFG
+    // predecessors.
+    let mut rev_succs: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    for (b, ss) in succs.iter().enumerate() {
+        for &s in ss {
+            rev_succs[s].push(b);
+        }
+    }
+    // Reverse postorder of the reversed graph from the exit (iterative DFS).
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    let mut stack = vec![(exit, 0usize)];
+    seen[exit] = true;
+    while let Some((node, next)) = stack.pop() {
+        if let Some(&s) = rev_succs[node].get(next) {
+            stack.push((node, next + 1));
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(node);
+        }
+    }
+    order.reverse();
+    let mut rpo_number = vec![usize::MAX; n + 1];
+    for (i, &node) in order.iter().enumerate() {
+        rpo_number[node] = i;
+    }
+    const UNDEF: usize = usize::MAX;
+    let mut idom = vec![UNDEF; n + 1];
+    idom[exit] = exit;
+    let intersect = |idom: &[usize], mut a: usize, mut b: usize| {
+        while a != b {
+            while rpo_number[a] > rpo_number[b] {
+                a = idom[a];
+            }
+            while rpo_number[b] > rpo_number[a] {
+                b = idom[b];
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &node in order.iter().skip(1) {
+            // Predecessors in the reversed graph = CFG successors.
+            let mut new_idom = UNDEF;
+            for &p in &succs[node] {
+                if idom[p] == UNDEF {
+                    continue;
+                }
+                new_idom = if new_idom == UNDEF { p } else { intersect(&idom, p, new_idom) };
+            }
+            if new_idom != UNDEF && idom[node] != new_idom {
+                idom[node] = new_idom;
+                changed = true;
+            }
+        }
+    }
+    let mut out: SecondaryMap<Block, PackedOption<Block>> = SecondaryMap::new();
+    for (i, &b) in blocks.iter().enumerate() {
+        let d = idom[i];
+        if d != UNDEF && d != exit {
+            out[b] = Some(blocks[d]).into();
+        }
+    }
+    out
+}
