@@ -23,12 +23,16 @@ pub struct RunConfig {
     /// The deepest call stack allowed (frames, `main` included); a call beyond it is a
     /// `stack-overflow` error.
     pub max_call_depth: u32,
+    /// Record every conditional decision (`brif` side, `switch` case) in
+    /// [`RunResult::trace`](super::RunResult::trace), in execution order. Off by default: the
+    /// shadow-execution oracle tests compare the traces of the old and the new version.
+    pub trace: bool,
 }
 
 impl Default for RunConfig {
     /// The new version, no inputs (all symbolic bytes zero), `argv = ["program"]`, empty
     /// stdin, no step limit, a call depth of 100,000 frames (about what an 8 MiB native
-    /// stack holds of small frames).
+    /// stack holds of small frames), no trace.
     fn default() -> Self {
         RunConfig {
             version: Version::New,
@@ -37,6 +41,7 @@ impl Default for RunConfig {
             stdin: Vec::new(),
             max_steps: None,
             max_call_depth: 100_000,
+            trace: false,
         }
     }
 }

@@ -16,7 +16,7 @@ use super::exec;
 use super::machine::Machine;
 use super::memory::{ObjectId, Origin, Region, MAX_STACK_BYTES};
 use super::program::Program;
-use super::result::{Outcome, RunResult, SymbolicObject};
+use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent};
 use super::startup;
 use super::stop::{bytes, Fault, Halt, Stop};
 use crate::error::{ErrorKind, Location, RuntimeError};
@@ -75,6 +75,10 @@ pub(super) struct Interp<'a> {
     /// The frame count at which a return hands control back to Rust: 0 for `main`, more while
     /// a library model (`qsort`) runs a callback.
     pub floor: usize,
+    /// [`RunConfig::trace`], copied here so the branch arms test a field of `self`.
+    pub tracing: bool,
+    /// The decisions so far, when tracing.
+    pub trace: Vec<TraceEvent>,
 }
 
 /// Runs `prog` once under `config`.
@@ -90,6 +94,7 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
             },
             steps: 0,
             symbolics: Vec::new(),
+            trace: Vec::new(),
         };
     };
     let mut interp = Interp {
@@ -107,6 +112,8 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         symbolics: Vec::new(),
         symbolic_names: FxHashMap::default(),
         floor: 0,
+        tracing: config.trace,
+        trace: Vec::new(),
     };
     let outcome = match interp.execute(prog.main, &args) {
         Ok(value) => Outcome::Exit(value.map_or(0, |v| (v & 0xff) as i32)),
@@ -118,6 +125,7 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         outcome,
         steps: interp.steps,
         symbolics: interp.symbolics,
+        trace: interp.trace,
     }
 }
 
@@ -262,23 +270,29 @@ impl<'a> Interp<'a> {
                 then_dest,
                 else_dest,
             } => {
-                let dest = if self.reg(cur, *cond) != 0 {
-                    *then_dest
-                } else {
-                    *else_dest
-                };
-                self.branch(cur, dest);
+                let taken = self.reg(cur, *cond) != 0;
+                if self.tracing {
+                    self.record(TraceEvent::Brif {
+                        func: cur.func,
+                        inst,
+                        side: u8::from(taken),
+                    });
+                }
+                self.branch(cur, if taken { *then_dest } else { *else_dest });
                 return Ok(Flow::Continue);
             }
             InstData::Switch { arg, table } => {
                 let v = self.reg(cur, *arg);
                 let table = &body.jump_tables[*table];
-                let dest = table
-                    .cases
-                    .iter()
-                    .find(|(case, _)| *case == v)
-                    .map_or(table.default, |&(_, d)| d);
-                self.branch(cur, dest);
+                let index = table.cases.iter().position(|(case, _)| *case == v);
+                if self.tracing {
+                    self.record(TraceEvent::Switch {
+                        func: cur.func,
+                        inst,
+                        index: index.unwrap_or(table.cases.len()) as u32,
+                    });
+                }
+                self.branch(cur, index.map_or(table.default, |i| table.cases[i].1));
                 return Ok(Flow::Continue);
             }
             InstData::Return { value } => {
@@ -301,6 +315,14 @@ impl<'a> Interp<'a> {
         }
         cur.pc += 1;
         Ok(Flow::Continue)
+    }
+
+    /// Appends a decision to the trace. Out of line and cold: the hot loop only pays the test
+    /// of [`Interp::tracing`] at branches.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, event: TraceEvent) {
+        self.trace.push(event);
     }
 
     /// The value of `v` in the executing frame.

@@ -19,6 +19,10 @@
 //!   `libc`: the modelled C library;
 //! - `stop`: faults and the other ways a run ends early; [`config`] and [`result`]: the API's
 //!   input and output types.
+//!
+//! On request ([`RunConfig::trace`]) a run records its conditional decisions
+//! ([`TraceEvent`]), the concrete counterpart of the symbolic engine's forks: the
+//! shadow-execution tests derive the expected diff paths from the traces of both versions.
 
 mod call;
 mod callback;
@@ -36,7 +40,7 @@ mod stop;
 
 pub use config::{Inputs, RunConfig};
 pub use program::{run, LoadError, Program};
-pub use result::{Outcome, RunResult, SymbolicObject};
+pub use result::{Outcome, RunResult, SymbolicObject, TraceEvent};
 
 /// The address layout, for tools that want to recognise where an address points.
 pub mod layout {

@@ -140,6 +140,7 @@ pub fn run(module: &Module, config: &RunConfig) -> RunResult {
             },
             steps: 0,
             symbolics: Vec::new(),
+            trace: Vec::new(),
         },
     }
 }

@@ -2,7 +2,7 @@
 //! instructions it executed, and the symbolic objects it created.
 
 use crate::error::{ErrorKind, Location, RuntimeError};
-use penumbra_ir::Module;
+use penumbra_ir::{Func, Inst, Module};
 use std::fmt;
 
 /// One `make_symbolic` object: its name as the program gave it and the bytes it received.
@@ -78,6 +78,32 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// One conditional decision of a traced run ([`RunConfig::trace`](super::RunConfig::trace)).
+///
+/// These are exactly the places where the symbolic engine forks on a condition that depends on
+/// the inputs: a `brif` is one two-way fork, a `switch` one decision among its targets (which
+/// the engine asks as a chain of questions, one per distinct target in table order). So two
+/// inputs that make the same decisions follow the same instructions, and the symbolic path of
+/// an input is its trace plus how the run ended (an implicit check — bounds, division, shift,
+/// assertion — forks too, but a run that passes it has no choice to record, and one that fails
+/// it ends there). Two caveats keep that correspondence exact, and programs compared this way
+/// must respect them:
+/// - the C library: the symbolic engine runs `strlen`, `memcmp`, `atoi`, ... as C code (its
+///   branches are forks), while this interpreter runs them natively (no events). Only `printf`
+///   of integers is safe: its output does not steer the program.
+/// - data-dependent targets that are not decisions: calls through function pointers, and
+///   accesses whose symbolic address may hit several objects, which the engine resolves by
+///   other means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TraceEvent {
+    /// The `brif` `inst` of `func` took its `then` side (`side` 1) or its `else` side (0).
+    Brif { func: Func, inst: Inst, side: u8 },
+    /// The `switch` `inst` of `func` took the target of its `index`-th case (in table order),
+    /// or its default (`index` = the number of cases). Cases are matched by value, so `index`
+    /// is the case whose value the selector had, even if other cases share its target.
+    Switch { func: Func, inst: Inst, index: u32 },
+}
+
 /// Everything a run produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunResult {
@@ -88,6 +114,11 @@ pub struct RunResult {
     pub steps: u64,
     /// The symbolic objects in creation order.
     pub symbolics: Vec<SymbolicObject>,
+    /// The conditional decisions in execution order, when [`RunConfig::trace`] was set (else
+    /// empty).
+    ///
+    /// [`RunConfig::trace`]: super::RunConfig::trace
+    pub trace: Vec<TraceEvent>,
 }
 
 impl RunResult {
