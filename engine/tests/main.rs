@@ -6,7 +6,9 @@
 //! - `c_programs`: C snippets compiled by the frontend and run;
 //! - `libc_models`: the modelled C library, from C, including its bounds errors;
 //! - `printf_native`: one table of `printf` formats compared with the native C library;
-//! - `random_programs`: random well-typed IR programs must run without panicking, deterministically.
+//! - `random_programs`: random well-typed IR programs must run without panicking, deterministically;
+//! - `shadow`: complete shadow execution against a brute-force oracle over both versions' branch
+//!   traces (`cargo test -p penumbra-engine --test main shadow`).
 
 mod support;
 
@@ -16,4 +18,5 @@ mod ir_programs;
 mod libc_models;
 mod printf_native;
 mod random_programs;
+mod shadow;
 mod symbolic;

@@ -1,0 +1,79 @@
+//! `penumbra_execute(OLD)` / `penumbra_execute(NEW)` blocks under ShadowJPF+'s semantics: the
+//! block runs against one version's state only, without an immediate divergence; the versions
+//! diverge only where they later take different sides, or where one returns early inside
+//! such a block.
+//!
+//! The trace oracle cannot express this (in the traces the block's own `if` differs: the
+//! conservative semantics, where an execute block is `change(0, 1)`), so the engine's expected
+//! results here are computed by hand, in each test's comment; the oracle's conservative answers
+//! are pinned too, to show what the semantics changes.
+
+use super::compare::{compile, engine, show};
+use super::oracle::{int, point_of, Oracle, Point, Var, Verdict};
+use std::collections::BTreeSet;
+
+/// The engine's diff-path count and the inputs of its divergence tests.
+fn divergences(name: &str, source: &str, vars: &[Var]) -> (u64, BTreeSet<Point>) {
+    let module = compile(name, source);
+    let summary = engine(&module).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let inputs = summary
+        .tests
+        .iter()
+        .filter(|t| t.kind == "divergence")
+        .map(|t| {
+            let named: Vec<_> = t.inputs.0.iter().map(|i| (i.name.clone(), i.bytes.clone())).collect();
+            point_of(vars, &named).expect("every variable has a value")
+        })
+        .collect();
+    (summary.diff_paths, inputs)
+}
+
+fn set(points: &[i64]) -> BTreeSet<Point> {
+    points.iter().map(|&x| vec![x]).collect()
+}
+
+/// The trace oracle's conservative answers: every input reaching a block diverges there.
+#[test]
+fn conservative_semantics_diverge_on_reaching_the_block() {
+    for (name, source, vars, paths, inputs) in [
+        ("execute_new", include_str!("programs/execute_new.c"), [int("x", -3, 3)], 2, set(&[1, 2, 3])),
+        ("execute_old", include_str!("programs/execute_old.c"), [int("x", 0, 4)], 2, set(&[0, 1, 2, 3, 4])),
+        ("execute_return", include_str!("programs/execute_return.c"), [int("x", -2, 2)], 3, set(&[-2, -1, 0, 1, 2])),
+    ] {
+        let module = compile(name, source);
+        let e = Oracle::new(&module, &vars).explore();
+        assert_eq!((e.diff_paths(), &e.divergent), (paths, &inputs), "{name}");
+        let first = e.divergent.iter().next().unwrap();
+        let Verdict::Diverges(d) = Oracle::new(&module, &vars).verdict(first) else { unreachable!() };
+        assert!(
+            source.lines().nth(d.line as usize - 1).unwrap().contains("penumbra_execute"),
+            "{name}: {}",
+            show(&vars, first)
+        );
+    }
+}
+
+/// y = x, plus one in the new version for x > 0; then `y == 2`: old x = 2 against new x = 1.
+/// Two diff paths, x = 1 (old false, new true) and x = 2 (old true, new false).
+#[test]
+fn execute_new_diverges_only_where_the_value_matters() {
+    let got = divergences("execute_new", include_str!("programs/execute_new.c"), &[int("x", -3, 3)]);
+    assert_eq!(got, (2, set(&[1, 2])));
+}
+
+/// The old version clamps y to 2: only x = 3 and 4 then differ at `y >= 3` (old false, new
+/// true), one diff path (the clamp's `if` is the old state's decision, the same for both).
+#[test]
+fn execute_old_diverges_only_after_the_clamp() {
+    let got = divergences("execute_old", include_str!("programs/execute_old.c"), &[int("x", 0, 4)]);
+    assert_eq!((got.0, got.1.len()), (1, 1));
+    assert!(got.1.is_subset(&set(&[3, 4])));
+}
+
+/// The new version returns early for x < 0 inside its block: one diff path (x = -2 or -1).
+#[test]
+fn execute_return_diverges_on_the_early_return() {
+    let got = divergences("execute_return", include_str!("programs/execute_return.c"), &[int("x", -2, 2)]);
+    assert_eq!(got.0, 1);
+    assert!(got.1.is_subset(&set(&[-2, -1])) && got.1.len() == 1);
+}
