@@ -52,7 +52,28 @@ pub enum Target {
 
 impl<'p> Executor<'p> {
     /// Resolves an access of `len > 0` bytes at the address term `addr` executed by `inst`.
+    /// In shadow execution, an object whose size differs between the versions is also checked
+    /// against the size of each version the state runs ([`Executor::check_shadow_size`]).
     pub fn resolve(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        len: u64,
+        access: Access,
+    ) -> Result<Target, RunError> {
+        let target = self.resolve_in_memory(st, inst, addr, len, access)?;
+        if let Target::Obj(obj, offset) = target {
+            if !st.shadow_sizes.is_empty() {
+                if let Some(ending) = self.check_shadow_size(st, obj, offset, len, access)? {
+                    return Ok(Target::Flow(Flow::End(ending)));
+                }
+            }
+        }
+        Ok(target)
+    }
+
+    fn resolve_in_memory(
         &mut self,
         st: &mut ExecutionState,
         inst: Inst,
@@ -206,7 +227,14 @@ impl<'p> Executor<'p> {
     }
 
     /// The `len` (1..=8) bytes at a resolved target, as terms.
-    pub(crate) fn read_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, len: usize, out: &mut [TermId; 8]) {
+    pub(crate) fn read_target(
+        &mut self,
+        st: &mut ExecutionState,
+        obj: ObjId,
+        offset: Offset,
+        len: usize,
+        out: &mut [TermId; 8],
+    ) {
         match offset {
             Offset::Const(off) => out[..len].copy_from_slice(st.mem.bytes(obj, off, len as u64)),
             Offset::Sym(off) => {

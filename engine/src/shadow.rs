@@ -99,6 +99,68 @@ impl Executor<'_> {
     }
 }
 
+impl Executor<'_> {
+    /// The size of an allocation in each version: `(old, new)`, equal unless `t` holds a
+    /// shadow in a state running both versions. Symbolic sizes are fixed to their model values.
+    pub(crate) fn alloc_sizes(&mut self, st: &mut ExecutionState, t: TermId) -> (u64, u64) {
+        let t = self.view(st, t);
+        if !self.store.has_shadow(t) {
+            if self.store.as_const(t).is_none() {
+                self.stats.concretized_sizes += 1;
+            }
+            let n = self.concretize(st, t);
+            return (n, n);
+        }
+        let (o, n) = self.store.projections(t);
+        if self.store.as_const(o).is_none() || self.store.as_const(n).is_none() {
+            self.stats.concretized_sizes += 1;
+        }
+        (self.concretize(st, o), self.concretize(st, n))
+    }
+
+    /// Records that `obj` (allocated with the larger size) has `old` bytes in the old version
+    /// and `new` in the new one.
+    pub(crate) fn record_shadow_size(&mut self, st: &mut ExecutionState, obj: ObjId, old: u64, new: u64) {
+        if old != new {
+            Rc::make_mut(&mut st.shadow_sizes).push((obj, old, new));
+        }
+    }
+
+    /// The bounds check of an access of `len` bytes at `offset` of `obj` against each
+    /// version's size, when the versions allocated `obj` with different sizes: a four-way
+    /// check while both versions run, the followed version's size otherwise.
+    pub(crate) fn check_shadow_size(
+        &mut self,
+        st: &mut ExecutionState,
+        obj: ObjId,
+        offset: Offset,
+        len: u64,
+        access: Access,
+    ) -> Result<Option<crate::state::Ending>, RunError> {
+        let Some(&(_, old, new)) = st.shadow_sizes.iter().find(|(o, _, _)| *o == obj) else { return Ok(None) };
+        let off = match offset {
+            Offset::Const(c) => self.store.constant(64, c),
+            Offset::Sym(t) => t,
+        };
+        let len_k = self.store.constant(64, len);
+        let end = self.store.add(off, len_k);
+        let (old_k, new_k) = (self.store.constant(64, old), self.store.constant(64, new));
+        let (out_old, out_new) = (self.store.ugt(end, old_k), self.store.ugt(end, new_k));
+        let fail = match st.mode.single() {
+            None => self.store.shadow(out_old, out_new),
+            Some(penumbra_ir::Version::Old) => out_old,
+            Some(penumbra_ir::Version::New) => out_new,
+        };
+        let kind = if access == Access::Read { ErrorKind::OutOfBoundsRead } else { ErrorKind::OutOfBoundsWrite };
+        let message = format!(
+            "{} of {} past the end of an object of {old} bytes (old) / {new} bytes (new)",
+            access.name(),
+            crate::memory::bytes_text(len)
+        );
+        self.check(st, fail, |ex, st| ex.error(st, kind, message))
+    }
+}
+
 /// Where an access goes in each version when its address holds a shadow.
 #[derive(Debug)]
 pub enum PairTarget {

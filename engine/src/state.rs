@@ -174,6 +174,9 @@ pub struct ExecutionState {
     pub mode: ExecMode,
     /// Shadow execution: the path's divergence, once it happened.
     pub divergence: Option<Rc<Divergence>>,
+    /// Shadow execution: objects allocated with a size that differs between the versions
+    /// (`malloc(change(4, 5))`), as (object, old size, new size); the object has the larger.
+    pub shadow_sizes: Rc<Vec<(ObjId, u64, u64)>>,
     /// The `penumbra_execute` block being run, if any.
     pub region: Option<Box<Region>>,
     /// The version a `penumbra_execute` just asked about (its branch starts a region).
@@ -201,6 +204,7 @@ impl ExecutionState {
             symbolics: Rc::new(Vec::new()),
             mode,
             divergence: None,
+            shadow_sizes: Rc::new(Vec::new()),
             region: None,
             pending_execute: None,
             concolic: false,
@@ -245,6 +249,6 @@ mod tests {
     #[test]
     fn state_and_frame_sizes_are_pinned() {
         assert_eq!(std::mem::size_of::<Frame>(), 72);
-        assert!(std::mem::size_of::<ExecutionState>() <= 264, "{}", std::mem::size_of::<ExecutionState>());
+        assert!(std::mem::size_of::<ExecutionState>() <= 272, "{}", std::mem::size_of::<ExecutionState>());
     }
 }

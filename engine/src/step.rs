@@ -72,12 +72,14 @@ impl<'p> Executor<'p> {
                 return self.alloca(st, body, inst, u64::from(*size), u64::from(*align))
             }
             InstData::DynAlloca { bytes } => {
-                let n = val(st, *bytes);
-                if self.store.as_const(n).is_none() {
-                    self.stats.concretized_sizes += 1;
+                let (old, new) = self.alloc_sizes(st, val(st, *bytes));
+                let flow = self.alloca(st, body, inst, old.max(new), 16)?;
+                if old != new {
+                    if let Some(&obj) = st.frame().allocas.last() {
+                        self.record_shadow_size(st, obj, old, new);
+                    }
                 }
-                let n = self.concretize(st, n);
-                return self.alloca(st, body, inst, n, 16);
+                return Ok(flow);
             }
             InstData::Call { func, args } => return self.call(st, body, inst, *func, body.list(*args)),
             InstData::CallIndirect { args } => return self.call_indirect(st, body, inst, body.list(*args)),

@@ -82,6 +82,12 @@ pub struct RunSummary {
     /// Shadow execution: paths that diverged and then ended (each has a test of kind
     /// `divergence`).
     pub diff_paths: u64,
+    /// Shadow execution: states that took a diff outcome (a path may fork after it diverged,
+    /// so there can be more diff paths than divergences).
+    pub divergences: u64,
+    /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
+    /// execution.
+    pub divergence_points: u64,
     pub search: String,
     /// Paths that returned from `main` or called `exit`.
     pub paths_completed: u64,
@@ -143,6 +149,8 @@ impl RunSummary {
             version: if ex.config.shadow.is_some() { "both".into() } else { ex.config.version.to_string() },
             mode: ex.config.shadow.as_ref().map(|m| m.name().to_string()),
             diff_paths: s.diff_paths,
+            divergences: s.divergences,
+            divergence_points: s.divergence_points,
             search: ex.config.search.name().to_string(),
             paths_completed: s.paths_completed,
             errors: s.errors,
@@ -185,8 +193,11 @@ impl RunSummary {
             }
         }
         let mut rows: Vec<(&str, String)> = Vec::new();
-        if self.mode.is_some() {
+        if let Some(mode) = &self.mode {
             rows.push(("diff paths", self.diff_paths.to_string()));
+            if mode == "seeded" {
+                rows.push(("divergence points", self.divergence_points.to_string()));
+            }
         }
         rows.extend([
             ("paths completed", self.paths_completed.to_string()),

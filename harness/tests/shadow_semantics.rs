@@ -223,3 +223,34 @@ fn a_refactoring_without_effect_has_no_divergence() {
     let (diff_paths, tests) = shadow("refactor.c", REFACTORING);
     assert_eq!((diff_paths, tests.len()), (0, 0));
 }
+
+const CHANGED_MALLOC_SIZE: &str = r#"#include <stdlib.h>
+#include "penumbra.h"
+int main(void) {
+  int n;
+  penumbra_make_symbolic(&n, sizeof n, "n");
+  penumbra_assume(n >= 0 && n <= 6);
+  char *buf = malloc(change(4, 5));
+  buf[n] = 1; // <- write
+  int r = buf[0];
+  free(buf);
+  return r;
+}
+"#;
+
+#[test]
+fn a_changed_allocation_size_is_checked_against_each_versions_size() {
+    // n = 4 overflows the old 4-byte block only (the fix: new exits 0); n in [5, 6] overflows
+    // both (an error in both versions, not a divergence).
+    let (diff_paths, tests) = shadow("malloc.c", CHANGED_MALLOC_SIZE);
+    assert_eq!(diff_paths, 1);
+    let write = Some(line_of(CHANGED_MALLOC_SIZE, "// <- write"));
+    assert_eq!(tests.len(), 2, "{tests:?}");
+    assert_eq!(x(&tests[0]), 4);
+    assert_eq!(sides(&tests[0]), (write, Some("fails"), Some("passes"), None, Some(0)));
+    assert!((5..=6).contains(&x(&tests[1])), "{:?}", tests[1]);
+    assert_eq!(
+        (tests[1].kind.as_str(), tests[1].line, tests[1].error.as_deref()),
+        ("error", write, Some("out-of-bounds-write"))
+    );
+}

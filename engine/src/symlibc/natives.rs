@@ -72,8 +72,14 @@ impl<'p> Executor<'p> {
         }
         let r = match native {
             Native::Malloc => {
-                let n = self.size_arg(st, arg!(0));
-                Some(self.malloc(st, n))
+                let (old, new) = self.alloc_sizes(st, arg!(0));
+                let p = self.malloc(st, old.max(new));
+                if old != new {
+                    if let Some((obj, 0)) = self.store.as_const(p).and_then(|a| st.mem.resolve(a)) {
+                        self.record_shadow_size(st, obj, old, new);
+                    }
+                }
+                Some(p)
             }
             Native::Calloc => {
                 let (n, m) = (self.size_arg(st, arg!(0)), self.size_arg(st, arg!(1)));
