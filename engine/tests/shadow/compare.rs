@@ -92,14 +92,19 @@ pub fn compare(name: &str, source: &str, vars: &[Var]) -> Comparison {
     let module = compile(name, source);
     let oracle = Oracle::new(&module, vars);
     let expected = oracle.explore();
-    let mut problems = Vec::new();
-    let summary = match engine(&module) {
-        Ok(s) => s,
-        Err(e) => {
-            problems.push(format!("the engine failed: {e}"));
-            return Comparison { expected, summary: None, problems };
+    match engine(&module) {
+        Ok(summary) => {
+            let problems = check_summary(&oracle, &expected, &summary);
+            Comparison { expected, summary: Some(summary), problems }
         }
-    };
+        Err(e) => Comparison { expected, summary: None, problems: vec![format!("the engine failed: {e}")] },
+    }
+}
+
+/// Every disagreement between an engine summary and the oracle's `expected` answer.
+pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary) -> Vec<String> {
+    let vars = &oracle.vars[..];
+    let mut problems = Vec::new();
     if summary.diff_paths != expected.diff_paths() as u64 {
         problems.push(format!("diff_paths: expected {}, got {}", expected.diff_paths(), summary.diff_paths));
     }
@@ -135,7 +140,7 @@ pub fn compare(name: &str, source: &str, vars: &[Var]) -> Comparison {
             problems.push(format!("{}: input {at} first differs at line {}", show_test(t), d.line));
         }
         let (old, new) = (t.old.as_deref().unwrap_or(""), t.new.as_deref().unwrap_or(""));
-        if !labels_fit(&oracle, &d.site, old, new) {
+        if !labels_fit(oracle, &d.site, old, new) {
             problems.push(format!("{}: input {at} differs as {:?}", show_test(t), d.site));
         }
         let replay = oracle.run_inputs(Version::New, inputs_of(vars, &point));
@@ -156,10 +161,10 @@ pub fn compare(name: &str, source: &str, vars: &[Var]) -> Comparison {
     }
     for (sig, points) in &expected.paths {
         if !covered.contains_key(sig) {
-            problems.push(format!("missed diff path: {}", describe(&oracle, vars, sig, points)));
+            problems.push(format!("missed diff path: {}", describe(oracle, vars, sig, points)));
         }
     }
-    Comparison { expected, summary: Some(summary), problems }
+    problems
 }
 
 /// A diff path for a message: its inputs, where it diverges and how the new version ends.

@@ -47,6 +47,7 @@ programs! {
     rvalue_scale: [int("x", -8, 8)];
     threshold: [int("x", -8, 8)];
     abs_mutant: [int("x", -8, 8)];
+    two_changes: [int("x", -1, 8)];
     weaken_or: [int("x", -8, 8)];
     strengthen_and: [int("x", -8, 8)];
     or_to_b: [int("x", -5, 5), int("y", -5, 5)];
@@ -64,6 +65,8 @@ programs! {
     // Loops.
     loop_bound: [int("n", -2, 6)];
     loop_step: [int("n", 0, 7)];
+    nested_break: [int("rows", 0, 3), int("limit", 0, 3)];
+    many_paths: [int("bits", 0, 31)];
     // Array sizes, pointers and memory errors.
     offbyone: [int("n", -2, 6)];
     array_table: [int("i", -1, 7)];
@@ -76,16 +79,19 @@ programs! {
     pointer_arith: [int("x", -3, 3), int("y", -3, 3)];
     pointer_write: [int("at", 0, 3), int("x", -2, 2)];
     pointer_walk: [int("start", 0, 5)];
+    pointer_compare: [int("start", 0, 4), int("neg", 0, 4)];
     // Errors in one version (divergences) and in both (not).
     foo_assert: [int("x", -8, 8)];
     assert_fix: [int("x", -6, 6)];
     div_zero: [int("x", -4, 4)];
     both_error: [int("x", -6, 6)];
     shift_range: [int("s", 28, 33)];
+    div_overflow: [int("x", -2, 2), int("d", -1, 1)];
     // Switches.
     switch_selector: [int("x", -5, 5)];
     switch_mapping: [int("code", -1, 6), int("attempts", 0, 2)];
     switch_fallthrough: [int("op", -1, 4), int("v", 0, 3)];
+    switch_loop: [int("bits", 0, 15)];
     // Interacting changes.
     interaction_and: [int("x", -4, 4), int("y", -4, 4)];
     interaction_cancel: [int("x", -4, 4)];
@@ -95,6 +101,7 @@ programs! {
     output_only: [int("x", -3, 3)];
     // Calls and recursion.
     call_arg: [int("x", -5, 5)];
+    callee_return: [int("x", -3, 3), int("y", 0, 2)];
     recursion_gcd: [int("a", 0, 6), int("b", 0, 6)];
     recursion_sum: [int("n", 0, 6)];
     wbs_update: [int("pedal", 0, 4), int("autobrake", 0, 1)];

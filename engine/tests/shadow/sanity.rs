@@ -1,9 +1,11 @@
 //! The oracle pinned to answers computed by hand, so that a broken oracle cannot make the
 //! engine comparisons pass: exact diff-path counts, divergent inputs, both-error inputs and
-//! the lines of the first differences.
+//! the lines of the first differences. And the comparison pinned to fail on doctored engine
+//! summaries, so that a lenient comparison cannot either.
 
-use super::compare::compile;
+use super::compare::{check_summary, compile, engine};
 use super::oracle::{int, Oracle, Point, Var, Verdict};
+use penumbra_engine::RunSummary;
 use std::collections::BTreeSet;
 
 /// The oracle's answer for a program of the suite.
@@ -98,4 +100,60 @@ fn no_divergence_without_a_different_decision() {
     assert_eq!(explore("refactor", refactor, &[int("x", -8, 8)]), (0, set(&[]), 0));
     let output = include_str!("programs/output_only.c");
     assert_eq!(explore("output_only", output, &[int("x", -3, 3)]), (0, set(&[]), 0));
+}
+
+/// The comparison itself can fail: doctored engine summaries of `switch_selector` (4 diff
+/// paths, one at each kind of switch divergence) must each be reported.
+#[test]
+fn comparison_reports_doctored_summaries() {
+    let src = include_str!("programs/switch_selector.c");
+    let vars = [int("x", -5, 5)];
+    let module = compile("switch_selector", src);
+    let oracle = Oracle::new(&module, &vars);
+    let expected = oracle.explore();
+    let summary = engine(&module).expect("the engine runs");
+    assert_eq!(check_summary(&oracle, &expected, &summary), Vec::<String>::new(), "the real summary agrees");
+    let first = summary.tests.iter().position(|t| t.kind == "divergence").expect("a divergence test");
+    let problems_with = |doctor: &dyn Fn(&mut RunSummary)| {
+        let mut s = summary.clone();
+        doctor(&mut s);
+        check_summary(&oracle, &expected, &s)
+    };
+    let has = |problems: Vec<String>, what: &str| {
+        assert!(problems.iter().any(|p| p.contains(what)), "no problem mentions {what:?}: {problems:#?}");
+    };
+    // A missed path (count and test both gone).
+    has(
+        problems_with(&|s| {
+            s.tests.remove(first);
+            s.diff_paths -= 1;
+        }),
+        "missed diff path",
+    );
+    // The same path twice.
+    has(
+        problems_with(&|s| {
+            let t = s.tests[first].clone();
+            s.tests.push(t);
+            s.diff_paths += 1;
+        }),
+        "has several tests",
+    );
+    // A wrong count, line, labels, ending; a divergence claimed for a non-divergent input.
+    has(problems_with(&|s| s.diff_paths += 1), "diff_paths: expected 4, got 5");
+    has(problems_with(&|s| s.tests[first].line = Some(1)), "first differs at line");
+    has(
+        problems_with(&|s| {
+            let t = &mut s.tests[first];
+            std::mem::swap(&mut t.old, &mut t.new);
+        }),
+        "differs as",
+    );
+    has(problems_with(&|s| s.tests[first].exit_code = Some(99)), "in the new version");
+    has(
+        problems_with(&|s| {
+            s.tests[first].inputs.0[0].bytes = 1i32.to_le_bytes().to_vec();
+        }),
+        "does not diverge",
+    );
 }
