@@ -71,10 +71,8 @@ programs! {
     offbyone: [int("n", -2, 6)];
     array_table: [int("i", -1, 7)];
     stack_array: [int("count", 0, 6), int("v", 0, 1)];
-    #[ignore = "engine disagrees: a changed malloc size is a value divergence at the malloc on every path (shadow.rs concretize_shadow), not only where an access is in bounds in one version"]
     malloc_size: [int("i", -1, 7)];
     heap_index: [int("k", 0, 4), int("v", 0, 2)];
-    #[ignore = "engine disagrees: a changed VLA size is a value divergence at the alloca on every path (shadow.rs concretize_shadow), not only where an access is in bounds in one version"]
     vla_size: [int("n", 1, 4), int("last", 0, 1)];
     pointer_arith: [int("x", -3, 3), int("y", -3, 3)];
     pointer_write: [int("at", 0, 3), int("x", -2, 2)];
