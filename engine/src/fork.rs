@@ -112,7 +112,12 @@ impl Executor<'_> {
         let (o, n) = self.store.projections(cond);
         let here = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v) & 1 == 1;
         let model_outcome = Outcome::from_values(here(self, o, TermVersion::Old), here(self, n, TermVersion::New));
+        let core_before = self.solver.stats().core_queries;
         let fw = self.solver.four_way(&mut self.store, &st.pc, cond)?;
+        self.stats.four_way_checks += 1;
+        if self.solver.stats().core_queries == core_before {
+            self.stats.four_way_without_core += 1;
+        }
         self.stats.solver_unknown += fw.unknown.len() as u64;
         let mut out: Vec<(Outcome, Rc<Model>)> = Vec::with_capacity(4);
         if st.concolic {

@@ -40,6 +40,10 @@ pub struct Stats {
     /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
     /// execution.
     pub divergence_points: u64,
+    /// Shadow execution: four-way questions asked (conditions holding a shadow).
+    pub four_way_checks: u64,
+    /// ... of which no query reached Bitwuzla (constants, caches, evaluation).
+    pub four_way_without_core: u64,
     /// Shadow execution: divergences (a state taking a diff outcome).
     pub divergences: u64,
     /// Shadow execution: divergences where a changed value had to be made concrete and the

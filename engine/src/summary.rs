@@ -31,6 +31,23 @@ impl CacheStats {
     }
 }
 
+/// Four-way questions of shadow execution.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FourWayStats {
+    pub checks: u64,
+    /// Answered without a query reaching Bitwuzla.
+    pub without_core: u64,
+    /// `without_core / checks` (0 when there were none).
+    pub without_core_rate: f64,
+}
+
+impl FourWayStats {
+    fn new(checks: u64, without_core: u64) -> Self {
+        let without_core_rate = if checks == 0 { 0.0 } else { without_core as f64 / checks as f64 };
+        FourWayStats { checks, without_core, without_core_rate }
+    }
+}
+
 /// The solver part of the summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolverSummary {
@@ -88,6 +105,9 @@ pub struct RunSummary {
     /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
     /// execution.
     pub divergence_points: u64,
+    /// Shadow execution: four-way questions (conditions whose versions may differ), and how
+    /// many were answered without a query reaching Bitwuzla.
+    pub four_way: FourWayStats,
     pub search: String,
     /// Paths that returned from `main` or called `exit`.
     pub paths_completed: u64,
@@ -151,6 +171,7 @@ impl RunSummary {
             diff_paths: s.diff_paths,
             divergences: s.divergences,
             divergence_points: s.divergence_points,
+            four_way: FourWayStats::new(s.four_way_checks, s.four_way_without_core),
             search: ex.config.search.name().to_string(),
             paths_completed: s.paths_completed,
             errors: s.errors,
@@ -198,6 +219,11 @@ impl RunSummary {
             if mode == "seeded" {
                 rows.push(("divergence points", self.divergence_points.to_string()));
             }
+            let f = &self.four_way;
+            rows.push((
+                "four-way checks",
+                format!("{} ({:.1}% without Bitwuzla)", f.checks, 100.0 * f.without_core_rate),
+            ));
         }
         rows.extend([
             ("paths completed", self.paths_completed.to_string()),

@@ -11,6 +11,7 @@ use penumbra_engine::concrete::Inputs;
 use penumbra_engine::ktest::KTest;
 use penumbra_engine::testgen::TestRecord;
 use penumbra_engine::{RunSummary, ShadowMode};
+use penumbra_ir::InstData;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
@@ -23,6 +24,17 @@ pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
     // The human report lists the divergences, so records are always kept.
     config.keep_test_records = true;
     let module = compile_program(&args.file, &args.compile)?;
+    let annotated = module
+        .funcs
+        .values()
+        .filter_map(|f| f.body.as_ref())
+        .any(|b| b.insts.values().any(|i| matches!(i, InstData::Change { .. } | InstData::Execute { .. })));
+    if !annotated {
+        eprintln!(
+            "penumbra: note: {} has no change() or penumbra_execute() annotations: the old and the new version are the same program",
+            args.file.display()
+        );
+    }
     let summary = penumbra_engine::run(&module, &config).context("shadow execution failed")?;
     let mut out = std::io::stdout().lock();
     if args.explore.json {

@@ -254,3 +254,19 @@ fn a_changed_allocation_size_is_checked_against_each_versions_size() {
         ("error", write, Some("out-of-bounds-write"))
     );
 }
+
+#[test]
+fn an_unannotated_program_has_no_divergence_and_penumbra_says_so() {
+    let file = write_c(
+        "plain.c",
+        "#include \"penumbra.h\"\nint main(void) {\n  int x;\n  penumbra_make_symbolic(&x, sizeof x, \"x\");\n  if (x > 3) return 1;\n  return 0;\n}\n",
+    );
+    let out = crate::support::penumbra(["shadow".as_ref(), file.path.as_os_str(), "--no-tests".as_ref()]);
+    out.assert_status(0);
+    let stdout = out.stdout_str();
+    assert!(stdout.contains("diff paths              0"), "{stdout}");
+    assert!(stdout.contains("no divergence found"), "{stdout}");
+    assert!(out.stderr.contains("has no change() or penumbra_execute() annotations"), "{}", out.stderr);
+    let (summary, tests) = shadow_file(&file.path, &[]);
+    assert_eq!((summary["diff_paths"].as_u64(), tests.len()), (Some(0), 0));
+}
