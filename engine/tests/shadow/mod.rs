@@ -62,6 +62,7 @@ programs! {
     added_block: [int("x", -4, 4)];
     removed_block: [int("x", 0, 6)];
     struct_field: [int("n", 0, 4), int("reject", 0, 1)];
+    shadow_memory: [int("x", -2, 4)];
     // Loops.
     loop_bound: [int("n", -2, 6)];
     loop_step: [int("n", 0, 7)];
@@ -90,6 +91,7 @@ programs! {
     switch_mapping: [int("code", -1, 6), int("attempts", 0, 2)];
     switch_fallthrough: [int("op", -1, 4), int("v", 0, 3)];
     switch_loop: [int("bits", 0, 15)];
+    switch_default: [int("x", 0, 8)];
     // Interacting changes.
     interaction_and: [int("x", -4, 4), int("y", -4, 4)];
     interaction_cancel: [int("x", -4, 4)];
