@@ -10,7 +10,7 @@
 use super::oracle::{inputs_of, point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
 use penumbra_engine::concrete::Outcome;
 use penumbra_engine::testgen::TestRecord;
-use penumbra_engine::{EngineConfig, Output, RunSummary, ShadowMode};
+use penumbra_engine::{EngineConfig, Output, RunSummary, SearchKind, ShadowMode};
 use penumbra_ir::{compile_source, CompileOptions, Module, Version};
 use std::collections::BTreeMap;
 
@@ -20,12 +20,18 @@ pub fn compile(name: &str, source: &str) -> Module {
         .unwrap_or_else(|e| panic!("{name}: compile error: {e}"))
 }
 
-/// Complete shadow execution with every test kept, no files.
+/// Complete shadow execution with every test kept, no files (depth-first search).
 pub fn engine(module: &Module) -> Result<RunSummary, String> {
+    engine_with(module, SearchKind::Dfs)
+}
+
+/// Complete shadow execution under a search strategy.
+pub fn engine_with(module: &Module, search: SearchKind) -> Result<RunSummary, String> {
     let config = EngineConfig {
         shadow: Some(ShadowMode::Complete),
         output: Output::None,
         keep_test_records: true,
+        search,
         ..Default::default()
     };
     penumbra_engine::run(module, &config).map_err(|e| e.to_string())

@@ -106,3 +106,29 @@ programs! {
     recursion_sum: [int("n", 0, 6)];
     wbs_update: [int("pedal", 0, 4), int("autobrake", 0, 1)];
 }
+
+/// The diff paths of a complete run do not depend on the search order: breadth-first and
+/// random-path search must agree with the oracle on every program as depth-first does (one
+/// test over the whole suite, listing every program that disagrees).
+#[test]
+fn every_search_finds_the_same_diff_paths() {
+    use penumbra_engine::SearchKind;
+    let mut failures = Vec::new();
+    for (name, source, vars) in all() {
+        let module = compare::compile(name, source);
+        let oracle = oracle::Oracle::new(&module, &vars);
+        let expected = oracle.explore();
+        for search in [SearchKind::Bfs, SearchKind::RandomPath] {
+            match compare::engine_with(&module, search) {
+                Ok(summary) => {
+                    let problems = compare::check_summary(&oracle, &expected, &summary);
+                    if !problems.is_empty() {
+                        failures.push(format!("{name} ({}):\n  {}", search.name(), problems.join("\n  ")));
+                    }
+                }
+                Err(e) => failures.push(format!("{name} ({}): the engine failed: {e}", search.name())),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
