@@ -67,6 +67,7 @@ programs! {
     loop_bound: [int("n", -2, 6)];
     loop_step: [int("n", 0, 7)];
     nested_break: [int("rows", 0, 3), int("limit", 0, 3)];
+    do_while: [int("seed", 0, 9)];
     many_paths: [int("bits", 0, 31)];
     // Array sizes, pointers and memory errors.
     offbyone: [int("n", -2, 6)];
@@ -79,6 +80,7 @@ programs! {
     pointer_write: [int("at", 0, 3), int("x", -2, 2)];
     pointer_walk: [int("start", 0, 5)];
     pointer_compare: [int("start", 0, 4), int("neg", 0, 4)];
+    pointer_pick: [int("i", -1, 5)];
     // Errors in one version (divergences) and in both (not).
     foo_assert: [int("x", -8, 8)];
     assert_fix: [int("x", -6, 6)];
