@@ -51,6 +51,15 @@ pub enum Command {
     /// With `--replay`, each test is then run natively on both versions and classified
     /// (see `penumbra replay`).
     Shadow(ShadowArgs),
+    /// Run many shadow jobs from a TOML manifest (subjects x modes x configs) in parallel.
+    ///
+    /// Each job is a child `penumbra shadow ... --json --no-tests` process under the
+    /// manifest's wall-time and memory limits (outcomes: ok, timeout, memory-out, error).
+    /// Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted batch resumes
+    /// where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
+    /// (diff paths and wall time per subject, divergences over time) are written.
+    /// `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).
+    Batch(BatchArgs),
 }
 
 /// Flags passed through to clang.
@@ -239,4 +248,46 @@ pub struct RunArgs {
     /// Concrete arguments for the program (argv[1..], before the symbolic ones).
     #[arg(last = true, value_name = "ARGS")]
     pub args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct BatchArgs {
+    #[command(subcommand)]
+    pub command: Option<BatchCommand>,
+    /// The batch manifest (TOML): `name`, `[defaults]`, `[configs]` and `[[subject]]` entries.
+    #[arg(required = true, value_name = "MANIFEST.toml")]
+    pub manifest: Option<PathBuf>,
+    /// Run N jobs at a time (default: the number of CPUs).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Write results into DIR (default: results/<name> under the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Run only shard I of N (1-based; every N-th job), for cluster job arrays; join the
+    /// shards' results with `penumbra batch merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Run at most K jobs this time; the rest stay for a later run.
+    #[arg(long, value_name = "K")]
+    pub limit: Option<usize>,
+    /// Run every job again, even those with a finished record.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BatchCommand {
+    /// Join the job records of several result directories (shards) into one results set.
+    Merge(BatchMergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BatchMergeArgs {
+    /// Result directories (each with a `jobs/` subdirectory) of the same batch.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Write the merged results into DIR (default: results/<name>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }

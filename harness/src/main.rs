@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own module; this file parses arguments and maps outcomes to
 //! exit statuses. Library crates report errors with `thiserror`; `anyhow` is used only here.
 
+mod batch;
 mod cli;
 mod compile;
 mod exec;
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         cli::Command::Exec(args) => exec::run(&args),
         cli::Command::Run(args) => run_cmd::run(&args),
         cli::Command::Shadow(args) => shadow_cmd::run(&args),
+        cli::Command::Batch(args) => batch::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,229 @@
+//! `penumbra batch MANIFEST.toml`: many `penumbra shadow` runs (subjects x modes x configs),
+//! one child process per job, in parallel, each under a time and a memory limit, with the
+//! results gathered into `results.csv`, `results.json` and SVG plots.
+//!
+//! - [`manifest`]: the TOML manifest and its expansion into jobs;
+//! - [`runner`]: one job as a child process, its limits and outcome;
+//! - [`store`]: the per-job records that make a batch resumable and shards mergeable;
+//! - [`table`] and [`svg`]: the outputs; [`progress`]: the progress display.
+//!
+//! Resuming: every finished job leaves `jobs/<id>.json` (written atomically), and a rerun
+//! skips every job whose record matches its fingerprint, so killing a batch loses at most the
+//! jobs that were running. `--shard I/N` runs every N-th job (a cluster job array's slice);
+//! `penumbra batch merge DIR...` joins the records of shards and writes the tables.
+
+pub mod manifest;
+mod progress;
+pub mod runner;
+pub mod store;
+mod svg;
+pub mod table;
+
+use crate::cli::{BatchArgs, BatchCommand, BatchMergeArgs};
+use anyhow::{bail, Context, Result};
+use manifest::Job;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{mpsc, Mutex};
+use store::JobRecord;
+
+pub fn run(args: &BatchArgs) -> Result<ExitCode> {
+    if let Some(BatchCommand::Merge(m)) = &args.command {
+        return merge(m);
+    }
+    let Some(path) = &args.manifest else { bail!("penumbra batch needs a MANIFEST.toml (or `merge DIR...`)") };
+    let manifest = manifest::load(path)?;
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("results").join(&manifest.name));
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let parallel = match args.jobs {
+        Some(0) => bail!("--jobs must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+    };
+
+    // The shard's slice: every N-th job in manifest order, so that slices of a manifest with
+    // expensive subjects next to each other stay balanced.
+    let jobs: Vec<&Job> = manifest
+        .jobs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .map(|(_, j)| j)
+        .collect();
+    let existing = store::load_all(&out)?;
+    let mut finished: BTreeMap<String, JobRecord> = BTreeMap::new();
+    let mut todo = Vec::new();
+    for job in &jobs {
+        let fp = store::fingerprint(job)?;
+        match existing.get(&job.id) {
+            Some(r) if !args.force && r.fingerprint == fp && r.batch == manifest.name => {
+                finished.insert(job.id.clone(), r.clone());
+            }
+            _ => todo.push((*job, fp)),
+        }
+    }
+    let skipped = finished.len();
+    let runnable = args.limit.map_or(todo.len(), |k| k.min(todo.len()));
+    let left_over = todo.len() - runnable;
+    todo.truncate(runnable);
+    eprintln!(
+        "batch {}: {} jobs{}; {skipped} already finished, running {} ({parallel} at a time); results in {}",
+        manifest.name,
+        jobs.len(),
+        shard.map(|(k, n)| format!(" in shard {k}/{n}")).unwrap_or_default(),
+        todo.len(),
+        out.display()
+    );
+
+    let scratch = out.join("tmp");
+    std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+    let exe = std::env::current_exe().context("cannot find the penumbra binary to run jobs with")?;
+    let mut failures = Vec::new();
+    let mut progress = progress::Progress::new(todo.len());
+    let queue = Mutex::new(todo.into_iter());
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..parallel.min(runnable.max(1)) {
+            let tx = tx.clone();
+            let (queue, exe, scratch, out, name) = (&queue, &exe, &scratch, &out, &manifest.name);
+            scope.spawn(move || loop {
+                // A poisoned lock only means another worker panicked; the iterator is intact.
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((job, fp)) = next else { break };
+                let result = runner::run(exe, job, scratch)
+                    .with_context(|| format!("cannot run job {}", job.id))
+                    .map(|done| store::record(name, job, fp, done))
+                    .and_then(|rec| store::save(out, &rec).map(|()| rec));
+                if tx.send((job, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (job, result) in rx {
+            match result {
+                Ok(rec) => {
+                    progress.finished(&describe(&rec));
+                    finished.insert(job.id.clone(), rec);
+                }
+                Err(e) => {
+                    progress.finished(&format!("{}: not recorded: {e:#}", job.id));
+                    failures.push(format!("{e:#}"));
+                }
+            }
+        }
+    });
+    progress.finish();
+    let _ = std::fs::remove_dir(&scratch);
+
+    if shard.is_some() {
+        eprintln!("shard done: {} job records in {}; join shards with `penumbra batch merge`", finished.len(), store::jobs_dir(&out).display());
+    } else {
+        let records: Vec<&JobRecord> = finished.values().collect();
+        write_outputs(&out, &manifest.name, &records)?;
+        if left_over > 0 {
+            eprintln!("{left_over} jobs left for a later run (--limit); the tables hold the {} finished ones", records.len());
+        }
+    }
+    if !failures.is_empty() {
+        bail!("{} jobs could not be run; first: {}", failures.len(), failures[0]);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `1/4` -> (1, 4); shards count from 1, as job array indices usually do.
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let parsed = s.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
+        _ => bail!("--shard expects I/N with 1 <= I <= N (for example 2/8), got `{s}`"),
+    }
+}
+
+/// One line for a finished job.
+fn describe(r: &JobRecord) -> String {
+    let what = match (&r.summary, r.outcome.as_str()) {
+        (Some(s), _) => format!("{} diff paths, {} states", s["diff_paths"], s["states"]),
+        (None, "error") => r.error.clone().unwrap_or_default(),
+        (None, other) => other.to_string(),
+    };
+    format!("{} {} {}: {} ({what}) in {:.2} s", r.subject, r.mode, r.config, r.outcome, r.wall_s)
+}
+
+/// `penumbra batch merge DIR...`: the records of every DIR's `jobs/` into one results set.
+fn merge(args: &BatchMergeArgs) -> Result<ExitCode> {
+    let mut all: BTreeMap<String, (JobRecord, PathBuf)> = BTreeMap::new();
+    let mut name: Option<String> = None;
+    for dir in &args.dirs {
+        let records = store::load_all(dir)?;
+        if records.is_empty() {
+            bail!("{} has no job records (expected {})", dir.display(), store::jobs_dir(dir).display());
+        }
+        for (id, rec) in records {
+            match &name {
+                None => name = Some(rec.batch.clone()),
+                Some(n) if *n != rec.batch => {
+                    bail!("{} holds records of batch `{}`, not `{n}`: merge one batch at a time", dir.display(), rec.batch)
+                }
+                Some(_) => {}
+            }
+            if let Some((other, from)) = all.get(&id) {
+                if other.fingerprint != rec.fingerprint {
+                    bail!(
+                        "job {id} is in {} and in {} with different settings (rerun one of them)",
+                        from.display(),
+                        dir.display()
+                    );
+                }
+                continue; // the same job twice (shards sharing a directory): keep the first
+            }
+            all.insert(id, (rec, dir.clone()));
+        }
+    }
+    let name = name.expect("at least one directory with records");
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("results").join(&name));
+    for (rec, from) in all.values() {
+        if !same_dir(from, &out) {
+            store::save(&out, rec)?;
+        }
+    }
+    let records: Vec<&JobRecord> = all.values().map(|(r, _)| r).collect();
+    write_outputs(&out, &name, &records)?;
+    eprintln!("merged {} job records from {} directories into {}", records.len(), args.dirs.len(), out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `results.csv`, `results.json` and the plots, each replaced atomically.
+fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let table = table::build(records);
+    let ok_count = |r: &JobRecord, key: &str| r.summary.as_ref().and_then(|s| s[key].as_f64());
+    let files = [
+        ("results.csv", table.to_csv()),
+        ("results.json", table.to_json(name)),
+        ("diff_paths.svg", svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", &|r| ok_count(r, "diff_paths"))),
+        ("wall_time.svg", svg::grouped_bars(records, &format!("{name}: wall time per subject"), "seconds", &|r| Some(r.wall_s))),
+        ("divergences_over_time.svg", svg::cumulative(records)),
+    ];
+    for (file, text) in files {
+        let path = out.join(file);
+        let tmp = out.join(format!(".{file}.tmp"));
+        std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let counts = records.iter().fold(BTreeMap::new(), |mut m, r| {
+        *m.entry(r.outcome.as_str()).or_insert(0usize) += 1;
+        m
+    });
+    let counts: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    eprintln!("wrote {} ({} jobs: {})", out.join("results.csv").display(), records.len(), counts.join(", "));
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! Running one job as a child `penumbra shadow` process under a wall-time and a memory limit.
+//!
+//! The child's stdout and stderr go to files rather than pipes: a summary with thousands of
+//! tests would otherwise fill a pipe while we are busy polling, and files need no reader
+//! thread. A reaper thread blocks in `wait4`, which gives the exact end time and the child's
+//! own peak RSS (`ru_maxrss`) whatever the outcome; meanwhile the monitor loop checks the
+//! clock and the child's current peak RSS (`VmHWM` in /proc) and kills it when a limit is
+//! passed. Polling can overshoot the memory limit by what the child allocates in one poll
+//! interval; an allocation failure the child reports itself also counts as `memory-out`.
+//!
+//! The child stays in our process group, so Ctrl-C on the batch stops the children too.
+
+use super::manifest::Job;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How often the monitor looks at the child's clock and memory.
+const POLL: Duration = Duration::from_millis(20);
+/// How much of the child's stderr a job record keeps (its end, where the error is).
+const STDERR_TAIL: u64 = 4000;
+
+/// How a job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    Timeout,
+    MemoryOut,
+    Error,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Timeout => "timeout",
+            Outcome::MemoryOut => "memory-out",
+            Outcome::Error => "error",
+        }
+    }
+}
+
+/// What the child left behind.
+#[derive(Debug)]
+pub struct Finished {
+    pub outcome: Outcome,
+    pub wall_s: f64,
+    pub peak_rss_mb: f64,
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    /// The parsed `--json` summary, for `ok` jobs.
+    pub summary: Option<serde_json::Value>,
+    /// A one-line reason for `error` outcomes.
+    pub error: Option<String>,
+    pub stderr_tail: String,
+}
+
+struct Reaped {
+    status: libc::c_int,
+    maxrss_kb: i64,
+    at: Instant,
+}
+
+/// Runs `exe shadow <job.args>` in the job's directory; `scratch` is a directory for the
+/// child's output files (removed again before returning).
+pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
+    let out_path = scratch.join(format!("{}.stdout", job.id));
+    let err_path = scratch.join(format!("{}.stderr", job.id));
+    let result = run_with_files(exe, job, &out_path, &err_path);
+    let _ = std::fs::remove_file(&out_path);
+    let _ = std::fs::remove_file(&err_path);
+    result
+}
+
+fn run_with_files(exe: &Path, job: &Job, out_path: &Path, err_path: &Path) -> io::Result<Finished> {
+    let stdout = File::create(out_path)?;
+    let stderr = File::create(err_path)?;
+    let start = Instant::now();
+    let child = Command::new(exe)
+        .arg("shadow")
+        .args(&job.args)
+        .current_dir(&job.dir)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()?;
+    let pid = child.id() as libc::pid_t;
+    // `child` is reaped by wait4 below, never by std: dropping a Child neither waits nor kills.
+    drop(child);
+
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain old data, and wait4 writes it fully on success.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        loop {
+            // SAFETY: pid is our own unreaped child; the pointers are to live locals.
+            let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            if r == pid || (r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted) {
+                break;
+            }
+        }
+        let _ = tx.send(Reaped { status, maxrss_kb: usage.ru_maxrss, at: Instant::now() });
+    });
+
+    let limit_kb = job.max_memory_mb.saturating_mul(1024);
+    let deadline = Duration::from_secs_f64(job.max_time);
+    let mut killed_for: Option<Outcome> = None;
+    let reaped = loop {
+        match rx.recv_timeout(POLL) {
+            Ok(r) => break r,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other("the reaper thread of a job ended without a status"));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if killed_for.is_some() {
+            continue;
+        }
+        let over_time = start.elapsed() >= deadline;
+        let over_memory = peak_rss_kb(pid).is_some_and(|kb| kb > limit_kb);
+        if over_time || over_memory {
+            killed_for = Some(if over_memory { Outcome::MemoryOut } else { Outcome::Timeout });
+            // SAFETY: the child has not been reaped (the reaper has not reported), so the pid
+            // is still ours.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    };
+
+    let wall_s = reaped.at.duration_since(start).as_secs_f64();
+    let peak_rss_mb = reaped.maxrss_kb as f64 / 1024.0;
+    let (exit_code, signal) = if libc::WIFEXITED(reaped.status) {
+        (Some(libc::WEXITSTATUS(reaped.status)), None)
+    } else if libc::WIFSIGNALED(reaped.status) {
+        (None, Some(libc::WTERMSIG(reaped.status)))
+    } else {
+        (None, None)
+    };
+    let stderr_tail = tail(err_path)?;
+    let mut finished = Finished {
+        outcome: Outcome::Error,
+        wall_s,
+        peak_rss_mb,
+        exit_code,
+        signal,
+        summary: None,
+        error: None,
+        stderr_tail,
+    };
+    if let Some(outcome) = killed_for {
+        finished.outcome = outcome;
+        return Ok(finished);
+    }
+    if finished.stderr_tail.contains("memory allocation of") {
+        finished.outcome = Outcome::MemoryOut;
+        return Ok(finished);
+    }
+    match (exit_code, signal) {
+        (Some(0), _) => match serde_json::from_slice::<serde_json::Value>(&std::fs::read(out_path)?) {
+            Ok(v) if v.is_object() => {
+                finished.outcome = Outcome::Ok;
+                finished.summary = Some(v);
+            }
+            Ok(_) => finished.error = Some("the summary on stdout is not a JSON object".to_string()),
+            Err(e) => finished.error = Some(format!("the summary on stdout is not JSON: {e}")),
+        },
+        (Some(code), _) => finished.error = Some(format!("exit status {code}: {}", last_line(&finished.stderr_tail))),
+        (_, Some(sig)) => finished.error = Some(format!("killed by signal {sig}: {}", last_line(&finished.stderr_tail))),
+        _ => finished.error = Some("ended without an exit status".to_string()),
+    }
+    Ok(finished)
+}
+
+/// The child's peak resident set so far (VmHWM, kB), if it is still running.
+fn peak_rss_kb(pid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn tail(path: &Path) -> io::Result<String> {
+    let mut f = File::open(path)?;
+    let len = f.metadata()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(STDERR_TAIL)))?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message")
+}

@@ -1,0 +1,181 @@
+//! Job records: one JSON file per finished job in `<out>/jobs/`, written atomically (temporary
+//! file, fsync, rename), so that a batch killed at any moment leaves only whole records and a
+//! rerun skips exactly the jobs that finished.
+//!
+//! A record carries a fingerprint of what the job ran (arguments, limits, and the source
+//! file's bytes): a record whose fingerprint no longer matches the manifest is stale and its
+//! job runs again.
+
+use super::manifest::Job;
+use super::runner::Finished;
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The per-test facts the tables and plots need (the full test list stays out of the record:
+/// it can hold thousands of inputs).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct TestBrief {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// When the engine found it, if the summary says (it does not yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
+}
+
+/// One finished job, as stored in `jobs/<id>.json`.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct JobRecord {
+    pub batch: String,
+    pub id: String,
+    pub subject: String,
+    pub mode: String,
+    pub config: String,
+    pub source: String,
+    pub args: Vec<String>,
+    pub max_time: f64,
+    pub max_memory_mb: u64,
+    pub fingerprint: String,
+    #[serde(default)]
+    pub expected_diff_paths: Option<u64>,
+    #[serde(default)]
+    pub oracle_verified: Option<bool>,
+    /// ok, timeout, memory-out or error.
+    pub outcome: String,
+    /// Wall time of the child process, compile included.
+    pub wall_s: f64,
+    pub peak_rss_mb: f64,
+    #[serde(default)]
+    pub exit_code: Option<i32>,
+    #[serde(default)]
+    pub signal: Option<i32>,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub stderr_tail: String,
+    /// The `--json` summary without its `tests` array (see `tests`).
+    #[serde(default)]
+    pub summary: Option<serde_json::Value>,
+    #[serde(default)]
+    pub tests: Vec<TestBrief>,
+}
+
+/// FNV-1a, 64 bits: stable across Rust releases (std's hasher is not), enough to notice an
+/// edited manifest entry or source file.
+fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// What a job's result depends on: its arguments, limits and source bytes.
+pub fn fingerprint(job: &Job) -> Result<String> {
+    let source = job.dir.join(&job.source);
+    let bytes = std::fs::read(&source).with_context(|| format!("cannot read {}", source.display()))?;
+    let mut h = 0xcbf2_9ce4_8422_2325;
+    for arg in &job.args {
+        h = fnv1a(arg.as_bytes(), h);
+        h = fnv1a(&[0], h);
+    }
+    h = fnv1a(format!("{}|{}", job.max_time, job.max_memory_mb).as_bytes(), h);
+    h = fnv1a(&bytes, h);
+    Ok(format!("{h:016x}"))
+}
+
+/// Builds the record of a finished job.
+pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> JobRecord {
+    let mut summary = done.summary;
+    let mut tests = Vec::new();
+    if let Some(serde_json::Value::Object(map)) = &mut summary {
+        if let Some(serde_json::Value::Array(list)) = map.remove("tests") {
+            tests = list
+                .iter()
+                .map(|t| TestBrief {
+                    kind: t["kind"].as_str().unwrap_or("unknown").to_string(),
+                    class: t["class"].as_str().map(str::to_string),
+                    time_s: t["time_s"].as_f64(),
+                })
+                .collect();
+        }
+    }
+    JobRecord {
+        batch: batch.to_string(),
+        id: job.id.clone(),
+        subject: job.subject.clone(),
+        mode: job.mode.as_str().to_string(),
+        config: job.config.clone(),
+        source: job.source.clone(),
+        args: job.args.clone(),
+        max_time: job.max_time,
+        max_memory_mb: job.max_memory_mb,
+        fingerprint,
+        expected_diff_paths: job.expected_diff_paths,
+        oracle_verified: job.oracle_verified,
+        outcome: done.outcome.as_str().to_string(),
+        wall_s: done.wall_s,
+        peak_rss_mb: done.peak_rss_mb,
+        exit_code: done.exit_code,
+        signal: done.signal,
+        error: done.error,
+        stderr_tail: done.stderr_tail,
+        summary,
+        tests,
+    }
+}
+
+pub fn jobs_dir(out: &Path) -> PathBuf {
+    out.join("jobs")
+}
+
+/// Writes `jobs/<id>.json` atomically.
+pub fn save(out: &Path, rec: &JobRecord) -> Result<()> {
+    let dir = jobs_dir(out);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(format!("{}.json", rec.id));
+    let tmp = dir.join(format!(".{}.json.tmp", rec.id));
+    let mut text = serde_json::to_string_pretty(rec)?;
+    text.push('\n');
+    let mut f = std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    f.write_all(text.as_bytes())?;
+    // Rename only after the bytes are on disk, so a crash cannot leave a renamed empty file.
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
+    Ok(())
+}
+
+/// Every record in `<out>/jobs/`, by id. Leftover temporary files of an interrupted run are
+/// removed; an unreadable record is an error (it was written atomically, so it was edited).
+pub fn load_all(out: &Path) -> Result<BTreeMap<String, JobRecord>> {
+    let dir = jobs_dir(out);
+    let mut records = BTreeMap::new();
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(records),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    for entry in entries {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            let _ = std::fs::remove_file(&path);
+            continue;
+        }
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let rec: JobRecord =
+            serde_json::from_str(&text).with_context(|| format!("{} is not a job record", path.display()))?;
+        if format!("{}.json", rec.id) != name {
+            bail!("{} holds the record of job `{}`", path.display(), rec.id);
+        }
+        records.insert(rec.id.clone(), rec);
+    }
+    Ok(records)
+}

@@ -1,0 +1,191 @@
+//! The results table: one row per job record, written as `results.csv` and `results.json`.
+//!
+//! Rows are sorted by (subject, mode, config) and columns are fixed (plus one column per
+//! replay class that occurs), so the same records always give the same bytes. The columns
+//! that measure time or memory come last: everything before them is deterministic for
+//! count-bounded runs, and comparing two runs means cutting those off (the last three).
+
+use super::store::JobRecord;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// The columns whose values vary from run to run (timing and memory), always the last ones.
+pub const VOLATILE_COLUMNS: [&str; 3] = ["solver_time_s", "wall_s", "peak_rss_mb"];
+
+/// One cell: an integer, a float with a fixed number of decimals, text, or nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Int(u64),
+    Float(f64, usize),
+    Text(String),
+    Bool(bool),
+    Empty,
+}
+
+impl Cell {
+    fn csv(&self) -> String {
+        match self {
+            Cell::Int(v) => v.to_string(),
+            Cell::Float(v, decimals) => format!("{v:.decimals$}"),
+            Cell::Bool(b) => b.to_string(),
+            Cell::Text(s) if s.contains([',', '"', '\n', '\r']) => format!("\"{}\"", s.replace('"', "\"\"")),
+            Cell::Text(s) => s.clone(),
+            Cell::Empty => String::new(),
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Cell::Int(v) => Value::from(*v),
+            // Rounded like the CSV, so both files agree and stay stable.
+            Cell::Float(v, decimals) => format!("{v:.decimals$}").parse::<f64>().map(Value::from).unwrap_or(Value::Null),
+            Cell::Bool(b) => Value::from(*b),
+            Cell::Text(s) => Value::from(s.as_str()),
+            Cell::Empty => Value::Null,
+        }
+    }
+}
+
+/// The table: column names and rows of cells, in order.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    pub fn to_csv(&self) -> String {
+        let mut out = self.columns.join(",");
+        out.push('\n');
+        for row in &self.rows {
+            let cells: Vec<String> = row.iter().map(Cell::csv).collect();
+            let _ = writeln!(out, "{}", cells.join(","));
+        }
+        out
+    }
+
+    pub fn to_json(&self, batch: &str) -> String {
+        let rows: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|row| Value::Object(self.columns.iter().cloned().zip(row.iter().map(Cell::json)).collect()))
+            .collect();
+        let doc = serde_json::json!({ "batch": batch, "columns": self.columns, "rows": rows });
+        let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
+        text.push('\n');
+        text
+    }
+}
+
+fn int(summary: Option<&Value>, path: &[&str]) -> Cell {
+    let mut v = match summary {
+        Some(v) => v,
+        None => return Cell::Empty,
+    };
+    for key in path {
+        v = &v[*key];
+    }
+    v.as_u64().map(Cell::Int).unwrap_or(Cell::Empty)
+}
+
+/// Builds the table from job records (any order).
+pub fn build(records: &[&JobRecord]) -> Table {
+    let mut records: Vec<&JobRecord> = records.to_vec();
+    records.sort_by(|a, b| (&a.subject, &a.mode, &a.config).cmp(&(&b.subject, &b.mode, &b.config)));
+    let classes: BTreeSet<&str> = records.iter().flat_map(|r| r.tests.iter().filter_map(|t| t.class.as_deref())).collect();
+
+    let mut columns: Vec<String> = [
+        "subject",
+        "mode",
+        "config",
+        "outcome",
+        "diff_paths",
+        "expected_diff_paths",
+        "oracle_verified",
+        "states",
+        "instructions",
+        "paths_completed",
+        "errors",
+        "tests_divergence",
+        "tests_error",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    columns.extend(classes.iter().map(|c| format!("class_{c}")));
+    columns.extend(
+        [
+            "queries",
+            "core_queries",
+            "query_cache_hits",
+            "cex_cache_hits",
+            "independence_hits",
+            "stopped_by",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    columns.extend(VOLATILE_COLUMNS.iter().map(|s| s.to_string()));
+
+    let rows = records
+        .iter()
+        .map(|r| {
+            let s = r.summary.as_ref();
+            let ok = s.is_some();
+            let count = |pred: &dyn Fn(&super::store::TestBrief) -> bool| {
+                if ok {
+                    Cell::Int(r.tests.iter().filter(|t| pred(t)).count() as u64)
+                } else {
+                    Cell::Empty
+                }
+            };
+            let mut row = vec![
+                Cell::Text(r.subject.clone()),
+                Cell::Text(r.mode.clone()),
+                Cell::Text(r.config.clone()),
+                Cell::Text(r.outcome.clone()),
+                int(s, &["diff_paths"]),
+                // The expectation is complete mode's count; seeded mode may find fewer.
+                match (r.mode.as_str(), r.expected_diff_paths) {
+                    ("complete", Some(n)) => Cell::Int(n),
+                    _ => Cell::Empty,
+                },
+                match (r.mode.as_str(), r.oracle_verified) {
+                    ("complete", Some(b)) => Cell::Bool(b),
+                    _ => Cell::Empty,
+                },
+                int(s, &["states"]),
+                int(s, &["instructions"]),
+                int(s, &["paths_completed"]),
+                int(s, &["errors"]),
+                count(&|t| t.kind == "divergence"),
+                count(&|t| t.kind == "error"),
+            ];
+            for class in &classes {
+                row.push(count(&|t| t.class.as_deref() == Some(*class)));
+            }
+            row.extend([
+                int(s, &["solver", "queries"]),
+                int(s, &["solver", "core_queries"]),
+                int(s, &["solver", "query_cache", "hits"]),
+                int(s, &["solver", "cex_cache", "hits"]),
+                int(s, &["solver", "independence", "hits"]),
+                match s.map(|s| &s["stopped_by"]) {
+                    Some(Value::String(by)) => Cell::Text(by.clone()),
+                    Some(Value::Null) | None => Cell::Empty,
+                    Some(other) => Cell::Text(other.to_string()),
+                },
+                match s.and_then(|s| s["solver"]["time_s"].as_f64()) {
+                    Some(t) => Cell::Float(t, 3),
+                    None => Cell::Empty,
+                },
+                Cell::Float(r.wall_s, 3),
+                Cell::Float(r.peak_rss_mb, 1),
+            ]);
+            row
+        })
+        .collect();
+    Table { columns, rows }
+}
+
