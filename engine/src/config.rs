@@ -118,6 +118,8 @@ pub struct EngineConfig {
     pub output: Output,
     /// Keep one record per test in the summary (the CLI's `--json` lists them).
     pub keep_test_records: bool,
+    /// Keep at most this many records (a human report lists the first few).
+    pub test_record_limit: Option<usize>,
     /// Write the path condition (SMT-LIB2) into each test's JSON sidecar.
     pub write_path_condition: bool,
     pub solver: SolverConfig,
@@ -138,6 +140,7 @@ impl Default for EngineConfig {
             env: Environment { program_name: "program".into(), ..Environment::default() },
             output: Output::None,
             keep_test_records: true,
+            test_record_limit: None,
             write_path_condition: true,
             solver: SolverConfig::default(),
             max_call_depth: crate::concrete::RunConfig::default().max_call_depth as usize,

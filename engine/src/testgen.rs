@@ -114,6 +114,8 @@ struct Sidecar<'a> {
 pub struct TestWriter {
     dir: Option<PathBuf>,
     keep: bool,
+    /// At most this many records are kept (the rest are still written and counted).
+    keep_limit: usize,
     write_pc: bool,
     /// The `.ktest` argument list: program name, concrete arguments, symbolic options.
     args: Vec<String>,
@@ -153,6 +155,7 @@ impl TestWriter {
         Ok(TestWriter {
             dir,
             keep: config.keep_test_records,
+            keep_limit: config.test_record_limit.unwrap_or(usize::MAX),
             write_pc: config.write_path_condition,
             args,
             sym_argvs: env.sym_args.len() as u32,
@@ -202,7 +205,8 @@ impl TestWriter {
         ending: &Ending,
     ) -> Result<(), RunError> {
         self.written += 1;
-        if self.dir.is_none() && !self.keep {
+        let keep = self.keep && self.records.len() < self.keep_limit;
+        if self.dir.is_none() && !keep {
             return Ok(());
         }
         let name = format!("test{:06}", self.written);
@@ -275,7 +279,7 @@ impl TestWriter {
                 out.write_all(b"\n").map_err(failed)?;
             }
         }
-        if self.keep {
+        if keep {
             self.records.push(record);
         }
         Ok(())

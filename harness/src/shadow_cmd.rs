@@ -21,8 +21,11 @@ pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
     let mut config = engine_config(&args.file, &args.explore, &args.args, "shadow")?;
     config.seed = args.random_seed;
     config.shadow = Some(shadow_mode(args)?);
-    // The human report lists the divergences, so records are always kept.
+    // The human report lists the first divergences; `--json` lists them all.
     config.keep_test_records = true;
+    if !args.explore.json {
+        config.test_record_limit = Some(HUMAN_LIST_LIMIT);
+    }
     let module = compile_program(&args.file, &args.compile)?;
     let annotated = module
         .funcs
@@ -76,12 +79,20 @@ fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
     }
 }
 
+/// How many tests the human report lists.
+const HUMAN_LIST_LIMIT: usize = 25;
+
 /// One line per test: where the versions parted, what each did, the inputs, and the ending.
 pub fn divergence_report(summary: &RunSummary) -> String {
     let mut out = String::new();
     if summary.tests.is_empty() {
         let _ = writeln!(out, "no divergence found");
         return out;
+    }
+    let listed = summary.tests.len() as u64;
+    if summary.tests_count > listed {
+        let where_ = summary.output_dir.as_deref().map_or(String::new(), |d| format!(" (all in {d}/tests.jsonl)"));
+        let _ = writeln!(out, "the first {listed} of {} tests{where_}:", summary.tests_count);
     }
     for kind in ["divergence", "error"] {
         let tests: Vec<&TestRecord> = summary.tests.iter().filter(|t| t.kind == kind).collect();
