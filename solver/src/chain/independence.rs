@@ -36,6 +36,17 @@ pub(crate) struct Independence {
     known_sat: FxHashMap<Arc<[TermId]>, Option<Model>>,
     order: VecDeque<Arc<[TermId]>>,
     capacity: usize,
+    /// Scratch space of [`Independence::components`], kept to avoid allocating per query
+    /// (this layer sees every query).
+    scratch: Scratch,
+}
+
+#[derive(Default)]
+struct Scratch {
+    var_sets: Vec<Arc<[VarId]>>,
+    index: FxHashMap<VarId, usize>,
+    parent: Vec<usize>,
+    by_root: FxHashMap<usize, usize>,
 }
 
 struct Component {
@@ -65,6 +76,7 @@ impl Independence {
             known_sat: FxHashMap::default(),
             order: VecDeque::new(),
             capacity: capacity.max(1),
+            scratch: Scratch::default(),
         }
     }
 
@@ -86,20 +98,16 @@ impl Independence {
     }
 
     /// Splits the query into components, in order of first appearance.
-    fn components(ctx: &mut Ctx<'_>, q: &Query<'_>) -> Vec<Component> {
-        let all: Vec<(TermId, bool)> =
-            q.pc.iter()
-                .map(|&c| (c, false))
-                .chain(q.extra.iter().map(|&c| (c, true)))
-                .collect();
-        let var_sets: Vec<Arc<[VarId]>> = all
-            .iter()
-            .map(|&(c, _)| ctx.vars.vars(ctx.store, c))
-            .collect();
+    fn components(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> Vec<Component> {
+        let Scratch { var_sets, index, parent, by_root } = &mut self.scratch;
+        var_sets.clear();
+        index.clear();
+        parent.clear();
+        by_root.clear();
+        let all = || q.pc.iter().map(|&c| (c, false)).chain(q.extra.iter().map(|&c| (c, true)));
+        var_sets.extend(all().map(|(c, _)| ctx.vars.vars(ctx.store, c)));
         // union-find over dense variable indices
-        let mut index: FxHashMap<VarId, usize> = FxHashMap::default();
-        let mut parent: Vec<usize> = Vec::new();
-        for vs in &var_sets {
+        for vs in var_sets.iter() {
             let mut first: Option<usize> = None;
             for &v in vs.iter() {
                 let i = *index.entry(v).or_insert_with(|| {
@@ -109,7 +117,7 @@ impl Independence {
                 match first {
                     None => first = Some(i),
                     Some(f) => {
-                        let (rf, ri) = (find(&mut parent, f), find(&mut parent, i));
+                        let (rf, ri) = (find(parent, f), find(parent, i));
                         if rf != ri {
                             parent[ri] = rf;
                         }
@@ -119,35 +127,31 @@ impl Independence {
         }
         // group constraints by the root of their first variable; a constraint
         // without variables is its own component
-        let mut by_root: FxHashMap<usize, usize> = FxHashMap::default();
         let mut comps: Vec<Component> = Vec::new();
-        for ((c, is_extra), vs) in all.iter().zip(&var_sets) {
+        let new_component = |comps: &mut Vec<Component>| {
+            comps.push(Component { pc: Vec::new(), extra: Vec::new(), vars: Vec::new() });
+            comps.len() - 1
+        };
+        for ((c, is_extra), vs) in all().zip(var_sets.iter()) {
             let slot = match vs.first() {
                 Some(v) => {
-                    let root = find(&mut parent, index[v]);
-                    *by_root.entry(root).or_insert_with(|| {
-                        comps.push(Component {
-                            pc: Vec::new(),
-                            extra: Vec::new(),
-                            vars: Vec::new(),
-                        });
-                        comps.len() - 1
-                    })
+                    let root = find(parent, index[v]);
+                    match by_root.get(&root) {
+                        Some(&slot) => slot,
+                        None => {
+                            let slot = new_component(&mut comps);
+                            by_root.insert(root, slot);
+                            slot
+                        }
+                    }
                 }
-                None => {
-                    comps.push(Component {
-                        pc: Vec::new(),
-                        extra: Vec::new(),
-                        vars: Vec::new(),
-                    });
-                    comps.len() - 1
-                }
+                None => new_component(&mut comps),
             };
             let comp = &mut comps[slot];
-            if *is_extra {
-                comp.extra.push(*c);
+            if is_extra {
+                comp.extra.push(c);
             } else {
-                comp.pc.push(*c);
+                comp.pc.push(c);
             }
             comp.vars.extend_from_slice(vs);
         }
@@ -160,15 +164,10 @@ impl Independence {
 }
 
 impl Layer for Independence {
-    fn solve(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        q: &Query<'_>,
-        next: &mut Next<'_>,
-    ) -> Result<Answer, SolverError> {
+    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.independence_queries += 1;
-        let mut comps = Self::components(ctx, q);
+        let mut comps = self.components(ctx, q);
         let answer = if comps.len() <= 1 {
             let a = next.solve(ctx, q)?;
             if let Answer::Sat(m) = &a {
