@@ -184,3 +184,34 @@ fn offbyone_complete_reports_n_equal_4_as_a_divergence_and_negative_n_as_an_erro
         ("error", Some(write), None, Some("out-of-bounds-write"))
     );
 }
+
+#[test]
+fn seeds_can_come_from_ktest_files() {
+    // The tests `penumbra run` writes for threshold.c (one per path of the old version) are
+    // seeds; from any of them seeded mode finds the divergence with 6 <= x <= 10.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("run");
+    let file = repo_root().join("examples").join("threshold.c");
+    let out = penumbra([
+        "run".as_ref(),
+        file.as_os_str(),
+        "--version".as_ref(),
+        "old".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    out.assert_status(0);
+    let mut ktests: Vec<_> = std::fs::read_dir(&out_dir)
+        .expect("output dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ktest"))
+        .collect();
+    ktests.sort();
+    assert_eq!(ktests.len(), 2, "threshold.c has two paths: {ktests:?}");
+    for ktest in &ktests {
+        let k = ktest.display().to_string();
+        let (summary, tests) = shadow("threshold.c", &["--mode", "seeded", "--seed-ktest", &k]);
+        assert_eq!(summary["diff_paths"], 1, "seed {k}");
+        assert_threshold_divergence(&tests);
+    }
+}
