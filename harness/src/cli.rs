@@ -118,7 +118,7 @@ pub enum SearchArg {
     Dfs,
     /// Breadth-first.
     Bfs,
-    /// KLEE's random-path (seeded with --seed).
+    /// KLEE's random-path (seeded by `run --seed` or `shadow --random-seed`).
     RandomPath,
 }
 
