@@ -247,7 +247,7 @@ impl RunSummary {
             let _ = writeln!(out, "  {k:<24}{v}");
         }
         for (kind, n) in &self.error_kinds {
-            let _ = writeln!(out, "  {:<24}{n}", format!("error {kind}"));
+            let _ = writeln!(out, "  {:<23} {n}", format!("error {kind}"));
         }
         if let Some(reason) = &self.stopped_by {
             let _ = writeln!(out, "  stopped by {reason}: {} states left unexplored", self.unexplored_states);
