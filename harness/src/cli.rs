@@ -51,6 +51,18 @@ pub enum Command {
     /// With `--replay`, each test is then run natively on both versions and classified
     /// (see `penumbra replay`).
     Shadow(ShadowArgs),
+    /// Replay the tests of an output directory natively on both versions and classify them.
+    ///
+    /// Builds the old and the new version of the unified program the tests came from (named in
+    /// OUTDIR/run.json) with clang-15, AddressSanitizer and UBSan (`change(a, b)` becomes `a`
+    /// resp. `b`; a small runtime feeds `make_symbolic` objects from each test), runs both on
+    /// every test under a timeout, and classifies each test: `regression` (error only in new),
+    /// `output-diff` (stdout or exit status differ), `both-error`, `fix` (error only in old),
+    /// `silent` (no visible difference); with --fixed-version, output differences become
+    /// `expected` or `regression`. An error is a sanitizer report, a signal or a timeout; a
+    /// non-zero exit status is output. Prints the tests grouped by class, most severe first, and
+    /// writes OUTDIR/report.json.
+    Replay(ReplayArgs),
     /// Run many shadow jobs from a TOML manifest (subjects x modes x configs) in parallel.
     ///
     /// Each job is a child `penumbra shadow ... --json --no-tests` process under the
@@ -158,9 +170,16 @@ pub struct ShadowArgs {
     pub explore: ExploreArgs,
     /// After exploring, replay every test natively on both versions (clang-15 with
     /// AddressSanitizer and UBSan) and classify it: regression, fix, output-diff, both-error,
-    /// silent.
+    /// silent (see `penumbra replay`).
     #[arg(long)]
     pub replay: bool,
+    /// With --replay: seconds each native run may take before it counts as an error.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "replay")]
+    pub replay_timeout: f64,
+    /// With --replay: a later fixed version of the program; output differences where the new
+    /// version behaves like it are `expected`, the others `regression`.
+    #[arg(long, value_name = "FILE.c", requires = "replay")]
+    pub fixed_version: Option<PathBuf>,
     #[command(flatten)]
     pub compile: CompileArgs,
     /// Concrete arguments for the program (argv[1..], before the symbolic ones).
@@ -248,6 +267,27 @@ pub struct RunArgs {
     /// Concrete arguments for the program (argv[1..], before the symbolic ones).
     #[arg(last = true, value_name = "ARGS")]
     pub args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// An output directory of `penumbra shadow` (or `penumbra run`).
+    #[arg(value_name = "OUTDIR")]
+    pub dir: PathBuf,
+    /// Seconds each native run may take before it counts as an error.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub timeout: f64,
+    /// A later fixed version of the program; output differences where the new version behaves
+    /// like it are `expected`, the others `regression`.
+    #[arg(long, value_name = "FILE.c")]
+    pub fixed_version: Option<PathBuf>,
+    /// Runs in parallel (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print the replayed tests as one JSON array (each test with `class`, `old_outcome` and
+    /// `new_outcome`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

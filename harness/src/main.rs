@@ -9,7 +9,9 @@ mod compile;
 mod exec;
 mod inputs;
 mod ir_cmd;
+mod replay;
 mod run_cmd;
+mod run_info;
 mod shadow_cmd;
 
 use clap::Parser;
@@ -25,6 +27,7 @@ fn main() -> ExitCode {
         cli::Command::Exec(args) => exec::run(&args),
         cli::Command::Run(args) => run_cmd::run(&args),
         cli::Command::Shadow(args) => shadow_cmd::run(&args),
+        cli::Command::Replay(args) => replay::run(&args),
         cli::Command::Batch(args) => batch::run(&args),
     };
     match result {

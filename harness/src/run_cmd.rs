@@ -4,6 +4,7 @@
 
 use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
+use crate::run_info::RunInfo;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::config::{Budgets, EngineConfig, Environment, Output, SearchKind, SymArg};
 use penumbra_engine::replay::check_tests;
@@ -25,6 +26,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     config.keep_test_records = args.explore.json || args.replay_check;
     let module = compile_program(&args.file, &args.compile)?;
     let mut summary = penumbra_engine::run(&module, &config).context("symbolic execution failed")?;
+    if let Some(dir) = &summary.output_dir {
+        RunInfo::new("run", &args.file, &args.compile)?.write(Path::new(dir))?;
+    }
     let mismatches = if args.replay_check {
         Some(check_tests(&module, config.version, &ktest_args(&config.env), &summary.tests))
     } else {

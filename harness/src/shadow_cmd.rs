@@ -4,8 +4,10 @@
 
 use crate::cli::{ModeArg, ShadowArgs};
 use crate::compile::compile_program;
-use crate::inputs::parse_inputs;
+use crate::inputs::{parse_inputs, show_input};
+use crate::replay;
 use crate::run_cmd::engine_config;
+use crate::run_info::RunInfo;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::concrete::Inputs;
 use penumbra_engine::ktest::KTest;
@@ -14,6 +16,7 @@ use penumbra_engine::{RunSummary, ShadowMode};
 use penumbra_ir::InstData;
 use std::fmt::Write as _;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -38,13 +41,36 @@ pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
             args.file.display()
         );
     }
+    let replay_options = if args.replay {
+        if args.explore.no_tests {
+            bail!("--replay replays the test files: drop --no-tests");
+        }
+        Some(replay::options(args.replay_timeout, args.fixed_version.clone(), None)?)
+    } else {
+        None
+    };
     let summary = penumbra_engine::run(&module, &config).context("shadow execution failed")?;
+    if let Some(dir) = &summary.output_dir {
+        RunInfo::new("shadow", &args.file, &args.compile)?.write(Path::new(dir))?;
+    }
+    let report = match (&replay_options, &summary.output_dir) {
+        (Some(options), Some(dir)) => Some(replay::replay_dir(Path::new(dir), options)?),
+        _ => None,
+    };
     let mut out = std::io::stdout().lock();
     if args.explore.json {
-        writeln!(out, "{}", summary.to_json())?;
+        let mut value = serde_json::to_value(&summary)?;
+        if let Some(report) = &report {
+            value["tests"] = report.tests_json().into();
+        }
+        writeln!(out, "{value}")?;
     } else {
         write!(out, "{}", summary.human())?;
-        write!(out, "{}", divergence_report(&summary))?;
+        match &report {
+            // The replay report lists every test, with more than the divergence list says.
+            Some(report) => write!(out, "\n{}", report.human())?,
+            None => write!(out, "{}", divergence_report(&summary))?,
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -113,10 +139,7 @@ fn describe(t: &TestRecord) -> String {
         .inputs
         .0
         .iter()
-        .map(|i| match penumbra_engine::ktest::le_int(&i.bytes) {
-            Some(v) => format!("{}={v}", i.name),
-            None => format!("{}=hex:{}", i.name, i.bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()),
-        })
+        .map(|i| show_input(&i.name, &i.bytes))
         .collect();
     let mut s = String::new();
     if let (Some(line), Some(old), Some(new)) = (t.line, &t.old, &t.new) {

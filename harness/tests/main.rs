@@ -6,6 +6,7 @@ mod support;
 
 mod exec_corpus;
 mod exec_errors;
+mod replay;
 mod run_cli;
 mod shadow_examples;
 mod shadow_semantics;

@@ -86,7 +86,8 @@ fn run_is_deterministic_and_prints_a_human_summary() {
     assert!(first.contains("paths completed") && first.contains("replay check: 0 of 8 tests differ"), "{first}");
     let mut names: Vec<_> = std::fs::read_dir(file.dir.path().join("a")).unwrap().map(|e| e.unwrap().file_name()).collect();
     names.sort();
-    assert_eq!(names.len(), 9, "8 .ktest files and tests.jsonl");
+    assert_eq!(names.len(), 10, "8 .ktest files, tests.jsonl and run.json: {names:?}");
+    assert!(names.iter().any(|n| n == "run.json"), "{names:?}");
     for name in names {
         let a = std::fs::read(file.dir.path().join("a").join(&name)).unwrap();
         let b = std::fs::read(file.dir.path().join("b").join(&name)).unwrap();

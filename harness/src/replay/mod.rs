@@ -1,0 +1,205 @@
+//! `penumbra replay OUTDIR` (and `penumbra shadow --replay`): every test of an output directory
+//! run natively on the old and the new version, with AddressSanitizer and UBSan, and classified
+//! (`regression`, `output-diff`, `both-error`, `fix`, `silent`; `expected` with
+//! `--fixed-version`).
+//!
+//! - [`native`]: the builds and one run of a build on a test;
+//! - [`classify`]: the classes and the outcomes' JSON;
+//! - [`report`]: the human report and `report.json`.
+//!
+//! The output directory says what to build (`run.json`, see [`crate::run_info`]) and which tests
+//! there are (`tests.jsonl`, in test order, each naming its `.ktest`). A test's `argv` and stdin
+//! go to the process directly; its program objects go into a `.ktest` of their own that the
+//! runtime reads (`KTEST_FILE`). Tests run in parallel, one per core; the report keeps test
+//! order, so it is the same whatever the scheduling.
+
+pub mod classify;
+pub mod native;
+pub mod report;
+
+use crate::cli::ReplayArgs;
+use crate::run_info::RunInfo;
+use anyhow::{bail, Context, Result};
+use classify::{classify, Class};
+use native::{Build, RunInput, RunOutcome};
+use penumbra_engine::ktest::{KTest, KTestObject};
+use penumbra_engine::replay::replay_inputs;
+use penumbra_engine::testgen::SIDECAR;
+use report::{ReplayedTest, Report};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The report's file name in the output directory.
+pub const REPORT: &str = "report.json";
+
+/// How to replay.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Per run of one build on one test.
+    pub timeout: Duration,
+    /// A later fixed version that decides output differences.
+    pub fixed_version: Option<PathBuf>,
+    /// Parallel runs (0: one per core).
+    pub jobs: usize,
+}
+
+pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+    let options = options(args.timeout, args.fixed_version.clone(), args.jobs)?;
+    let report = replay_dir(&args.dir, &options)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::Value::Array(report.tests_json()))?;
+    } else {
+        write!(out, "{}", report.human())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Checks the command-line values.
+pub fn options(timeout: f64, fixed_version: Option<PathBuf>, jobs: Option<usize>) -> Result<Options> {
+    if !(timeout.is_finite() && timeout > 0.0) {
+        bail!("the replay timeout must be a positive number of seconds, got {timeout}");
+    }
+    if let Some(f) = &fixed_version {
+        if !f.is_file() {
+            bail!("--fixed-version {}: no such file", f.display());
+        }
+    }
+    if jobs == Some(0) {
+        bail!("--jobs must be at least 1");
+    }
+    Ok(Options { timeout: Duration::from_secs_f64(timeout), fixed_version, jobs: jobs.unwrap_or(0) })
+}
+
+/// Replays every test of `dir`, writes `dir/report.json` and returns the report.
+pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
+    let start = Instant::now();
+    let info = RunInfo::read(dir)?;
+    let tests = load_tests(dir)?;
+    let work = dir.join("replay");
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let build = |b| native::build(&work, &info.source, b, &info.include_dirs, &info.defines);
+    let old = build(Build::Old)?;
+    let new = build(Build::New)?;
+    let fixed = match &options.fixed_version {
+        Some(file) => Some(native::build(&work, file, Build::Fixed, &info.include_dirs, &info.defines)?),
+        None => None,
+    };
+
+    let jobs = match options.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(tests.len().max(1));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<ReplayedTest>>>> = Mutex::new((0..tests.len()).map(|_| None).collect());
+    let progress = report::Progress::new(tests.len() as u64);
+    std::thread::scope(|s| {
+        for worker in 0..jobs {
+            let (next, results, tests, progress) = (&next, &results, &tests, &progress);
+            let (old, new, fixed, work) = (&old, &new, fixed.as_deref(), &work);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(test) = tests.get(i) else { break };
+                let scratch = work.join(format!("worker{worker}"));
+                let result = replay_test(dir, test, old, new, fixed, &scratch, options.timeout);
+                results.lock().expect("no worker panics")[i] = Some(result);
+                progress.inc();
+            });
+        }
+    });
+    progress.finish();
+    let tests = results
+        .into_inner()
+        .expect("no worker panics")
+        .into_iter()
+        .map(|r| r.expect("every test was replayed"))
+        .collect::<Result<Vec<_>>>()?;
+    let report = Report {
+        source: info.source,
+        fixed_version: options.fixed_version.clone(),
+        tests,
+        wall: start.elapsed(),
+        timeout: options.timeout,
+    };
+    let path = dir.join(REPORT);
+    std::fs::write(&path, report.to_json().to_string() + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(report)
+}
+
+/// A test as the sidecar records it.
+struct SidecarTest {
+    /// The whole record (it goes into the report, minus the bulky fields).
+    record: serde_json::Value,
+    name: String,
+    ktest: String,
+}
+
+fn load_tests(dir: &Path) -> Result<Vec<SidecarTest>> {
+    let path = dir.join(SIDECAR);
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut tests = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let mut record: serde_json::Value =
+            serde_json::from_str(line).with_context(|| format!("{}:{}: not a JSON object", path.display(), i + 1))?;
+        let field = |key: &str| record.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        let (Some(name), Some(ktest)) = (field("name"), field("ktest")) else {
+            bail!("{}:{}: a test without `name` or `ktest`", path.display(), i + 1);
+        };
+        if let Some(map) = record.as_object_mut() {
+            map.remove("path_condition");
+            map.remove("args");
+        }
+        tests.push(SidecarTest { record, name, ktest });
+    }
+    Ok(tests)
+}
+
+/// Runs one test on old and new (and fixed, when it decides something).
+fn replay_test(
+    dir: &Path,
+    test: &SidecarTest,
+    old: &Path,
+    new: &Path,
+    fixed: Option<&Path>,
+    scratch: &Path,
+    timeout: Duration,
+) -> Result<ReplayedTest> {
+    let ktest_path = dir.join(&test.ktest);
+    let bytes = std::fs::read(&ktest_path).with_context(|| format!("cannot read {}", ktest_path.display()))?;
+    let ktest = KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", ktest_path.display()))?;
+    let inputs = replay_inputs(&ktest).with_context(|| format!("cannot replay {}", test.name))?;
+    // The program's own objects are the test's last ones (argv and stdin objects come first).
+    let own = &ktest.objects[ktest.objects.len() - inputs.objects.len()..];
+    std::fs::create_dir_all(scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+    let objects = scratch.join("objects.ktest");
+    let own_test = KTest { objects: own.to_vec(), ..KTest::default() };
+    std::fs::write(&objects, own_test.to_bytes()).with_context(|| format!("cannot write {}", objects.display()))?;
+    let stdin = scratch.join("stdin");
+    std::fs::write(&stdin, &inputs.stdin).with_context(|| format!("cannot write {}", stdin.display()))?;
+    let input =
+        RunInput { args: &inputs.args, stdin: &stdin, objects: &objects, scratch: &scratch.join("run"), timeout };
+    let old_outcome = native::run(old, &input)?;
+    let new_outcome = native::run(new, &input)?;
+    let output_differs = matches!((&old_outcome, &new_outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))
+        && old_outcome != new_outcome;
+    let fixed_outcome = match fixed {
+        Some(exe) if output_differs => Some(native::run(exe, &input)?),
+        _ => None,
+    };
+    let class: Class = classify(&old_outcome, &new_outcome, fixed_outcome.as_ref());
+    Ok(ReplayedTest {
+        name: test.name.clone(),
+        record: test.record.clone(),
+        inputs: ktest.objects.iter().map(|o: &KTestObject| (o.name.clone(), o.bytes.clone())).collect(),
+        class,
+        old: old_outcome,
+        new: new_outcome,
+        fixed: fixed_outcome,
+    })
+}

@@ -1,0 +1,269 @@
+//! Native builds of a unified program and runs of them on one test.
+//!
+//! Each version is compiled as `contract.md` fixes it: `clang-15 -O0 -g -fwrapv
+//! -fsanitize=address,undefined -fno-sanitize-recover=all` with exactly one of
+//! `PENUMBRA_VERSION_OLD` / `PENUMBRA_VERSION_NEW` defined (penumbra.h then resolves `change`
+//! and `penumbra_execute`), linked with the replay runtime (`runtime.c`), which feeds the
+//! `make_symbolic` objects from the file named by `KTEST_FILE`.
+//!
+//! A run is an error when a sanitizer reports one (sanitizers are told to abort), when the
+//! process dies by a signal (`abort`, a segfault, a failed `penumbra_assert`), or when it
+//! outlives the timeout. A non-zero exit status is output, not an error (`contract.md`).
+
+use anyhow::{bail, Context, Result};
+use penumbra_ir::frontend::{write_headers, CLANG};
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The replay runtime's source, written next to the builds.
+const RUNTIME_C: &str = include_str!("runtime.c");
+const RUNTIME_FILE: &str = "penumbra_replay_runtime.c";
+/// The runtime's exit status for "this test cannot be replayed" (see runtime.c).
+const REPLAY_FAILED: i32 = 125;
+const REPLAY_MARKER: &str = "penumbra-replay: ";
+
+/// The flags of every native build.
+pub const NATIVE_FLAGS: &[&str] =
+    &["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-w"];
+
+/// Sanitizers abort on the first report (so that every report ends the run by SIGABRT) and do
+/// not report leaks: a program that exits without freeing is not wrong.
+const ASAN_OPTIONS: &str = "abort_on_error=1:detect_leaks=0:halt_on_error=1:symbolize=1";
+const UBSAN_OPTIONS: &str = "abort_on_error=1:halt_on_error=1:print_stacktrace=1";
+
+/// What a build is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    Old,
+    New,
+    /// A later version given with `--fixed-version` (built like the new version).
+    Fixed,
+}
+
+impl Build {
+    fn name(self) -> &'static str {
+        match self {
+            Build::Old => "old",
+            Build::New => "new",
+            Build::Fixed => "fixed",
+        }
+    }
+
+    fn define(self) -> &'static str {
+        match self {
+            Build::Old => "-DPENUMBRA_VERSION_OLD",
+            Build::New | Build::Fixed => "-DPENUMBRA_VERSION_NEW",
+        }
+    }
+}
+
+/// Compiles `source` as `build` into `dir`, returning the executable.
+pub fn build(dir: &Path, source: &Path, build: Build, include_dirs: &[PathBuf], defines: &[String]) -> Result<PathBuf> {
+    let include = dir.join("include");
+    write_headers(&include).context("cannot write penumbra's headers")?;
+    let runtime = dir.join(RUNTIME_FILE);
+    std::fs::write(&runtime, RUNTIME_C).with_context(|| format!("cannot write {}", runtime.display()))?;
+    let exe = dir.join(build.name());
+    let mut clang = Command::new(CLANG);
+    clang.args(NATIVE_FLAGS).arg(build.define());
+    for d in include_dirs {
+        clang.arg("-I").arg(d);
+    }
+    clang.arg("-I").arg(&include);
+    for d in defines {
+        clang.arg(format!("-D{d}"));
+    }
+    clang.arg(source).arg(&runtime).arg("-o").arg(&exe);
+    let out = clang.output().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            anyhow::anyhow!("{CLANG} is not on the PATH: replay builds the program natively (apt-get install clang-15)")
+        }
+        _ => anyhow::anyhow!("cannot run {CLANG}: {e}"),
+    })?;
+    if !out.status.success() {
+        bail!(
+            "cannot build the {} version of {} natively:\n{}",
+            build.name(),
+            source.display(),
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        );
+    }
+    Ok(exe)
+}
+
+/// How one native run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// Exited normally: status and stdout.
+    Exit { code: i32, stdout: Vec<u8> },
+    /// A sanitizer report, a signal or a timeout, described.
+    Error(String),
+    /// The runtime could not feed the test to this build (see runtime.c).
+    ReplayFailed(String),
+}
+
+/// What one run is given.
+pub struct RunInput<'a> {
+    /// `argv`, program name first.
+    pub args: &'a [String],
+    /// A file with the program's stdin.
+    pub stdin: &'a Path,
+    /// The `.ktest` file of the program's own objects.
+    pub objects: &'a Path,
+    /// Where stdout and stderr go meanwhile (two files with this prefix).
+    pub scratch: &'a Path,
+    pub timeout: Duration,
+}
+
+/// Runs `exe` on one test.
+pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
+    let out_path = input.scratch.with_extension("stdout");
+    let err_path = input.scratch.with_extension("stderr");
+    let create = |p: &Path| File::create(p).with_context(|| format!("cannot create {}", p.display()));
+    let stdin = File::open(input.stdin).with_context(|| format!("cannot open {}", input.stdin.display()))?;
+    let mut cmd = Command::new(exe);
+    if let Some(name) = input.args.first() {
+        cmd.arg0(name);
+    }
+    cmd.args(input.args.iter().skip(1))
+        .env("KTEST_FILE", input.objects)
+        .env("ASAN_OPTIONS", ASAN_OPTIONS)
+        .env("UBSAN_OPTIONS", UBSAN_OPTIONS)
+        .stdin(Stdio::from(stdin))
+        .stdout(Stdio::from(create(&out_path)?))
+        .stderr(Stdio::from(create(&err_path)?));
+    let mut child = cmd.spawn().with_context(|| format!("cannot run {}", exe.display()))?;
+    let start = Instant::now();
+    // Poll with a growing interval: most runs end within milliseconds.
+    let mut poll = Duration::from_micros(200);
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if start.elapsed() > input.timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(poll);
+        poll = (poll * 2).min(Duration::from_millis(20));
+    };
+    let stdout = read(&out_path)?;
+    let stderr = String::from_utf8_lossy(&read(&err_path)?).into_owned();
+    let _ = std::fs::remove_file(&out_path);
+    let _ = std::fs::remove_file(&err_path);
+    let Some(status) = status else {
+        return Ok(RunOutcome::Error(format!("timeout after {:.1} s", input.timeout.as_secs_f64())));
+    };
+    if status.code() == Some(REPLAY_FAILED) {
+        if let Some(line) = stderr.lines().find_map(|l| l.strip_prefix(REPLAY_MARKER)) {
+            return Ok(RunOutcome::ReplayFailed(line.to_string()));
+        }
+    }
+    if let Some(report) = error_report(&stderr) {
+        return Ok(RunOutcome::Error(report));
+    }
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Ok(RunOutcome::Exit { code, stdout }),
+        (None, Some(sig)) => Ok(RunOutcome::Error(format!("killed by signal {sig} ({})", signal_name(sig)))),
+        (None, None) => Ok(RunOutcome::Error(format!("ended abnormally ({status})"))),
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// The one-line description of the error a run's stderr reports, if any: a UBSan
+/// `runtime error`, an AddressSanitizer summary, or a failed `penumbra_assert` with the line of
+/// the call.
+pub fn error_report(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    // UBSan: "file.c:10:12: runtime error: index 4 out of bounds for type 'int[4]'".
+    if let Some(line) = lines.iter().find(|l| l.contains(": runtime error: ")) {
+        let (place, what) = line.split_once(": runtime error: ")?;
+        return Some(format!("runtime error: {what} at {}", short_place(place)));
+    }
+    // ASan: "SUMMARY: AddressSanitizer: stack-buffer-overflow /path/file.c:10:12 in main".
+    if let Some(line) = lines.iter().find_map(|l| l.strip_prefix("SUMMARY: AddressSanitizer: ")) {
+        let mut words = line.split_whitespace();
+        let kind = words.next().unwrap_or("error");
+        return Some(match words.next() {
+            Some(place) if place.contains(':') => format!("AddressSanitizer: {kind} at {}", short_place(place)),
+            _ => format!("AddressSanitizer: {kind}"),
+        });
+    }
+    if let Some(i) = lines.iter().position(|l| l.starts_with("penumbra-replay: assertion failed")) {
+        // The first stack frame in the program (below the runtime and the sanitizer's own).
+        let caller = lines[i + 1..].iter().filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
+            let place = l.split_whitespace().last()?;
+            (place.contains(".c:") && !place.contains(RUNTIME_FILE) && !place.contains("sanitizer"))
+                .then(|| short_place(place))
+        });
+        return Some(match caller {
+            Some(place) => format!("assertion failed at {place}"),
+            None => "assertion failed".to_string(),
+        });
+    }
+    None
+}
+
+/// `/long/path/file.c:10:12` as `file.c:10`.
+fn short_place(place: &str) -> String {
+    let mut parts = place.rsplitn(3, ':');
+    let (col, line, file) = (parts.next(), parts.next(), parts.next());
+    match (file, line, col) {
+        (Some(file), Some(line), Some(_)) if line.parse::<u32>().is_ok() => {
+            let name = Path::new(file).file_name().map_or(file.into(), |n| n.to_string_lossy());
+            format!("{name}:{line}")
+        }
+        _ => Path::new(place).file_name().map_or(place.to_string(), |n| n.to_string_lossy().into_owned()),
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        _ => "signal",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ubsan_reports_name_the_check_and_line() {
+        let stderr = "/tmp/x/offbyone.c:10:5: runtime error: index 4 out of bounds for type 'int[4]'\nSUMMARY: UndefinedBehaviorSanitizer: undefined-behavior /tmp/x/offbyone.c:10:5 in \n";
+        assert_eq!(
+            error_report(stderr).as_deref(),
+            Some("runtime error: index 4 out of bounds for type 'int[4]' at offbyone.c:10")
+        );
+    }
+
+    #[test]
+    fn asan_summaries_name_the_kind_and_line() {
+        let stderr = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n    #0 0x1 in main /a/b/t.c:7:3\nSUMMARY: AddressSanitizer: heap-buffer-overflow /a/b/t.c:7:3 in main\n";
+        assert_eq!(error_report(stderr).as_deref(), Some("AddressSanitizer: heap-buffer-overflow at t.c:7"));
+    }
+
+    #[test]
+    fn failed_assertions_name_the_caller() {
+        let stderr = "penumbra-replay: assertion failed\n    #0 0x4 in __sanitizer_print_stack_trace /x/asan_stack.cpp:87:3\n    #1 0x5 in penumbra_assert /o/penumbra_replay_runtime.c:114:5\n    #2 0x6 in foo /src/foo.c:16:7\n";
+        assert_eq!(error_report(stderr).as_deref(), Some("assertion failed at foo.c:16"));
+        assert_eq!(error_report("hello\n"), None);
+    }
+}

@@ -1,0 +1,309 @@
+//! `penumbra replay` and `penumbra shadow --replay`: native builds of both versions with
+//! AddressSanitizer and UBSan, every test run on both, and the classes of the examples'
+//! `EXPECTED.md` replay rows; `--fixed-version`; argv and stdin reaching the native run; runs
+//! that time out or cannot be fed; the report's files and their determinism.
+
+use crate::support::{penumbra, repo_root, write_c, Output};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+/// One replayed test, reduced to what the expectations name.
+#[derive(Debug, Clone)]
+struct Replayed {
+    /// Inputs as `name=int`, in creation order.
+    inputs: Vec<(String, i64)>,
+    class: String,
+    old: Value,
+    new: Value,
+}
+
+fn replayed(t: &Value) -> Replayed {
+    let inputs = t["inputs"]
+        .as_object()
+        .expect("inputs is an object")
+        .iter()
+        .map(|(name, v)| (name.clone(), v["int"].as_i64().unwrap_or(i64::MIN)))
+        .collect();
+    Replayed {
+        inputs,
+        class: t["class"].as_str().expect("every replayed test has a class").to_string(),
+        old: t["old_outcome"].clone(),
+        new: t["new_outcome"].clone(),
+    }
+}
+
+/// `penumbra shadow FILE --replay --json` into `out`: the replayed tests in test order.
+fn shadow_replay(file: &Path, out: &Path, extra: &[&str]) -> Vec<Replayed> {
+    let mut args = vec!["shadow".to_string(), file.display().to_string(), "--output-dir".into()];
+    args.push(out.display().to_string());
+    args.extend(["--replay", "--json"].map(String::from));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let run = penumbra(&args);
+    run.assert_status(0);
+    let summary: Value = serde_json::from_slice(&run.stdout).expect("--json prints one JSON object");
+    summary["tests"].as_array().expect("tests is an array").iter().map(replayed).collect()
+}
+
+fn example(name: &str) -> std::path::PathBuf {
+    repo_root().join("examples").join(name)
+}
+
+fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn exit(code: i64, stdout: &str) -> Value {
+    serde_json::json!({"exit": code, "stdout_sha256": sha256(stdout)})
+}
+
+fn error_text(v: &Value) -> &str {
+    v["error"].as_str().unwrap_or_else(|| panic!("expected an error outcome, got {v}"))
+}
+
+fn find<'a>(tests: &'a [Replayed], name: &str, pick: impl Fn(i64) -> bool) -> &'a Replayed {
+    let hits: Vec<&Replayed> = tests.iter().filter(|t| t.inputs.iter().any(|(n, v)| n == name && pick(*v))).collect();
+    assert_eq!(hits.len(), 1, "expected exactly one test with a matching {name} among {tests:#?}");
+    hits[0]
+}
+
+#[test]
+fn foo_x0_is_a_regression_and_x_minus_1_a_fix() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tests = shadow_replay(&example("foo.c"), &dir.path().join("out"), &[]);
+    assert_eq!(tests.len(), 2, "{tests:#?}");
+    let zero = find(&tests, "x", |v| v == 0);
+    assert_eq!(zero.class, "regression");
+    assert_eq!(zero.old, exit(1, ""));
+    assert_eq!(error_text(&zero.new), "assertion failed at foo.c:18");
+    let minus_one = find(&tests, "x", |v| v == -1);
+    assert_eq!(minus_one.class, "fix");
+    assert_eq!(error_text(&minus_one.old), "assertion failed at foo.c:18");
+    assert_eq!(minus_one.new, exit(0, ""));
+}
+
+#[test]
+fn bar_divergences_are_a_regression_and_a_fix() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tests = shadow_replay(&example("bar.c"), &dir.path().join("out"), &[]);
+    assert_eq!(tests.len(), 2, "{tests:#?}");
+    let regression = find(&tests, "x", |v| v == 105);
+    assert_eq!(regression.inputs, vec![("x".to_string(), 105), ("y".to_string(), -100)]);
+    assert_eq!((regression.class.as_str(), &regression.old), ("regression", &exit(0, "")));
+    assert!(error_text(&regression.new).starts_with("assertion failed at bar.c:"), "{regression:?}");
+    let fix = find(&tests, "x", |v| v == -100);
+    assert_eq!(fix.inputs, vec![("x".to_string(), -100), ("y".to_string(), 105)]);
+    assert_eq!((fix.class.as_str(), &fix.new), ("fix", &exit(0, "")));
+}
+
+#[test]
+fn threshold_is_an_output_difference() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tests = shadow_replay(&example("threshold.c"), &dir.path().join("out"), &[]);
+    assert_eq!(tests.len(), 1, "{tests:#?}");
+    let t = find(&tests, "x", |v| (6..=10).contains(&v));
+    assert_eq!(t.class, "output-diff");
+    assert_eq!(t.old, exit(0, "1\n"));
+    assert_eq!(t.new, exit(0, "0\n"));
+}
+
+#[test]
+fn offbyone_n4_is_a_regression_and_negative_n_both_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tests = shadow_replay(&example("offbyone.c"), &dir.path().join("out"), &[]);
+    assert_eq!(tests.len(), 2, "{tests:#?}");
+    let four = find(&tests, "n", |v| v == 4);
+    assert_eq!(four.class, "regression");
+    assert_eq!(four.old, exit(0, ""));
+    let report = error_text(&four.new);
+    assert!(report.contains("index 4 out of bounds") && report.contains("offbyone.c:"), "{report}");
+    let negative = find(&tests, "n", |v| v < 0);
+    assert_eq!(negative.class, "both-error");
+    assert!(error_text(&negative.old).contains("out of bounds"), "{negative:?}");
+    assert!(error_text(&negative.new).contains("out of bounds"), "{negative:?}");
+}
+
+/// threshold.c with a fixed version that prints `fixed_prints` where the versions differ.
+fn threshold_with_fixed(fixed_source: &str) -> (Replayed, Value) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixed = write_c("fixed.c", fixed_source);
+    let out = dir.path().join("out");
+    let fixed_path = fixed.path.display().to_string();
+    let tests = shadow_replay(&example("threshold.c"), &out, &["--fixed-version", &fixed_path]);
+    assert_eq!(tests.len(), 1, "{tests:#?}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report.json")).expect("JSON");
+    (tests[0].clone(), report)
+}
+
+#[test]
+fn a_fixed_version_decides_output_differences() {
+    // The fixed version behaves like the new one: the difference was intended.
+    let like_new = r#"#include <stdio.h>
+#include "penumbra.h"
+int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); printf("%d\n", x > 10); return 0; }
+"#;
+    let (t, report) = threshold_with_fixed(like_new);
+    assert_eq!(t.class, "expected");
+    assert_eq!(report["classes"]["expected"], 1);
+    assert_eq!(report["tests"][0]["fixed_outcome"], exit(0, "0\n"));
+    // The fixed version went back to the old behaviour: the new one is a regression.
+    let like_old = like_new.replace("x > 10", "x > 5");
+    let (t, report) = threshold_with_fixed(&like_old);
+    assert_eq!(t.class, "regression");
+    assert_eq!(report["classes"]["regression"], 1);
+    assert_eq!(report["classes"]["output-diff"], 0);
+}
+
+#[test]
+fn symbolic_arguments_and_stdin_reach_the_native_run() {
+    // The new version also accepts 'b' as the first character of argv[1], and looks at one
+    // byte of stdin; the native builds must see the test's argv and stdin to differ.
+    let source = r#"#include <stdio.h>
+#include <string.h>
+#include "penumbra.h"
+int main(int argc, char **argv) {
+  if (argc < 2) return 3;
+  int c = getchar();
+  if (change(argv[1][0] == 'a', argv[1][0] == 'b' && c == 'z')) { printf("yes %s\n", argv[1]); return 1; }
+  return 0;
+}
+"#;
+    let file = write_c("args.c", source);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let tests = shadow_replay(&file.path, &out, &["--sym-arg", "1", "--sym-stdin", "1"]);
+    assert!(!tests.is_empty());
+    for t in &tests {
+        assert_eq!(t.class, "output-diff", "{t:?}");
+        let (old, new) = (t.old["exit"].as_i64(), t.new["exit"].as_i64());
+        assert!(matches!((old, new), (Some(1), Some(0)) | (Some(0), Some(1))), "{t:?}");
+    }
+    // Exactly: old takes 'a' (any stdin), new takes 'b' with 'z' on stdin.
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report.json")).expect("JSON");
+    let mut firsts: Vec<(String, String)> = report["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .map(|t| {
+            let hex =
+                |i: usize| t["inputs"].as_object().expect("inputs").values().nth(i).expect("input")["hex"].clone();
+            (hex(0).as_str().expect("hex")[..2].to_string(), hex(1).as_str().expect("hex")[..2].to_string())
+        })
+        .collect();
+    firsts.sort();
+    let a_new_yes = firsts.iter().filter(|(arg, _)| arg == "61").count();
+    let b_z = firsts.iter().filter(|(arg, stdin)| arg == "62" && stdin == "7a").count();
+    assert_eq!((a_new_yes, b_z, firsts.len()), (1, 1, 2), "{firsts:?}");
+}
+
+/// An output directory written by hand: `source`'s `run.json`, one test with `x` = `value`.
+fn handmade_dir(source: &Path, value: i32, objects: &[(&str, Vec<u8>)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = serde_json::json!({"command": "shadow", "source": source, "include_dirs": [], "defines": []});
+    std::fs::write(dir.path().join("run.json"), run.to_string()).expect("write run.json");
+    let record = serde_json::json!({"name": "test000001", "kind": "divergence", "ktest": "test000001.ktest",
+        "inputs": {"x": {"hex": format!("{:08x}", value.swap_bytes()), "int": value}}, "args": ["prog"]});
+    std::fs::write(dir.path().join("tests.jsonl"), format!("{record}\n")).expect("write tests.jsonl");
+    // KLEE's format: magic, version 3, args, sym_argvs, sym_argv_len, objects.
+    let mut k = b"KTEST".to_vec();
+    let u32be = |k: &mut Vec<u8>, n: u32| k.extend_from_slice(&n.to_be_bytes());
+    u32be(&mut k, 3);
+    u32be(&mut k, 1);
+    u32be(&mut k, 4);
+    k.extend_from_slice(b"prog");
+    u32be(&mut k, 0);
+    u32be(&mut k, 0);
+    u32be(&mut k, objects.len() as u32);
+    for (name, bytes) in objects {
+        u32be(&mut k, name.len() as u32);
+        k.extend_from_slice(name.as_bytes());
+        u32be(&mut k, bytes.len() as u32);
+        k.extend_from_slice(bytes);
+    }
+    std::fs::write(dir.path().join("test000001.ktest"), k).expect("write ktest");
+    dir
+}
+
+fn replay_json(dir: &Path, extra: &[&str]) -> (Output, Vec<Replayed>) {
+    let mut args = vec!["replay".to_string(), dir.display().to_string(), "--json".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let out = penumbra(&args);
+    out.assert_status(0);
+    let tests: Value = serde_json::from_slice(&out.stdout).expect("--json prints a JSON array");
+    let tests = tests.as_array().expect("an array").iter().map(replayed).collect();
+    (out, tests)
+}
+
+#[test]
+fn a_run_past_the_timeout_is_an_error() {
+    let source = r#"#include "penumbra.h"
+int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); if (change(0, x == 3)) for (;;) {} return 0; }
+"#;
+    let file = write_c("loop.c", source);
+    let dir = handmade_dir(&file.path, 3, &[("x", 3i32.to_le_bytes().to_vec())]);
+    let (_, tests) = replay_json(dir.path(), &["--timeout", "0.5"]);
+    assert_eq!(tests.len(), 1);
+    assert_eq!(tests[0].class, "regression");
+    assert_eq!(tests[0].old, exit(0, ""));
+    assert_eq!(error_text(&tests[0].new), "timeout after 0.5 s");
+}
+
+#[test]
+fn a_test_that_does_not_fit_the_program_is_reported_not_classified_as_an_error() {
+    let source = r#"#include "penumbra.h"
+int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); return change(x, x + 1) == 5; }
+"#;
+    let file = write_c("fit.c", source);
+    // A 2-byte object where the program asks for 4.
+    let dir = handmade_dir(&file.path, 4, &[("x", vec![4, 0])]);
+    let (_, tests) = replay_json(dir.path(), &[]);
+    assert_eq!(tests[0].class, "replay-failed");
+    let why = tests[0].old["replay_failed"].as_str().expect("replay_failed outcome");
+    assert_eq!(why, "the test's object has 2 bytes where make_symbolic asks for 4 (\"x\")");
+    // No object at all.
+    let dir = handmade_dir(&file.path, 4, &[]);
+    let (_, tests) = replay_json(dir.path(), &[]);
+    assert_eq!(tests[0].old["replay_failed"], "the test has no object left for make_symbolic (\"x\")");
+    // The right object: x = 4 makes the new version return 1.
+    let dir = handmade_dir(&file.path, 4, &[("x", 4i32.to_le_bytes().to_vec())]);
+    let (_, tests) = replay_json(dir.path(), &[]);
+    assert_eq!((tests[0].class.as_str(), &tests[0].old, &tests[0].new), ("output-diff", &exit(0, ""), &exit(1, "")));
+}
+
+#[test]
+fn the_report_is_grouped_by_class_and_deterministic() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let file = example("foo.c").display().to_string();
+    let run = penumbra(["shadow", &file, "--output-dir", &out.display().to_string(), "--replay"]);
+    run.assert_status(0);
+    let text = run.stdout_str();
+    let regression = text.find("regression (error only in new)").expect("a regression section");
+    let fix = text.find("fix (error only in old)").expect("a fix section");
+    assert!(regression < fix, "most severe first:\n{text}");
+    assert!(text.contains("  1 regression, 1 fix\n"), "{text}");
+    assert!(text.contains("test000001  x=0  (parted at line 17: old false, new true)\n"), "{text}");
+    assert!(text.contains("      new: error: assertion failed at foo.c:18\n"), "{text}");
+    // Replaying again gives the same report.json, byte for byte.
+    let first = std::fs::read(out.join("report.json")).expect("report.json");
+    let again = penumbra(["replay", &out.display().to_string()]);
+    again.assert_status(0);
+    assert_eq!(std::fs::read(out.join("report.json")).expect("report.json"), first);
+    assert!(again.stdout_str().contains("  1 regression, 1 fix\n"), "{}", again.stdout_str());
+}
+
+#[test]
+fn replay_explains_what_it_needs() {
+    let missing = penumbra(["replay", "/nonexistent/penumbra-out-1"]);
+    missing.assert_status(2);
+    assert!(missing.stderr.contains("run.json"), "{}", missing.stderr);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let no_tests = penumbra(["shadow", &example("foo.c").display().to_string(), "--no-tests", "--replay"]);
+    no_tests.assert_status(2);
+    assert!(no_tests.stderr.contains("drop --no-tests"), "{}", no_tests.stderr);
+    let bad_timeout = penumbra(["replay", &dir.path().display().to_string(), "--timeout", "0"]);
+    bad_timeout.assert_status(2);
+    assert!(bad_timeout.stderr.contains("timeout"), "{}", bad_timeout.stderr);
+}
