@@ -71,7 +71,7 @@ impl Executor<'_> {
             st.pc.push(taken);
             return Ok(Branch::Only(model_side));
         }
-        let (res, model) = self.solver.check_model(&self.store, &st.pc, &[other_cond])?;
+        let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[other_cond], &st.model)?;
         match res {
             SatResult::Sat => {}
             SatResult::Unsat => return Ok(Branch::Only(model_side)),
@@ -113,7 +113,7 @@ impl Executor<'_> {
         let here = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v) & 1 == 1;
         let model_outcome = Outcome::from_values(here(self, o, TermVersion::Old), here(self, n, TermVersion::New));
         let core_before = self.solver.stats().core_queries;
-        let fw = self.solver.four_way(&mut self.store, &st.pc, cond)?;
+        let fw = self.solver.four_way_from(&mut self.store, &st.pc, cond, &st.model)?;
         self.stats.four_way_checks += 1;
         if self.solver.stats().core_queries == core_before {
             self.stats.four_way_without_core += 1;
@@ -262,7 +262,7 @@ impl Executor<'_> {
         }
         if eval(&self.store, fail, &*st.model) & 1 == 1 {
             // The current model fails: is passing possible?
-            let (res, model) = self.solver.check_model(&self.store, &st.pc, &[pass])?;
+            let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[pass], &st.model)?;
             if res == SatResult::Unknown {
                 self.stats.solver_unknown += 1;
             }
@@ -276,7 +276,7 @@ impl Executor<'_> {
             st.model = Rc::new(model.unwrap_or_default());
             debug_assert!(satisfies(&self.store, &st.pc, &*st.model), "the solver's model satisfies the path");
         } else {
-            let (res, model) = self.solver.check_model(&self.store, &st.pc, &[fail])?;
+            let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[fail], &st.model)?;
             match res {
                 SatResult::Sat => {
                     let ending = error(self, st);

@@ -104,7 +104,7 @@ impl Executor<'_> {
             st.pc.push(c);
             return Ok(Flow::Next);
         }
-        let (res, model) = self.solver.check_model(&self.store, &st.pc, &[c])?;
+        let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[c], &st.model)?;
         match res {
             SatResult::Sat => {
                 st.pc.push(c);

@@ -71,7 +71,7 @@ impl Executor<'_> {
         let mut vn = value_of(self, st, n, TermVersion::New);
         if vo != vn {
             let same = self.store.eq(o, n);
-            match self.solver.check_model(&self.store, &st.pc, &[same]) {
+            match self.solver.check_model_from(&self.store, &st.pc, &[same], &st.model) {
                 Ok((SatResult::Sat, Some(model))) => {
                     st.model = Rc::new(model);
                     vn = value_of(self, st, n, TermVersion::New);

@@ -141,7 +141,23 @@ impl Solver {
         cond: TermId,
     ) -> Result<FourWay, SolverError> {
         let start = std::time::Instant::now();
-        let r = self.four_way_inner(store, pc, cond);
+        let r = self.four_way_inner(store, pc, cond, None);
+        self.stats.total_time_us += crate::chain::micros(start.elapsed());
+        r
+    }
+
+    /// [`Solver::four_way`] for a caller holding `base`, a model of `pc`: each model
+    /// returned is `base` with the variables connected to `cond` re-solved (see
+    /// [`Solver::check_model_from`]).
+    pub fn four_way_from(
+        &mut self,
+        store: &mut TermStore,
+        pc: &[TermId],
+        cond: TermId,
+        base: &Model,
+    ) -> Result<FourWay, SolverError> {
+        let start = std::time::Instant::now();
+        let r = self.four_way_inner(store, pc, cond, Some(base));
         self.stats.total_time_us += crate::chain::micros(start.elapsed());
         r
     }
@@ -151,6 +167,7 @@ impl Solver {
         store: &mut TermStore,
         pc: &[TermId],
         cond: TermId,
+        base: Option<&Model>,
     ) -> Result<FourWay, SolverError> {
         if !store.contains(cond) {
             return Err(SolverError::UnknownTerm(cond));
@@ -166,8 +183,8 @@ impl Solver {
         if o == n {
             fw.two_way = true;
             self.stats.four_way_two_way += 1;
-            self.settle(store, pc, &[o], Outcome::SameTrue, &mut fw)?;
-            self.settle(store, pc, &[not_o], Outcome::SameFalse, &mut fw)?;
+            self.settle(store, pc, &[o], Outcome::SameTrue, &mut fw, base)?;
+            self.settle(store, pc, &[not_o], Outcome::SameFalse, &mut fw, base)?;
             return Ok(fw);
         }
 
@@ -180,7 +197,7 @@ impl Solver {
         for (pair_cond, outcomes) in pairs {
             fw.queries += 1;
             self.stats.four_way_queries += 1;
-            match self.query(store, pc, &[pair_cond], true)? {
+            match self.query(store, pc, &[pair_cond], true, base)? {
                 Answer::Unsat => {}
                 Answer::Sat(m) => {
                     let m = m.unwrap_or_default();
@@ -193,12 +210,12 @@ impl Solver {
                     };
                     *fw.slot(hit) = Some(m);
                     let lits = literals(other, o, n, not_o, not_n);
-                    self.settle(store, pc, &lits, other, &mut fw)?;
+                    self.settle(store, pc, &lits, other, &mut fw, base)?;
                 }
                 Answer::Unknown => {
                     for out in outcomes {
                         let lits = literals(out, o, n, not_o, not_n);
-                        self.settle(store, pc, &lits, out, &mut fw)?;
+                        self.settle(store, pc, &lits, out, &mut fw, base)?;
                     }
                 }
             }
@@ -214,10 +231,11 @@ impl Solver {
         lits: &[TermId],
         out: Outcome,
         fw: &mut FourWay,
+        base: Option<&Model>,
     ) -> Result<(), SolverError> {
         fw.queries += 1;
         self.stats.four_way_queries += 1;
-        match self.query(store, pc, lits, true)? {
+        match self.query(store, pc, lits, true, base)? {
             Answer::Sat(m) => *fw.slot(out) = Some(m.unwrap_or_default()),
             Answer::Unsat => {}
             Answer::Unknown => fw.unknown.push(out),

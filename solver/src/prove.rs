@@ -107,7 +107,7 @@ impl Solver {
             self.stats.prove_equal_proven += 1;
             return Ok(true);
         }
-        let proven = self.query(store, pc, &[differ], false)? == Answer::Unsat;
+        let proven = self.query(store, pc, &[differ], false, None)? == Answer::Unsat;
         if proven {
             self.stats.prove_equal_proven += 1;
             self.proofs.insert(pair, key.into());

@@ -179,7 +179,7 @@ impl Solver {
         extra: &[TermId],
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        let r = self.query(store, pc, extra, false).map(|a| sat_result(&a));
+        let r = self.query(store, pc, extra, false, None).map(|a| sat_result(&a));
         self.stats.total_time_us += micros(start.elapsed());
         r
     }
@@ -192,8 +192,32 @@ impl Solver {
         pc: &[TermId],
         extra: &[TermId],
     ) -> Result<(SatResult, Option<Model>), SolverError> {
+        self.check_model_impl(store, pc, extra, None)
+    }
+
+    /// [`Solver::check_model`] for a caller holding `base`, a model of `pc` (as every engine
+    /// state does): only the constraints sharing variables with `extra` are solved, and the
+    /// model returned is `base` with their variables' values replaced. `base` must satisfy
+    /// `pc`; the answer is then the same as `check_model`'s, with fewer constraints solved.
+    pub fn check_model_from(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        extra: &[TermId],
+        base: &Model,
+    ) -> Result<(SatResult, Option<Model>), SolverError> {
+        self.check_model_impl(store, pc, extra, Some(base))
+    }
+
+    fn check_model_impl(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        extra: &[TermId],
+        base: Option<&Model>,
+    ) -> Result<(SatResult, Option<Model>), SolverError> {
         let start = Instant::now();
-        let r = self.query(store, pc, extra, true).map(|a| match a {
+        let r = self.query(store, pc, extra, true, base).map(|a| match a {
             Answer::Sat(m) => (SatResult::Sat, Some(m.unwrap_or_default())),
             Answer::Unsat => (SatResult::Unsat, None),
             Answer::Unknown => (SatResult::Unknown, None),
@@ -255,6 +279,7 @@ impl Solver {
         pc: &[TermId],
         extra: &[TermId],
         need_model: bool,
+        base: Option<&Model>,
     ) -> Result<Answer, SolverError> {
         match self.store_id {
             None => self.store_id = Some(store.store_id()),
@@ -290,7 +315,8 @@ impl Solver {
             return Ok(Answer::Sat(need_model.then(Model::new)));
         }
 
-        let q = Query::new(&pc, &extra, need_model);
+        let mut q = Query::new(&pc, &extra, need_model);
+        q.base = base;
         let mut ctx = Ctx {
             store,
             stats: &mut self.stats,
@@ -299,12 +325,24 @@ impl Solver {
         let mut next = Next::new(&mut self.layers, &mut self.core);
         let answer = next.solve(&mut ctx, &q)?;
         Ok(match answer {
+            // `base` with the solved part replaced (the independence layer's answer).
+            Answer::Sat(Some(m)) if need_model && base.is_some() && self.config.independence => Answer::Sat(Some(m)),
             Answer::Sat(Some(m)) if need_model => {
                 // list exactly the query's variables (a cached model may hold others)
                 let mut all: Vec<TermId> = pc.to_vec();
                 all.extend_from_slice(&extra);
                 let vars = self.vars.vars_of_all(store, &all);
-                Answer::Sat(Some(m.restrict(&vars)))
+                let m = m.restrict(&vars);
+                match base {
+                    // Without independence the whole query was solved: its variables
+                    // replace the base model's, the others keep their values.
+                    Some(base) => {
+                        let mut merged = base.clone();
+                        merged.merge(&m);
+                        Answer::Sat(Some(merged))
+                    }
+                    None => Answer::Sat(Some(m)),
+                }
             }
             Answer::Sat(_) if need_model => {
                 return Err(SolverError::Backend(crate::bitwuzla::BzError(

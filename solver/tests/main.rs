@@ -5,6 +5,8 @@
 //!   reference, constant folding, the evaluator and Bitwuzla;
 //! - `rewrites`: random terms: `t == simplify(t)` is valid for Bitwuzla, and
 //!   the evaluator agrees with Bitwuzla's models;
+//! - `base_model`: queries with a model of the path condition in hand answer as
+//!   the plain ones;
 //! - `caches`: the same exploration with every cache configuration gives the
 //!   same answers, and the same models run after run;
 //! - `query_log`: the log of a run replays with `z3` to the same answers;
@@ -13,6 +15,7 @@
 
 mod common;
 
+mod base_model;
 mod caches;
 mod deep;
 mod query_log;

@@ -163,8 +163,99 @@ impl Independence {
     }
 }
 
+impl Independence {
+    /// The constraints connected to the query's extras (through shared variables, transitively)
+    /// and their variables: `(pc part, extras, vars)`.
+    fn relevant(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> (Vec<TermId>, Vec<TermId>, Vec<VarId>) {
+        let Scratch { var_sets, index, parent, by_root } = &mut self.scratch;
+        var_sets.clear();
+        index.clear();
+        parent.clear();
+        by_root.clear();
+        let all = || q.pc.iter().chain(q.extra.iter());
+        var_sets.extend(all().map(|&c| ctx.vars.vars(ctx.store, c)));
+        for vs in var_sets.iter() {
+            let mut first: Option<usize> = None;
+            for &v in vs.iter() {
+                let i = *index.entry(v).or_insert_with(|| {
+                    parent.push(parent.len());
+                    parent.len() - 1
+                });
+                match first {
+                    None => first = Some(i),
+                    Some(f) => {
+                        let (rf, ri) = (find(parent, f), find(parent, i));
+                        if rf != ri {
+                            parent[ri] = rf;
+                        }
+                    }
+                }
+            }
+        }
+        // The roots the extras reach (`by_root` as a set).
+        for vs in &var_sets[q.pc.len()..] {
+            for v in vs.iter() {
+                by_root.insert(find(parent, index[v]), 0);
+            }
+        }
+        let mut pc = Vec::new();
+        let mut vars = Vec::new();
+        for (&c, vs) in q.pc.iter().zip(var_sets.iter()) {
+            if vs.first().is_some_and(|v| by_root.contains_key(&find(parent, index[v]))) {
+                pc.push(c);
+                vars.extend_from_slice(vs);
+            }
+        }
+        for vs in &var_sets[q.pc.len()..] {
+            vars.extend_from_slice(vs);
+        }
+        vars.sort_unstable();
+        vars.dedup();
+        (pc, q.extra.to_vec(), vars)
+    }
+
+    /// A query with a model of its path condition in hand: only the part connected to the
+    /// extras is solved (the rest is satisfied by `base`, whose values it keeps), as KLEE's
+    /// independent solver does for validity queries.
+    fn solve_from_base(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        q: &Query<'_>,
+        base: &Model,
+        next: &mut Next<'_>,
+    ) -> Result<Answer, SolverError> {
+        let start = Instant::now();
+        ctx.stats.independence_queries += 1;
+        let (pc, extra, vars) = self.relevant(ctx, q);
+        if pc.len() < q.pc.len() {
+            ctx.stats.independence_hits += 1;
+            ctx.stats.independence_dropped += (q.pc.len() - pc.len()) as u64;
+        }
+        let answer = if extra.is_empty() {
+            Answer::Sat(q.need_model.then(|| base.clone()))
+        } else {
+            ctx.stats.independence_subqueries += 1;
+            let sub = Query::new(&pc, &extra, q.need_model);
+            match next.solve(ctx, &sub)? {
+                Answer::Sat(Some(m)) => {
+                    let mut all = base.clone();
+                    // A cached model may list other variables: keep only the solved ones.
+                    all.merge(&m.restrict(&vars));
+                    Answer::Sat(Some(all))
+                }
+                a => a,
+            }
+        };
+        ctx.stats.independence_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        Ok(answer)
+    }
+}
+
 impl Layer for Independence {
     fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
+        if let Some(base) = q.base {
+            return self.solve_from_base(ctx, q, base, next);
+        }
         let start = Instant::now();
         ctx.stats.independence_queries += 1;
         let mut comps = self.components(ctx, q);

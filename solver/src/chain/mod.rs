@@ -32,6 +32,10 @@ pub(crate) struct Query<'a> {
     pub pc: &'a [TermId],
     pub extra: &'a [TermId],
     pub need_model: bool,
+    /// A model the caller knows to satisfy `pc` (the engine's state carries one). With it,
+    /// the independence layer asks only about the constraints connected to `extra` and takes
+    /// the rest of the model from `base`.
+    pub base: Option<&'a Model>,
     key: OnceCell<Arc<[TermId]>>,
 }
 
@@ -41,6 +45,7 @@ impl<'a> Query<'a> {
             pc,
             extra,
             need_model,
+            base: None,
             key: OnceCell::new(),
         }
     }
@@ -51,6 +56,7 @@ impl<'a> Query<'a> {
             pc: self.pc,
             extra: self.extra,
             need_model,
+            base: self.base,
             key: self.key.clone(),
         }
     }
