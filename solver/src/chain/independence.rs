@@ -26,6 +26,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
+use super::partition::Partition;
 use super::{micros, Answer, Ctx, Layer, Next, Query};
 use crate::error::SolverError;
 use crate::model::Model;
@@ -39,6 +40,8 @@ pub(crate) struct Independence {
     /// Scratch space of [`Independence::components`], kept to avoid allocating per query
     /// (this layer sees every query).
     scratch: Scratch,
+    /// The partition of the last path condition, for queries from a base model.
+    partition: Partition,
 }
 
 #[derive(Default)]
@@ -77,6 +80,7 @@ impl Independence {
             order: VecDeque::new(),
             capacity: capacity.max(1),
             scratch: Scratch::default(),
+            partition: Partition::default(),
         }
     }
 
@@ -165,53 +169,17 @@ impl Independence {
 
 impl Independence {
     /// The constraints connected to the query's extras (through shared variables, transitively)
-    /// and their variables: `(pc part, extras, vars)`.
-    fn relevant(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> (Vec<TermId>, Vec<TermId>, Vec<VarId>) {
-        let Scratch { var_sets, index, parent, by_root } = &mut self.scratch;
-        var_sets.clear();
-        index.clear();
-        parent.clear();
-        by_root.clear();
-        let all = || q.pc.iter().chain(q.extra.iter());
-        var_sets.extend(all().map(|&c| ctx.vars.vars(ctx.store, c)));
-        for vs in var_sets.iter() {
-            let mut first: Option<usize> = None;
-            for &v in vs.iter() {
-                let i = *index.entry(v).or_insert_with(|| {
-                    parent.push(parent.len());
-                    parent.len() - 1
-                });
-                match first {
-                    None => first = Some(i),
-                    Some(f) => {
-                        let (rf, ri) = (find(parent, f), find(parent, i));
-                        if rf != ri {
-                            parent[ri] = rf;
-                        }
-                    }
-                }
-            }
+    /// and their variables: `(pc part, vars)`.
+    fn relevant(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> (Vec<TermId>, Vec<VarId>) {
+        let p = &mut self.partition;
+        for &c in &q.pc[p.covered(q.pc)..] {
+            p.push_pc(c, &ctx.vars.vars(ctx.store, c));
         }
-        // The roots the extras reach (`by_root` as a set).
-        for vs in &var_sets[q.pc.len()..] {
-            for v in vs.iter() {
-                by_root.insert(find(parent, index[v]), 0);
-            }
-        }
-        let mut pc = Vec::new();
-        let mut vars = Vec::new();
-        for (&c, vs) in q.pc.iter().zip(var_sets.iter()) {
-            if vs.first().is_some_and(|v| by_root.contains_key(&find(parent, index[v]))) {
-                pc.push(c);
-                vars.extend_from_slice(vs);
-            }
-        }
-        for vs in &var_sets[q.pc.len()..] {
-            vars.extend_from_slice(vs);
-        }
-        vars.sort_unstable();
-        vars.dedup();
-        (pc, q.extra.to_vec(), vars)
+        let before = p.slots();
+        let slots: Vec<u32> = q.extra.iter().map(|&c| p.push_extra(&ctx.vars.vars(ctx.store, c))).collect();
+        let connected = p.connected(&slots);
+        p.undo_extras(before);
+        connected
     }
 
     /// A query with a model of its path condition in hand: only the part connected to the
@@ -226,7 +194,8 @@ impl Independence {
     ) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.independence_queries += 1;
-        let (pc, extra, vars) = self.relevant(ctx, q);
+        let (pc, vars) = self.relevant(ctx, q);
+        let extra = q.extra;
         if pc.len() < q.pc.len() {
             ctx.stats.independence_hits += 1;
             ctx.stats.independence_dropped += (q.pc.len() - pc.len()) as u64;
@@ -235,7 +204,7 @@ impl Independence {
             Answer::Sat(q.need_model.then(|| base.clone()))
         } else {
             ctx.stats.independence_subqueries += 1;
-            let sub = Query::new(&pc, &extra, q.need_model);
+            let sub = Query::new(&pc, extra, q.need_model);
             match next.solve(ctx, &sub)? {
                 Answer::Sat(Some(m)) => {
                     let mut all = base.clone();

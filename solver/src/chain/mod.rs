@@ -14,6 +14,7 @@
 pub(crate) mod cex;
 pub(crate) mod exact;
 pub(crate) mod independence;
+mod partition;
 
 use std::cell::OnceCell;
 use std::sync::Arc;
