@@ -19,6 +19,7 @@
 //! seeds = ["a=12,b=18"]               # one `--seed` each (needed for seeded mode)
 //! expected_diff_paths = 4             # complete mode's count, for the results table
 //! oracle_verified = true              # whether a brute-force oracle established that count
+//! domain = ["a:int:0:20", "b:int:0:20"]  # the inputs' bounds, for that oracle
 //! ```
 //!
 //! Every error names the manifest, the line and the field, since a manifest of dozens of
@@ -80,6 +81,10 @@ struct RawSubject {
     description: Option<String>,
     expected_diff_paths: Option<u64>,
     oracle_verified: Option<bool>,
+    /// The inputs' bounded domain (`NAME:int|char:LO:HI`), for the brute-force oracle that
+    /// establishes `expected_diff_paths`; the batch itself does not use it.
+    #[allow(dead_code)]
+    domain: Option<Vec<String>>,
     mode: Option<Spanned<OneOrMany>>,
     configs: Option<Spanned<Vec<String>>>,
     seeds: Option<Vec<String>>,

@@ -209,8 +209,8 @@ fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
     let files = [
         ("results.csv", table.to_csv()),
         ("results.json", table.to_json(name)),
-        ("diff_paths.svg", svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", &|r| ok_count(r, "diff_paths"))),
-        ("wall_time.svg", svg::grouped_bars(records, &format!("{name}: wall time per subject"), "seconds", &|r| Some(r.wall_s))),
+        ("diff_paths.svg", svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", true, &|r| ok_count(r, "diff_paths"))),
+        ("wall_time.svg", svg::grouped_bars(records, &format!("{name}: wall time per subject"), "seconds", false, &|r| Some(r.wall_s))),
         ("divergences_over_time.svg", svg::cumulative(records)),
     ];
     for (file, text) in files {

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 const PALETTE: [&str; 8] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
-const FONT: &str = "font-family=\"sans-serif\" font-size=\"11\"";
+const FONT: &str = "font-family=\"sans-serif\"";
 
 /// A mode/config pair: one series in every plot.
 fn series_of(r: &JobRecord) -> String {
@@ -65,13 +65,15 @@ fn header(out: &mut String, f: &Frame, title: &str, subtitle: Option<&str>) {
         escape(title)
     );
     if let Some(sub) = subtitle {
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"34\" {FONT} text-anchor=\"middle\" fill=\"#555\">{}</text>", f.width / 2.0, escape(sub));
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"34\" {FONT} font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">{}</text>", f.width / 2.0, escape(sub));
     }
 }
 
 /// The y axis from 0 to `max` with grid lines; returns the axis maximum (a whole tick).
-fn y_axis(out: &mut String, f: &Frame, max: f64, label: &str) -> f64 {
+fn y_axis(out: &mut String, f: &Frame, max: f64, label: &str, integer: bool) -> f64 {
     let step = tick_step(max, 6.0);
+    // Counts have no half steps.
+    let step = if integer { step.max(1.0) } else { step };
     let top = (max / step).ceil().max(1.0) * step;
     let mut v = 0.0;
     while v <= top + step / 2.0 {
@@ -82,12 +84,12 @@ fn y_axis(out: &mut String, f: &Frame, max: f64, label: &str) -> f64 {
             f.left,
             f.left + f.plot_w
         );
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} text-anchor=\"end\">{}</text>", f.left - 4.0, y + 4.0, fmt_tick(v, step));
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"end\">{}</text>", f.left - 4.0, y + 4.0, fmt_tick(v, step));
         v += step;
     }
     let _ = writeln!(
         out,
-        "<text transform=\"translate(14 {:.1}) rotate(-90)\" {FONT} text-anchor=\"middle\">{}</text>",
+        "<text transform=\"translate(14 {:.1}) rotate(-90)\" {FONT} font-size=\"11\" text-anchor=\"middle\">{}</text>",
         f.top + f.plot_h / 2.0,
         escape(label)
     );
@@ -107,25 +109,32 @@ fn legend(out: &mut String, f: &Frame, series: &[String]) {
         let x = f.left + 10.0 + (i as f64) * 150.0;
         let y = f.top - 14.0;
         let _ = writeln!(out, "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/>", y - 9.0, PALETTE[i % PALETTE.len()]);
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{y:.1}\" {FONT}>{}</text>", x + 14.0, escape(s));
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{y:.1}\" {FONT} font-size=\"11\">{}</text>", x + 14.0, escape(s));
     }
 }
 
 /// Grouped bars: one group per subject, one bar per series. Jobs that did not end `ok` have
 /// no value for counts; they get their outcome's initial (T, M, E) in place of a bar.
-pub fn grouped_bars(records: &[&JobRecord], title: &str, y_label: &str, value: &dyn Fn(&JobRecord) -> Option<f64>) -> String {
+pub fn grouped_bars(
+    records: &[&JobRecord],
+    title: &str,
+    y_label: &str,
+    integer: bool,
+    value: &dyn Fn(&JobRecord) -> Option<f64>,
+) -> String {
     let subjects: Vec<String> = records.iter().map(|r| r.subject.clone()).collect::<BTreeSet<_>>().into_iter().collect();
     let series: Vec<String> = records.iter().map(|r| series_of(r)).collect::<BTreeSet<_>>().into_iter().collect();
     let by_key: BTreeMap<(String, String), &JobRecord> =
         records.iter().map(|r| ((r.subject.clone(), series_of(r)), *r)).collect();
     let bar_w = 9.0;
     let group_w = bar_w * series.len() as f64 + 10.0;
-    let plot_w = (group_w * subjects.len() as f64).max(300.0);
+    // Wide enough for the bars and for the legend's row of series names.
+    let plot_w = (group_w * subjects.len() as f64).max(150.0 * series.len() as f64).max(300.0);
     let f = Frame { width: plot_w + 90.0, height: 420.0, left: 60.0, top: 60.0, plot_w, plot_h: 250.0 };
     let mut out = String::new();
     header(&mut out, &f, title, None);
     let max = records.iter().filter_map(|r| value(r)).fold(0.0, f64::max);
-    let top = y_axis(&mut out, &f, max, y_label);
+    let top = y_axis(&mut out, &f, max, y_label, integer);
     legend(&mut out, &f, &series);
     for (gi, subject) in subjects.iter().enumerate() {
         let gx = f.left + gi as f64 * group_w + 5.0;
@@ -220,23 +229,24 @@ pub fn cumulative(records: &[&JobRecord]) -> String {
     let series: Vec<String> = per_series.keys().cloned().collect();
     let max_t = per_series.values().flat_map(|t| t.last().copied()).fold(0.0, f64::max);
     let max_n = per_series.values().map(Vec::len).max().unwrap_or(0) as f64;
-    let f = Frame { width: 720.0, height: 420.0, left: 60.0, top: 60.0, plot_w: 620.0, plot_h: 300.0 };
+    let plot_w = (150.0 * series.len() as f64).max(620.0);
+    let f = Frame { width: plot_w + 100.0, height: 420.0, left: 60.0, top: 60.0, plot_w, plot_h: 300.0 };
     let mut out = String::new();
     let subtitle = approximated.then_some("times approximated: each job's divergences spread evenly over its engine wall time");
     header(&mut out, &f, "Divergences found over time (all subjects)", subtitle);
-    let top_n = y_axis(&mut out, &f, max_n, "cumulative divergences");
+    let top_n = y_axis(&mut out, &f, max_n, "cumulative divergences", true);
     legend(&mut out, &f, &series);
     let step = tick_step(max_t, 6.0);
     let top_t = (max_t / step).ceil().max(1.0) * step;
     let mut t = 0.0;
     while t <= top_t + step / 2.0 {
         let x = f.left + t / top_t * f.plot_w;
-        let _ = writeln!(out, "<text x=\"{x:.1}\" y=\"{:.1}\" {FONT} text-anchor=\"middle\">{}</text>", f.top + f.plot_h + 14.0, fmt_tick(t, step));
+        let _ = writeln!(out, "<text x=\"{x:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">{}</text>", f.top + f.plot_h + 14.0, fmt_tick(t, step));
         t += step;
     }
     let _ = writeln!(
         out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} text-anchor=\"middle\">seconds since the job started</text>",
+        "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">seconds since the job started</text>",
         f.left + f.plot_w / 2.0,
         f.top + f.plot_h + 32.0
     );

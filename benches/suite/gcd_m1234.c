@@ -1,0 +1,35 @@
+/* gcd_m1234.c: a mutant of gcd: Euclid's algorithm reducing a fraction (a loop over remainders).
+ * Changes in this unified file:
+ *   C1: a > b becomes a >= b inside the loop, where a != b (an equivalent mutant, no divergence)
+ *   C2: the loop runs while a > b instead of a != b: stops early when a < b
+ *   C3: g == den becomes g >= den (g <= den always: an equivalent mutant, no divergence)
+ *   C4: the round limit drops from 32 to 6: inputs needing more rounds stop with a wrong divisor (assertion)
+ * Generated from one template per program; other mutants carry other changes. */
+#include "penumbra.h"
+
+/* Euclid's algorithm by subtraction, at most 32 rounds (12 and 1 need 11). */
+static int gcd(int a, int b) {
+  int rounds = 0;
+  while (change(a != b, a > b) && rounds < change(32, 6)) {
+    if (change(a > b, a >= b))
+      a -= b;
+    else
+      b -= a;
+    rounds++;
+  }
+  return a;
+}
+
+int main(void) {
+  int num, den;
+  penumbra_make_symbolic(&num, sizeof num, "num");
+  penumbra_make_symbolic(&den, sizeof den, "den");
+  penumbra_assume(num >= 1 && num <= 12);
+  penumbra_assume(den >= 1 && den <= 12);
+  int g = gcd(num, den);
+  /* a common divisor is at most either number */
+  penumbra_assert(g >= 1 && g <= num && g <= den);
+  if (change(g == den, g >= den))
+    return 1; /* den divides num: the fraction is a whole number */
+  return num < den ? 2 : 3;
+}

@@ -1,0 +1,24 @@
+/* isqrt_m12.c: a mutant of isqrt: integer square root by linear search.
+ * Changes in this unified file:
+ *   C1: the loop test <= becomes <: perfect squares get r - 1 (the second assertion fails)
+ *   C2: the search starts at 1 instead of 0: n = 0 gets 1 (the first assertion fails)
+ * Generated from one template per program; other mutants carry other changes. */
+#include "penumbra.h"
+
+/* The integer square root by linear search: the largest r with r * r <= n. */
+static int isqrt(int n) {
+  int r = change(0, 1);
+  while (change((r + 1) * (r + 1) <= n, (r + 1) * (r + 1) < n))
+    r += 1;
+  return r;
+}
+
+int main(void) {
+  int n;
+  penumbra_make_symbolic(&n, sizeof n, "n");
+  penumbra_assume(n >= 0 && n <= 150);
+  int r = isqrt(n);
+  penumbra_assert(r * r <= n);
+  penumbra_assert((r + 1) * (r + 1) > n);
+  return r;
+}
