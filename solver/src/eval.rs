@@ -72,7 +72,8 @@ impl<'a, A: Assignment + ?Sized> Evaluator<'a, A> {
             store,
             assignment,
             version: Version::New,
-            memo: FxHashMap::default(),
+            // Room for a typical branch condition, so evaluating one does not rehash.
+            memo: FxHashMap::with_capacity_and_hasher(32, Default::default()),
             stack: Vec::new(),
         }
     }
