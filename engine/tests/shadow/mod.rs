@@ -5,8 +5,9 @@
 //! ([`oracle`]) runs both versions concretely on every input of the domain with branch traces
 //! and derives the diff paths complete mode must find; [`compare`] runs the engine and checks
 //! its count, each of its tests, and that its tests cover every expected diff path exactly
-//! once. [`sanity`] pins the oracle itself to hand-computed answers, and [`trace`] tests the
-//! concrete interpreter's traces the oracle is built on.
+//! once. [`suite`] does the same for the benchmark suite (`benches/suite`) and checks its
+//! manifest's expected counts. [`sanity`] pins the oracle itself to hand-computed answers, and
+//! [`trace`] tests the concrete interpreter's traces the oracle is built on.
 //!
 //! The programs cover every annotation pattern of the shadow papers (see each file's header).
 //! Programs with `penumbra_execute` blocks (`programs/execute_*.c`) are a separate group, in
@@ -19,6 +20,7 @@ mod compare;
 mod execute;
 mod oracle;
 mod sanity;
+mod suite;
 mod trace;
 
 use oracle::{char, int, Var};
