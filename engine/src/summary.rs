@@ -63,6 +63,8 @@ pub struct SolverSummary {
     pub independence: CacheStats,
     pub query_cache: CacheStats,
     pub cex_cache: CacheStats,
+    /// Queries the range solver decided without Bitwuzla.
+    pub range_solver: CacheStats,
     /// Wall time inside the solver (caches included), in seconds.
     pub time_s: f64,
     /// Wall time inside Bitwuzla's checks, in seconds.
@@ -81,6 +83,7 @@ impl SolverSummary {
             independence: CacheStats::new(s.independence_queries, s.independence_hits),
             query_cache: CacheStats::new(s.exact_queries, s.exact_hits),
             cex_cache: CacheStats::new(s.cex_queries, s.cex_hits),
+            range_solver: CacheStats::new(s.range_queries, s.range_hits),
             time_s: s.total_time_us as f64 / 1e6,
             core_time_s: s.core_check_time_us as f64 / 1e6,
         }
@@ -239,6 +242,7 @@ impl RunSummary {
             ("  independence splits", pct(&self.solver.independence)),
             ("  query cache hits", pct(&self.solver.query_cache)),
             ("  cex cache hits", pct(&self.solver.cex_cache)),
+            ("  range solver decided", pct(&self.solver.range_solver)),
             ("  solver time", format!("{:.3} s (Bitwuzla {:.3} s)", self.solver.time_s, self.solver.core_time_s)),
             ("wall time", format!("{:.3} s", self.wall_s)),
             ("peak memory", format!("{:.1} MiB", self.peak_rss_mb)),

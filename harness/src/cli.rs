@@ -238,6 +238,10 @@ pub struct ExploreArgs {
     /// Turn off constraint independence.
     #[arg(long)]
     pub no_independence: bool,
+    /// Turn off the range solver (it decides queries over one input compared with constants
+    /// without Bitwuzla).
+    #[arg(long)]
+    pub no_range_solver: bool,
     /// Log every query that reaches Bitwuzla to FILE (SMT-LIB2).
     #[arg(long, value_name = "FILE")]
     pub query_log: Option<PathBuf>,

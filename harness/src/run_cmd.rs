@@ -77,6 +77,7 @@ pub fn engine_config(file: &Path, args: &ExploreArgs, program_args: &[String], c
         query_cache: !args.no_query_cache,
         cex_cache: !args.no_cex_cache,
         independence: !args.no_independence,
+        ranges: !args.no_range_solver,
         timeout_ms: args.solver_timeout,
         query_log: args.query_log.clone(),
         ..SolverConfig::default()

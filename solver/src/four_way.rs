@@ -17,6 +17,9 @@
 //!   satisfies (evaluated), and only the other one is asked on its own. The
 //!   *diff* pair likewise with `old != new` — typically unsat in one query
 //!   when a change does not affect the branch;
+//! - with the caller's model of the path ([`Solver::four_way_from`]) the
+//!   outcome that model takes is feasible without asking: its pair needs only
+//!   the other outcome's query, so a branch costs at most three queries;
 //! - every query goes through the chain, so cached models are tried by
 //!   evaluation before Bitwuzla is asked.
 
@@ -180,11 +183,22 @@ impl Solver {
         let (not_o, not_n) = (store.not(o), store.not(n));
         let mut fw = FourWay::default();
 
+        // The caller's model of `pc` already decides one outcome: it is feasible with that
+        // model, and only the others need asking.
+        let known = base.map(|m| {
+            let mut ev = Evaluator::new(store, m);
+            (Outcome::from_values(ev.eval(o) & 1 == 1, ev.eval(n) & 1 == 1), m)
+        });
+
         if o == n {
             fw.two_way = true;
             self.stats.four_way_two_way += 1;
-            self.settle(store, pc, &[o], Outcome::SameTrue, &mut fw, base)?;
-            self.settle(store, pc, &[not_o], Outcome::SameFalse, &mut fw, base)?;
+            for (out, lit) in [(Outcome::SameTrue, o), (Outcome::SameFalse, not_o)] {
+                match known {
+                    Some((hit, m)) if hit == out => *fw.slot(out) = Some(m.clone()),
+                    _ => self.settle(store, pc, &[lit], out, &mut fw, base)?,
+                }
+            }
             return Ok(fw);
         }
 
@@ -195,6 +209,13 @@ impl Solver {
             (diff, [Outcome::DiffTrue, Outcome::DiffFalse]),
         ];
         for (pair_cond, outcomes) in pairs {
+            if let Some((hit, m)) = known.filter(|(hit, _)| outcomes.contains(hit)) {
+                *fw.slot(hit) = Some(m.clone());
+                let other = if hit == outcomes[0] { outcomes[1] } else { outcomes[0] };
+                let lits = literals(other, o, n, not_o, not_n);
+                self.settle(store, pc, &lits, other, &mut fw, base)?;
+                continue;
+            }
             fw.queries += 1;
             self.stats.four_way_queries += 1;
             match self.query(store, pc, &[pair_cond], true, base)? {

@@ -1,7 +1,8 @@
 //! [`Solver`]: the public entry point. It validates queries, answers the
 //! trivial ones from constants, runs the rest through the chain
-//! (independence -> exact cache -> counterexample cache -> Bitwuzla core,
-//! each switchable in [`SolverConfig`]), and keeps [`SolverStats`].
+//! (independence -> exact cache -> counterexample cache -> range solver ->
+//! Bitwuzla core, each switchable in [`SolverConfig`]), and keeps
+//! [`SolverStats`].
 //!
 //! A path condition is a slice of width-1 terms owned by the engine; it
 //! grows and shrinks as the engine switches states, and the incremental
@@ -14,11 +15,12 @@
 
 use std::borrow::Cow;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::chain::cex::CexCache;
 use crate::chain::exact::ExactCache;
 use crate::chain::independence::Independence;
+use crate::chain::ranges::RangeSolver;
 use crate::chain::{micros, Answer, Ctx, Layer, Next, Query};
 use crate::core::Core;
 use crate::error::SolverError;
@@ -38,6 +40,9 @@ pub struct SolverConfig {
     pub cex_cache: bool,
     /// Constraint independence.
     pub independence: bool,
+    /// The range solver (queries over one input value compared with constants, decided
+    /// without Bitwuzla).
+    pub ranges: bool,
     /// Keep the path condition on Bitwuzla's assertion stack between queries
     /// (otherwise a fresh Bitwuzla instance solves each query from scratch).
     pub incremental: bool,
@@ -66,6 +71,7 @@ impl Default for SolverConfig {
             query_cache: true,
             cex_cache: true,
             independence: true,
+            ranges: true,
             incremental: true,
             timeout_ms: None,
             query_log: None,
@@ -86,6 +92,7 @@ impl SolverConfig {
             query_cache: false,
             cex_cache: false,
             independence: false,
+            ranges: false,
             ..Self::default()
         }
     }
@@ -139,6 +146,9 @@ impl Solver {
                 config.cex_cache_capacity,
                 config.cex_eval_models,
             )));
+        }
+        if config.ranges {
+            layers.push(Box::new(RangeSolver));
         }
         Ok(Solver {
             core: Core::new(config.incremental, config.timeout_ms, log)?,
@@ -321,6 +331,7 @@ impl Solver {
             store,
             stats: &mut self.stats,
             vars: &mut self.vars,
+            inclusive: Duration::ZERO,
         };
         let mut next = Next::new(&mut self.layers, &mut self.core);
         let answer = next.solve(&mut ctx, &q)?;

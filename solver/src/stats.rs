@@ -39,6 +39,12 @@ pub struct SolverStats {
     pub cex_eval_hits: u64,
     pub cex_time_us: u64,
 
+    /// Queries seen by the range solver.
+    pub range_queries: u64,
+    /// Decided by it (sat or unsat) without Bitwuzla.
+    pub range_hits: u64,
+    pub range_time_us: u64,
+
     /// Queries that reached Bitwuzla.
     pub core_queries: u64,
     pub core_sat: u64,
@@ -70,7 +76,7 @@ pub struct SolverStats {
 
 impl SolverStats {
     /// Every counter with its name, in declaration order.
-    pub fn fields(&self) -> [(&'static str, u64); 34] {
+    pub fn fields(&self) -> [(&'static str, u64); 37] {
         [
             ("queries", self.queries),
             ("trivial", self.trivial),
@@ -89,6 +95,9 @@ impl SolverStats {
             ("cex_superset_hits", self.cex_superset_hits),
             ("cex_eval_hits", self.cex_eval_hits),
             ("cex_time_us", self.cex_time_us),
+            ("range_queries", self.range_queries),
+            ("range_hits", self.range_hits),
+            ("range_time_us", self.range_time_us),
             ("core_queries", self.core_queries),
             ("core_sat", self.core_sat),
             ("core_unsat", self.core_unsat),
@@ -142,6 +151,9 @@ impl SolverStats {
             cex_superset_hits,
             cex_eval_hits,
             cex_time_us,
+            range_queries,
+            range_hits,
+            range_time_us,
             core_queries,
             core_sat,
             core_unsat,

@@ -38,7 +38,7 @@ pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 
 /// The configurations every manifest knows without a `[configs]` table.
 fn builtin_configs() -> BTreeMap<String, Vec<String>> {
-    let off = ["--no-query-cache", "--no-cex-cache", "--no-independence"];
+    let off = ["--no-query-cache", "--no-cex-cache", "--no-independence", "--no-range-solver"];
     BTreeMap::from([
         ("caches-on".to_string(), Vec::new()),
         ("caches-off".to_string(), off.iter().map(|s| s.to_string()).collect()),

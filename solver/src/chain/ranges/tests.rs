@@ -1,0 +1,201 @@
+//! The range solver against brute force: random queries in its fragment over one 8-bit input
+//! (a variable, or two 4-bit variables concatenated) must get exactly the answer that trying
+//! all 256 values gives, and its models must satisfy the query.
+
+use super::*;
+use crate::eval::satisfies;
+
+/// xorshift64: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A value term over `atom` (8 bits): the atom wrapped in a few of the supported maps, possibly
+/// widened to 16 bits. Returns the term.
+fn value(s: &mut TermStore, rng: &mut Rng, atom: TermId) -> TermId {
+    let mut t = atom;
+    for _ in 0..rng.below(3) {
+        let w = s.width(t);
+        let k = s.constant(w, rng.below(256));
+        t = match rng.below(6) {
+            0 => s.add(t, k),
+            1 => s.sub(t, k),
+            2 => s.sub(k, t),
+            3 => s.neg(t),
+            4 if w == 8 => s.zext(t, 16),
+            5 if w == 8 => s.sext(t, 16),
+            _ => s.add(k, t),
+        };
+    }
+    t
+}
+
+/// A random width-1 constraint in the fragment.
+fn constraint(s: &mut TermStore, rng: &mut Rng, atom: TermId, depth: u32) -> TermId {
+    if depth > 0 && rng.below(3) == 0 {
+        let a = constraint(s, rng, atom, depth - 1);
+        let b = constraint(s, rng, atom, depth - 1);
+        return match rng.below(5) {
+            0 => s.and(a, b),
+            1 => s.or(a, b),
+            2 => s.xor(a, b),
+            3 => s.not(a),
+            _ => {
+                // equality of two zero-extended truth values, as C's `(a) == (b)` lowers
+                let (za, zb) = (s.zext(a, 32), s.zext(b, 32));
+                s.eq(za, zb)
+            }
+        };
+    }
+    let v = value(s, rng, atom);
+    let w = s.width(v);
+    // constants near the interesting points: 0, the sign boundary, the top
+    let c = match rng.below(4) {
+        0 => rng.below(8),
+        1 => (1u64 << (w - 1)).wrapping_add(rng.below(8)).wrapping_sub(4),
+        2 => mask(w) - rng.below(8),
+        _ => rng.next(),
+    } & mask(w);
+    let k = s.constant(w, c);
+    let (l, r) = if rng.below(2) == 0 { (v, k) } else { (k, v) };
+    match rng.below(8) {
+        0 => s.eq(l, r),
+        1 => s.ne(l, r),
+        2 => s.ult(l, r),
+        3 => s.ule(l, r),
+        4 => s.slt(l, r),
+        5 => s.sle(l, r),
+        6 => s.ugt(l, r),
+        _ => s.sge(l, r),
+    }
+}
+
+/// The atom's 256 values as models.
+fn all_models(s: &TermStore, atom: TermId) -> Vec<Model> {
+    (0..256u64)
+        .map(|v| {
+            let mut m = Model::new();
+            assign(s, atom, v, &mut m);
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn agrees_with_brute_force_on_random_queries() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut decided, mut sat) = (0, 0);
+    for round in 0..3000 {
+        let mut s = TermStore::default();
+        let atom = if round % 2 == 0 {
+            let x = s.new_var("x", 8);
+            s.var(x)
+        } else {
+            let (hi, lo) = (s.new_var("hi", 4), s.new_var("lo", 4));
+            let (hi, lo) = (s.var(hi), s.var(lo));
+            s.concat(hi, lo)
+        };
+        let n = 1 + rng.below(4) as usize;
+        let cs: Vec<TermId> = (0..n).map(|_| constraint(&mut s, &mut rng, atom, 2)).collect();
+        let cs: Vec<TermId> = cs.into_iter().filter(|&c| s.as_const(c).is_none()).collect();
+        if cs.is_empty() {
+            continue;
+        }
+        let (pc, extra) = cs.split_at(cs.len() / 2);
+        let q = Query::new(pc, extra, true);
+        let Some(answer) = decide(&s, &q) else {
+            // only when the rewriter folded the atom away into something else
+            continue;
+        };
+        decided += 1;
+        let feasible = all_models(&s, atom).into_iter().any(|m| satisfies(&s, &cs, &m));
+        match answer {
+            Answer::Sat(Some(m)) => {
+                sat += 1;
+                assert!(satisfies(&s, &cs, &m), "round {round}: the model {m:?} does not satisfy the query");
+            }
+            Answer::Unsat => assert!(!feasible, "round {round}: unsat, but some value satisfies the query"),
+            other => panic!("round {round}: unexpected answer {other:?}"),
+        }
+    }
+    // the generator stays in the fragment, and both answers occur
+    assert!(decided > 2900, "decided {decided} of 3000");
+    assert!(sat > 500 && decided - sat > 500, "sat {sat} of {decided}");
+}
+
+#[test]
+fn int_input_bounds_and_a_changed_threshold() {
+    // 0 <= n <= 150 with n the bytes of an int, and old(n <= 25) != new(n < 25): only n = 25
+    let mut s = TermStore::default();
+    let bytes: Vec<TermId> = (0..4)
+        .map(|i| {
+            let v = s.new_var(&format!("n[{i}]"), 8);
+            s.var(v)
+        })
+        .collect();
+    let hi = s.concat(bytes[3], bytes[2]);
+    let hi = s.concat(hi, bytes[1]);
+    let n = s.concat(hi, bytes[0]);
+    let (zero, max, k) = (s.constant(32, 0), s.constant(32, 150), s.constant(32, 25));
+    let pc = [s.sle(zero, n), s.sle(n, max)];
+    let (old, new) = (s.sle(n, k), s.slt(n, k));
+    let (zo, zn) = (s.zext(old, 32), s.zext(new, 32));
+    let differ = s.ne(zo, zn);
+    let q = Query::new(&pc, std::slice::from_ref(&differ), true);
+    let Some(Answer::Sat(Some(m))) = decide(&s, &q) else { panic!("decided sat") };
+    let value: Vec<u64> = (0..4).map(|i| m.get(s.as_var(bytes[i]).unwrap())).collect();
+    assert_eq!(value, vec![25, 0, 0, 0]);
+    // and both versions false at once is n > 25: the value closest to zero is 26
+    let (no, nn) = (s.not(old), s.not(new));
+    let both_false = [no, nn];
+    let q = Query::new(&pc, &both_false, true);
+    let Some(Answer::Sat(Some(m))) = decide(&s, &q) else { panic!("decided sat") };
+    assert_eq!(m.get(s.as_var(bytes[0]).unwrap()), 26);
+    // old false, new true is impossible
+    let diff_true = [no, new];
+    let q = Query::new(&pc, &diff_true, true);
+    assert_eq!(decide(&s, &q), Some(Answer::Unsat));
+}
+
+#[test]
+fn outside_the_fragment_passes_unless_the_rest_is_contradictory() {
+    let mut s = TermStore::default();
+    let (x, y) = (s.new_var("x", 8), s.new_var("y", 8));
+    let (x, y) = (s.var(x), s.var(y));
+    let (three, ten) = (s.constant(8, 3), s.constant(8, 10));
+    let product = s.mul(x, y);
+    let nonlinear = s.ult(product, ten);
+    let small = s.ult(x, three);
+    let big = s.ugt(x, ten);
+    // x * y < 10 is outside: undecided
+    assert_eq!(decide(&s, &Query::new(&[small], &[nonlinear], true)), None);
+    // but x < 3 and x > 10 contradict each other whatever the rest says
+    assert_eq!(decide(&s, &Query::new(&[small, nonlinear], &[big], true)), Some(Answer::Unsat));
+    // two inputs are two atoms: undecided
+    let other = s.ult(y, three);
+    assert_eq!(decide(&s, &Query::new(&[small], &[other], true)), None);
+}
+
+#[test]
+fn picks_the_value_closest_to_zero() {
+    let r = |spans: Vec<(u64, u64)>| Ranges::normalized(8, spans);
+    assert_eq!(r(vec![(0, 255)]).pick(), Some(0));
+    assert_eq!(r(vec![(200, 255)]).pick(), Some(255)); // -1
+    assert_eq!(r(vec![(3, 9), (250, 252)]).pick(), Some(3)); // 3 beats -4
+    assert_eq!(r(vec![(4, 9), (250, 252)]).pick(), Some(4)); // a tie: the non-negative
+    assert_eq!(r(vec![(7, 9), (250, 252)]).pick(), Some(252)); // -4 beats 7
+    assert_eq!(r(vec![(128, 130)]).pick(), Some(130)); // -126
+    assert_eq!(r(vec![]).pick(), None);
+    assert_eq!(r(vec![(0, 3), (4, 9)]).spans, vec![(0, 9)]);
+    assert_eq!(r(vec![(0, 3), (250, 255)]).complement().spans, vec![(4, 249)]);
+}
