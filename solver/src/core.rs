@@ -145,7 +145,8 @@ impl Core {
             all.extend_from_slice(q.extra);
             log.write(store, &all, word, check_us)?;
         }
-        ctx.stats.core_time_us += micros(start.elapsed());
+        ctx.inclusive = start.elapsed();
+        ctx.stats.core_time_us += micros(ctx.inclusive);
         Ok(answer)
     }
 

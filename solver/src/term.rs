@@ -240,7 +240,21 @@ pub struct TermStore {
     symbols: FxHashMap<Box<str>, VarId>,
     pub(crate) old_memo: FxHashMap<TermId, TermId>,
     pub(crate) new_memo: FxHashMap<TermId, TermId>,
+    /// The recently interned constants, direct-mapped: the interpreter makes a constant for
+    /// almost every concrete value it computes, and this answers most of them without
+    /// hashing a node and probing the table.
+    recent_consts: Box<[ConstSlot; CONST_SLOTS]>,
     store_id: u64,
+}
+
+const CONST_SLOTS: usize = 1024;
+
+/// One slot of [`TermStore::recent_consts`]; width 0 marks an empty slot.
+#[derive(Copy, Clone)]
+struct ConstSlot {
+    value: u64,
+    width: u8,
+    id: TermId,
 }
 
 impl Default for TermStore {
@@ -270,6 +284,7 @@ impl TermStore {
             symbols: FxHashMap::default(),
             old_memo: FxHashMap::default(),
             new_memo: FxHashMap::default(),
+            recent_consts: Box::new([ConstSlot { value: 0, width: 0, id: TermId(0) }; CONST_SLOTS]),
             store_id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -450,13 +465,20 @@ impl TermStore {
     pub(crate) fn mk_const(&mut self, width: u8, value: u64) -> TermId {
         check_width(width);
         let v = value & mask(width);
-        self.intern(TermData {
+        let slot = ((v.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize ^ width as usize) % CONST_SLOTS;
+        let recent = self.recent_consts[slot];
+        if recent.width == width && recent.value == v {
+            return recent.id;
+        }
+        let id = self.intern(TermData {
             op: Op::Const,
             width,
             flags: 0,
             aux: 0,
             args: [TermId(v as u32), TermId((v >> 32) as u32), TermId(0)],
-        })
+        });
+        self.recent_consts[slot] = ConstSlot { value: v, width, id };
+        id
     }
 
     /// Interns an operator node without any rewriting. Children must exist;

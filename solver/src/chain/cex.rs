@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{is_subset, micros, Answer, Ctx, Layer, Next, Query};
+use super::{is_subset, Answer, Ctx, Layer, Next, Query};
 use crate::error::SolverError;
 use crate::eval::Evaluator;
 use crate::model::Model;
@@ -107,7 +107,7 @@ impl Layer for CexCache {
                 a
             }
         };
-        ctx.stats.cex_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        ctx.stats.cex_time_us += ctx.layer_done(start, next.downstream);
         Ok(answer)
     }
 }

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::{micros, Answer, Ctx, Layer, Next, Query};
+use super::{Answer, Ctx, Layer, Next, Query};
 use crate::error::SolverError;
 use crate::term::TermId;
 
@@ -73,7 +73,7 @@ impl Layer for ExactCache {
                 a
             }
         };
-        ctx.stats.exact_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        ctx.stats.exact_time_us += ctx.layer_done(start, next.downstream);
         Ok(answer)
     }
 }

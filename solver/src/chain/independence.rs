@@ -27,7 +27,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use super::partition::Partition;
-use super::{micros, Answer, Ctx, Layer, Next, Query};
+use super::{Answer, Ctx, Layer, Next, Query};
 use crate::error::SolverError;
 use crate::model::Model;
 use crate::term::{TermId, VarId};
@@ -215,7 +215,7 @@ impl Independence {
                 a => a,
             }
         };
-        ctx.stats.independence_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        ctx.stats.independence_time_us += ctx.layer_done(start, next.downstream);
         Ok(answer)
     }
 }
@@ -282,7 +282,7 @@ impl Layer for Independence {
                 None => Answer::Sat(model),
             }
         };
-        ctx.stats.independence_time_us += micros(start.elapsed().saturating_sub(next.downstream));
+        ctx.stats.independence_time_us += ctx.layer_done(start, next.downstream);
         Ok(answer)
     }
 }
