@@ -35,7 +35,7 @@ impl<F: Fn(VarId) -> u64> Assignment for F {
 
 /// The value of `t` under `assignment` (shadows follow the new version).
 pub fn eval(store: &TermStore, t: TermId, assignment: &impl Assignment) -> u64 {
-    Evaluator::new(store, assignment).eval(t)
+    eval_version(store, t, assignment, Version::New)
 }
 
 /// The value of `t` under `assignment`, shadows following `version`.
@@ -45,9 +45,47 @@ pub fn eval_version(
     assignment: &impl Assignment,
     version: Version,
 ) -> u64 {
-    Evaluator::new(store, assignment)
-        .with_version(version)
-        .eval(t)
+    let mut budget = SMALL_TERM_NODES;
+    match eval_small(store, t, assignment, version, &mut budget) {
+        Some(v) => v,
+        None => Evaluator::new(store, assignment)
+            .with_version(version)
+            .eval(t),
+    }
+}
+
+/// Node visits [`eval_small`] may make before giving up.
+const SMALL_TERM_NODES: u32 = 64;
+
+/// The value of a small term by plain recursion, without the memo's allocation: the engine
+/// evaluates a branch condition of a few nodes under the state's model at every branch.
+/// `None` once `budget` node visits are spent (a large term, or one sharing many subterms),
+/// which also bounds the recursion depth.
+fn eval_small<A: Assignment + ?Sized>(
+    store: &TermStore,
+    t: TermId,
+    assignment: &A,
+    version: Version,
+    budget: &mut u32,
+) -> Option<u64> {
+    *budget = budget.checked_sub(1)?;
+    let d = store.data(t);
+    let w = d.width();
+    Some(match d.op() {
+        Op::Const => d.const_value().unwrap_or(0),
+        Op::Var => assignment.value(d.var().unwrap_or(VarId::from_u32(0))) & mask(w),
+        Op::Shadow => {
+            let pick = usize::from(version == Version::New);
+            eval_small(store, d.children()[pick], assignment, version, budget)?
+        }
+        op => {
+            let mut args = [0u64; 3];
+            for (slot, &c) in args.iter_mut().zip(d.children()) {
+                *slot = eval_small(store, c, assignment, version, budget)?;
+            }
+            apply(store, op, t, w, args)
+        }
+    })
 }
 
 /// Whether every width-1 term in `constraints` evaluates to 1.
