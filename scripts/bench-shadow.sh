@@ -38,3 +38,20 @@ for p in benches/programs/controller_refactored.c benches/programs/range5k.c ben
     read -r sw sm < <(median "$bin" shadow "$p" --no-tests)
     python3 -c "print(f'| $p | $rw | $sw | {$sw/$rw:.2f} | $rm | $sm | {$sm/$rm:.2f} |')"
 done
+echo
+echo "### Four-way checks on the benchmark suite"
+echo
+echo "| mutants | four-way checks | without Bitwuzla | queries to Bitwuzla | decided by the range solver |"
+echo "|---|---|---|---|---|"
+for f in benches/suite/*.c; do
+    "$bin" shadow "$f" --no-tests --json --max-time 30 2>/dev/null
+done | python3 -c "
+import json, sys
+dec = json.JSONDecoder(); text = sys.stdin.read(); i = 0; n = checks = without = core = ranges = 0
+while i < len(text):
+    if text[i].isspace():
+        i += 1; continue
+    d, i = dec.raw_decode(text, i)
+    n += 1; checks += d['four_way']['checks']; without += d['four_way']['without_core']
+    core += d['solver']['core_queries']; ranges += d['solver']['range_solver']['hits']
+print(f'| {n} | {checks} | {without} ({100*without/checks:.1f} %) | {core} | {ranges} |')"
