@@ -2,7 +2,7 @@
 # Regenerates the numbers of results/engine.md (issue 4's benchmarks of `penumbra run`): caches
 # on and off, paths per second with and without writing tests, peak memory of a long DFS run,
 # queries reaching Bitwuzla on range5k, and determinism. Prints Markdown on stdout.
-# Usage: bash scripts/bench-engine.sh [REPEATS]   (wall times are the median of REPEATS runs)
+# Usage: bash scripts/bench-engine.sh [REPEATS]   (wall times: best and median of REPEATS runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-3}
@@ -17,66 +17,120 @@ summary() {
     "$@" --json 2>/dev/null | python3 -c "
 import json,sys; d=json.load(sys.stdin); s=d['solver']
 print(d['paths_completed'], s['core_queries'], s['queries'], s['query_cache']['hit_rate'], s['cex_cache']['hit_rate'],
-      s['independence']['hit_rate'], d['wall_s'], d['peak_rss_mb'])"
+      s['independence']['hit_rate'], s['range_solver']['hit_rate'], d['wall_s'], d['peak_rss_mb'])"
 }
 
-# median_wall CMD...: the median wall time (s) of REPEATS runs, from the human summary (the
-# human summary keeps no test records, so memory is the engine's own).
-median_wall() {
+# best_median: "BEST MEDIAN" of the numbers on stdin, one a line.
+best_median() {
+    sort -n | awk '{a[NR]=$0} END {print a[1], a[int((NR+1)/2)]}'
+}
+
+# wall CMD...: "BEST MEDIAN" wall time (s) of REPEATS runs, from the human summary.
+wall() {
     for _ in $(seq "$repeats"); do
         "$@" 2>/dev/null | awk '/^  wall time/ {print $3}'
-    done | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'
+    done | best_median
 }
 
-off=(--no-query-cache --no-cex-cache --no-independence)
-
+echo "Machine: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p')), $(free -g | awk '/^Mem:/ {print $2}') GiB RAM," \
+    "$(. /etc/os-release && echo "$PRETTY_NAME"), $(rustc --version | cut -d' ' -f1-2); commit $(git rev-parse --short HEAD);" \
+    "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)."
+echo
 echo "### Caches on and off"
 echo
-echo "| program | caches | paths | queries | reaching Bitwuzla | query cache hits | cex cache hits | independence splits | wall s (median) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| program | caches | paths | queries | reaching Bitwuzla | query cache hits | cex cache hits | independence splits | range solver decided | wall s (best / median) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for p in range5k keywords tokens; do
     f=benches/programs/$p.c
-    for mode in on query-cache-only cex-cache-only independence-only off; do
+    for mode in on query-cache-only cex-cache-only independence-only range-solver-only off; do
         case $mode in
             on) flags=() ;;
-            off) flags=("${off[@]}") ;;
-            query-cache-only) flags=(--no-cex-cache --no-independence) ;;
-            cex-cache-only) flags=(--no-query-cache --no-independence) ;;
-            independence-only) flags=(--no-query-cache --no-cex-cache) ;;
+            off) flags=(--no-query-cache --no-cex-cache --no-independence --no-range-solver) ;;
+            query-cache-only) flags=(--no-cex-cache --no-independence --no-range-solver) ;;
+            cex-cache-only) flags=(--no-query-cache --no-independence --no-range-solver) ;;
+            independence-only) flags=(--no-query-cache --no-cex-cache --no-range-solver) ;;
+            range-solver-only) flags=(--no-query-cache --no-cex-cache --no-independence) ;;
         esac
-        read -r paths core queries qc cex ind _ _ < <(summary "$bin" run "$f" --no-tests "${flags[@]}")
-        wall=$(median_wall "$bin" run "$f" --no-tests "${flags[@]}")
-        python3 -c "print(f'| $p | $mode | $paths | $queries | $core | {100*$qc:.1f} % | {100*$cex:.1f} % | {100*$ind:.1f} % | $wall |')"
+        read -r paths core queries qc cex ind rng _ _ < <(summary "$bin" run "$f" --no-tests "${flags[@]}")
+        read -r best med < <(wall "$bin" run "$f" --no-tests "${flags[@]}")
+        python3 -c "print(f'| $p | $mode | $paths | $queries | $core | {100*$qc:.1f} % | {100*$cex:.1f} % | {100*$ind:.1f} % | {100*$rng:.1f} % | $best / $med |')"
     done
 done
+
 echo
 echo "### Paths per second (range16: 65,536 paths over a 16-byte buffer, DFS)"
 echo
-echo "| tests | paths | wall s (median) | paths/s |"
-echo "|---|---|---|---|"
+echo "| tests | paths | wall s (best / median) | paths/s (best / median) | user s / sys s (median run) |"
+echo "|---|---|---|---|---|"
 f=benches/programs/range16.c
 read -r paths _ < <(summary "$bin" run "$f" --no-tests)
-w=$(median_wall "$bin" run "$f" --no-tests)
-python3 -c "print(f'| not written | $paths | $w | {$paths/$w:,.0f} |')"
-w=$(for i in $(seq "$repeats"); do rm -rf "$scratch/t$i"; "$bin" run "$f" --output-dir "$scratch/t$i" 2>/dev/null | awk '/^  wall time/ {print $3}'; rm -rf "$scratch/t$i"; done | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
-python3 -c "print(f'| written (.ktest + tests.jsonl) | $paths | $w | {$paths/$w:,.0f} |')"
+# timed_runs MODE: REPEATS runs of range16.c, sorted, each "WALL USER SYS" (WALL from the
+# summary, USER and SYS from /usr/bin/time); MODE is `tests` (into a fresh directory) or `none`.
+timed_runs() {
+    for i in $(seq "$repeats"); do
+        if [ "$1" = tests ]; then out=(--output-dir "$scratch/t$i"); else out=(--no-tests); fi
+        /usr/bin/time -f "%U %S" -o "$scratch/time" "$bin" run "$f" "${out[@]}" 2>/dev/null |
+            awk '/^  wall time/ {printf "%s ", $3}'
+        cat "$scratch/time"
+        rm -rf "$scratch/t$i"
+    done | sort -n
+}
+for mode in none tests; do
+    runs=$(timed_runs $mode)
+    read -r best _ _ < <(head -1 <<<"$runs")
+    read -r med user sys < <(sed -n "$(((repeats + 1) / 2))p" <<<"$runs")
+    label="not written"
+    [ $mode = tests ] && label="written (.ktest + tests.jsonl)"
+    python3 -c "print(f'| $label | $paths | $best / $med | {$paths/$best:,.0f} / {$paths/$med:,.0f} | $user / $sys |')"
+done
+# The floor the file system sets: a C loop creating as many .ktest-sized files in one directory.
+printf '%s\n' '#include <stdio.h>' \
+    'int main(int argc, char **argv) {' \
+    '    char path[4096], bytes[82] = "KTEST";' \
+    '    for (int i = 1; i <= 65536; i++) {' \
+    '        snprintf(path, sizeof path, "%s/test%06d.ktest", argv[1], i);' \
+    '        FILE *f = fopen(path, "wb");' \
+    '        if (!f) return 1;' \
+    '        fwrite(bytes, 1, sizeof bytes, f);' \
+    '        fclose(f);' \
+    '    }' \
+    '    return 0;' \
+    '}' > "$scratch/files.c"
+cc -O2 -o "$scratch/files" "$scratch/files.c"
+read -r fbest fmed < <(for _ in $(seq "$repeats"); do
+    mkdir "$scratch/c"
+    /usr/bin/time -f "%e" "$scratch/files" "$scratch/c" 2>&1
+    rm -rf "$scratch/c"
+done | best_median)
+echo
+echo "File-system floor: a C loop creating 65,536 files of 82 bytes in one directory takes $fbest s (best), $fmed s (median)."
+
 echo
 echo "### Peak memory of a long DFS run (range17: 131,072 paths)"
 echo
-read -r paths _ _ _ _ _ wall mib < <(summary "$bin" run benches/programs/range17.c --no-tests)
-echo "| paths | wall s | peak RSS MiB |"
+f=benches/programs/range17.c
+read -r paths _ _ _ _ _ _ _ mib < <(summary "$bin" run "$f" --no-tests)
+own=$("$bin" run "$f" --no-tests 2>/dev/null | awk '/^  peak memory/ {print $3}')
+/usr/bin/time -v -o "$scratch/timev" "$bin" run "$f" --no-tests > /dev/null 2>&1
+tree=$(awk '/Maximum resident set size/ {printf "%.1f", $6 / 1024}' "$scratch/timev")
+echo "| measured as | paths | peak RSS MiB |"
 echo "|---|---|---|"
-echo "| $paths | $wall | $mib |"
+echo "| the engine's own VmHWM (\`run --no-tests\`, human summary) | $paths | $own |"
+echo "| the engine's own VmHWM with \`--json\` (that summary lists every test record) | $paths | $(printf '%.1f' "$mib") |"
+echo "| \`/usr/bin/time -v\` maximum resident set size (the largest process of the tree: clang-15) | $paths | $tree |"
+
 echo
 echo "### Determinism"
 echo
-"$bin" run benches/programs/keywords.c --output-dir "$scratch/a" > "$scratch/a.txt" 2>/dev/null
-"$bin" run benches/programs/keywords.c --output-dir "$scratch/b" > "$scratch/b.txt" 2>/dev/null
-n=$(ls "$scratch/a" | wc -l)
-if diff -r "$scratch/a" "$scratch/b" > /dev/null &&
-    diff <(grep -v -e 'wall time' -e 'peak memory' -e 'solver time' -e 'tests written' "$scratch/a.txt") \
-         <(grep -v -e 'wall time' -e 'peak memory' -e 'solver time' -e 'tests written' "$scratch/b.txt") > /dev/null; then
-    echo "keywords.c run twice: all $n files of the two output directories and the summaries (times aside) are byte-identical."
-else
-    echo "keywords.c run twice: the outputs DIFFER."
-fi
+cd "$scratch"
+"$OLDPWD/$bin" run "$OLDPWD/benches/programs/keywords.c" --output-dir A > A.txt 2>/dev/null
+"$OLDPWD/$bin" run "$OLDPWD/benches/programs/keywords.c" --output-dir B > B.txt 2>/dev/null
+echo "keywords.c run twice into A and B ($(ls A | wc -l) files each), summaries in A.txt and B.txt:"
+echo
+echo '```'
+echo '$ diff -r A B; echo "exit $?"'
+diff -r A B && echo "exit 0" || echo "exit $?"
+times=(-e 'wall time' -e 'peak memory' -e 'solver time' -e 'tests written')
+echo "\$ diff <(grep -v -e 'wall time' -e 'peak memory' -e 'solver time' -e 'tests written' A.txt) <(grep ... B.txt); echo \"exit \$?\""
+diff <(grep -v "${times[@]}" A.txt) <(grep -v "${times[@]}" B.txt) && echo "exit 0" || echo "exit $?"
+echo '```'
