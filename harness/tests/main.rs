@@ -4,6 +4,7 @@
 
 mod support;
 
+mod batch;
 mod exec_corpus;
 mod exec_errors;
 mod replay;

@@ -9,6 +9,7 @@
 //! flags = ["--bse-budget", "2"]       # extra `penumbra shadow` flags for every job
 //! max_time = 120                      # seconds of wall time per job (killed after: `timeout`)
 //! max_memory_mb = 2048                # peak RSS per job (killed above: `memory-out`)
+//! replay = true                       # replay and classify every test (tests per class)
 //!
 //! [configs]                           # config name -> extra flags (caches-on / caches-off
 //! fast = ["--max-depth", "20"]        # are built in and may be redefined here)
@@ -68,6 +69,7 @@ struct RawSettings {
     flags: Option<Vec<String>>,
     max_time: Option<Spanned<f64>>,
     max_memory_mb: Option<Spanned<u64>>,
+    replay: Option<bool>,
 }
 
 /// A `[[subject]]`: its own fields plus every field of `[defaults]` (written out rather than
@@ -91,6 +93,7 @@ struct RawSubject {
     flags: Option<Vec<String>>,
     max_time: Option<Spanned<f64>>,
     max_memory_mb: Option<Spanned<u64>>,
+    replay: Option<bool>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -134,6 +137,9 @@ pub struct Job {
     pub max_memory_mb: u64,
     pub expected_diff_paths: Option<u64>,
     pub oracle_verified: Option<bool>,
+    /// Replay every test natively and classify it (`shadow --replay`); the runner gives the
+    /// job a scratch `--output-dir` for its tests.
+    pub replay: bool,
 }
 
 /// A parsed manifest: the batch name and its jobs in manifest order (subject, mode, config).
@@ -209,8 +215,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
         };
         let seeds = s.seeds.clone().or_else(|| defaults.seeds.clone()).unwrap_or_default();
         let flags = s.flags.clone().or_else(|| defaults.flags.clone()).unwrap_or_default();
+        let replay = s.replay.or(defaults.replay).unwrap_or(false);
         for flag in &flags {
-            if ["--json", "--no-tests", "--mode", "--seed"].contains(&flag.as_str()) {
+            if ["--json", "--no-tests", "--mode", "--seed", "--replay", "--output-dir"].contains(&flag.as_str()) {
                 bail!("{here}: subject `{name}`: field `flags`: `{flag}` is set by the batch itself");
             }
         }
@@ -243,7 +250,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
                 args.extend(flags.iter().cloned());
                 args.extend(configs[config].iter().cloned());
                 args.push("--json".to_string());
-                args.push("--no-tests".to_string());
+                args.push(if replay { "--replay" } else { "--no-tests" }.to_string());
                 jobs.push(Job {
                     id: format!("{name}.{}.{config}", mode.as_str()),
                     subject: name.clone(),
@@ -256,6 +263,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
                     max_memory_mb,
                     expected_diff_paths: subject.expected_diff_paths,
                     oracle_verified: subject.oracle_verified,
+                    replay,
                 });
             }
         }

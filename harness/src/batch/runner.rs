@@ -69,19 +69,38 @@ struct Reaped {
 pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
     let out_path = scratch.join(format!("{}.stdout", job.id));
     let err_path = scratch.join(format!("{}.stderr", job.id));
-    let result = run_with_files(exe, job, &out_path, &err_path);
+    // A replaying job writes its tests (which the native runs read) here; only the summary's
+    // classes are kept.
+    // The child runs in the subject's directory: the path must not be relative.
+    let tests_dir = match job.replay {
+        true => Some(std::path::absolute(scratch.join(format!("{}.tests", job.id)))?),
+        false => None,
+    };
+    let result = run_with_files(exe, job, &out_path, &err_path, tests_dir.as_deref());
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
+    if let Some(dir) = &tests_dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
     result
 }
 
-fn run_with_files(exe: &Path, job: &Job, out_path: &Path, err_path: &Path) -> io::Result<Finished> {
+fn run_with_files(
+    exe: &Path,
+    job: &Job,
+    out_path: &Path,
+    err_path: &Path,
+    tests_dir: Option<&Path>,
+) -> io::Result<Finished> {
     let stdout = File::create(out_path)?;
     let stderr = File::create(err_path)?;
     let start = Instant::now();
-    let child = Command::new(exe)
-        .arg("shadow")
-        .args(&job.args)
+    let mut command = Command::new(exe);
+    command.arg("shadow").args(&job.args);
+    if let Some(dir) = tests_dir {
+        command.arg("--output-dir").arg(dir);
+    }
+    let child = command
         .current_dir(&job.dir)
         .stdin(Stdio::null())
         .stdout(stdout)

@@ -162,8 +162,13 @@ pub fn build(records: &[&JobRecord]) -> Table {
                 count(&|t| t.kind == "divergence"),
                 count(&|t| t.kind == "error"),
             ];
+            // A job that did not replay has no classes to count: its cells stay empty, not 0.
+            let replayed = r.args.iter().any(|a| a == "--replay");
             for class in &classes {
-                row.push(count(&|t| t.class.as_deref() == Some(*class)));
+                row.push(match replayed {
+                    true => count(&|t| t.class.as_deref() == Some(*class)),
+                    false => Cell::Empty,
+                });
             }
             row.extend([
                 int(s, &["solver", "queries"]),

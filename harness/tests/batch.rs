@@ -1,0 +1,223 @@
+//! `penumbra batch`: a small manifest (two bundled examples x complete and seeded modes x caches
+//! on and off, one subject replayed and classified) gives the tables and plots with the exact
+//! diff-path counts and classes; a rerun recomputes nothing, an interrupted batch (`--limit`,
+//! a lost record) completes without recomputing what finished, and shards merge into the same
+//! table as one run.
+
+use crate::support::{penumbra, repo_root};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const MANIFEST: &str = r#"
+name = "mini"
+
+[defaults]
+mode = ["complete", "seeded"]
+configs = ["caches-on", "caches-off"]
+max_time = 120
+
+[[subject]]
+name = "foo"
+source = "foo.c"
+seeds = ["x=-1"]
+expected_diff_paths = 2
+
+[[subject]]
+name = "threshold"
+source = "threshold.c"
+seeds = ["x=7"]
+expected_diff_paths = 1
+replay = true
+"#;
+
+/// A directory with the manifest and the two examples it names.
+fn batch_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["foo.c", "threshold.c"] {
+        std::fs::copy(repo_root().join("examples").join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::write(dir.path().join("manifest.toml"), MANIFEST).unwrap();
+    dir
+}
+
+/// Runs `penumbra batch` with `args` on the manifest of `dir`; returns stderr.
+fn batch(dir: &Path, args: &[&str]) -> String {
+    let manifest = dir.join("manifest.toml");
+    let mut all = vec!["batch", manifest.to_str().unwrap(), "--jobs", "2"];
+    all.extend_from_slice(args);
+    let out = penumbra(&all);
+    out.assert_no_panic();
+    out.assert_status(0);
+    out.stderr
+}
+
+/// Every job record of a results directory, by file name, as bytes.
+fn records(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(out.join("jobs"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// `results.csv` as rows of column -> value.
+fn table(out: &Path) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines.map(|l| header.iter().map(|h| h.to_string()).zip(l.split(',').map(str::to_string)).collect()).collect()
+}
+
+/// The table without the columns that measure time and memory.
+fn stable_table(out: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut rows = table(out);
+    for row in &mut rows {
+        for volatile in ["solver_time_s", "wall_s", "peak_rss_mb"] {
+            assert!(row.remove(volatile).is_some(), "column {volatile}");
+        }
+    }
+    rows
+}
+
+fn out_dir(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
+
+#[test]
+fn batch_writes_tables_and_plots_with_exact_counts_and_classes() {
+    let dir = batch_dir();
+    let out = out_dir(dir.path(), "all");
+    let log = batch(dir.path(), &["--out", out.to_str().unwrap()]);
+    assert!(log.contains("batch mini: 8 jobs; 0 already finished, running 8"), "{log}");
+
+    let rows = table(&out);
+    let got: Vec<(String, String, String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            let g = |k: &str| r.get(k).unwrap_or_else(|| panic!("column {k}: {r:?}")).clone();
+            (g("subject"), g("mode"), g("config"), g("outcome"), g("diff_paths"))
+        })
+        .collect();
+    let row = |s: &str, m: &str, c: &str, d: &str| (s.into(), m.into(), c.into(), "ok".into(), d.into());
+    // Complete mode finds every diff path. Seeded mode from foo's x = -1 finds only x = -1
+    // (the seed's prefix x < 0 hides x = 0: the paper's first limitation); from threshold's
+    // x = 7 it finds the one.
+    assert_eq!(
+        got,
+        vec![
+            row("foo", "complete", "caches-off", "2"),
+            row("foo", "complete", "caches-on", "2"),
+            row("foo", "seeded", "caches-off", "1"),
+            row("foo", "seeded", "caches-on", "1"),
+            row("threshold", "complete", "caches-off", "1"),
+            row("threshold", "complete", "caches-on", "1"),
+            row("threshold", "seeded", "caches-off", "1"),
+            row("threshold", "seeded", "caches-on", "1"),
+        ]
+    );
+    for r in &rows {
+        // The expectation is complete mode's count: seeded rows leave it empty.
+        let expected = match (r["mode"].as_str(), r["subject"].as_str()) {
+            ("complete", "foo") => "2",
+            ("complete", _) => "1",
+            _ => "",
+        };
+        assert_eq!(r["expected_diff_paths"], expected, "{r:?}");
+        // Only threshold is replayed: its one divergence prints 1 in old and 0 in new.
+        let classified = if r["subject"] == "threshold" { "1" } else { "" };
+        assert_eq!(r["class_output-diff"], classified, "{r:?}");
+        // Caches off: every query reaches Bitwuzla.
+        if r["config"] == "caches-off" {
+            assert_eq!(r["queries"], r["core_queries"], "{r:?}");
+        }
+    }
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(json["batch"], "mini");
+    let json_rows = json["rows"].as_array().expect("results.json has rows");
+    assert_eq!(json_rows.len(), 8);
+    // The same table as the CSV, with numbers as numbers and empty cells as null.
+    for (j, r) in json_rows.iter().zip(&rows) {
+        assert_eq!(j["subject"], r["subject"].as_str());
+        assert_eq!(j["diff_paths"].as_u64().map(|n| n.to_string()).as_deref(), Some(r["diff_paths"].as_str()));
+        if r["class_output-diff"].is_empty() {
+            assert!(j["class_output-diff"].is_null(), "{j}");
+        }
+    }
+
+    for plot in ["diff_paths.svg", "wall_time.svg", "divergences_over_time.svg"] {
+        let svg = std::fs::read_to_string(out.join(plot)).unwrap();
+        assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{plot}: {}", &svg[..svg.len().min(80)]);
+        assert!(svg.trim_end().ends_with("</svg>"), "{plot}");
+        assert!(svg.contains("threshold") || plot == "divergences_over_time.svg", "{plot} names the subjects");
+    }
+}
+
+#[test]
+fn an_interrupted_batch_completes_without_recomputing_finished_jobs() {
+    let dir = batch_dir();
+    let out = out_dir(dir.path(), "resumed");
+    let out_arg = out.to_str().unwrap();
+
+    // Stopped after three jobs (as a kill after three would leave it) ...
+    let log = batch(dir.path(), &["--out", out_arg, "--limit", "3"]);
+    assert!(log.contains("5 jobs left for a later run"), "{log}");
+    let first = records(&out);
+    assert_eq!(first.len(), 3);
+
+    // ... the rerun runs the other five and leaves the three records as they were (each holds
+    // its wall time, so a recomputed job would not be byte-identical).
+    let log = batch(dir.path(), &["--out", out_arg]);
+    assert!(log.contains("3 already finished, running 5"), "{log}");
+    let all = records(&out);
+    assert_eq!(all.len(), 8);
+    for (name, bytes) in &first {
+        assert_eq!(&all[name], bytes, "{name} was recomputed");
+    }
+
+    // A record lost with a kill mid-write is the one job that runs again.
+    let lost = all.keys().nth(4).unwrap().clone();
+    std::fs::remove_file(out.join("jobs").join(&lost)).unwrap();
+    let log = batch(dir.path(), &["--out", out_arg]);
+    assert!(log.contains("7 already finished, running 1"), "{log}");
+    let again = records(&out);
+    for (name, bytes) in &all {
+        if name != &lost {
+            assert_eq!(&again[name], bytes, "{name} was recomputed");
+        }
+    }
+    assert!(again.contains_key(&lost));
+
+    // With nothing left, nothing runs.
+    let log = batch(dir.path(), &["--out", out_arg]);
+    assert!(log.contains("8 already finished, running 0"), "{log}");
+    assert_eq!(records(&out), again);
+}
+
+#[test]
+fn shards_merge_into_the_table_of_one_run() {
+    let dir = batch_dir();
+    let whole = out_dir(dir.path(), "whole");
+    batch(dir.path(), &["--out", whole.to_str().unwrap()]);
+    let (a, b, merged) = (out_dir(dir.path(), "a"), out_dir(dir.path(), "b"), out_dir(dir.path(), "merged"));
+    batch(dir.path(), &["--out", a.to_str().unwrap(), "--shard", "1/2"]);
+    batch(dir.path(), &["--out", b.to_str().unwrap(), "--shard", "2/2"]);
+    let (ra, rb) = (records(&a), records(&b));
+    assert_eq!((ra.len(), rb.len()), (4, 4));
+    assert!(ra.keys().all(|k| !rb.contains_key(k)), "the shards share no job");
+
+    let out = penumbra([
+        "batch",
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    out.assert_status(0);
+    assert_eq!(stable_table(&merged), stable_table(&whole));
+    assert!(merged.join("diff_paths.svg").exists());
+}
