@@ -3,7 +3,7 @@
 //! groups, they give the same answers as the plain calls, every model they return satisfies its
 //! query, and variables the query does not reach keep the given model's values.
 
-use crate::common::Rng;
+use crate::common::{Rng, Source};
 use penumbra_solver::{satisfies, Model, SatResult, Solver, SolverConfig, TermId, TermStore, VarId};
 
 /// Four 8-bit variables; conditions join at most two of them, so path conditions split into

@@ -1,0 +1,149 @@
+//! The comparison of a complete shadow execution with the brute-force [`oracle`](crate::oracle)
+//! for one program and input domain: the engine's `diff_paths`, each `divergence` test (its
+//! input diverges, at the reported line, with the reported sides, and ends as the new version
+//! does), every other test (its input does not diverge), and the set of diff paths (signatures)
+//! the tests cover, which must be exactly the oracle's: none missed, none twice.
+//!
+//! All problems of a program are collected and reported together, with inputs, so that one
+//! failing program says everything about itself. Used by the engine's shadow tests and the
+//! `shadow` fuzz target.
+
+use crate::oracle::{inputs_of, point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
+use penumbra_engine::concrete::Outcome;
+use penumbra_engine::testgen::TestRecord;
+use penumbra_engine::RunSummary;
+use penumbra_ir::Version;
+use std::collections::BTreeMap;
+
+/// `x=3, y=-1`.
+pub fn show(vars: &[Var], point: &[i64]) -> String {
+    let parts: Vec<String> = vars.iter().zip(point).map(|(v, x)| format!("{}={x}", v.name)).collect();
+    parts.join(", ")
+}
+
+/// A test as one line: name, kind, divergence line and labels, ending.
+pub fn show_test(t: &TestRecord) -> String {
+    let ending = match (&t.exit_code, &t.error) {
+        (Some(c), _) => format!("exit {c}"),
+        (_, Some(e)) => format!("{} at line {}", e.kind, e.line),
+        _ => t.reason.clone().unwrap_or_default(),
+    };
+    format!(
+        "{} {} line {:?} old {:?} new {:?} ({ending})",
+        t.name,
+        t.kind,
+        t.line,
+        t.old.as_deref().unwrap_or("-"),
+        t.new.as_deref().unwrap_or("-")
+    )
+}
+
+/// The engine's `old`/`new` labels for a divergence the oracle places at `site`, if they fit.
+fn labels_fit(oracle: &Oracle, site: &Site, old: &str, new: &str) -> bool {
+    match *site {
+        Site::Branch { old: o, new: n } => old == o.to_string() && new == n.to_string(),
+        Site::Check { old_fails: true } => (old, new) == ("fails", "passes"),
+        Site::Check { old_fails: false } => (old, new) == ("passes", "fails"),
+        Site::Switch { func, inst, question, new_took } => {
+            // The engine names each version's target by its selector value when it diverged;
+            // only the version that took `question` is pinned to it, the other to a later target
+            // (any of them: the path does not decide which).
+            let q = |label| oracle.label_question(func, inst, label);
+            let later = |label| matches!(q(label), Some(Some(k)) if k > question) || q(label) == Some(None);
+            let (took, other) = if new_took { (new, old) } else { (old, new) };
+            q(took) == Some(Some(question)) && later(other)
+        }
+    }
+}
+
+/// Whether the engine's recorded ending is the new version's concrete one.
+fn ending_fits(t: &TestRecord, outcome: &Outcome) -> bool {
+    match outcome {
+        Outcome::Exit(code) => t.exit_code == Some(*code),
+        Outcome::Error(e) => t.error.as_ref().is_some_and(|r| r.kind == e.kind.as_str() && r.line == e.location.line),
+        _ => false,
+    }
+}
+
+/// Every disagreement between an engine summary and the oracle's `expected` answer.
+pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary) -> Vec<String> {
+    let vars = &oracle.vars[..];
+    let mut problems = Vec::new();
+    if summary.diff_paths != expected.diff_paths() as u64 {
+        problems.push(format!("diff_paths: expected {}, got {}", expected.diff_paths(), summary.diff_paths));
+    }
+    let divergence_tests = summary.tests.iter().filter(|t| t.kind == "divergence").count();
+    if divergence_tests as u64 != summary.diff_paths {
+        problems.push(format!("{divergence_tests} divergence tests but diff_paths = {}", summary.diff_paths));
+    }
+    let mut covered: BTreeMap<Signature, Vec<String>> = BTreeMap::new();
+    for t in &summary.tests {
+        let named: Vec<(String, Vec<u8>)> = t.inputs.0.iter().map(|i| (i.name.clone(), i.bytes.clone())).collect();
+        let Some(point) = point_of(vars, &named) else {
+            problems.push(format!("{}: inputs lack a variable", show_test(t)));
+            continue;
+        };
+        let at = show(vars, &point);
+        let verdict = oracle.verdict(&point);
+        if t.kind != "divergence" {
+            if let Verdict::Diverges(d) = verdict {
+                problems.push(format!(
+                    "{}: input {at} diverges (line {}, {:?}) but the test is not a divergence",
+                    show_test(t),
+                    d.line,
+                    d.site
+                ));
+            }
+            continue;
+        }
+        let Verdict::Diverges(d) = verdict else {
+            problems.push(format!("{}: input {at} does not diverge ({verdict:?})", show_test(t)));
+            continue;
+        };
+        if t.line != Some(d.line) {
+            problems.push(format!("{}: input {at} first differs at line {}", show_test(t), d.line));
+        }
+        let (old, new) = (t.old.as_deref().unwrap_or(""), t.new.as_deref().unwrap_or(""));
+        if !labels_fit(oracle, &d.site, old, new) {
+            problems.push(format!("{}: input {at} differs as {:?}", show_test(t), d.site));
+        }
+        let replay = oracle.run_inputs(Version::New, inputs_of(vars, &point));
+        if !ending_fits(t, &replay.outcome) {
+            problems.push(format!("{}: input {at} ends with {} in the new version", show_test(t), replay.outcome));
+        }
+        covered.entry(d.signature).or_default().push(format!("{} ({at})", t.name));
+    }
+    for (sig, tests) in &covered {
+        if tests.len() > 1 {
+            problems.push(format!(
+                "one diff path (at {}, old {:?}) has several tests: {}",
+                sig.at,
+                sig.old,
+                tests.join(", ")
+            ));
+        }
+    }
+    for (sig, points) in &expected.paths {
+        if !covered.contains_key(sig) {
+            problems.push(format!("missed diff path: {}", describe(oracle, vars, sig, points)));
+        }
+    }
+    problems
+}
+
+/// A diff path for a message: its inputs, where it diverges and how the new version ends.
+fn describe(oracle: &Oracle, vars: &[Var], sig: &Signature, points: &[Point]) -> String {
+    let shown: Vec<String> = points.iter().take(4).map(|p| format!("[{}]", show(vars, p))).collect();
+    let more = if points.len() > 4 { format!(" and {} more", points.len() - 4) } else { String::new() };
+    let Verdict::Diverges(d) = oracle.verdict(&points[0]) else { unreachable!("a path's inputs diverge") };
+    let end = oracle.run(Version::New, &points[0]).outcome;
+    format!(
+        "inputs {}{more}: line {}, {:?} (decision {} of new's {}, old {:?}); new: {end}",
+        shown.join(" "),
+        d.line,
+        d.site,
+        sig.at,
+        sig.new_trace.len(),
+        sig.old
+    )
+}

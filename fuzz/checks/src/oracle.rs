@@ -1,0 +1,424 @@
+//! The brute-force oracle for complete shadow execution: run the old and the new version of a
+//! unified program concretely on every input of a small domain, with branch traces
+//! ([`RunConfig::trace`]), and derive from the two traces of each input whether it diverges
+//! and which *diff path* of the engine it belongs to (its [`Signature`]).
+//!
+//! # Why a signature is one diff path
+//!
+//! The symbolic engine forks at exactly the decisions a trace records (`brif` sides and
+//! `switch` targets; see [`TraceEvent`]) and at implicit checks (bounds, division, shift,
+//! assertion), which a run that passes them does not record and a run that fails them ends
+//! at. Before a divergence a complete-mode path runs both versions jointly: its decisions are
+//! those both versions make, i.e. the common prefix of the two traces. At the first position
+//! `at` where the versions differ the path takes a diff outcome (which side *old* took there
+//! is part of the path: `diff-true` and `diff-false` are different forks, and after a failed
+//! check in old only the path goes on while after one in new only it ends). From then on the
+//! path follows the new version only, two-way, so its remaining decisions are the new trace's.
+//! The path's ending is how the new run ended: an exit (the exit status is output, not a
+//! decision, so it is not part of the path), or an error at one particular instruction (a
+//! check the path failed). Hence an engine diff path is determined by, and determines,
+//! `(at, what old did at `at`, new's whole trace, new's ending kind and place)`: exactly the
+//! inputs with one signature form one diff path, and `diff_paths` is the number of distinct
+//! signatures. Old's behaviour after `at` is deliberately not in the signature.
+//!
+//! Two details make the correspondence exact:
+//! - **Switches** are asked by the engine as a chain of questions, one per distinct target in
+//!   table order (cases sharing a target, or the default's target, are one question), the
+//!   default last. [`Oracle::expand`] rewrites each switch event into that chain (`false` for
+//!   every earlier question, `true` for the target taken). So when old's target comes after
+//!   new's, the path diverges at new's question with old on the `false` side, and old's actual
+//!   target does not split the path further; when it comes before, old's question is the
+//!   divergence and new's target is decided by the following questions.
+//! - **Places within a straight-line stretch.** Two runs with the same decisions execute the
+//!   same instructions in the same order, so the step count at which a run ended names the
+//!   instruction (in the new version, and, before the divergence, in both). An error in one
+//!   version only, with the traces equal up to the shorter one, is the check the other version
+//!   passed: the earlier failing step is the divergence (`Fails` when old failed first and new
+//!   went on, `Passes` when new failed first, which ends the path). Errors of the same kind at
+//!   the same step in both versions are an ordinary error, not a divergence.
+//!
+//! The oracle serves the engine's shadow tests (hand-written C programs, `engine/tests/shadow/`)
+//! and the `shadow` fuzz target (generated IR programs); [`crate::compare`] holds the
+//! comparison of an engine run with it.
+//!
+//! Programs checked this way must not call the C library (the engine runs it as C code with
+//! forks of its own) except `printf` of integers, must not call through function pointers,
+//! and must keep out-of-bounds indices within the redzone of the object they miss, so that
+//! an address never resolves to a neighbouring object.
+
+use penumbra_engine::concrete::{Inputs, Outcome, Program, RunConfig, RunResult, TraceEvent};
+use penumbra_engine::ErrorKind;
+use penumbra_ir::{Body, Func, Inst, InstData, Module, Version};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One input variable: a `make_symbolic` object of `bytes` bytes holding a little-endian
+/// signed integer, enumerated over `lo..=hi` (the program's `penumbra_assume` range).
+#[derive(Clone, Copy, Debug)]
+pub struct Var {
+    pub name: &'static str,
+    pub bytes: usize,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+/// An `int` input in `lo..=hi`.
+pub const fn int(name: &'static str, lo: i64, hi: i64) -> Var {
+    Var { name, bytes: 4, lo, hi }
+}
+
+/// A `char` input in `lo..=hi`.
+pub const fn char(name: &'static str, lo: i64, hi: i64) -> Var {
+    Var { name, bytes: 1, lo, hi }
+}
+
+/// One input: a value per variable, in the variables' order.
+pub type Point = Vec<i64>;
+
+/// Every point of the domain, the first variable varying slowest.
+pub fn points(vars: &[Var]) -> Vec<Point> {
+    let mut out: Vec<Point> = vec![Vec::new()];
+    for v in vars {
+        out = out.into_iter().flat_map(|p| (v.lo..=v.hi).map(move |x| [p.clone(), vec![x]].concat())).collect();
+    }
+    out
+}
+
+/// The concrete inputs of `point`.
+pub fn inputs_of(vars: &[Var], point: &[i64]) -> Inputs {
+    let map = vars.iter().zip(point).map(|(v, &x)| (v.name.to_string(), x.to_le_bytes()[..v.bytes].to_vec())).collect();
+    Inputs::Named(map)
+}
+
+/// The point of a test's inputs (`name -> little-endian bytes`), if every variable has a value.
+pub fn point_of(vars: &[Var], inputs: &[(String, Vec<u8>)]) -> Option<Point> {
+    vars.iter()
+        .map(|v| {
+            let (_, bytes) = inputs.iter().find(|(n, _)| n == v.name)?;
+            let mut raw = [0u8; 8];
+            raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+            let shift = 64 - 8 * bytes.len().clamp(1, 8) as u32;
+            Some((i64::from_le_bytes(raw) << shift) >> shift)
+        })
+        .collect()
+}
+
+/// One engine question: a `brif` (`question` 0) or the `question`-th target question of a
+/// switch, and the side taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Decision {
+    pub func: Func,
+    pub inst: Inst,
+    pub question: u32,
+    pub side: bool,
+}
+
+/// How the new version's run ended, as far as it distinguishes paths.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum End {
+    /// `main` returned or `exit` was called (any status).
+    Exit,
+    /// An error of `kind` at the instruction executed as step `step`.
+    Error { kind: ErrorKind, step: u64 },
+}
+
+/// What the old version did at the first difference.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OldAction {
+    /// Took this side of the decision where new took the other.
+    Took(bool),
+    /// Failed the check at step `step`, which new passed.
+    Fails { step: u64 },
+    /// Passed the check at which new failed (new's [`End`] names it).
+    Passes,
+}
+
+/// An input's diff path (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Signature {
+    /// Index of the first difference in the (expanded) traces.
+    pub at: usize,
+    pub old: OldAction,
+    pub new_trace: Vec<Decision>,
+    pub new_end: End,
+}
+
+/// What kind of place the versions first differ at, with what the engine must report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// A `brif`: old and new took these sides (`true`/`false` labels).
+    Branch { old: bool, new: bool },
+    /// Target question `question` of the switch `inst` of `func`; `new_took` says whether new
+    /// took it (old then takes a later target) or old did (new takes a later one).
+    Switch { func: Func, inst: Inst, question: u32, new_took: bool },
+    /// A check failed in one version only (`fails`/`passes` labels).
+    Check { old_fails: bool },
+}
+
+/// A divergent input: its signature and where the first difference is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub signature: Signature,
+    pub line: u32,
+    pub site: Site,
+}
+
+/// The oracle's verdict on one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Both versions reject the input by an assumption.
+    Skipped,
+    /// The versions make the same decisions and neither fails alone (they may still print or
+    /// return different values).
+    Same,
+    /// Both fail the same check.
+    BothError,
+    Diverges(Divergence),
+}
+
+/// The oracle's answer for a whole domain.
+#[derive(Debug, Default)]
+pub struct Expected {
+    /// Every signature with the inputs that have it.
+    pub paths: BTreeMap<Signature, Vec<Point>>,
+    pub divergent: BTreeSet<Point>,
+    pub same: usize,
+    pub both_error: usize,
+    pub skipped: usize,
+}
+
+impl Expected {
+    /// The expected `diff_paths`.
+    pub fn diff_paths(&self) -> usize {
+        self.paths.len()
+    }
+}
+
+/// Runs are bounded so that a program bug (an endless loop) fails the test instead of hanging.
+const MAX_STEPS: u64 = 1_000_000;
+
+/// The oracle for one unified program and its input domain.
+pub struct Oracle<'m> {
+    module: &'m Module,
+    program: Program<'m>,
+    pub vars: Vec<Var>,
+}
+
+impl<'m> Oracle<'m> {
+    pub fn new(module: &'m Module, vars: &[Var]) -> Self {
+        let program = Program::new(module).unwrap_or_else(|e| panic!("cannot load the program: {e}"));
+        Oracle { module, program, vars: vars.to_vec() }
+    }
+
+    /// Runs `version` on `point` with tracing.
+    pub fn run(&self, version: Version, point: &[i64]) -> RunResult {
+        self.run_inputs(version, inputs_of(&self.vars, point))
+    }
+
+    pub fn run_inputs(&self, version: Version, inputs: Inputs) -> RunResult {
+        let config = RunConfig { version, inputs, trace: true, max_steps: Some(MAX_STEPS), ..RunConfig::default() };
+        self.program.run(&config)
+    }
+
+    fn body(&self, func: Func) -> &'m Body {
+        self.module.funcs[func].body.as_ref().expect("a traced function has a body")
+    }
+
+    /// The engine's target questions of the switch `inst`: for each case (in table order, then
+    /// the default as the last index), the question that takes it, or `None` for the default
+    /// group (asked by no question: the state that answered every question `false`).
+    pub fn switch_questions(&self, func: Func, inst: Inst) -> Vec<Option<u32>> {
+        let body = self.body(func);
+        let InstData::Switch { table, .. } = &body.insts[inst] else { panic!("{inst} is not a switch") };
+        let jt = &body.jump_tables[*table];
+        // The engine's notion of one target: the same destination, or the same block with the
+        // same arguments (`step.rs`).
+        let same =
+            |a, b| a == b || (body.dests[a].block == body.dests[b].block && body.dest_args(a) == body.dest_args(b));
+        let mut groups = Vec::new();
+        let mut out: Vec<Option<u32>> = jt
+            .cases
+            .iter()
+            .map(|&(_, dest)| {
+                if same(dest, jt.default) {
+                    return None;
+                }
+                let i = groups.iter().position(|&d| same(d, dest)).unwrap_or_else(|| {
+                    groups.push(dest);
+                    groups.len() - 1
+                });
+                Some(i as u32)
+            })
+            .collect();
+        out.push(None);
+        out
+    }
+
+    /// The number of target questions of a switch (its distinct non-default targets).
+    pub fn question_count(&self, func: Func, inst: Inst) -> u32 {
+        self.switch_questions(func, inst).iter().flatten().max().map_or(0, |&m| m + 1)
+    }
+
+    /// The question whose target an engine label (`case K` or `default`) of the switch names.
+    pub fn label_question(&self, func: Func, inst: Inst, label: &str) -> Option<Option<u32>> {
+        let body = self.body(func);
+        let InstData::Switch { arg, table } = &body.insts[inst] else { return None };
+        let jt = &body.jump_tables[*table];
+        let questions = self.switch_questions(func, inst);
+        if label == "default" {
+            return Some(None);
+        }
+        let k: i64 = label.strip_prefix("case ")?.parse().ok()?;
+        let bits = body.values[*arg].ty.bits();
+        let shift = 64 - bits;
+        let index = jt.cases.iter().position(|&(v, _)| ((v << shift) as i64 >> shift) == k)?;
+        Some(questions[index])
+    }
+
+    /// A trace as the engine's questions (see the module documentation on switches).
+    pub fn expand(&self, trace: &[TraceEvent]) -> Vec<Decision> {
+        let mut out = Vec::with_capacity(trace.len());
+        for &event in trace {
+            match event {
+                TraceEvent::Brif { func, inst, side } => {
+                    out.push(Decision { func, inst, question: 0, side: side == 1 })
+                }
+                TraceEvent::Switch { func, inst, index } => {
+                    let taken = self.switch_questions(func, inst)[index as usize];
+                    let asked = taken.map_or(self.question_count(func, inst), |q| q + 1);
+                    for question in 0..asked {
+                        out.push(Decision { func, inst, question, side: Some(question) == taken });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The source line of `inst` in `func`.
+    pub fn line(&self, func: Func, inst: Inst) -> u32 {
+        self.body(func).srclocs[inst].line
+    }
+
+    /// The verdict on one input.
+    pub fn verdict(&self, point: &[i64]) -> Verdict {
+        let old = self.run(Version::Old, point);
+        let new = self.run(Version::New, point);
+        self.judge(point, &old, &new)
+    }
+
+    /// The verdict from the two traced runs of `point`.
+    pub fn judge(&self, point: &[i64], old: &RunResult, new: &RunResult) -> Verdict {
+        let rejected = |r: &RunResult| matches!(r.outcome, Outcome::AssumptionViolated(_));
+        match (rejected(old), rejected(new)) {
+            (true, true) => return Verdict::Skipped,
+            (false, false) => {}
+            _ => {
+                panic!("{point:?}: only one version violates an assumption; assumptions must not depend on the version")
+            }
+        }
+        for r in [old, new] {
+            assert!(
+                matches!(r.outcome, Outcome::Exit(_) | Outcome::Error(_)),
+                "{point:?}: a run ended with {}; oracle programs must exit or fail",
+                r.outcome
+            );
+        }
+        let (to, tn) = (self.expand(&old.trace), self.expand(&new.trace));
+        let at = to.iter().zip(&tn).position(|(a, b)| a != b);
+        let new_end = match &new.outcome {
+            Outcome::Error(e) => End::Error { kind: e.kind, step: new.steps },
+            _ => End::Exit,
+        };
+        let signature = |at, old| Signature { at, old, new_trace: tn.clone(), new_end: new_end.clone() };
+        if let Some(at) = at {
+            let (a, b) = (to[at], tn[at]);
+            assert_eq!(
+                (a.func, a.inst, a.question),
+                (b.func, b.inst, b.question),
+                "{point:?}: equal decisions led to different instructions (a call through a pointer?)"
+            );
+            let site = if a.question == 0 && matches!(self.body(a.func).insts[a.inst], InstData::Brif { .. }) {
+                Site::Branch { old: a.side, new: b.side }
+            } else {
+                Site::Switch { func: a.func, inst: a.inst, question: a.question, new_took: b.side }
+            };
+            let line = self.line(a.func, a.inst);
+            return Verdict::Diverges(Divergence { signature: signature(at, OldAction::Took(a.side)), line, site });
+        }
+        // One trace is a prefix of the other: the runs differ, if at all, in how they ended.
+        let at = to.len().min(tn.len());
+        let error = |r: &RunResult| match &r.outcome {
+            Outcome::Error(e) => Some((e.kind, e.location.line, r.steps)),
+            _ => None,
+        };
+        // Which version failed first: the one with fewer steps (both executed the same
+        // instructions up to there). At one instruction, the engine's order of the division
+        // checks decides: division by zero before signed overflow.
+        let old_first = match (error(old), error(new)) {
+            (None, None) => {
+                assert_eq!(to.len(), tn.len(), "{point:?}: both exited after different decisions");
+                return Verdict::Same;
+            }
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some((ko, _, so)), Some((kn, _, sn))) => {
+                if so == sn && ko == kn {
+                    assert_eq!(to.len(), tn.len(), "{point:?}");
+                    return Verdict::BothError;
+                }
+                if so == sn {
+                    let rank = |k| match k {
+                        ErrorKind::DivisionByZero => 0,
+                        ErrorKind::SignedDivisionOverflow => 1,
+                        other => panic!("{point:?}: two different errors ({ko}, {kn}) at one instruction ({other})"),
+                    };
+                    rank(ko) < rank(kn)
+                } else {
+                    so < sn
+                }
+            }
+        };
+        if old_first {
+            let (_, line, step) = error(old).expect("old failed");
+            assert!(to.len() <= tn.len(), "{point:?}: old failed after new's last decision");
+            let site = Site::Check { old_fails: true };
+            Verdict::Diverges(Divergence { signature: signature(at, OldAction::Fails { step }), line, site })
+        } else {
+            let (_, line, _) = error(new).expect("new failed");
+            assert!(tn.len() <= to.len(), "{point:?}: new failed after old's last decision");
+            let site = Site::Check { old_fails: false };
+            Verdict::Diverges(Divergence { signature: signature(at, OldAction::Passes), line, site })
+        }
+    }
+
+    /// The verdict on every point of the domain. Also checks that the domain is the program's:
+    /// one step outside any variable's range must be rejected by an assumption.
+    pub fn explore(&self) -> Expected {
+        let mut expected = Expected::default();
+        for point in points(&self.vars) {
+            match self.verdict(&point) {
+                Verdict::Skipped => expected.skipped += 1,
+                Verdict::Same => expected.same += 1,
+                Verdict::BothError => expected.both_error += 1,
+                Verdict::Diverges(d) => {
+                    expected.divergent.insert(point.clone());
+                    expected.paths.entry(d.signature).or_default().push(point);
+                }
+            }
+        }
+        let low: Point = self.vars.iter().map(|v| v.lo).collect();
+        for (i, v) in self.vars.iter().enumerate() {
+            for outside in [v.lo - 1, v.hi + 1] {
+                let mut p = low.clone();
+                p[i] = outside;
+                assert_eq!(
+                    self.verdict(&p),
+                    Verdict::Skipped,
+                    "{}={outside} is outside the enumerated domain but not rejected by an assumption",
+                    v.name
+                );
+            }
+        }
+        expected
+    }
+}
