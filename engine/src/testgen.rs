@@ -67,7 +67,7 @@ pub struct ErrorInfo {
 }
 
 /// What the summary lists for one test.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TestRecord {
     /// `test000001`, ...
     pub name: String,
@@ -98,6 +98,11 @@ pub struct TestRecord {
     /// The `.ktest` file's name in the output directory, when tests are written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ktest: Option<String>,
+    /// Seconds from the start of the run to this test (for plots of divergences over time).
+    /// It varies from run to run, so it is set only on the kept record, after the test files
+    /// are written: those stay byte-identical across runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -125,6 +130,8 @@ pub struct TestWriter {
     written: u64,
     /// The JSON Lines sidecar.
     sidecar: Option<std::io::BufWriter<std::fs::File>>,
+    /// When the run started (the writer is created with it), for [`TestRecord::time_s`].
+    started: std::time::Instant,
 }
 
 /// The sidecar's file name in the output directory.
@@ -163,6 +170,7 @@ impl TestWriter {
             records: Vec::new(),
             written: 0,
             sidecar,
+            started: std::time::Instant::now(),
         })
     }
 
@@ -228,6 +236,7 @@ impl TestWriter {
             old: None,
             new: None,
             ktest: None,
+            time_s: None,
         };
         if let Some(d) = &st.divergence {
             record.line = Some(d.line);
@@ -280,6 +289,7 @@ impl TestWriter {
             }
         }
         if keep {
+            record.time_s = Some(self.started.elapsed().as_secs_f64());
             self.records.push(record);
         }
         Ok(())

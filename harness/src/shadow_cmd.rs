@@ -61,7 +61,17 @@ pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
     if args.explore.json {
         let mut value = serde_json::to_value(&summary)?;
         if let Some(report) = &report {
-            value["tests"] = report.tests_json().into();
+            // Replay reads the test files, which carry no times (they are byte-identical from
+            // run to run): each test gets its record's time back here.
+            let found: std::collections::HashMap<&str, f64> =
+                summary.tests.iter().filter_map(|t| Some((t.name.as_str(), t.time_s?))).collect();
+            let mut tests = report.tests_json();
+            for t in &mut tests {
+                if let Some(&time) = t["name"].as_str().and_then(|name| found.get(name)) {
+                    t["time_s"] = time.into();
+                }
+            }
+            value["tests"] = tests.into();
         }
         writeln!(out, "{value}")?;
     } else {

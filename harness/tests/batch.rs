@@ -74,7 +74,7 @@ fn table(out: &Path) -> Vec<BTreeMap<String, String>> {
 fn stable_table(out: &Path) -> Vec<BTreeMap<String, String>> {
     let mut rows = table(out);
     for row in &mut rows {
-        for volatile in ["solver_time_s", "wall_s", "peak_rss_mb"] {
+        for volatile in ["solver_time_s", "engine_s", "wall_s", "peak_rss_mb"] {
             assert!(row.remove(volatile).is_some(), "column {volatile}");
         }
     }
@@ -148,12 +148,15 @@ fn batch_writes_tables_and_plots_with_exact_counts_and_classes() {
         }
     }
 
-    for plot in ["diff_paths.svg", "wall_time.svg", "divergences_over_time.svg"] {
+    for plot in ["diff_paths.svg", "wall_time.svg", "engine_time.svg", "divergences_over_time.svg"] {
         let svg = std::fs::read_to_string(out.join(plot)).unwrap();
         assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{plot}: {}", &svg[..svg.len().min(80)]);
         assert!(svg.trim_end().ends_with("</svg>"), "{plot}");
         assert!(svg.contains("threshold") || plot == "divergences_over_time.svg", "{plot} names the subjects");
     }
+    // Every test carries the time it was found at: nothing on the time plot is approximated.
+    let over_time = std::fs::read_to_string(out.join("divergences_over_time.svg")).unwrap();
+    assert!(!over_time.contains("approximated"), "{over_time}");
 }
 
 #[test]

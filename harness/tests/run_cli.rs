@@ -45,6 +45,13 @@ fn run_json_reports_exact_counts_and_replayable_tests() {
     }
     let out_dir = file.dir.path().join("penumbra-out-0");
     assert!(file.dir.path().join("penumbra-last").exists());
+    // Each test says when it was found, in the order found; the test files do not (they stay
+    // byte-identical from run to run).
+    let times: Vec<f64> = v["tests"].as_array().unwrap().iter().map(|t| t["time_s"].as_f64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]) && times[7] <= v["wall_s"].as_f64().unwrap(), "{times:?}");
+    let sidecar = std::fs::read_to_string(out_dir.join("tests.jsonl")).unwrap();
+    assert_eq!(sidecar.lines().count(), 8);
+    assert!(!sidecar.contains("time_s"), "{sidecar}");
     // every test replays with `exec --ktest` to its recorded outcome
     for t in v["tests"].as_array().unwrap() {
         let ktest = out_dir.join(t["ktest"].as_str().unwrap());

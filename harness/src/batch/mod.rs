@@ -205,12 +205,13 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let table = table::build(records);
-    let ok_count = |r: &JobRecord, key: &str| r.summary.as_ref().and_then(|s| s[key].as_f64());
+    let summary_number = |r: &JobRecord, key: &str| r.summary.as_ref().and_then(|s| s[key].as_f64());
     let files = [
         ("results.csv", table.to_csv()),
         ("results.json", table.to_json(name)),
-        ("diff_paths.svg", svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", true, &|r| ok_count(r, "diff_paths"))),
-        ("wall_time.svg", svg::grouped_bars(records, &format!("{name}: wall time per subject"), "seconds", false, &|r| Some(r.wall_s))),
+        ("diff_paths.svg", svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", true, &|r| summary_number(r, "diff_paths"))),
+        ("wall_time.svg", svg::grouped_bars(records, &format!("{name}: wall time per job (compile and replay included)"), "seconds", false, &|r| Some(r.wall_s))),
+        ("engine_time.svg", svg::grouped_bars(records, &format!("{name}: exploration time per subject"), "seconds", false, &|r| summary_number(r, "wall_s"))),
         ("divergences_over_time.svg", svg::cumulative(records)),
     ];
     for (file, text) in files {

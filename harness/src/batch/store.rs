@@ -21,7 +21,7 @@ pub struct TestBrief {
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
-    /// When the engine found it, if the summary says (it does not yet).
+    /// When the engine found it, in seconds from the start of the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
 }

@@ -191,10 +191,10 @@ fn fmt_value(v: f64) -> String {
     }
 }
 
-/// When each divergence of a job was found, in seconds from the job's start. The summary has
-/// no per-test times yet, so unless a test carries `time_s` the job's divergences are spread
-/// evenly over its engine wall time in the order they were written (which is the order the
-/// engine found them). Returns the times and whether any was approximated.
+/// When each divergence of a job was found, in seconds from the engine's start (each test's
+/// `time_s`). Records of an older penumbra lack it: their divergences are spread evenly over
+/// the engine's wall time in the order they were written (the order the engine found them).
+/// Returns the times and whether any was approximated.
 fn divergence_times(r: &JobRecord) -> (Vec<f64>, bool) {
     let wall = r.summary.as_ref().and_then(|s| s["wall_s"].as_f64()).unwrap_or(r.wall_s);
     let divs: Vec<_> = r.tests.iter().filter(|t| t.kind == "divergence").collect();

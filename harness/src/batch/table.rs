@@ -3,15 +3,17 @@
 //! Rows are sorted by (subject, mode, config) and columns are fixed (plus one column per
 //! replay class that occurs), so the same records always give the same bytes. The columns
 //! that measure time or memory come last: everything before them is deterministic for
-//! count-bounded runs, and comparing two runs means cutting those off (the last three).
+//! count-bounded runs, and comparing two runs means cutting those off (the last four).
 
 use super::store::JobRecord;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-/// The columns whose values vary from run to run (timing and memory), always the last ones.
-pub const VOLATILE_COLUMNS: [&str; 3] = ["solver_time_s", "wall_s", "peak_rss_mb"];
+/// The columns whose values vary from run to run (timing and memory), always the last ones:
+/// the solver's time, the engine's (exploration without compiling or replaying), the whole
+/// job's, and the job's peak memory.
+pub const VOLATILE_COLUMNS: [&str; 4] = ["solver_time_s", "engine_s", "wall_s", "peak_rss_mb"];
 
 /// One cell: an integer, a float with a fixed number of decimals, text, or nothing.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,6 +184,10 @@ pub fn build(records: &[&JobRecord]) -> Table {
                     Some(other) => Cell::Text(other.to_string()),
                 },
                 match s.and_then(|s| s["solver"]["time_s"].as_f64()) {
+                    Some(t) => Cell::Float(t, 3),
+                    None => Cell::Empty,
+                },
+                match s.and_then(|s| s["wall_s"].as_f64()) {
                     Some(t) => Cell::Float(t, 3),
                     None => Cell::Empty,
                 },
