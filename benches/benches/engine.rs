@@ -1,5 +1,4 @@
-//! Criterion benchmarks of the symbolic engine (`penumbra_engine::run`) on the C programs in
-//! `benches/programs/`:
+//! Criterion benchmarks of the engine on the C programs in `benches/programs/`:
 //! - `paths/range16`: the 65,536-path loop over a 16-byte buffer, tests not written (the
 //!   engine's own paths/second; criterion's throughput is in paths);
 //! - `paths/range5k_tests`: the 6,885-path range-counting loop with every `.ktest` and the
@@ -7,20 +6,37 @@
 //!   included; the smaller program keeps the benchmark from creating millions of files);
 //! - `caches/<program>/{on,off}`: each program of thousands of paths with all solver caches on,
 //!   then off; the queries reaching Bitwuzla are printed once per configuration
-//!   (`engine-bench ...` lines) for `results/engine.md`.
+//!   (`engine-bench ...` lines) for `results/engine.md`;
+//! - `interpreter/{concrete,symbolic}`: the interpreter loop on `sieve_fib.c` (no symbolic
+//!   data: loads, stores, calls), in the concrete interpreter and in the symbolic engine, where
+//!   every value is a constant term (throughput in interpreted instructions);
+//! - `fork/{16,262144}_slots`: `forks.c`, 4,096 paths that each write one slot of a global
+//!   array after the forks, with a 64-byte and a 1 MiB array: what a fork costs and whether
+//!   it grows with the memory a state holds (copy-on-write);
+//! - `shadow/controller`: complete shadow execution of the wheel-brake controller (8 changed
+//!   conditions, about 2*10^5 states; issue 5's target is under 2 s), and
+//!   `shadow/controller_refactored` beside `run/controller_refactored` (the overhead of shadow
+//!   execution when no change has a semantic effect; target at most 1.3x).
 //!
 //! Run: `cargo bench -p penumbra-benches --bench engine -- --warm-up-time 1 --measurement-time 5`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use penumbra_engine::config::{EngineConfig, Output};
+use penumbra_engine::concrete::{self, RunConfig};
+use penumbra_engine::config::{EngineConfig, Output, ShadowMode};
 use penumbra_ir::{compile_file, CompileOptions, Module};
 use penumbra_solver::SolverConfig;
 use std::path::PathBuf;
 use std::time::Duration;
 
 fn program(name: &str) -> Module {
+    program_with(name, &[])
+}
+
+/// `name` compiled with `-D` definitions.
+fn program_with(name: &str, defines: &[&str]) -> Module {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("programs").join(name);
-    compile_file(&path, &CompileOptions::default()).expect("benchmark program compiles")
+    let options = CompileOptions { defines: defines.iter().map(|d| d.to_string()).collect(), ..CompileOptions::default() };
+    compile_file(&path, &options).expect("benchmark program compiles")
 }
 
 fn config(solver: SolverConfig) -> EngineConfig {
@@ -75,5 +91,69 @@ fn caches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, paths, caches);
+fn interpreter(c: &mut Criterion) {
+    let module = program("sieve_fib.c");
+    let expected_exit = 81; // (fib(25) + 17,984 primes below 200,000) % 256
+    let prepared = concrete::Program::new(&module).expect("loads");
+    let steps = prepared.run(&RunConfig::default()).steps;
+    let mut group = c.benchmark_group("interpreter");
+    group.sample_size(10).throughput(Throughput::Elements(steps));
+    group.bench_function("concrete", |b| {
+        b.iter(|| {
+            let r = prepared.run(&RunConfig::default());
+            assert_eq!(r.outcome, concrete::Outcome::Exit(expected_exit));
+        })
+    });
+    let cfg = EngineConfig { keep_test_records: true, ..config(SolverConfig::default()) };
+    group.bench_function("symbolic", |b| {
+        b.iter(|| {
+            let s = penumbra_engine::run(&module, &cfg).expect("runs");
+            assert_eq!((s.paths_completed, s.tests[0].exit_code), (1, Some(expected_exit)));
+        })
+    });
+    group.finish();
+}
+
+fn fork(c: &mut Criterion) {
+    let mut group = c.benchmark_group("fork");
+    group.sample_size(10).throughput(Throughput::Elements(4_096));
+    for slots in [16u64, 262_144] {
+        let module = program_with("forks.c", &[&format!("SLOTS={slots}")]);
+        let cfg = config(SolverConfig::default());
+        group.bench_function(format!("{slots}_slots"), |b| {
+            b.iter(|| {
+                let s = penumbra_engine::run(&module, &cfg).expect("runs");
+                assert_eq!(s.paths_completed, 4_096);
+            })
+        });
+    }
+    group.finish();
+}
+
+fn shadow(c: &mut Criterion) {
+    let mut group = c.benchmark_group("shadow");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    let complete = EngineConfig { shadow: Some(ShadowMode::Complete), ..config(SolverConfig::default()) };
+    let controller = program("controller.c");
+    group.bench_function("controller", |b| {
+        b.iter(|| {
+            let s = penumbra_engine::run(&controller, &complete).expect("runs");
+            assert_eq!(s.diff_paths, 187_392);
+        })
+    });
+    let refactored = program("controller_refactored.c");
+    group.bench_function("controller_refactored", |b| {
+        b.iter(|| {
+            let s = penumbra_engine::run(&refactored, &complete).expect("runs");
+            assert_eq!(s.diff_paths, 0);
+        })
+    });
+    let plain = config(SolverConfig::default());
+    group.bench_function("run/controller_refactored", |b| {
+        b.iter(|| penumbra_engine::run(&refactored, &plain).expect("runs"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, paths, caches, interpreter, fork, shadow);
 criterion_main!(benches);

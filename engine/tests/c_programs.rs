@@ -567,30 +567,3 @@ int main(void) {
     );
     assert_error(&r, ErrorKind::OutOfBoundsRead, "main", 4);
 }
-
-/// Throughput measurement, run by hand: `cargo test --release -p penumbra-engine --test main
-/// throughput -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn throughput() {
-    let module = compile(
-        r#"static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-int main(void) {
-    static int sieve[200000];
-    int count = 0;
-    for (int i = 2; i < 200000; i++)
-        if (!sieve[i]) { count++; for (int j = 2 * i; j < 200000; j += i) sieve[j] = 1; }
-    return fib(30) + count;
-}"#,
-    );
-    let program = Program::new(&module).unwrap();
-    let start = std::time::Instant::now();
-    let r = program.run(&RunConfig::default());
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "{} steps in {secs:.3} s: {:.1} M steps/s ({})",
-        r.steps,
-        r.steps as f64 / secs / 1e6,
-        r.outcome
-    );
-}
