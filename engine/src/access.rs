@@ -236,7 +236,7 @@ impl<'p> Executor<'p> {
         out: &mut [TermId; 8],
     ) {
         match offset {
-            Offset::Const(off) => out[..len].copy_from_slice(st.mem.bytes(obj, off, len as u64)),
+            Offset::Const(off) => st.mem.read_bytes(obj, off, &mut out[..len]),
             Offset::Sym(off) => {
                 let bytes = &st.mem.object(obj).bytes;
                 for (j, slot) in out.iter_mut().enumerate().take(len) {
@@ -245,7 +245,7 @@ impl<'p> Executor<'p> {
                         None => {
                             self.stats.concretized_offsets += 1;
                             let o = self.concretize(st, off);
-                            out[..len].copy_from_slice(st.mem.bytes(obj, o, len as u64));
+                            st.mem.read_bytes(obj, o, &mut out[..len]);
                             return;
                         }
                     }
@@ -265,7 +265,7 @@ impl<'p> Executor<'p> {
                     self.concretize(st, off)
                 }
             };
-            let current = st.mem.bytes(obj, off, data.len() as u64).to_vec();
+            let current = st.mem.bytes(obj, off, data.len() as u64);
             let mut merged = data.to_vec();
             self.region_bytes(st.mode, &current, &mut merged);
             st.mem.write_bytes(obj, off, &merged);

@@ -41,6 +41,7 @@ pub mod fork;
 mod intrinsics;
 pub mod ktest;
 pub mod memory;
+mod object_bytes;
 pub mod program;
 pub mod replay;
 pub mod run_error;

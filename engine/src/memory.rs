@@ -10,8 +10,8 @@
 //!
 //! **Copy-on-write.** A [`Memory`] is a few `Rc` pointers: the object table and the per-region
 //! address index. Forking a state clones the pointers; the first write after a fork copies the
-//! table (one `Rc` per object, never bytes), and the object written copies its own bytes
-//! (`Rc::make_mut`). Each byte is a [`TermId`] of width 8.
+//! table (one `Rc` per object, never bytes), and the object written copies only the chunk of
+//! its bytes that the write touches ([`ObjectBytes`]). Each byte is a [`TermId`] of width 8.
 //!
 //! **Symbolic offsets.** [`select_byte`] reads a byte at a symbolic offset as an `ite` chain
 //! over the *runs* of equal bytes of the object (a large zeroed buffer with a few writes is a
@@ -20,6 +20,7 @@
 //! or the object [`MAX_SYMBOLIC_WRITE_BYTES`] bytes (counted in the run summary).
 
 use crate::error::ErrorKind;
+pub use crate::object_bytes::ObjectBytes;
 use penumbra_ir::{Func, Global, Module};
 use penumbra_solver::{TermId, TermStore};
 use std::rc::Rc;
@@ -119,7 +120,7 @@ pub struct MemObject {
     pub origin: Origin,
     pub state: ObjState,
     /// `size` bytes while the object is live; emptied when it dies.
-    pub bytes: Rc<Vec<TermId>>,
+    pub bytes: ObjectBytes,
 }
 
 /// Read or write, for messages and the out-of-bounds kind.
@@ -230,7 +231,7 @@ impl Memory {
         if end.checked_add(REDZONE)? > region.end() {
             return None;
         }
-        let bytes = vec![fill; usize::try_from(size).ok()?];
+        let bytes = ObjectBytes::filled(usize::try_from(size).ok()?, fill);
         self.next[r] = end + REDZONE;
         match region {
             Region::Heap => self.live_heap_bytes += size,
@@ -239,7 +240,7 @@ impl Memory {
         }
         let objects = Rc::make_mut(&mut self.objects);
         let id = ObjId(u32::try_from(objects.len()).ok()?);
-        objects.push(MemObject { base, size, origin, state: ObjState::Live, bytes: Rc::new(bytes) });
+        objects.push(MemObject { base, size, origin, state: ObjState::Live, bytes });
         Rc::make_mut(&mut self.index)[r].push((base, id));
         Some(id)
     }
@@ -255,7 +256,7 @@ impl Memory {
         self.live_stack_bytes -= size.min(self.live_stack_bytes);
         let o = self.object_mut(id);
         o.state = ObjState::Dead;
-        o.bytes = Rc::new(Vec::new());
+        o.bytes = ObjectBytes::default();
     }
 
     /// Frees a live heap block (the caller checked it is one).
@@ -264,7 +265,7 @@ impl Memory {
         self.live_heap_bytes -= size.min(self.live_heap_bytes);
         let o = self.object_mut(id);
         o.state = ObjState::Freed { line };
-        o.bytes = Rc::new(Vec::new());
+        o.bytes = ObjectBytes::default();
     }
 
     /// Describes an object for messages: `global 'buf'`, `heap object allocated at line 7`.
@@ -369,17 +370,26 @@ impl Memory {
         Resolution::InBounds { obj: id, offset: offset as u64 }
     }
 
-    /// The bytes `offset .. offset + len` of a live object (in bounds, checked by the caller).
-    pub fn bytes(&self, id: ObjId, offset: u64, len: u64) -> &[TermId] {
-        let o = self.object(id);
-        &o.bytes[offset as usize..(offset + len) as usize]
+    /// Copies the bytes of a live object from `offset` into `out` (in bounds, checked by the
+    /// caller).
+    pub fn read_bytes(&self, id: ObjId, offset: u64, out: &mut [TermId]) {
+        self.object(id).bytes.read(offset as usize, out)
+    }
+
+    /// The bytes `offset .. offset + len` of a live object, copied (in bounds, checked by the
+    /// caller).
+    pub fn bytes(&self, id: ObjId, offset: u64, len: u64) -> Vec<TermId> {
+        self.object(id).bytes.to_vec(offset as usize, len as usize)
+    }
+
+    /// The byte at `offset` of a live object (in bounds, checked by the caller).
+    pub fn byte(&self, id: ObjId, offset: u64) -> TermId {
+        self.object(id).bytes.get(offset as usize)
     }
 
     /// Overwrites bytes from `offset` (in bounds, checked by the caller).
     pub fn write_bytes(&mut self, id: ObjId, offset: u64, data: &[TermId]) {
-        let o = self.object_mut(id);
-        let bytes = Rc::make_mut(&mut o.bytes);
-        bytes[offset as usize..offset as usize + data.len()].copy_from_slice(data);
+        self.object_mut(id).bytes.write(offset as usize, data)
     }
 
     /// Writes the `data.len()` bytes of a value at the symbolic `offset` (a 64-bit term known
@@ -389,9 +399,7 @@ impl Memory {
         let o = self.object_mut(id);
         let size = o.size as usize;
         let w = data.len();
-        let bytes = Rc::make_mut(&mut o.bytes);
-        for (i, byte) in bytes.iter_mut().enumerate().take(size) {
-            let mut t = *byte;
+        o.bytes.update_all(|i, mut t| {
             for (j, &d) in data.iter().enumerate() {
                 if i < j || i - j + w > size {
                     continue;
@@ -400,19 +408,19 @@ impl Memory {
                 let hit = store.eq(offset, k);
                 t = store.ite(hit, d, t);
             }
-            *byte = t;
-        }
+            t
+        });
     }
 }
 
 /// The byte at `offset + j` of `bytes`, where the symbolic `offset` satisfies
 /// `offset <= bytes.len() - width`: an `ite` chain over the runs of equal bytes among the
 /// candidates (`None` when there are more than [`MAX_ITE_RUNS`] runs).
-pub fn select_byte(store: &mut TermStore, bytes: &[TermId], offset: TermId, j: usize, width: usize) -> Option<TermId> {
-    let candidates = &bytes[j..=bytes.len() - width + j];
+pub fn select_byte(store: &mut TermStore, bytes: &ObjectBytes, offset: TermId, j: usize, width: usize) -> Option<TermId> {
+    let candidates = bytes.range(j, bytes.len() - width + j + 1);
     // runs: (first candidate index, value), in increasing offset order
     let mut runs: Vec<(usize, TermId)> = Vec::new();
-    for (k, &b) in candidates.iter().enumerate() {
+    for (k, b) in candidates.enumerate() {
         if runs.last().is_none_or(|&(_, v)| v != b) {
             runs.push((k, b));
             if runs.len() > MAX_ITE_RUNS {
@@ -472,7 +480,7 @@ mod tests {
         let off = s.new_var("o", 64);
         let ot = s.var(off);
         let (z, one) = (s.constant(8, 0), s.constant(8, 1));
-        let bytes = vec![z, z, z, xt, one, one, z, z];
+        let bytes = ObjectBytes::from_slice(&[z, z, z, xt, one, one, z, z]);
         for o in 0..8u64 {
             let t = select_byte(&mut s, &bytes, ot, 0, 1).unwrap();
             let assign = |v: penumbra_solver::VarId| if v == off { o } else { 77 };

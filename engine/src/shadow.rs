@@ -301,9 +301,9 @@ impl Executor<'_> {
                 Offset::Const(off) => (off as usize, off as usize + data.len()),
                 Offset::Sym(_) => (0, st.mem.object(obj).size as usize),
             };
-            let before: Vec<TermId> = st.mem.object(obj).bytes[from..to].to_vec();
+            let before = st.mem.bytes(obj, from as u64, (to - from) as u64);
             self.write_target(st, obj, offset, data);
-            let after: Vec<TermId> = st.mem.object(obj).bytes[from..to].to_vec();
+            let after = st.mem.bytes(obj, from as u64, (to - from) as u64);
             let merged: Vec<TermId> = before
                 .iter()
                 .zip(&after)

@@ -323,7 +323,7 @@ impl<'p> Executor<'p> {
         let q = self.malloc(st, n);
         if let Some(qa) = self.store.as_const(q).filter(|&a| a != 0) {
             let keep = st.mem.object(old).size.min(n);
-            let bytes = st.mem.bytes(old, 0, keep).to_vec();
+            let bytes = st.mem.bytes(old, 0, keep);
             if let Some((new, 0)) = st.mem.resolve(qa) {
                 st.mem.write_bytes(new, 0, &bytes);
             }
@@ -387,7 +387,7 @@ impl<'p> Executor<'p> {
         };
         let soff = self.const_offset(st, soff);
         let doff = self.const_offset(st, doff);
-        let bytes = st.mem.bytes(sobj, soff, n).to_vec();
+        let bytes = st.mem.bytes(sobj, soff, n);
         st.mem.write_bytes(dobj, doff, &bytes);
         Ok(Ok(()))
     }

@@ -1,0 +1,197 @@
+//! The bytes of one memory object, copy-on-write in chunks.
+//!
+//! An object's bytes are width-8 terms. Forked states share them; the first write after a fork
+//! must copy. Copying the whole object (KLEE copies an `ObjectState`'s byte store) makes every
+//! fork that later writes a large buffer pay for all of it: 4,096 paths each writing one slot
+//! of a 1 MiB array copied 4 GiB of terms. Here the bytes are cut into chunks of [`CHUNK`]
+//! terms, each behind its own `Rc`, under one more `Rc` for the chunk list: a write copies the
+//! list (a pointer per chunk) and the one chunk it touches. A fresh object shares one chunk of
+//! its fill value in every slot, so allocating a large zeroed buffer costs a pointer per chunk,
+//! not a term per byte.
+
+use penumbra_solver::TermId;
+use std::rc::Rc;
+
+/// Terms per chunk: a write after a fork copies 4 KiB of terms and `len / CHUNK` pointers.
+pub const CHUNK: usize = 1024;
+
+/// The bytes of an object (see the module documentation). Indices are byte offsets.
+#[derive(Clone, Debug, Default)]
+pub struct ObjectBytes {
+    len: usize,
+    chunks: Rc<Vec<Rc<[TermId]>>>,
+}
+
+impl ObjectBytes {
+    /// `len` bytes, all `fill`.
+    pub fn filled(len: usize, fill: TermId) -> Self {
+        let mut chunks = Vec::with_capacity(len.div_ceil(CHUNK));
+        if len >= CHUNK {
+            let full: Rc<[TermId]> = Rc::from(vec![fill; CHUNK]);
+            chunks.resize(len / CHUNK, full);
+        }
+        if len % CHUNK != 0 {
+            chunks.push(Rc::from(vec![fill; len % CHUNK]));
+        }
+        ObjectBytes { len, chunks: Rc::new(chunks) }
+    }
+
+    /// The bytes of a slice.
+    pub fn from_slice(bytes: &[TermId]) -> Self {
+        let chunks = bytes.chunks(CHUNK).map(Rc::from).collect();
+        ObjectBytes { len: bytes.len(), chunks: Rc::new(chunks) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The byte at `i` (`i < len`).
+    pub fn get(&self, i: usize) -> TermId {
+        self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    /// Copies the bytes from `offset` into `out` (in bounds, checked by the caller).
+    pub fn read(&self, offset: usize, out: &mut [TermId]) {
+        let mut at = offset;
+        let mut done = 0;
+        while done < out.len() {
+            let chunk = &self.chunks[at / CHUNK];
+            let from = at % CHUNK;
+            let n = (chunk.len() - from).min(out.len() - done);
+            out[done..done + n].copy_from_slice(&chunk[from..from + n]);
+            done += n;
+            at += n;
+        }
+    }
+
+    /// The bytes `offset .. offset + len`, copied.
+    pub fn to_vec(&self, offset: usize, len: usize) -> Vec<TermId> {
+        self.range(offset, offset + len).collect()
+    }
+
+    /// Every byte, in order.
+    pub fn iter(&self) -> impl Iterator<Item = TermId> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter().copied())
+    }
+
+    /// The bytes `from .. to`, in order.
+    pub fn range(&self, from: usize, to: usize) -> impl Iterator<Item = TermId> + '_ {
+        let first = from / CHUNK;
+        let last = to.div_ceil(CHUNK).min(self.chunks.len());
+        self.chunks[first..last.max(first)]
+            .iter()
+            .flat_map(|c| c.iter().copied())
+            .skip(from - first * CHUNK)
+            .take(to.saturating_sub(from))
+    }
+
+    /// Overwrites the bytes from `offset` with `data` (in bounds, checked by the caller),
+    /// copying only the chunks written that other states share.
+    pub fn write(&mut self, offset: usize, data: &[TermId]) {
+        let chunks = Rc::make_mut(&mut self.chunks);
+        let mut at = offset;
+        let mut done = 0;
+        while done < data.len() {
+            let chunk = Rc::make_mut(&mut chunks[at / CHUNK]);
+            let from = at % CHUNK;
+            let n = (chunk.len() - from).min(data.len() - done);
+            chunk[from..from + n].copy_from_slice(&data[done..done + n]);
+            done += n;
+            at += n;
+        }
+    }
+
+    /// Replaces every byte `b` at offset `i` by `f(i, b)`.
+    pub fn update_all(&mut self, mut f: impl FnMut(usize, TermId) -> TermId) {
+        let chunks = Rc::make_mut(&mut self.chunks);
+        for (c, chunk) in chunks.iter_mut().enumerate() {
+            for (j, byte) in Rc::make_mut(chunk).iter_mut().enumerate() {
+                *byte = f(c * CHUNK + j, *byte);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use penumbra_solver::TermStore;
+
+    /// Terms standing for the numbers `0..n` (constants of width 16), and back.
+    struct Numbers(TermStore, Vec<TermId>);
+
+    impl Numbers {
+        fn new(n: usize) -> Self {
+            let mut store = TermStore::default();
+            let terms = (0..n).map(|i| store.constant(16, i as u64)).collect();
+            Numbers(store, terms)
+        }
+
+        fn t(&self, i: usize) -> TermId {
+            self.1[i]
+        }
+
+        fn num(&self, t: TermId) -> usize {
+            self.0.as_const(t).expect("a constant") as usize
+        }
+
+        fn all(&self, b: &ObjectBytes) -> Vec<usize> {
+            b.iter().map(|x| self.num(x)).collect()
+        }
+    }
+
+    #[test]
+    fn writes_across_chunk_boundaries_read_back() {
+        let n = Numbers::new(2 * CHUNK + 16);
+        let len = 2 * CHUNK + 5;
+        let mut b = ObjectBytes::filled(len, n.t(0));
+        assert_eq!(b.len(), len);
+        let data: Vec<TermId> = (1..=8).map(|i| n.t(i)).collect();
+        b.write(CHUNK - 3, &data);
+        let around: Vec<usize> = b.to_vec(CHUNK - 4, 10).into_iter().map(|x| n.num(x)).collect();
+        assert_eq!(around, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0]);
+        let mut out = [n.t(0); 3];
+        b.read(CHUNK - 1, &mut out);
+        assert_eq!(out.map(|x| n.num(x)), [3, 4, 5]);
+        assert_eq!(n.num(b.get(CHUNK + 4)), 8);
+        let expected: Vec<usize> =
+            (0..len).map(|i| if (CHUNK - 3..CHUNK + 5).contains(&i) { i + 4 - CHUNK } else { 0 }).collect();
+        assert_eq!(n.all(&b), expected);
+        let mid: Vec<usize> = b.range(CHUNK - 1, CHUNK + 2).map(|x| n.num(x)).collect();
+        assert_eq!(mid, [3, 4, 5]);
+        assert_eq!(b.range(len - 2, len).count(), 2);
+        assert_eq!(b.range(7, 7).count(), 0);
+    }
+
+    #[test]
+    fn a_write_after_a_fork_copies_one_chunk_and_leaves_the_fork_alone() {
+        let n = Numbers::new(10);
+        let mut b = ObjectBytes::filled(4 * CHUNK, n.t(0));
+        let fork = b.clone();
+        b.write(2 * CHUNK + 1, &[n.t(9)]);
+        assert_eq!((n.num(b.get(2 * CHUNK + 1)), n.num(fork.get(2 * CHUNK + 1))), (9, 0));
+        // The untouched chunks are still shared with the fork.
+        for c in [0, 1, 3] {
+            assert!(Rc::ptr_eq(&b.chunks[c], &fork.chunks[c]), "chunk {c}");
+        }
+        assert!(!Rc::ptr_eq(&b.chunks[2], &fork.chunks[2]));
+    }
+
+    #[test]
+    fn update_all_sees_every_offset() {
+        let n = Numbers::new(2 * (CHUNK + 7));
+        let src: Vec<TermId> = (0..CHUNK + 7).map(|i| n.t(i)).collect();
+        let mut b = ObjectBytes::from_slice(&src);
+        b.update_all(|i, x| {
+            assert_eq!(n.num(x), i);
+            n.t(2 * i)
+        });
+        assert_eq!(n.all(&b), (0..CHUNK + 7).map(|i| 2 * i).collect::<Vec<_>>());
+        assert!(ObjectBytes::default().is_empty());
+    }
+}
