@@ -85,6 +85,11 @@ pub struct Executor<'p> {
     bse_budget_hit: bool,
     /// Seeded shadow execution: the seed the concolic phase follows now.
     pub(crate) seed_inputs: Option<Inputs>,
+    /// Seeded shadow execution: the first variable of each symbolic object the concolic phase
+    /// made, by (ordinal on the path, name, size). Every seed's run reuses them, so seeds that
+    /// follow the same path build the same path condition and queue the same divergence point
+    /// (which is then explored once).
+    pub(crate) seed_vars: rustc_hash::FxHashMap<(usize, String, u32), u32>,
     /// Post-dominators per function, for `penumbra_execute` blocks.
     pub(crate) postdoms: rustc_hash::FxHashMap<penumbra_ir::Func, std::rc::Rc<PostDoms>>,
     next_progress: Duration,
@@ -113,6 +118,7 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
         phase_deadline: None,
         bse_budget_hit: false,
         seed_inputs: None,
+        seed_vars: Default::default(),
         postdoms: Default::default(),
         next_progress: Duration::from_secs(1),
         progress_terminal: std::io::stderr().is_terminal(),
@@ -243,6 +249,11 @@ impl<'p> Executor<'p> {
                 self.stats.dropped += 1;
             }
         }
+        // Seeds that share a path up to a divergence queue the same point: the same path
+        // condition, hence the same state. Explore it once, so that each diff path counts once
+        // however many seeds lead to it.
+        let mut seen = rustc_hash::FxHashSet::default();
+        queue.retain(|st| seen.insert(st.pc.clone()));
         self.stats.divergence_points = queue.len() as u64;
         let bse_start = Instant::now();
         let points = queue.len();

@@ -14,7 +14,7 @@ use crate::run_error::RunError;
 use crate::state::{Ending, ExecutionState, SymbolicObject};
 use crate::ErrorKind;
 use penumbra_ir::Inst;
-use penumbra_solver::{eval, SatResult, TermId};
+use penumbra_solver::{eval, SatResult, TermId, VarId};
 use std::rc::Rc;
 
 /// The longest object name read from a program.
@@ -51,13 +51,22 @@ impl Executor<'_> {
             }
         };
         let unique = st.unique_symbolic_name(&name);
-        let first_var = self.store.num_vars() as u32;
-        let mut bytes = Vec::with_capacity(len as usize);
-        for i in 0..len {
-            let v = self.store.new_var(&format!("{unique}[{i}]"), 8);
-            debug_assert_eq!(v.as_u32(), first_var + i);
-            bytes.push(self.store.var(v));
-        }
+        let seed_key = (st.symbolics.len(), unique.clone(), len);
+        let first_var = match self.seed_vars.get(&seed_key).filter(|_| st.concolic) {
+            Some(&first) => first,
+            None => {
+                let first = self.store.num_vars() as u32;
+                for i in 0..len {
+                    let v = self.store.new_var(&format!("{unique}[{i}]"), 8);
+                    debug_assert_eq!(v.as_u32(), first + i);
+                }
+                if st.concolic {
+                    self.seed_vars.insert(seed_key, first);
+                }
+                first
+            }
+        };
+        let bytes: Vec<TermId> = (first_var..first_var + len).map(|v| self.store.var(VarId::from_u32(v))).collect();
         if let Some((obj, offset)) = target {
             self.write_target(st, obj, offset, &bytes);
         }
@@ -139,7 +148,7 @@ impl Executor<'_> {
         while i < max {
             let a = addr.wrapping_add(i);
             let t = match st.mem.classify(module, a, 1, Access::Read) {
-                Resolution::InBounds { obj, offset } => st.mem.bytes(obj, offset, 1)[0],
+                Resolution::InBounds { obj, offset } => st.mem.byte(obj, offset),
                 Resolution::Fault { kind, message, .. } => return Err(self.error(st, kind, message)),
                 Resolution::Unsupported(m) => return Err(self.unsupported(st, m.to_string())),
             };

@@ -169,6 +169,19 @@ fn threshold_seeded_from_either_test_finds_the_divergence_off_the_seeds_path() {
 }
 
 #[test]
+fn seeds_that_lead_to_the_same_divergence_count_it_once() {
+    // x = 0 and x = 1 follow the same path (both versions false) and both find the divergence
+    // off it; x = 15 takes the other side and finds the same divergence from there.
+    for seeds in [&["--seed", "x=0", "--seed", "x=1"], &["--seed", "x=0", "--seed", "x=15"]] {
+        let mut args = vec!["--mode", "seeded"];
+        args.extend_from_slice(seeds);
+        let (summary, tests) = shadow("threshold.c", &args);
+        assert_eq!((summary["diff_paths"].as_u64(), summary["divergence_points"].as_u64()), (Some(1), Some(1)), "{seeds:?}");
+        assert_threshold_divergence(&tests);
+    }
+}
+
+#[test]
 fn offbyone_complete_reports_n_equal_4_as_a_divergence_and_negative_n_as_an_error_in_both() {
     let (summary, tests) = shadow("offbyone.c", &[]);
     assert_eq!(summary["diff_paths"], 1);
