@@ -100,7 +100,12 @@ impl Core {
 
         debug_assert!(!self.incremental || self.bz.levels() == self.asserted.len() as u64);
 
-        // 2. check
+        // 2. check (logged first: a query that never returns is in the log)
+        if let Some(log) = self.log.as_mut() {
+            let mut all: Vec<TermId> = q.pc.to_vec();
+            all.extend_from_slice(q.extra);
+            log.query(store, &all)?;
+        }
         let check_start = Instant::now();
         let result = self.bz.check_sat_assuming(&assumptions)?;
         let check_us = micros(check_start.elapsed());
@@ -141,9 +146,7 @@ impl Core {
                 Answer::Unsat => "unsat",
                 Answer::Unknown => "unknown",
             };
-            let mut all: Vec<TermId> = q.pc.to_vec();
-            all.extend_from_slice(q.extra);
-            log.write(store, &all, word, check_us)?;
+            log.answer(word, check_us)?;
         }
         ctx.inclusive = start.elapsed();
         ctx.stats.core_time_us += micros(ctx.inclusive);

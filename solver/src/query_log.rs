@@ -57,21 +57,25 @@ impl QueryLog {
         })
     }
 
-    /// Appends one query script and flushes it.
-    pub(crate) fn write(
-        &mut self,
-        store: &TermStore,
-        constraints: &[TermId],
-        answer: &str,
-        time_us: u64,
-    ) -> Result<(), SolverError> {
+    /// Appends one query script up to its `(check-sat)` and flushes it: written before
+    /// Bitwuzla runs, so a query that never returns is in the log. [`QueryLog::answer`]
+    /// completes it.
+    pub(crate) fn query(&mut self, store: &TermStore, constraints: &[TermId]) -> Result<(), SolverError> {
         self.count += 1;
         let mut s = format!("{HEADER}{}\n(set-logic QF_BV)\n", self.count);
         write_constraints(store, constraints, &mut s);
         s.push_str("(check-sat)\n");
-        s.push_str(&format!("; answer: {answer}\n; time_us: {time_us}\n"));
+        self.put(&s)
+    }
+
+    /// Appends the answer and Bitwuzla's time of the query just written, and flushes.
+    pub(crate) fn answer(&mut self, answer: &str, time_us: u64) -> Result<(), SolverError> {
+        self.put(&format!("; answer: {answer}\n; time_us: {time_us}\n"))
+    }
+
+    fn put(&mut self, text: &str) -> Result<(), SolverError> {
         self.out
-            .write_all(s.as_bytes())
+            .write_all(text.as_bytes())
             .and_then(|()| self.out.flush())
             .map_err(|source| SolverError::QueryLog {
                 path: self.path.clone(),
