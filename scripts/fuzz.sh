@@ -4,6 +4,8 @@
 # coverage, corpus size, and whether libFuzzer found anything.
 #
 # Usage: bash scripts/fuzz.sh SECONDS [TARGET...]     (default: every target, one after another)
+# A finding is saved in fuzz/artifacts/TARGET/; once fixed, copy it to fuzz/regressions/TARGET/
+# under a name that says what it found: the test suite replays every file there.
 #   e.g. bash scripts/fuzz.sh 3600 shadow             (one hour of the shadow target)
 #
 # Installs cargo-fuzz if it is missing. Each target keeps its corpus in fuzz/corpus/TARGET
@@ -34,6 +36,7 @@ for target in "$@"; do
     log="fuzz/logs/$target.log"
     found=no
     # -rss_limit_mb: the frontend target runs clang, whose memory libFuzzer also counts.
+    started=$(date +%s)
     # The binary built above, run directly: later edits to the sources do not rebuild it midway.
     if ! "$bin_dir/$target" -artifact_prefix="fuzz/artifacts/$target/" -max_total_time="$seconds" \
         -rss_limit_mb=4096 -print_final_stats=1 "fuzz/corpus/$target" >"$log" 2>&1; then
@@ -41,7 +44,7 @@ for target in "$@"; do
         status=1
     fi
     runs=$(awk '/^stat::number_of_executed_units:/ {print $2}' "$log" | tail -1)
-    secs=$(awk '/^stat::average_exec_per_sec:/ {r=$2} /^Done [0-9]+ runs in/ {s=$5} END {print s}' "$log")
+    secs=$(( $(date +%s) - started ))
     rate=$(awk '/^stat::average_exec_per_sec:/ {print $2}' "$log" | tail -1)
     cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
     corpus=$(find "fuzz/corpus/$target" -type f | wc -l)

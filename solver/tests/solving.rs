@@ -217,3 +217,38 @@ fn timeouts_answer_unknown_are_counted_and_not_cached() {
     assert_eq!(st.core_queries, 2);
     assert_eq!(st.exact_hits + st.cex_hits, 0);
 }
+
+/// Found by the `shadow` fuzz target: Bitwuzla 0.8's normalisation pass never returned (and
+/// grew to gigabytes) on `a != (4 - a) & 1` over a 32-bit `a` in [-4, 5], a query refactoring
+/// elimination asks for `change((4 - change(a, 4)) & change(1, a), a)`. The pass is off now;
+/// the query runs on another thread so that a regression fails here instead of hanging.
+#[test]
+fn bitwuzla_answers_the_query_its_normaliser_looped_on() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = TermStore::default();
+        let v = s.new_var("a", 32);
+        let a = s.var(v);
+        let (lo, hi, four, one) = (
+            s.constant(32, (-4i32) as u32 as u64),
+            s.constant(32, 5),
+            s.constant(32, 4),
+            s.constant(32, 1),
+        );
+        let diff = s.sub(four, a);
+        let low_bit = s.and(diff, one);
+        let same = s.eq(a, low_bit);
+        let pc = [s.sle(lo, a), s.sle(a, hi), s.not(same)];
+        let mut solver = Solver::new(SolverConfig::no_caches()).unwrap();
+        let (answer, model) = solver.check_model(&s, &pc, &[]).unwrap();
+        let value = model.map(|m| eval(&s, a, &m) as u32 as i32);
+        tx.send((answer, value)).unwrap();
+    });
+    let (answer, value) = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("Bitwuzla did not answer within a minute");
+    assert_eq!(answer, SatResult::Sat);
+    // (4 - a) & 1 == a holds exactly for a = 0 and a = 1.
+    let a = value.expect("a model");
+    assert!((-4..=5).contains(&a) && a != 0 && a != 1, "a = {a}");
+}

@@ -109,3 +109,24 @@ fn inputs_are_reproducible() {
         assert_ne!(nth_input(t, SEED, 0), nth_input(t, SEED, 1));
     }
 }
+
+/// Every input a fuzzer once failed on (`fuzz/regressions/TARGET/*`, each named after the bug
+/// it found) passes its target now.
+#[test]
+fn past_findings_pass() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../regressions");
+    let mut seen = 0;
+    for t in penumbra_fuzz_checks::TARGETS {
+        let Ok(entries) = std::fs::read_dir(dir.join(t.name)) else { continue };
+        let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for file in files {
+            let data = std::fs::read(&file).unwrap();
+            if let Err(finding) = run_input(t, &data) {
+                panic!("{} fails {}:\n{finding}", file.display(), t.name);
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 1, "no regression inputs under {}", dir.display());
+}
