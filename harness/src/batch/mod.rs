@@ -144,7 +144,7 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
 /// One line for a finished job.
 fn describe(r: &JobRecord) -> String {
     let what = match (&r.summary, r.outcome.as_str()) {
-        (Some(s), _) => format!("{} diff paths, {} states", s["diff_paths"], s["states"]),
+        (Some(s), _) => format!("diff paths {}, states {}", s["diff_paths"], s["states"]),
         (None, "error") => r.error.clone().unwrap_or_default(),
         (None, other) => other.to_string(),
     };
