@@ -1,6 +1,7 @@
-//! The batch plots, written directly as SVG text: diff paths per subject and wall time per
-//! subject (grouped bars, one bar per mode/config), and the cumulative number of divergences
-//! found over time (one step line per mode/config, summed over subjects).
+//! The batch plots, written directly as SVG text: diff paths, exploration time and wall time
+//! per subject (grouped bars, one bar per mode/config), and the cumulative number of
+//! divergences found over time (one step line per mode/config, summed over subjects). Times
+//! go on a logarithmic axis when they span two decades or more ([`Scale`]).
 //!
 //! Hand-written SVG keeps the bytes deterministic (every number is printed with a fixed
 //! number of decimals, every collection is ordered) and needs no font or plotting library.
@@ -42,6 +43,70 @@ fn fmt_tick(v: f64, step: f64) -> String {
     }
 }
 
+/// How values map onto an axis: linearly from 0, or logarithmically over whole decades when
+/// they span two decades or more (times from a millisecond to seconds, where a linear axis
+/// shows only the slowest job).
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Scale {
+    /// From 0 to `top` (a whole number of `step`s).
+    Linear { top: f64, step: f64 },
+    /// From `10^lo` to `10^hi`.
+    Log { lo: i32, hi: i32 },
+}
+
+impl Scale {
+    /// The scale for `values`: linear for counts (`integer`, whole steps) or when the values
+    /// are close together; logarithmic when `log_if_wide` and they span two decades or more.
+    fn fit(values: &[f64], integer: bool, log_if_wide: bool) -> Scale {
+        let max = values.iter().copied().fold(0.0, f64::max);
+        let min_positive = values.iter().copied().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min);
+        if log_if_wide && min_positive.is_finite() && max / min_positive >= 100.0 {
+            let lo = min_positive.log10().floor() as i32;
+            return Scale::Log { lo, hi: (max.log10().ceil() as i32).max(lo + 1) };
+        }
+        let step = tick_step(max, 6.0);
+        // Counts have no half steps.
+        let step = if integer { step.max(1.0) } else { step };
+        Scale::Linear { top: (max / step).ceil().max(1.0) * step, step }
+    }
+
+    /// Where `v` falls, from 0 (the axis start) to 1 (its end); values below a log axis's
+    /// start sit at its start.
+    fn frac(self, v: f64) -> f64 {
+        match self {
+            Scale::Linear { top, .. } => v / top,
+            Scale::Log { lo, hi } => {
+                let floor = 10f64.powi(lo);
+                (v.max(floor).log10() - f64::from(lo)) / f64::from(hi - lo)
+            }
+        }
+    }
+
+    /// The ticks: (value, label).
+    fn ticks(self) -> Vec<(f64, String)> {
+        match self {
+            Scale::Linear { top, step } => {
+                let n = (top / step).round() as u64;
+                (0..=n).map(|i| i as f64 * step).map(|v| (v, fmt_tick(v, step))).collect()
+            }
+            Scale::Log { lo, hi } => (lo..=hi)
+                .map(|k| {
+                    let v = 10f64.powi(k);
+                    (v, fmt_tick(v, v.min(1.0)))
+                })
+                .collect(),
+        }
+    }
+
+    /// `label`, saying when the scale is logarithmic.
+    fn label(self, label: &str) -> String {
+        match self {
+            Scale::Linear { .. } => label.to_string(),
+            Scale::Log { .. } => format!("{label} (log scale)"),
+        }
+    }
+}
+
 struct Frame {
     width: f64,
     height: f64,
@@ -69,29 +134,23 @@ fn header(out: &mut String, f: &Frame, title: &str, subtitle: Option<&str>) {
     }
 }
 
-/// The y axis from 0 to `max` with grid lines; returns the axis maximum (a whole tick).
-fn y_axis(out: &mut String, f: &Frame, max: f64, label: &str, integer: bool) -> f64 {
-    let step = tick_step(max, 6.0);
-    // Counts have no half steps.
-    let step = if integer { step.max(1.0) } else { step };
-    let top = (max / step).ceil().max(1.0) * step;
-    let mut v = 0.0;
-    while v <= top + step / 2.0 {
-        let y = f.top + f.plot_h - v / top * f.plot_h;
+/// The y axis of `scale` with grid lines.
+fn y_axis(out: &mut String, f: &Frame, scale: Scale, label: &str) {
+    for (v, text) in scale.ticks() {
+        let y = f.top + f.plot_h - scale.frac(v) * f.plot_h;
         let _ = writeln!(
             out,
             "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>",
             f.left,
             f.left + f.plot_w
         );
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"end\">{}</text>", f.left - 4.0, y + 4.0, fmt_tick(v, step));
-        v += step;
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"end\">{text}</text>", f.left - 4.0, y + 4.0);
     }
     let _ = writeln!(
         out,
         "<text transform=\"translate(14 {:.1}) rotate(-90)\" {FONT} font-size=\"11\" text-anchor=\"middle\">{}</text>",
         f.top + f.plot_h / 2.0,
-        escape(label)
+        escape(&scale.label(label))
     );
     let _ = writeln!(
         out,
@@ -101,7 +160,6 @@ fn y_axis(out: &mut String, f: &Frame, max: f64, label: &str, integer: bool) -> 
         f.left + f.plot_w,
         f.top + f.plot_h
     );
-    top
 }
 
 fn legend(out: &mut String, f: &Frame, series: &[String]) {
@@ -114,7 +172,9 @@ fn legend(out: &mut String, f: &Frame, series: &[String]) {
 }
 
 /// Grouped bars: one group per subject, one bar per series. Jobs that did not end `ok` have
-/// no value for counts; they get their outcome's initial (T, M, E) in place of a bar.
+/// no value for counts; they get their outcome's initial (T, M, E) in place of a bar. Counts
+/// (`integer`) are on a linear axis; other values on a logarithmic one when they span two
+/// decades or more.
 pub fn grouped_bars(
     records: &[&JobRecord],
     title: &str,
@@ -133,8 +193,9 @@ pub fn grouped_bars(
     let f = Frame { width: plot_w + 90.0, height: 420.0, left: 60.0, top: 60.0, plot_w, plot_h: 250.0 };
     let mut out = String::new();
     header(&mut out, &f, title, None);
-    let max = records.iter().filter_map(|r| value(r)).fold(0.0, f64::max);
-    let top = y_axis(&mut out, &f, max, y_label, integer);
+    let values: Vec<f64> = records.iter().filter_map(|r| value(r)).collect();
+    let scale = Scale::fit(&values, integer, !integer);
+    y_axis(&mut out, &f, scale, y_label);
     legend(&mut out, &f, &series);
     for (gi, subject) in subjects.iter().enumerate() {
         let gx = f.left + gi as f64 * group_w + 5.0;
@@ -143,7 +204,7 @@ pub fn grouped_bars(
             let x = gx + si as f64 * bar_w;
             match value(r) {
                 Some(v) => {
-                    let h = v / top * f.plot_h;
+                    let h = scale.frac(v) * f.plot_h;
                     let _ = writeln!(
                         out,
                         "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"{}\"><title>{} {}: {}</title></rect>",
@@ -227,39 +288,63 @@ pub fn cumulative(records: &[&JobRecord]) -> String {
         times.sort_by(f64::total_cmp);
     }
     let series: Vec<String> = per_series.keys().cloned().collect();
-    let max_t = per_series.values().flat_map(|t| t.last().copied()).fold(0.0, f64::max);
     let max_n = per_series.values().map(Vec::len).max().unwrap_or(0) as f64;
     let plot_w = (150.0 * series.len() as f64).max(620.0);
     let f = Frame { width: plot_w + 100.0, height: 420.0, left: 60.0, top: 60.0, plot_w, plot_h: 300.0 };
     let mut out = String::new();
     let subtitle = approximated.then_some("times approximated: each job's divergences spread evenly over its engine wall time");
     header(&mut out, &f, "Divergences found over time (all subjects)", subtitle);
-    let top_n = y_axis(&mut out, &f, max_n, "cumulative divergences", true);
+    let y = Scale::fit(&[max_n], true, false);
+    y_axis(&mut out, &f, y, "cumulative divergences");
     legend(&mut out, &f, &series);
-    let step = tick_step(max_t, 6.0);
-    let top_t = (max_t / step).ceil().max(1.0) * step;
-    let mut t = 0.0;
-    while t <= top_t + step / 2.0 {
-        let x = f.left + t / top_t * f.plot_w;
-        let _ = writeln!(out, "<text x=\"{x:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">{}</text>", f.top + f.plot_h + 14.0, fmt_tick(t, step));
-        t += step;
+    let all_times: Vec<f64> = per_series.values().flatten().copied().collect();
+    let x = Scale::fit(&all_times, false, true);
+    for (t, text) in x.ticks() {
+        let at = f.left + x.frac(t) * f.plot_w;
+        let _ = writeln!(out, "<text x=\"{at:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">{text}</text>", f.top + f.plot_h + 14.0);
     }
     let _ = writeln!(
         out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">seconds since the job started</text>",
+        "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">{}</text>",
         f.left + f.plot_w / 2.0,
-        f.top + f.plot_h + 32.0
+        f.top + f.plot_h + 32.0,
+        escape(&x.label("seconds since the job started"))
     );
     for (si, (_, times)) in per_series.iter().enumerate() {
-        let px = |t: f64| f.left + t / top_t * f.plot_w;
-        let py = |n: f64| f.top + f.plot_h - n / top_n * f.plot_h;
-        let mut d = format!("M{:.1},{:.1}", px(0.0), py(0.0));
+        let px = |t: f64| f.left + x.frac(t) * f.plot_w;
+        let py = |n: f64| f.top + f.plot_h - y.frac(n) * f.plot_h;
+        let mut d = format!("M{:.1},{:.1}", f.left, py(0.0));
         for (i, &t) in times.iter().enumerate() {
             let _ = write!(d, " H{:.1} V{:.1}", px(t), py(i as f64 + 1.0));
         }
-        let _ = write!(d, " H{:.1}", px(top_t));
+        let _ = write!(d, " H{:.1}", f.left + f.plot_w);
         let _ = writeln!(out, "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>", PALETTE[si % PALETTE.len()]);
     }
     out.push_str("</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_over_several_decades_get_a_log_axis_and_counts_a_linear_one() {
+        let log = Scale::fit(&[0.0, 0.0012, 0.05, 2.9], false, true);
+        assert_eq!(log, Scale::Log { lo: -3, hi: 1 });
+        let labels: Vec<String> = log.ticks().into_iter().map(|(_, l)| l).collect();
+        assert_eq!(labels, ["0.001", "0.01", "0.1", "1", "10"]);
+        assert_eq!((log.frac(0.001), log.frac(0.1), log.frac(10.0)), (0.0, 0.5, 1.0));
+        // A zero (a job that found nothing at once) sits at the axis start.
+        assert_eq!(log.frac(0.0), 0.0);
+        assert_eq!(log.label("seconds"), "seconds (log scale)");
+
+        // Counts stay linear however wide they spread; so do times within two decades.
+        let counts = Scale::fit(&[1.0, 153.0], true, false);
+        assert_eq!(counts, Scale::Linear { top: 200.0, step: 50.0 });
+        let labels: Vec<String> = counts.ticks().into_iter().map(|(_, l)| l).collect();
+        assert_eq!(labels, ["0", "50", "100", "150", "200"]);
+        assert_eq!(Scale::fit(&[0.5, 3.0], false, true), Scale::Linear { top: 3.0, step: 0.5 });
+        assert_eq!(Scale::fit(&[2.0], true, false), Scale::Linear { top: 2.0, step: 1.0 });
+    }
 }
