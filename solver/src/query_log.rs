@@ -136,8 +136,10 @@ mod tests {
         let k = s.constant(8, 3);
         let c = s.ult(x, k);
         let mut log = QueryLog::create(&path).unwrap();
-        log.write(&s, &[c], "sat", 12).unwrap();
-        log.write(&s, &[], "unsat", 7).unwrap();
+        log.query(&s, &[c]).unwrap();
+        log.answer("sat", 12).unwrap();
+        log.query(&s, &[]).unwrap();
+        log.answer("unsat", 7).unwrap();
         drop(log);
         let text = std::fs::read_to_string(&path).unwrap();
         let qs = split_log(&text);

@@ -1,6 +1,5 @@
-//! The range solver: decides, without Bitwuzla, queries whose every constraint
-//! is a Boolean combination of comparisons between one *input value* and
-//! constants.
+//! The range solver: decides, without Bitwuzla, queries whose constraints compare *input
+//! values* with constants, and queries over inputs with small sets of values.
 //!
 //! An input value (an "atom") is a variable, or a concatenation of distinct
 //! variables: the bytes of a `make_symbolic` int load as
@@ -10,15 +9,17 @@
 //! truth values are set operations, and the atom may be wrapped in additions or
 //! subtractions of constants, bitwise or arithmetic negation and zero or sign
 //! extension (each is a bijection or an injection on intervals, so the set of
-//! atom values stays exact). The query is sat exactly when the intersection is
-//! non-empty.
+//! atom values stays exact). A query whose every constraint is over one atom is
+//! sat exactly when each atom's set is non-empty.
 //!
 //! Most four-way checks of a change to a bound (`n <= k` becomes `n < k`) are
 //! such queries once independence has cut away the other inputs, and they are
-//! decided here in microseconds. Anything outside the fragment (two atoms,
-//! multiplication, memory) passes down the chain untouched.
+//! decided here in microseconds. The constraints outside the fragment (two
+//! atoms, multiplication, memory) are decided by trying every combination of
+//! their inputs' values when the single-input constraints leave few of them
+//! ([`domains`]); otherwise the query passes down the chain untouched.
 //!
-//! The model is the value of the set closest to zero as a signed number (the
+//! The model is the value of each set closest to zero as a signed number (the
 //! non-negative one on a tie), so that generated inputs read naturally.
 
 use std::time::Instant;
@@ -150,21 +151,42 @@ impl Ranges {
         Self::normalized(width, positive.spans.iter().copied().chain(lowered).collect())
     }
 
+    /// How far `v` is from zero as a signed number, with the non-negative value first on a
+    /// tie: the order in which values are picked.
+    fn distance(&self, v: u64) -> (u64, u8) {
+        let half = 1u64 << (self.width - 1);
+        if v < half {
+            (v, 0)
+        } else {
+            (mask(self.width) - v + 1, 1)
+        }
+    }
+
     /// The value closest to zero as a signed number (non-negative on a tie).
     fn pick(&self) -> Option<u64> {
-        let half = 1u64 << (self.width - 1);
-        let distance = |v: u64| if v < half { (v, 0) } else { (mask(self.width) - v + 1, 1) };
         let mut best: Option<u64> = None;
         // |v| grows from 0 up to the sign boundary and shrinks after it, so within a span
         // the closest value is one of its ends.
         for &(lo, hi) in &self.spans {
             for v in [lo, hi] {
-                if best.map_or(true, |b| distance(v) < distance(b)) {
+                if best.is_none_or(|b| self.distance(v) < self.distance(b)) {
                     best = Some(v);
                 }
             }
         }
         best
+    }
+
+    /// How many values the set holds (saturating at `u64::MAX`).
+    fn count(&self) -> u64 {
+        self.spans.iter().fold(0u64, |n, &(lo, hi)| n.saturating_add((hi - lo).saturating_add(1)))
+    }
+
+    /// Every value, closest to zero first (see [`Ranges::pick`]); for small sets only.
+    fn closest_to_zero_first(&self) -> Vec<u64> {
+        let mut values: Vec<u64> = self.spans.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
+        values.sort_by_key(|&v| self.distance(v));
+        values
     }
 }
 
@@ -357,42 +379,6 @@ fn assign(s: &TermStore, t: TermId, v: u64, model: &mut Model) {
     }
 }
 
-/// Decides `q` in the range fragment, or `None`. Constraints outside the fragment are
-/// skipped: the ones inside may still be contradictory on their own (unsat), but a model
-/// needs them all inside.
-fn decide(store: &TermStore, q: &Query<'_>) -> Option<Answer> {
-    let mut rq = RangeQuery { store, atom: None };
-    let mut set: Option<Ranges> = None;
-    let mut skipped = false;
-    // Extras first: a branch literal is the likeliest to contradict the path, and the atom is
-    // fixed by the first comparison seen.
-    for c in q.likely_failing_first() {
-        let Some(values) = rq.truth(c) else {
-            skipped = true;
-            continue;
-        };
-        let s = match set {
-            Some(s) => s.intersect(&values),
-            None => values,
-        };
-        if s.is_empty() {
-            return Some(Answer::Unsat);
-        }
-        set = Some(s);
-    }
-    if skipped {
-        return None;
-    }
-    let (atom, v) = (rq.atom?, set?.pick()?);
-    Some(if q.need_model {
-        let mut m = Model::new();
-        assign(store, atom, v, &mut m);
-        Answer::Sat(Some(m))
-    } else {
-        Answer::Sat(None)
-    })
-}
-
 /// The chain layer: decides what it can, passes the rest on.
 pub(crate) struct RangeSolver;
 
@@ -400,7 +386,7 @@ impl Layer for RangeSolver {
     fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.range_queries += 1;
-        let answer = match decide(ctx.store, q) {
+        let answer = match domains::decide(ctx.store, ctx.vars, q) {
             Some(a) => {
                 ctx.stats.range_hits += 1;
                 a
@@ -411,6 +397,8 @@ impl Layer for RangeSolver {
         Ok(answer)
     }
 }
+
+mod domains;
 
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,17 @@
 //! The range solver against brute force: random queries in its fragment over one 8-bit input
 //! (a variable, or two 4-bit variables concatenated) must get exactly the answer that trying
-//! all 256 values gives, and its models must satisfy the query.
+//! all 256 values gives, and so must random queries over two 6-bit inputs mixing single-input
+//! constraints with constraints over both (decided by enumeration); every model must satisfy
+//! its query.
 
 use super::*;
+use crate::chain::{Answer, Query};
 use crate::eval::satisfies;
+use crate::vars::VarIndex;
+
+fn decide(s: &TermStore, q: &Query<'_>) -> Option<Answer> {
+    domains::decide(s, &mut VarIndex::new(1 << 10), q)
+}
 
 /// xorshift64: deterministic, no dependency.
 struct Rng(u64);
@@ -168,22 +176,99 @@ fn int_input_bounds_and_a_changed_threshold() {
 }
 
 #[test]
-fn outside_the_fragment_passes_unless_the_rest_is_contradictory() {
+fn outside_the_fragment_passes_unless_the_domain_is_small_or_the_rest_contradictory() {
     let mut s = TermStore::default();
-    let (x, y) = (s.new_var("x", 8), s.new_var("y", 8));
-    let (x, y) = (s.var(x), s.var(y));
-    let (three, ten) = (s.constant(8, 3), s.constant(8, 10));
+    let (xv, yv) = (s.new_var("x", 16), s.new_var("y", 16));
+    let (x, y) = (s.var(xv), s.var(yv));
+    let (three, ten) = (s.constant(16, 3), s.constant(16, 10));
     let product = s.mul(x, y);
     let nonlinear = s.ult(product, ten);
     let small = s.ult(x, three);
     let big = s.ugt(x, ten);
-    // x * y < 10 is outside: undecided
+    // x * y < 10 with y free over 16 bits: 3 * 65,536 combinations, undecided
     assert_eq!(decide(&s, &Query::new(&[small], &[nonlinear], true)), None);
     // but x < 3 and x > 10 contradict each other whatever the rest says
     assert_eq!(decide(&s, &Query::new(&[small, nonlinear], &[big], true)), Some(Answer::Unsat));
-    // two inputs are two atoms: undecided
-    let other = s.ult(y, three);
-    assert_eq!(decide(&s, &Query::new(&[small], &[other], true)), None);
+    // two inputs each compared with constants: each takes its value closest to zero as a
+    // signed number (y >u 10 allows -1)
+    let y_big = s.ugt(y, ten);
+    let Some(Answer::Sat(Some(m))) = decide(&s, &Query::new(&[small], &[y_big], true)) else { panic!("sat") };
+    assert_eq!((m.get(xv), m.get(yv)), (0, 0xffff));
+    // with y bounded too, x * y < 10 is decided by trying the 3 * 5 combinations
+    let sixteen = s.constant(16, 16);
+    let y_low = s.ult(y, sixteen);
+    let pc = [small, y_big, y_low];
+    let Some(Answer::Sat(Some(m))) = decide(&s, &Query::new(&pc, &[nonlinear], true)) else { panic!("sat") };
+    assert_eq!((m.get(xv), m.get(yv)), (0, 11));
+    let zero = s.constant(16, 0);
+    let x_pos = s.ugt(x, zero);
+    assert_eq!(decide(&s, &Query::new(&pc, &[nonlinear, x_pos], true)), Some(Answer::Unsat));
+    // an int and one of its own bytes are not independent inputs: undecided
+    let (lo, hi) = (s.new_var("n[0]", 8), s.new_var("n[1]", 8));
+    let (lo_t, hi_t) = (s.var(lo), s.var(hi));
+    let n = s.concat(hi_t, lo_t);
+    let five = s.constant(8, 5);
+    let (n_small, byte_big) = (s.ult(n, ten), s.ugt(lo_t, five));
+    assert_eq!(decide(&s, &Query::new(&[n_small], &[byte_big], true)), None);
+}
+
+/// `a op b` for two value terms over different inputs, or a product compared with a constant.
+fn mixed_constraint(s: &mut TermStore, rng: &mut Rng, x: TermId, y: TermId) -> TermId {
+    let (a, b) = (value(s, rng, x), value(s, rng, y));
+    let w = s.width(a);
+    let b = if s.width(b) == w { b } else { s.zext(y, w) };
+    let k = s.constant(w, rng.below(64));
+    let (l, r) = match rng.below(4) {
+        0 => (s.add(a, b), k),
+        1 => (s.mul(a, b), k),
+        2 => (s.urem(a, b), k),
+        _ => (a, b),
+    };
+    match rng.below(5) {
+        0 => s.eq(l, r),
+        1 => s.ne(l, r),
+        2 => s.ult(l, r),
+        3 => s.sle(l, r),
+        _ => s.ugt(l, r),
+    }
+}
+
+#[test]
+fn small_domains_agree_with_brute_force() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut decided, mut sat) = (0, 0);
+    for round in 0..1500 {
+        let mut s = TermStore::default();
+        let (xv, yv) = (s.new_var("x", 6), s.new_var("y", 6));
+        let (x, y) = (s.var(xv), s.var(yv));
+        let mut cs: Vec<TermId> = Vec::new();
+        for _ in 0..rng.below(3) {
+            let atom = if rng.below(2) == 0 { x } else { y };
+            cs.push(constraint(&mut s, &mut rng, atom, 1));
+        }
+        for _ in 0..1 + rng.below(2) {
+            cs.push(mixed_constraint(&mut s, &mut rng, x, y));
+        }
+        cs.retain(|&c| s.as_const(c).is_none());
+        if cs.is_empty() {
+            continue;
+        }
+        let (pc, extra) = cs.split_at(cs.len() / 2);
+        // 64 * 64 combinations at most: always decided.
+        let answer = decide(&s, &Query::new(pc, extra, true)).unwrap_or_else(|| panic!("round {round}: undecided"));
+        decided += 1;
+        let feasible = (0..64u64).any(|a| (0..64u64).any(|b| satisfies(&s, &cs, &Model::from_pairs([(xv, a), (yv, b)]))));
+        match answer {
+            Answer::Sat(Some(m)) => {
+                sat += 1;
+                assert!(satisfies(&s, &cs, &m), "round {round}: the model {m:?} does not satisfy the query");
+            }
+            Answer::Unsat => assert!(!feasible, "round {round}: unsat, but some values satisfy the query"),
+            other => panic!("round {round}: unexpected answer {other:?}"),
+        }
+    }
+    assert!(decided > 1400, "decided {decided} of 1500");
+    assert!(sat > 300 && decided - sat > 150, "sat {sat} of {decided}");
 }
 
 #[test]

@@ -1,0 +1,131 @@
+//! Deciding a query from its inputs' value sets.
+//!
+//! Every constraint over a single input narrows that input's set, exactly (the range analysis
+//! of the parent module). An empty set makes the query unsat. When every constraint is of that
+//! kind, the query is sat and each input takes the value of its set closest to zero. The other
+//! constraints (over several inputs, or outside the range fragment: `x + y == 5`, `a % b`, a
+//! product) are decided by trying every combination of values of the inputs they mention,
+//! when there are at most [`MAX_COMBINATIONS`]: the usual shape of evaluation subjects whose
+//! inputs are bounded to a small domain (`1 <= num <= 12`), where Bitwuzla spends milliseconds
+//! (sometimes hundreds) bit-blasting 32-bit arithmetic that a few hundred evaluations settle.
+//! An input of a multi-input constraint with no single-input constraint ranges over all values
+//! of its width, so only narrow variables (a `char`) can be enumerated without bounds.
+//!
+//! Combinations are tried in a fixed order, each input's values closest to zero first, so the
+//! answer and the model are deterministic and read naturally.
+
+use rustc_hash::FxHashMap;
+
+use super::{assign, leaves, RangeQuery, Ranges};
+use crate::chain::{Answer, Query};
+use crate::eval::satisfies;
+use crate::model::Model;
+use crate::term::{TermId, TermStore, VarId};
+use crate::vars::VarIndex;
+
+/// The most combinations of input values tried for one query: a few hundred microseconds of
+/// evaluation at worst, less than a typical Bitwuzla call on such a query.
+pub(crate) const MAX_COMBINATIONS: u64 = 4096;
+
+/// One input: its atom (a variable or a concatenation of distinct variables) and the values
+/// the single-input constraints leave it.
+struct Input {
+    atom: TermId,
+    values: Ranges,
+}
+
+/// Decides `q` (see the module documentation), or `None` when it cannot.
+pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, q: &Query<'_>) -> Option<Answer> {
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut rest: Vec<TermId> = Vec::new();
+    // Extras first: a branch literal is the likeliest to contradict the path.
+    for c in q.likely_failing_first() {
+        let mut rq = RangeQuery { store, atom: None };
+        let (Some(values), Some(atom)) = (rq.truth(c), rq.atom) else {
+            rest.push(c);
+            continue;
+        };
+        let input = match inputs.iter().position(|i| i.atom == atom) {
+            Some(k) => {
+                inputs[k].values = inputs[k].values.intersect(&values);
+                &inputs[k]
+            }
+            None => {
+                inputs.push(Input { atom, values });
+                inputs.last().expect("just pushed")
+            }
+        };
+        if input.values.is_empty() {
+            return Some(Answer::Unsat);
+        }
+    }
+
+    // Each variable belongs to one input: two inputs sharing one (an int and one of its bytes)
+    // are not independent, and their sets say nothing exact about each other.
+    let mut owner: FxHashMap<VarId, usize> = FxHashMap::default();
+    let mut atom_vars = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        atom_vars.clear();
+        leaves(store, input.atom, &mut atom_vars);
+        for &v in &atom_vars {
+            if owner.insert(v, k).is_some() {
+                return None;
+            }
+        }
+    }
+    // The inputs the other constraints mention; a variable no input holds is an input of its
+    // own, unconstrained.
+    let mut tried: Vec<usize> = Vec::new();
+    for v in vars.vars_of_all(store, &rest) {
+        let k = match owner.get(&v) {
+            Some(&k) => k,
+            None => {
+                let atom = store.var(v);
+                inputs.push(Input { atom, values: Ranges::full(store.width(atom)) });
+                owner.insert(v, inputs.len() - 1);
+                inputs.len() - 1
+            }
+        };
+        if !tried.contains(&k) {
+            tried.push(k);
+        }
+    }
+    let mut combinations: u64 = 1;
+    for &k in &tried {
+        combinations = combinations.saturating_mul(inputs[k].values.count());
+        if combinations > MAX_COMBINATIONS {
+            return None;
+        }
+    }
+
+    // Every input not tried takes its value closest to zero.
+    let mut model = Model::new();
+    for (k, input) in inputs.iter().enumerate() {
+        if !tried.contains(&k) {
+            assign(store, input.atom, input.values.pick()?, &mut model);
+        }
+    }
+    let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
+    let mut at = vec![0usize; tried.len()];
+    loop {
+        for (j, &k) in tried.iter().enumerate() {
+            assign(store, inputs[k].atom, candidates[j][at[j]], &mut model);
+        }
+        if satisfies(store, &rest, &model) {
+            return Some(Answer::Sat(q.need_model.then_some(model)));
+        }
+        // The next combination, the first input fastest.
+        let mut j = 0;
+        loop {
+            if j == at.len() {
+                return Some(Answer::Unsat);
+            }
+            at[j] += 1;
+            if at[j] < candidates[j].len() {
+                break;
+            }
+            at[j] = 0;
+            j += 1;
+        }
+    }
+}
