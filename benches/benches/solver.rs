@@ -14,24 +14,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+// SplitMix64 with fixed seeds: every run builds the same terms.
+use penumbra_fuzz_checks::{Rng, Source};
 use penumbra_solver::{SatResult, Solver, SolverConfig, SolverStats, TermId, TermStore};
-
-/// SplitMix64, fixed seeds: every run builds the same terms.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Two 4-byte symbolic objects, as the engine makes them, and their words.
 struct Objects {
@@ -65,7 +50,7 @@ fn objects(s: &mut TermStore) -> Objects {
 /// `n` terms of the kind an interpreter builds: arithmetic on loaded words,
 /// comparisons, selects, byte stores (extract) and loads (concat).
 fn build_terms(s: &mut TermStore, o: &Objects, n: usize, seed: u64) -> TermId {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut acc = o.x;
     for i in 0..n {
         let k = s.constant(32, rng.below(1000));
@@ -123,7 +108,7 @@ fn four_way_along_chain(config: &SolverConfig, len: usize) -> u64 {
     let mut s = TermStore::default();
     let o = objects(&mut s);
     let mut solver = Solver::new(config.clone()).expect("solver");
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut pc: Vec<TermId> = Vec::new();
     let mut feasible = 0;
     for i in 0..len {
@@ -172,7 +157,7 @@ fn explore(config: &SolverConfig, nodes: usize) -> SolverStats {
     let mut s = TermStore::default();
     let o = objects(&mut s);
     let mut solver = Solver::new(config.clone()).expect("solver");
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut stack: Vec<(Vec<TermId>, u32)> = vec![(Vec::new(), 0)];
     let mut seen = 0;
     while let Some((pc, depth)) = stack.pop() {
