@@ -6,8 +6,8 @@
 //! shared with the `shadow` fuzz target; this file compiles the suite's C programs and runs them.
 
 use super::oracle::{Expected, Oracle, Var};
-pub use penumbra_fuzz_checks::compare::{check_summary, show, show_test};
-use penumbra_engine::{EngineConfig, Output, RunSummary, SearchKind, ShadowMode};
+pub use penumbra_fuzz_checks::compare::{check_summary, complete_config, report, show};
+use penumbra_engine::{RunSummary, SearchKind};
 use penumbra_ir::{compile_source, CompileOptions, Module};
 
 /// Compiles a program of the suite; its file name shows in diagnostics.
@@ -23,14 +23,7 @@ pub fn engine(module: &Module) -> Result<RunSummary, String> {
 
 /// Complete shadow execution under a search strategy.
 pub fn engine_with(module: &Module, search: SearchKind) -> Result<RunSummary, String> {
-    let config = EngineConfig {
-        shadow: Some(ShadowMode::Complete),
-        output: Output::None,
-        keep_test_records: true,
-        search,
-        ..Default::default()
-    };
-    penumbra_engine::run(module, &config).map_err(|e| e.to_string())
+    penumbra_engine::run(module, &complete_config(search, 0)).map_err(|e| e.to_string())
 }
 
 /// The outcome of comparing one program.
@@ -66,11 +59,6 @@ pub fn assert_agrees(name: &str, source: &str, vars: &[Var]) {
         c.expected.both_error,
     );
     if !c.problems.is_empty() {
-        let tests =
-            c.summary.map(|s| s.tests.iter().map(show_test).collect::<Vec<_>>().join("\n  ")).unwrap_or_default();
-        panic!(
-            "{name}: the engine disagrees with the oracle:\n- {}\nengine tests:\n  {tests}",
-            c.problems.join("\n- ")
-        );
+        panic!("{name}: the engine disagrees with the oracle:\n{}", report(&c.problems, c.summary.as_ref()));
     }
 }

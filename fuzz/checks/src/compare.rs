@@ -1,19 +1,44 @@
 //! The comparison of a complete shadow execution with the brute-force [`oracle`](crate::oracle)
 //! for one program and input domain: the engine's `diff_paths`, each `divergence` test (its
 //! input diverges, at the reported line, with the reported sides, and ends as the new version
-//! does), every other test (its input does not diverge), and the set of diff paths (signatures)
-//! the tests cover, which must be exactly the oracle's: none missed, none twice.
+//! does), every other test (an error in both versions: its input fails in both, as reported),
+//! and the set of diff paths (signatures) the tests cover, which must be exactly the oracle's:
+//! none missed, none twice.
 //!
 //! All problems of a program are collected and reported together, with inputs, so that one
 //! failing program says everything about itself. Used by the engine's shadow tests and the
 //! `shadow` fuzz target.
 
-use crate::oracle::{inputs_of, point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
+use crate::oracle::{point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
 use penumbra_engine::concrete::Outcome;
 use penumbra_engine::testgen::TestRecord;
-use penumbra_engine::RunSummary;
+use penumbra_engine::{Budgets, EngineConfig, Output, RunSummary, SearchKind, ShadowMode};
 use penumbra_ir::Version;
 use std::collections::BTreeMap;
+
+/// The engine's instruction budget in a comparison: a safety net for programs of at most a few
+/// hundred paths of a few thousand instructions (a count, not a time, so that a busy machine
+/// cannot fail a comparison). A run that hits it is a problem.
+const MAX_INSTRUCTIONS: u64 = 50_000_000;
+
+/// Complete shadow execution as comparisons run it: every test kept, no files.
+pub fn complete_config(search: SearchKind, seed: u64) -> EngineConfig {
+    EngineConfig {
+        shadow: Some(ShadowMode::Complete),
+        output: Output::None,
+        keep_test_records: true,
+        search,
+        seed,
+        budgets: Budgets { max_instructions: Some(MAX_INSTRUCTIONS), ..Budgets::default() },
+        ..EngineConfig::default()
+    }
+}
+
+/// The problems of a comparison and the engine's tests, for a failure message.
+pub fn report(problems: &[String], summary: Option<&RunSummary>) -> String {
+    let tests: Vec<String> = summary.map(|s| s.tests.iter().map(show_test).collect()).unwrap_or_default();
+    format!("- {}\nengine tests:\n  {}", problems.join("\n- "), tests.join("\n  "))
+}
 
 /// `x=3, y=-1`.
 pub fn show(vars: &[Var], point: &[i64]) -> String {
@@ -56,8 +81,8 @@ fn labels_fit(oracle: &Oracle, site: &Site, old: &str, new: &str) -> bool {
     }
 }
 
-/// Whether the engine's recorded ending is the new version's concrete one.
-fn ending_fits(t: &TestRecord, outcome: &Outcome) -> bool {
+/// Whether a test's recorded ending (exit status, or error kind and line) is a concrete run's.
+pub fn ending_fits(t: &TestRecord, outcome: &Outcome) -> bool {
     match outcome {
         Outcome::Exit(code) => t.exit_code == Some(*code),
         Outcome::Error(e) => t.error.as_ref().is_some_and(|r| r.kind == e.kind.as_str() && r.line == e.location.line),
@@ -69,6 +94,9 @@ fn ending_fits(t: &TestRecord, outcome: &Outcome) -> bool {
 pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary) -> Vec<String> {
     let vars = &oracle.vars[..];
     let mut problems = Vec::new();
+    if let Some(why) = &summary.stopped_by {
+        problems.push(format!("the engine stopped early ({why}) on a program of a few hundred paths"));
+    }
     if summary.diff_paths != expected.diff_paths() as u64 {
         problems.push(format!("diff_paths: expected {}, got {}", expected.diff_paths(), summary.diff_paths));
     }
@@ -86,13 +114,29 @@ pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary)
         let at = show(vars, &point);
         let verdict = oracle.verdict(&point);
         if t.kind != "divergence" {
-            if let Verdict::Diverges(d) = verdict {
-                problems.push(format!(
+            // Shadow execution writes no other test than for an error in both versions: its
+            // input must fail in both, where and as the test says.
+            match verdict {
+                Verdict::BothError => {
+                    let replay = oracle.run(Version::New, &point);
+                    if t.kind != "error" || !ending_fits(t, &replay.outcome) {
+                        problems.push(format!(
+                            "{}: input {at} fails in both versions with {} in the new one",
+                            show_test(t),
+                            replay.outcome
+                        ));
+                    }
+                }
+                Verdict::Diverges(d) => problems.push(format!(
                     "{}: input {at} diverges (line {}, {:?}) but the test is not a divergence",
                     show_test(t),
                     d.line,
                     d.site
-                ));
+                )),
+                other => problems.push(format!(
+                    "{}: input {at} is {other:?} for the oracle, not an error in both versions",
+                    show_test(t)
+                )),
             }
             continue;
         }
@@ -107,7 +151,7 @@ pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary)
         if !labels_fit(oracle, &d.site, old, new) {
             problems.push(format!("{}: input {at} differs as {:?}", show_test(t), d.site));
         }
-        let replay = oracle.run_inputs(Version::New, inputs_of(vars, &point));
+        let replay = oracle.run(Version::New, &point);
         if !ending_fits(t, &replay.outcome) {
             problems.push(format!("{}: input {at} ends with {} in the new version", show_test(t), replay.outcome));
         }

@@ -164,7 +164,15 @@ pub fn frontend(data: &[u8]) -> Result<&'static str, String> {
     if let Err(errors) = penumbra_ir::verify_module(&module) {
         return Err(format!("the frontend's module does not verify: {errors:?}\nsource:\n{source}"));
     }
-    let Ok(program) = Program::new(&module) else { return Ok("not loaded") };
+    // An edit can leave a module the interpreter refuses (no `main` any more); a program put
+    // together from the fragments as they are must load.
+    let program = match Program::new(&module) {
+        Ok(p) => p,
+        Err(_) if edited => return Ok("not loaded"),
+        Err(e) => return Err(format!("the module does not load: {e}
+source:
+{source}")),
+    };
     let config = RunConfig { max_steps: Some(20_000), max_call_depth: 1_000, ..RunConfig::default() };
     let _ = program.run(&config);
     Ok("compiled")

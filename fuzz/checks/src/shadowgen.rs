@@ -1,7 +1,7 @@
 //! Random unified IR programs for the `shadow` target: `main` reads one to three small integer
 //! inputs (`make_symbolic`, confined to a small domain by `assume`s), then runs a random
 //! structured body over four `int` variables held in stack slots (as C at `-O0` keeps them,
-//! so control flow needs no block parameters and shadow values go through memory): assignments
+//! so shadow values go through memory; only the loop counter is a block parameter): assignments
 //! whose expressions contain `change(old, new)`, `if`/`else`, `switch` with shared targets,
 //! bounded loops, early returns, divisions and shifts by variables, `assert`s, and reads and
 //! writes of an 8-byte array at computed indices.
@@ -85,7 +85,7 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
     ShadowProgram { module: mb.finish(), vars }
 }
 
-/// One to three inputs over at most about 300 points.
+/// One to three inputs over at most 125 points (17, 9 * 9 or 5 * 5 * 5 values).
 fn domain(rng: &mut impl Source) -> Vec<Var> {
     let count = 1 + rng.below(3) as usize;
     let width = [17, 9, 5][count - 1];

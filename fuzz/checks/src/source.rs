@@ -53,8 +53,9 @@ impl Source for Rng {
     }
 }
 
-/// A fuzzer's bytes as choices. When the bytes run out every choice is 0 (the first item, the
-/// smallest number), which every generator here maps to its smallest, always-terminating case.
+/// A fuzzer's bytes as choices. When the bytes run out every number is 0 (the first item, the
+/// smallest number, and so `chance` is true), which every generator here maps to a small,
+/// always-terminating case.
 impl Source for Unstructured<'_> {
     fn next_u64(&mut self) -> u64 {
         self.arbitrary::<u64>().unwrap_or(0)

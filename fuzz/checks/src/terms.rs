@@ -280,8 +280,10 @@ pub fn check(data: &[u8]) -> Result<&'static str, String> {
     let mut s = TermStore::default();
     let mut gen = TermGen::with_widths(&mut s, &FUZZ_WIDTHS);
     gen.heavy_wide = u.chance(20);
-    // A query that times out is skipped: hard multiplications are Bitwuzla's business.
-    let config = SolverConfig { timeout_ms: Some(2_000), ..SolverConfig::no_caches() };
+    // A query that times out is skipped (hard multiplications are Bitwuzla's business) and the
+    // input classed `unknown`, which the fixed-seed test allows none of: the limit is far above
+    // what its terms take, so that a busy machine does not make the test fail.
+    let config = SolverConfig { timeout_ms: Some(10_000), ..SolverConfig::no_caches() };
     let mut solver = Solver::new(config).map_err(|e| e.to_string())?;
     let mut seen = Checked::default();
     for _ in 0..TERMS_PER_INPUT {

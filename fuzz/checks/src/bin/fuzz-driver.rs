@@ -72,6 +72,9 @@ fn parse() -> Result<Option<Options>> {
     if o.target.is_empty() {
         bail!("no target given\n{}", usage());
     }
+    if o.replay.is_some() && (o.seconds.is_some() || o.iterations.is_some()) {
+        bail!("--replay runs one saved input: it takes no --seconds or --iterations\n{}", usage());
+    }
     Ok(Some(o))
 }
 
@@ -105,7 +108,7 @@ fn main() -> Result<()> {
         if o.iterations.is_some_and(|n| done >= n) || deadline.is_some_and(|d| started.elapsed() >= d) {
             break;
         }
-        let iteration = o.start + done;
+        let Some(iteration) = o.start.checked_add(done) else { break };
         let data = nth_input(t, o.seed, iteration);
         match run_input(t, &data) {
             Ok(class) => *classes.entry(class).or_default() += 1,
