@@ -51,14 +51,14 @@ fn batch(dir: &Path, args: &[&str]) -> String {
     out.stderr
 }
 
-/// Every job record of a results directory, by file name, as bytes.
+/// Every job record of a results directory, by file name, as bytes (a record being written,
+/// `.ID.json.tmp`, is not one yet).
 fn records(out: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(out.join("jobs"))
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
-        })
+    let Ok(entries) = std::fs::read_dir(out.join("jobs")) else { return BTreeMap::new() };
+    entries
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
         .collect()
 }
 
@@ -223,4 +223,67 @@ fn shards_merge_into_the_table_of_one_run() {
     out.assert_status(0);
     assert_eq!(stable_table(&merged), stable_table(&whole));
     assert!(merged.join("diff_paths.svg").exists());
+}
+
+/// A batch killed (SIGKILL) while a job runs keeps the records of the jobs that finished, and a
+/// rerun completes it without running them again.
+#[test]
+fn a_killed_batch_completes_without_recomputing_finished_jobs() {
+    let dir = batch_dir();
+    // Four quick jobs, then one that takes seconds (a long concrete loop): the batch is still
+    // running it when the test kills the batch.
+    std::fs::write(
+        dir.path().join("slow.c"),
+        "int main(void) { unsigned s = 0; for (unsigned i = 0; i < 5000000; i++) s += i; return s & 1; }\n",
+    )
+    .unwrap();
+    let manifest = format!(
+        "{MANIFEST}\n[[subject]]\nname = \"zslow\"\nsource = \"slow.c\"\nmode = [\"complete\"]\nconfigs = [\"caches-on\"]\n"
+    )
+    .replace("configs = [\"caches-on\", \"caches-off\"]", "configs = [\"caches-on\"]");
+    std::fs::write(dir.path().join("manifest.toml"), manifest).unwrap();
+    let out = out_dir(dir.path(), "killed");
+
+    let mut child = std::process::Command::new(crate::support::penumbra_bin())
+        .args(["batch", dir.path().join("manifest.toml").to_str().unwrap(), "--jobs", "1"])
+        .args(["--out", out.to_str().unwrap()])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while records(&out).len() < 4 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the quick jobs did not finish");
+        assert!(child.try_wait().unwrap().is_none(), "the batch ended before the slow job was killed");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The job it was running died with it: no process runs in the batch's directory any more.
+    let here = dir.path().canonicalize().unwrap();
+    let orphans = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| std::fs::read_link(e.unwrap().path().join("cwd")).ok())
+            .filter(|cwd| *cwd == here)
+            .count()
+    };
+    let killed = std::time::Instant::now();
+    while orphans() > 0 {
+        assert!(killed.elapsed() < std::time::Duration::from_secs(2), "the slow job outlived its batch");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let before = records(&out);
+    assert_eq!(before.len(), 4, "{:?}", before.keys());
+    assert!(!before.keys().any(|k| k.starts_with("zslow")), "{:?}", before.keys());
+
+    let log = batch(dir.path(), &["--out", out.to_str().unwrap()]);
+    assert!(log.contains("5 jobs; 4 already finished, running 1"), "{log}");
+    let after = records(&out);
+    assert_eq!(after.len(), 5);
+    for (name, bytes) in &before {
+        assert_eq!(&after[name], bytes, "{name} was recomputed");
+    }
+    let rows = table(&out);
+    let slow = rows.iter().find(|r| r["subject"] == "zslow").expect("the slow job's row");
+    assert_eq!((slow["outcome"].as_str(), slow["diff_paths"].as_str()), ("ok", "0"));
 }

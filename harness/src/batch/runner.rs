@@ -11,6 +11,7 @@
 //! The child stays in our process group, so Ctrl-C on the batch stops the children too.
 
 use super::manifest::Job;
+use std::os::unix::process::CommandExt;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
@@ -99,6 +100,23 @@ fn run_with_files(
     command.arg("shadow").args(&job.args);
     if let Some(dir) = tests_dir {
         command.arg("--output-dir").arg(dir);
+    }
+    // A job dies with its batch: killed, even by SIGKILL, the batch leaves no job running on.
+    // (The death signal follows the spawning thread, which waits here until the job ends.)
+    let batch_pid = std::process::id();
+    // SAFETY: between fork and exec the closure only calls prctl and getppid, which are
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The batch may have died before the line above.
+            if libc::getppid() as u32 != batch_pid {
+                return Err(io::Error::other("the batch ended"));
+            }
+            Ok(())
+        });
     }
     let child = command
         .current_dir(&job.dir)
