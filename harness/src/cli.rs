@@ -238,8 +238,8 @@ pub struct ExploreArgs {
     /// Turn off constraint independence.
     #[arg(long)]
     pub no_independence: bool,
-    /// Turn off the range solver (it decides queries over one input compared with constants
-    /// without Bitwuzla).
+    /// Turn off the range solver (it decides without Bitwuzla queries whose inputs are compared
+    /// with constants, and queries over inputs left with at most 4,096 combinations of values).
     #[arg(long)]
     pub no_range_solver: bool,
     /// Log every query that reaches Bitwuzla to FILE (SMT-LIB2).

@@ -40,8 +40,8 @@ pub struct SolverConfig {
     pub cex_cache: bool,
     /// Constraint independence.
     pub independence: bool,
-    /// The range solver (queries over one input value compared with constants, decided
-    /// without Bitwuzla).
+    /// The range solver (queries whose inputs are compared with constants, and queries over
+    /// inputs with few combinations of values, decided without Bitwuzla).
     pub ranges: bool,
     /// Keep the path condition on Bitwuzla's assertion stack between queries
     /// (otherwise a fresh Bitwuzla instance solves each query from scratch).
