@@ -101,7 +101,9 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
     let start = Instant::now();
     let mut store = TermStore::with_capacity(1 << 16);
     let prog = Program::new(module, &mut store)?;
-    let solver = Solver::new(config.solver.clone())?;
+    let mut solver = Solver::new(config.solver.clone())?;
+    // The wall-time budget holds inside a query too: Bitwuzla gives up at the deadline.
+    solver.set_deadline(config.budgets.max_time.map(|max| start + max));
     let tests = TestWriter::create(config)?;
     let mut ex = Executor {
         prog: &prog,
@@ -137,7 +139,13 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
     ex.tests.finish()?;
     let unexplored = slab.len() as u64;
     let wall = start.elapsed();
-    let stop = ex.stop.or(ex.bse_budget_hit.then_some(StopReason::BseBudget));
+    // A query the wall-time budget cut short lost a side of its branch, even if the run then
+    // ended on its own.
+    let cut_by_deadline = ex.solver.stats().core_deadline > 0 && ex.run_deadline().is_some_and(|d| Instant::now() >= d);
+    let stop = ex
+        .stop
+        .or(cut_by_deadline.then_some(StopReason::MaxTime))
+        .or(ex.bse_budget_hit.then_some(StopReason::BseBudget));
     Ok(RunSummary::new(&mut ex, unexplored, stop, wall))
 }
 
@@ -260,10 +268,18 @@ impl<'p> Executor<'p> {
         for (i, point) in queue.into_iter().enumerate() {
             let left = bse_budget.saturating_sub(bse_start.elapsed());
             let share = left / (points - i) as u32;
-            self.phase_deadline = Some(Instant::now() + share);
+            let phase_end = Instant::now() + share;
+            self.phase_deadline = Some(phase_end);
+            self.solver.set_deadline(Some(self.run_deadline().map_or(phase_end, |run| run.min(phase_end))));
             let mut bfs = search::make(crate::config::SearchKind::Bfs, self.config.seed);
+            let cut_before = self.solver.stats().core_deadline;
             self.explore(slab, &mut *bfs, vec![point], None)?;
             self.phase_deadline = None;
+            self.solver.set_deadline(self.run_deadline());
+            // A query the point's share cut short lost part of its subtree.
+            if self.solver.stats().core_deadline > cut_before && self.stop.is_none() {
+                self.bse_budget_hit = true;
+            }
             if self.stop.is_some() {
                 break;
             }
@@ -277,6 +293,11 @@ impl<'p> Executor<'p> {
             }
         }
         Ok(())
+    }
+
+    /// When the wall-time budget runs out, if there is one.
+    fn run_deadline(&self) -> Option<Instant> {
+        self.config.budgets.max_time.map(|max| self.start + max)
     }
 
     /// Whether the current phase's deadline has passed.

@@ -15,6 +15,7 @@
 
 use std::ffi::{CStr, CString};
 use std::ptr::NonNull;
+use std::time::Instant;
 
 use bitwuzla_sys as sys;
 use thiserror::Error;
@@ -95,6 +96,17 @@ pub struct Bitwuzla {
     /// Whether the last check was sat and nothing changed since (values may be read).
     model_ready: bool,
     bv_sorts: [sys::BitwuzlaSort; 65],
+    /// When a check must give up (answering unknown); read by [`past_deadline`] through the
+    /// termination callback, so it lives on the heap at an address that never moves.
+    deadline: Box<Option<Instant>>,
+}
+
+/// Bitwuzla's termination callback: whether the deadline `state` points to has passed.
+unsafe extern "C" fn past_deadline(state: *mut std::os::raw::c_void) -> i32 {
+    // SAFETY: `state` is the `deadline` box of the `Bitwuzla` whose solver instance calls this;
+    // the box outlives every instance it is registered with (see `register_deadline`).
+    let deadline = unsafe { &*(state as *const Option<Instant>) };
+    i32::from(deadline.is_some_and(|d| Instant::now() >= d))
 }
 
 // SAFETY: a `Bitwuzla` exclusively owns its term manager, options and solver
@@ -146,14 +158,17 @@ impl Bitwuzla {
                 *slot = sys::bitwuzla_mk_bv_sort(tm.as_ptr(), w as u64);
             }
             bv_sorts[0] = sys::bitwuzla_mk_bool_sort(tm.as_ptr());
-            Ok(Bitwuzla {
+            let mut bz = Bitwuzla {
                 tm,
                 options,
                 solver,
                 levels: 0,
                 model_ready: false,
                 bv_sorts,
-            })
+                deadline: Box::new(None),
+            };
+            bz.register_deadline();
+            Ok(bz)
         }
     }
 
@@ -168,6 +183,7 @@ impl Bitwuzla {
             sys::bitwuzla_delete(self.solver.as_ptr());
             self.solver = fresh;
         }
+        self.register_deadline();
         self.levels = 0;
         self.model_ready = false;
         Ok(())
@@ -413,6 +429,26 @@ impl Bitwuzla {
         unsafe { sys::bitwuzla_assert(self.solver.as_ptr(), t.raw) };
         self.model_ready = false;
         Ok(())
+    }
+
+    /// From now on, checks still running at `deadline` give up and answer unknown (`None`: no
+    /// deadline). Bitwuzla polls it while it searches, not during every preprocessing pass.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        *self.deadline = deadline;
+    }
+
+    /// Whether the deadline has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Registers [`past_deadline`] with the current solver instance.
+    fn register_deadline(&mut self) {
+        let state = &*self.deadline as *const Option<Instant> as *mut std::os::raw::c_void;
+        // SAFETY: the instance is live; `state` points into `self.deadline`, a box that is
+        // neither moved nor freed while the instance (deleted in `reset_solver` or `drop`,
+        // before the box) may call the callback.
+        unsafe { sys::bitwuzla_set_termination_callback(self.solver.as_ptr(), Some(past_deadline), state) };
     }
 
     /// Checks the assertions together with Boolean `assumptions`.

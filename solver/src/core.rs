@@ -38,6 +38,11 @@ pub(crate) struct Core {
 }
 
 impl Core {
+    /// Checks still running at `deadline` give up and answer unknown.
+    pub(crate) fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.bz.set_deadline(deadline);
+    }
+
     pub(crate) fn new(
         incremental: bool,
         timeout_ms: Option<u64>,
@@ -119,6 +124,9 @@ impl Core {
             }
             BzResult::Unknown => {
                 ctx.stats.core_unknown += 1;
+                if self.bz.past_deadline() {
+                    ctx.stats.core_deadline += 1;
+                }
                 Answer::Unknown
             }
             BzResult::Sat => {

@@ -171,6 +171,13 @@ impl Solver {
         &self.stats
     }
 
+    /// From now on, a Bitwuzla call still running at `deadline` gives up and the query answers
+    /// unknown (`None`: no deadline); a run's wall-time budget thus holds inside a hard query.
+    /// Unknown answers are not cached.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.core.set_deadline(deadline);
+    }
+
     /// Zeroes the counters (caches are kept).
     pub fn reset_stats(&mut self) {
         self.stats = SolverStats::default();

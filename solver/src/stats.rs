@@ -49,8 +49,11 @@ pub struct SolverStats {
     pub core_queries: u64,
     pub core_sat: u64,
     pub core_unsat: u64,
-    /// Bitwuzla answered unknown (the per-query time limit expired).
+    /// Bitwuzla answered unknown (the per-query time limit expired, or the deadline passed).
     pub core_unknown: u64,
+    /// Of those, the answers given up because the deadline ([`crate::Solver::set_deadline`])
+    /// had passed: the caller's wall-time budget cut the query short.
+    pub core_deadline: u64,
     /// Time in Bitwuzla's `check_sat` calls.
     pub core_check_time_us: u64,
     /// Time in the core altogether (translation, push/pop, models, log).

@@ -130,6 +130,39 @@ fn budgets_stop_the_run_and_say_what_is_left() {
     assert_eq!(s.stopped_by.as_deref(), Some("max-time"));
 }
 
+/// `--max-time` holds inside a query Bitwuzla cannot settle quickly (factoring a 64-bit
+/// product of two 32-bit primes): the query gives up at the deadline, counted as unknown, and
+/// the run stops there. The run is on another thread, so that a regression fails here (after
+/// a minute) instead of hanging the suite.
+#[test]
+fn the_time_budget_holds_inside_a_hard_query() {
+    let module = compile(
+        r#"#include <penumbra.h>
+int main(void) {
+    unsigned long long p, q;
+    penumbra_make_symbolic(&p, sizeof p, "p");
+    penumbra_make_symbolic(&q, sizeof q, "q");
+    penumbra_assume(p > 1 && q > 1 && p < 4294967296ULL && q < 4294967296ULL);
+    if (p * q == 7436239318809246277ULL) /* 2315877527 * 3210981251, random primes */
+        return 1;
+    return 0;
+}"#,
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut c = config();
+        c.budgets.max_time = Some(std::time::Duration::from_secs(1));
+        let s = run_with(&module, &c);
+        tx.send((s.stopped_by.clone(), s.solver.core_unknown, s.paths_completed)).unwrap();
+    });
+    let (stopped_by, unknown, completed) =
+        rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the run ignored its one-second budget");
+    assert_eq!(stopped_by.as_deref(), Some("max-time"));
+    assert!(unknown >= 1, "the hard query answered unknown");
+    // The model's side (p * q != N) still ends: a path, not an unexplored state.
+    assert!(completed <= 1);
+}
+
 #[test]
 fn symbolic_arguments_as_in_klee() {
     let src = r#"#include <string.h>
