@@ -90,6 +90,7 @@ programs! {
     both_error: [int("x", -6, 6)];
     shift_range: [int("s", 28, 33)];
     div_overflow: [int("x", -2, 2), int("d", -1, 1)];
+    div_zero_or_overflow: [int("x", -2, 2), int("d", -1, 1)];
     // Switches.
     switch_selector: [int("x", -5, 5)];
     switch_mapping: [int("code", -1, 6), int("attempts", 0, 2)];

@@ -12,7 +12,8 @@
 //! those both versions make, i.e. the common prefix of the two traces. At the first position
 //! `at` where the versions differ the path takes a diff outcome (which side *old* took there
 //! is part of the path: `diff-true` and `diff-false` are different forks, and after a failed
-//! check in old only the path goes on while after one in new only it ends). From then on the
+//! check in old only the path goes on while after one in new only it ends; which check old
+//! failed is part of it too, as a division is two checks and two forks). From then on the
 //! path follows the new version only, two-way, so its remaining decisions are the new trace's.
 //! The path's ending is how the new run ended: an exit (the exit status is output, not a
 //! decision, so it is not part of the path), or an error at one particular instruction (a
@@ -126,8 +127,10 @@ pub enum End {
 pub enum OldAction {
     /// Took this side of the decision where new took the other.
     Took(bool),
-    /// Failed the check at step `step`, which new passed.
-    Fails { step: u64 },
+    /// Failed the check for `kind` at step `step`, which new passed. The kind matters: one
+    /// instruction can hold two checks (a division: the divisor is zero, then signed overflow),
+    /// and the engine forks at each, so failing either is a different diff path.
+    Fails { step: u64, kind: ErrorKind },
     /// Passed the check at which new failed (new's [`End`] names it).
     Passes,
 }
@@ -379,10 +382,10 @@ impl<'m> Oracle<'m> {
             }
         };
         if old_first {
-            let (_, line, step) = error(old).expect("old failed");
+            let (kind, line, step) = error(old).expect("old failed");
             assert!(to.len() <= tn.len(), "{point:?}: old failed after new's last decision");
             let site = Site::Check { old_fails: true };
-            Verdict::Diverges(Divergence { signature: signature(at, OldAction::Fails { step }), line, site })
+            Verdict::Diverges(Divergence { signature: signature(at, OldAction::Fails { step, kind }), line, site })
         } else {
             let (_, line, _) = error(new).expect("new failed");
             assert!(tn.len() <= to.len(), "{point:?}: new failed after old's last decision");
