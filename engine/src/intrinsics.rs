@@ -51,8 +51,9 @@ impl Executor<'_> {
             }
         };
         let unique = st.unique_symbolic_name(&name);
-        let seed_key = (st.symbolics.len(), unique.clone(), len);
-        let first_var = match self.seed_vars.get(&seed_key).filter(|_| st.concolic) {
+        // A concolic state reuses the variables another seed's run made for the same object.
+        let seed_key = st.concolic.then(|| (st.symbolics.len(), unique.clone(), len));
+        let first_var = match seed_key.as_ref().and_then(|k| self.seed_vars.get(k)) {
             Some(&first) => first,
             None => {
                 let first = self.store.num_vars() as u32;
@@ -60,8 +61,8 @@ impl Executor<'_> {
                     let v = self.store.new_var(&format!("{unique}[{i}]"), 8);
                     debug_assert_eq!(v.as_u32(), first + i);
                 }
-                if st.concolic {
-                    self.seed_vars.insert(seed_key, first);
+                if let Some(key) = seed_key {
+                    self.seed_vars.insert(key, first);
                 }
                 first
             }
