@@ -65,12 +65,30 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Run many shadow jobs from a TOML manifest (subjects x modes x configs) in parallel.
     ///
-    /// Each job is a child `penumbra shadow ... --json --no-tests` process under the
-    /// manifest's wall-time and memory limits (outcomes: ok, timeout, memory-out, error).
-    /// Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted batch resumes
-    /// where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
-    /// (diff paths and wall time per subject, divergences over time) are written.
-    /// `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).
+    /// Each job is a child `penumbra shadow ... --json` process (with `--replay` when the
+    /// manifest asks for it, `--no-tests` otherwise) under the manifest's wall-time and memory
+    /// limits (outcomes: ok, timeout, memory-out, error); a job dies with its batch. Every
+    /// finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
+    /// resumes where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
+    /// (diff paths, exploration time and wall time per subject, divergences over time) are
+    /// written. `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).
+    ///
+    /// A manifest (`benches/suite/manifest.toml` is a full one):
+    ///
+    ///   name = "mine"                          # results go to results/mine/ by default
+    ///   [defaults]                             # any subject field but name/source
+    ///   mode = ["complete", "seeded"]          # each mode is a job
+    ///   configs = ["caches-on", "caches-off"]  # built in; define more under [configs]
+    ///   flags = ["--bse-budget", "5"]          # extra `penumbra shadow` flags
+    ///   max_time = 120                         # seconds per job
+    ///   max_memory_mb = 2048
+    ///   replay = true                          # classify every test natively
+    ///   [[subject]]
+    ///   name = "gcd_m1"
+    ///   source = "gcd_m1.c"                    # relative to the manifest
+    ///   seeds = ["num=12,den=8"]               # one --seed each, for seeded mode
+    ///   expected_diff_paths = 0                # optional, shown beside the result
+    #[command(verbatim_doc_comment)]
     Batch(BatchArgs),
 }
 

@@ -225,6 +225,10 @@ fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
         m
     });
     let counts: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
-    eprintln!("wrote {} ({} jobs: {})", out.join("results.csv").display(), records.len(), counts.join(", "));
+    let what = match records.len() {
+        0 => "no finished job yet".to_string(),
+        n => format!("{n} jobs: {}", counts.join(", ")),
+    };
+    eprintln!("wrote {} ({what})", out.join("results.csv").display());
     Ok(())
 }
