@@ -25,7 +25,10 @@ use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// The immediate post-dominator of each block of a function.
-pub type PostDoms = cranelift_entity::SecondaryMap<penumbra_ir::Block, cranelift_entity::packed_option::PackedOption<penumbra_ir::Block>>;
+pub type PostDoms = cranelift_entity::SecondaryMap<
+    penumbra_ir::Block,
+    cranelift_entity::packed_option::PackedOption<penumbra_ir::Block>,
+>;
 
 /// What a step of an instruction did.
 #[derive(Debug)]
@@ -425,7 +428,11 @@ impl<'p> Executor<'p> {
                 self.stats.errors += 1;
                 *self.stats.error_kinds.entry(e.kind.as_str()).or_insert(0) += 1;
             }
-            Ending::Unsupported { .. } => self.stats.unsupported += 1,
+            Ending::Unsupported { message, location } => {
+                self.stats.unsupported += 1;
+                let site = (location.line, location.func.clone(), message.clone());
+                *self.stats.unsupported_sites.entry(site).or_insert(0) += 1;
+            }
             Ending::AssumeFalse(_) => self.stats.assume_false += 1,
             Ending::Early(_) => self.stats.early += 1,
         }

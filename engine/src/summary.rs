@@ -48,6 +48,15 @@ impl FourWayStats {
     }
 }
 
+/// An unsupported construct the run reached, and on how many paths.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnsupportedSite {
+    pub construct: String,
+    pub func: String,
+    pub line: u32,
+    pub paths: u64,
+}
+
 /// The solver part of the summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolverSummary {
@@ -120,6 +129,9 @@ pub struct RunSummary {
     pub error_kinds: BTreeMap<String, u64>,
     /// Paths that reached an unsupported construct.
     pub unsupported: u64,
+    /// Where they reached it and what it was, by line (a shadow path that had not diverged
+    /// writes no test, so this is the only trace of it).
+    pub unsupported_sites: Vec<UnsupportedSite>,
     /// Paths ended by a provably false `assume`.
     pub assume_false: u64,
     /// Paths ended by the depth budget.
@@ -180,6 +192,16 @@ impl RunSummary {
             errors: s.errors,
             error_kinds,
             unsupported: s.unsupported,
+            unsupported_sites: s
+                .unsupported_sites
+                .iter()
+                .map(|((line, func, construct), paths)| UnsupportedSite {
+                    construct: construct.clone(),
+                    func: func.clone(),
+                    line: *line,
+                    paths: *paths,
+                })
+                .collect(),
             assume_false: s.assume_false,
             early: s.early,
             tests: ex.tests.take_records(),
@@ -252,6 +274,14 @@ impl RunSummary {
         }
         for (kind, n) in &self.error_kinds {
             let _ = writeln!(out, "  {:<23} {n}", format!("error {kind}"));
+        }
+        for site in &self.unsupported_sites {
+            let paths = if site.paths == 1 { "1 path".to_string() } else { format!("{} paths", site.paths) };
+            let _ = writeln!(
+                out,
+                "  unsupported at {}:{} ({}): {}, {paths}",
+                self.program, site.line, site.func, site.construct
+            );
         }
         if let Some(reason) = &self.stopped_by {
             let _ = writeln!(out, "  stopped by {reason}: {} states left unexplored", self.unexplored_states);

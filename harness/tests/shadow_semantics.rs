@@ -270,3 +270,36 @@ fn an_unannotated_program_has_no_divergence_and_penumbra_says_so() {
     let (summary, tests) = shadow_file(&file.path, &[]);
     assert_eq!((summary["diff_paths"].as_u64(), tests.len()), (Some(0), 0));
 }
+
+#[test]
+fn unsupported_code_on_a_path_that_never_diverged_is_still_reported_with_its_line() {
+    // x < 0 reaches an external function penumbra cannot run, on a path where both versions
+    // agree: it writes no test, so the summary is where the user learns what was not explored.
+    let source = r#"#include "penumbra.h"
+int ext(int);
+int main(void) {
+  int x;
+  penumbra_make_symbolic(&x, sizeof x, "x");
+  if (change(x > 5, x > 10))
+    return 1;
+  if (x < 0)
+    return ext(x); // <- unsupported
+  return 0;
+}
+"#;
+    let line = line_of(source, "<- unsupported");
+    let file = write_c("unsupported.c", source);
+    let out = crate::support::penumbra(["shadow".as_ref(), file.path.as_os_str(), "--no-tests".as_ref()]);
+    out.assert_status(0);
+    let stdout = out.stdout_str();
+    assert!(stdout.contains("unsupported paths       1"), "{stdout}");
+    assert!(stdout.contains(&format!(":{line} (main): unknown external function 'ext', 1 path")), "{stdout}");
+
+    let (summary, tests) = shadow_file(&file.path, &[]);
+    assert_eq!(summary["diff_paths"].as_u64(), Some(1));
+    assert_eq!(tests.len(), 1, "only the divergence (x in [6, 10]) has a test: {tests:?}");
+    assert_eq!(
+        summary["unsupported_sites"],
+        serde_json::json!([{ "construct": "unknown external function 'ext'", "func": "main", "line": line, "paths": 1 }])
+    );
+}
