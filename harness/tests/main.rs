@@ -9,5 +9,6 @@ mod exec_corpus;
 mod exec_errors;
 mod replay;
 mod run_cli;
+mod shadow_budgets;
 mod shadow_examples;
 mod shadow_semantics;

@@ -1,0 +1,108 @@
+//! `penumbra shadow` budgets: `--max-depth` cuts complete mode's paths at a depth and every cut
+//! path that diverged still gives one test; `--bse-budget` bounds seeded mode's second phase,
+//! and a run it cut short says so (`stopped_by: "bse-budget"`) while each divergence it
+//! reached still has a test. Counts are exact: the programs fork a known number of times after
+//! one divergence.
+
+use crate::support::{line_of, penumbra, write_c};
+use serde_json::Value;
+
+/// One changed condition (old `x > 5`, new `x > 10`: x in [6, 10] diverges, old taking the
+/// branch), then `N` independent two-way branches on the bytes of `b` that both versions share.
+fn program(n: usize) -> String {
+    format!(
+        r#"#include "penumbra.h"
+int main(void) {{
+  int x;
+  unsigned char b[{n}];
+  penumbra_make_symbolic(&x, sizeof x, "x");
+  penumbra_make_symbolic(b, sizeof b, "b");
+  int count = 0;
+  if (change(x > 5, x > 10)) // <- diverges
+    count = 100;
+  for (int i = 0; i < {n}; i++)
+    if (b[i] > 100)
+      count++;
+  return count;
+}}
+"#
+    )
+}
+
+/// Runs `penumbra shadow FILE --json --no-tests ARGS` and returns the summary.
+fn shadow_json(file: &std::path::Path, args: &[&str]) -> Value {
+    let mut all: Vec<String> = vec!["shadow".into(), file.display().to_string(), "--json".into(), "--no-tests".into()];
+    all.extend(args.iter().map(|s| s.to_string()));
+    let out = penumbra(&all);
+    out.assert_no_panic();
+    out.assert_status(0);
+    serde_json::from_slice(&out.stdout).expect("--json prints one JSON object")
+}
+
+/// Every test is a divergence at the changed line with old taking the branch and new not, on
+/// an input in [6, 10].
+fn assert_all_diverge_at_the_change(summary: &Value, line: u32) {
+    for t in summary["tests"].as_array().expect("tests") {
+        assert_eq!(t["kind"], "divergence", "{t}");
+        assert_eq!(t["line"].as_u64(), Some(u64::from(line)), "{t}");
+        assert_eq!((t["old"].as_str(), t["new"].as_str()), (Some("true"), Some("false")), "{t}");
+        let x = t["inputs"]["x"]["int"].as_i64().expect("x is an int");
+        assert!((6..=10).contains(&x), "{t}");
+    }
+}
+
+#[test]
+fn max_depth_cuts_complete_mode_and_each_cut_divergent_path_gives_a_test() {
+    let source = program(4);
+    let line = line_of(&source, "<- diverges");
+    let file = write_c("depth.c", &source);
+
+    // Unbounded: the divergent state forks on all four bytes (16 diff paths, one per
+    // combination of b's bytes), the two same states likewise (no divergence, no test).
+    let all = shadow_json(&file.path, &[]);
+    assert_eq!(all["diff_paths"].as_u64(), Some(16), "{all}");
+    assert_eq!(all["tests"].as_array().unwrap().len(), 16);
+    assert_all_diverge_at_the_change(&all, line);
+
+    // Depth 3: the four-way fork is depth 1, b[0] and b[1] take it to 3, and b[2]'s fork is cut,
+    // ending each of the divergent state's 4 paths early with its test.
+    let cut = shadow_json(&file.path, &["--max-depth", "3"]);
+    assert_eq!(cut["diff_paths"].as_u64(), Some(4), "{cut}");
+    assert_eq!(cut["tests"].as_array().unwrap().len(), 4);
+    assert_all_diverge_at_the_change(&cut, line);
+    let mut bytes: Vec<&str> =
+        cut["tests"].as_array().unwrap().iter().map(|t| t["inputs"]["b"]["hex"].as_str().unwrap()).collect();
+    bytes.sort();
+    bytes.dedup();
+    assert_eq!(bytes.len(), 4, "the cut paths differ in b[0] and b[1]: {bytes:?}");
+    assert_eq!(all["stopped_by"], Value::Null);
+}
+
+#[test]
+fn the_bse_budget_bounds_seeded_mode_and_the_run_says_it_was_cut() {
+    // Within budget: the seed x = 7 diverges at the change; bounded symbolic execution of the
+    // new version from there forks on three bytes: 8 diff paths, and nothing was cut.
+    let small = program(3);
+    let line = line_of(&small, "<- diverges");
+    let file = write_c("bse_small.c", &small);
+    let seeded = ["--mode", "seeded", "--seed", "x=7", "--bse-budget", "60"];
+    let whole = shadow_json(&file.path, &seeded);
+    assert_eq!((whole["mode"].as_str(), whole["diff_paths"].as_u64()), (Some("seeded"), Some(8)), "{whole}");
+    assert_eq!(whole["divergence_points"].as_u64(), Some(1), "{whole}");
+    assert_eq!(whole["stopped_by"], Value::Null, "{whole}");
+    assert_all_diverge_at_the_change(&whole, line);
+
+    // Over budget: 2^40 paths after the divergence cannot be explored in a second. The phase
+    // stops at the budget, the states it leaves end early with a test each, and the summary
+    // says the budget cut the run.
+    let big = program(40);
+    let file = write_c("bse_big.c", &big);
+    let cut = shadow_json(&file.path, &["--mode", "seeded", "--seed", "x=7", "--bse-budget", "1"]);
+    assert_eq!(cut["stopped_by"].as_str(), Some("bse-budget"), "{}", cut["stopped_by"]);
+    assert_eq!(cut["divergence_points"].as_u64(), Some(1));
+    let diff_paths = cut["diff_paths"].as_u64().unwrap();
+    assert!(diff_paths >= 1, "the point's divergence has a test although its phase was cut");
+    assert_eq!(cut["tests"].as_array().unwrap().len() as u64, diff_paths);
+    assert!(diff_paths < 1 << 40);
+    assert_all_diverge_at_the_change(&cut, line_of(&big, "<- diverges"));
+}
