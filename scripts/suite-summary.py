@@ -39,14 +39,17 @@ def main():
           + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())) + ".")
     print()
     print("| mode | caches | diff paths | regression | output-diff | silent | states | queries "
-          "| reaching Bitwuzla | exploration s | solver s | job wall s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| reaching Bitwuzla | four-way checks | without Bitwuzla | exploration s | solver s | job wall s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for mode, config in MODES:
         rs = [r for r in rows if (r["mode"], r["config"]) == (mode, config)]
         total = lambda c: sum(number(r, c) for r in rs)  # noqa: E731
+        checks, without = total("four_way_checks"), total("four_way_without_bitwuzla")
+        share = f"{fmt(without)} ({100 * without / checks:.1f} %)" if checks else "0"
         print(f"| {mode} | {config.removeprefix('caches-')} | {fmt(total('diff_paths'))} "
               + " ".join(f"| {fmt(total(c))}" for c in CLASSES)
               + f" | {fmt(total('states'))} | {fmt(total('queries'))} | {fmt(total('core_queries'))} "
+              f"| {fmt(checks)} | {share} "
               f"| {fmt(total('engine_s'), 2)} | {fmt(total('solver_time_s'), 2)} | {fmt(total('wall_s'), 1)} |")
 
     print()

@@ -72,6 +72,11 @@ pub enum Command {
     /// resumes where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
     /// (diff paths, exploration time and wall time per subject, divergences over time) are
     /// written. `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).
+    /// The table has a row per job: outcome, diff paths (and the manifest's expected count),
+    /// states, instructions, errors, tests by kind and by replay class (one column per class,
+    /// empty unless replayed), solver queries and those reaching Bitwuzla, four-way checks and
+    /// those answered without it, cache hits, the budget that stopped the job, then solver,
+    /// exploration and wall time and peak memory.
     ///
     /// A manifest (`benches/suite/manifest.toml` is a full one):
     ///

@@ -2,7 +2,7 @@
 //! on and off, one subject replayed and classified) gives the tables and plots with the exact
 //! diff-path counts and classes; a rerun recomputes nothing, an interrupted batch (`--limit`,
 //! a lost record) completes without recomputing what finished, and shards merge into the same
-//! table as one run.
+//! table as one run; jobs over their time or memory limit are killed and recorded as such.
 
 use crate::support::{penumbra, repo_root};
 use std::collections::BTreeMap;
@@ -132,6 +132,18 @@ fn batch_writes_tables_and_plots_with_exact_counts_and_classes() {
         if r["config"] == "caches-off" {
             assert_eq!(r["queries"], r["core_queries"], "{r:?}");
         }
+        // Every class has its column whether or not it occurs: zero where replayed.
+        for class in ["regression", "both-error", "fix", "expected", "silent", "replay-failed"] {
+            let zero = if r["subject"] == "threshold" { "0" } else { "" };
+            assert_eq!(r[&format!("class_{class}")], zero, "{class}: {r:?}");
+        }
+        // foo's complete run asks three four-way questions (x * x against 0 and 25, x == 0);
+        // with the caches on none of them reaches Bitwuzla.
+        if (r["subject"].as_str(), r["mode"].as_str()) == ("foo", "complete") {
+            assert_eq!(r["four_way_checks"], "3", "{r:?}");
+            let without = if r["config"] == "caches-on" { "3" } else { "0" };
+            assert_eq!(r["four_way_without_bitwuzla"], without, "{r:?}");
+        }
     }
 
     let json: serde_json::Value =
@@ -212,14 +224,7 @@ fn shards_merge_into_the_table_of_one_run() {
     assert_eq!((ra.len(), rb.len()), (4, 4));
     assert!(ra.keys().all(|k| !rb.contains_key(k)), "the shards share no job");
 
-    let out = penumbra([
-        "batch",
-        "merge",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--out",
-        merged.to_str().unwrap(),
-    ]);
+    let out = penumbra(["batch", "merge", a.to_str().unwrap(), b.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
     out.assert_status(0);
     assert_eq!(stable_table(&merged), stable_table(&whole));
     assert!(merged.join("diff_paths.svg").exists());
@@ -286,4 +291,49 @@ fn a_killed_batch_completes_without_recomputing_finished_jobs() {
     let rows = table(&out);
     let slow = rows.iter().find(|r| r["subject"] == "zslow").expect("the slow job's row");
     assert_eq!((slow["outcome"].as_str(), slow["diff_paths"].as_str()), ("ok", "0"));
+}
+
+/// A job over its time limit and a job over its memory limit are killed and recorded as
+/// `timeout` and `memory-out`, with no counts; the batch itself succeeds, and a rerun does not
+/// run them again (a limit reached is a result, not a failure to retry).
+#[test]
+fn jobs_over_their_limits_are_killed_and_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    // A change, then 2^40 paths: runs until something stops it. DFS keeps memory flat, so
+    // only the time limit stops `spin`; `hog` gets a 1 MiB limit, below any process's RSS.
+    std::fs::write(
+        dir.path().join("paths.c"),
+        "#include \"penumbra.h\"\nint main(void) { unsigned char b[40]; penumbra_make_symbolic(b, sizeof b, \"b\");\n\
+         int n = change(b[0] > 5, b[0] > 10); for (int i = 0; i < 40; i++) if (b[i] > 100) n++; return n; }\n",
+    )
+    .unwrap();
+    let manifest = r#"
+name = "limits"
+[defaults]
+mode = ["complete"]
+configs = ["caches-on"]
+[[subject]]
+name = "hog"
+source = "paths.c"
+max_time = 60
+max_memory_mb = 1
+[[subject]]
+name = "spin"
+source = "paths.c"
+max_time = 1
+"#;
+    std::fs::write(dir.path().join("manifest.toml"), manifest).unwrap();
+    let out = out_dir(dir.path(), "limits");
+    let log = batch(dir.path(), &["--out", out.to_str().unwrap()]);
+    let rows = table(&out);
+    let got: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| (r["subject"].as_str(), r["outcome"].as_str(), r["diff_paths"].as_str(), r["states"].as_str()))
+        .collect();
+    assert_eq!(got, [("hog", "memory-out", "", ""), ("spin", "timeout", "", "")], "{log}");
+    let spin_wall: f64 = rows[1]["wall_s"].parse().unwrap();
+    assert!((1.0..30.0).contains(&spin_wall), "killed soon after its second: {spin_wall}");
+
+    let log = batch(dir.path(), &["--out", out.to_str().unwrap()]);
+    assert!(log.contains("2 already finished, running 0"), "{log}");
 }

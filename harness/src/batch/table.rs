@@ -1,13 +1,14 @@
 //! The results table: one row per job record, written as `results.csv` and `results.json`.
 //!
-//! Rows are sorted by (subject, mode, config) and columns are fixed (plus one column per
-//! replay class that occurs), so the same records always give the same bytes. The columns
-//! that measure time or memory come last: everything before them is deterministic for
-//! count-bounded runs, and comparing two runs means cutting those off (the last four).
+//! Rows are sorted by (subject, mode, config) and columns are fixed (one per replay class, most
+//! severe first, whether or not it occurs), so the same records always give the same bytes and
+//! tables of different batches line up. The columns that measure time or memory come last:
+//! everything before them is deterministic for count-bounded runs, and comparing two runs
+//! means cutting those off (the last four).
 
 use super::store::JobRecord;
+use crate::replay::classify::Class;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 /// The columns whose values vary from run to run (timing and memory), always the last ones:
@@ -41,7 +42,9 @@ impl Cell {
         match self {
             Cell::Int(v) => Value::from(*v),
             // Rounded like the CSV, so both files agree and stay stable.
-            Cell::Float(v, decimals) => format!("{v:.decimals$}").parse::<f64>().map(Value::from).unwrap_or(Value::Null),
+            Cell::Float(v, decimals) => {
+                format!("{v:.decimals$}").parse::<f64>().map(Value::from).unwrap_or(Value::Null)
+            }
             Cell::Bool(b) => Value::from(*b),
             Cell::Text(s) => Value::from(s.as_str()),
             Cell::Empty => Value::Null,
@@ -95,7 +98,7 @@ fn int(summary: Option<&Value>, path: &[&str]) -> Cell {
 pub fn build(records: &[&JobRecord]) -> Table {
     let mut records: Vec<&JobRecord> = records.to_vec();
     records.sort_by(|a, b| (&a.subject, &a.mode, &a.config).cmp(&(&b.subject, &b.mode, &b.config)));
-    let classes: BTreeSet<&str> = records.iter().flat_map(|r| r.tests.iter().filter_map(|t| t.class.as_deref())).collect();
+    let classes: Vec<&str> = Class::ALL.iter().map(|c| c.as_str()).collect();
 
     let mut columns: Vec<String> = [
         "subject",
@@ -120,6 +123,8 @@ pub fn build(records: &[&JobRecord]) -> Table {
         [
             "queries",
             "core_queries",
+            "four_way_checks",
+            "four_way_without_bitwuzla",
             "query_cache_hits",
             "cex_cache_hits",
             "independence_hits",
@@ -175,6 +180,8 @@ pub fn build(records: &[&JobRecord]) -> Table {
             row.extend([
                 int(s, &["solver", "queries"]),
                 int(s, &["solver", "core_queries"]),
+                int(s, &["four_way", "checks"]),
+                int(s, &["four_way", "without_core"]),
                 int(s, &["solver", "query_cache", "hits"]),
                 int(s, &["solver", "cex_cache", "hits"]),
                 int(s, &["solver", "independence", "hits"]),
@@ -199,4 +206,3 @@ pub fn build(records: &[&JobRecord]) -> Table {
         .collect();
     Table { columns, rows }
 }
-
