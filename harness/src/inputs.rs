@@ -75,6 +75,26 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
+/// One input as the reports show it: the symbolic argv and stdin objects (`arg00`, ...,
+/// `stdin`) as `name=str:TEXT` when they hold printable text, integer-sized objects (1, 2, 4
+/// or 8 bytes) as `name=VALUE` (little-endian signed), others as `name=hex:BYTES` — the
+/// spellings `--input` and `--seed` accept back.
+pub fn show_input(name: &str, bytes: &[u8]) -> String {
+    let is_text_object = name == "stdin" || name.strip_prefix("arg").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+    if is_text_object {
+        // An argument ends at its NUL; stdin's bytes are all data.
+        let text_len = if name == "stdin" { bytes.len() } else { bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len()) };
+        let (text, rest) = bytes.split_at(text_len);
+        if rest.iter().all(|&b| b == 0) && text.iter().all(|&b| b.is_ascii_graphic() || b == b' ') {
+            return format!("{name}=str:{}", String::from_utf8_lossy(text));
+        }
+    }
+    match penumbra_engine::ktest::le_int(bytes) {
+        Some(v) => format!("{name}={v}"),
+        None => format!("{name}=hex:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,25 +127,5 @@ mod tests {
         assert!(parse_inputs(&["x".into()]).is_err());
         assert!(parse_inputs(&["=3".into()]).is_err());
         assert!(parse_inputs(&["x=1".into(), "x=2".into()]).is_err());
-    }
-}
-
-/// One input as the reports show it: the symbolic argv and stdin objects (`arg00`, ...,
-/// `stdin`) as `name=str:TEXT` when they hold printable text, integer-sized objects (1, 2, 4
-/// or 8 bytes) as `name=VALUE` (little-endian signed), others as `name=hex:BYTES` — the
-/// spellings `--input` and `--seed` accept back.
-pub fn show_input(name: &str, bytes: &[u8]) -> String {
-    let is_text_object = name == "stdin" || name.strip_prefix("arg").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
-    if is_text_object {
-        // An argument ends at its NUL; stdin's bytes are all data.
-        let text_len = if name == "stdin" { bytes.len() } else { bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len()) };
-        let (text, rest) = bytes.split_at(text_len);
-        if rest.iter().all(|&b| b == 0) && text.iter().all(|&b| b.is_ascii_graphic() || b == b' ') {
-            return format!("{name}=str:{}", String::from_utf8_lossy(text));
-        }
-    }
-    match penumbra_engine::ktest::le_int(bytes) {
-        Some(v) => format!("{name}={v}"),
-        None => format!("{name}=hex:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()),
     }
 }

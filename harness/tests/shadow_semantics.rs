@@ -23,7 +23,9 @@ fn x(t: &Found) -> i64 {
 }
 
 /// What a divergence test says: (line, old, new, error, exit).
-fn sides(t: &Found) -> (Option<u32>, Option<&str>, Option<&str>, Option<&str>, Option<i64>) {
+type Sides<'a> = (Option<u32>, Option<&'a str>, Option<&'a str>, Option<&'a str>, Option<i64>);
+
+fn sides(t: &Found) -> Sides<'_> {
     (t.line, t.old.as_deref(), t.new.as_deref(), t.error.as_deref(), t.exit_code)
 }
 
