@@ -81,11 +81,11 @@ pub struct Executor<'p> {
     /// Reused buffer (branch and call arguments).
     pub scratch: Vec<TermId>,
     start: Instant,
-    stop: Option<StopReason>,
+    pub(crate) stop: Option<StopReason>,
     /// The end of the current phase of a seeded run (one point's share of the BSE budget).
-    phase_deadline: Option<Instant>,
+    pub(crate) phase_deadline: Option<Instant>,
     /// A point's BSE share ran out with states left (they ended early, with tests).
-    bse_budget_hit: bool,
+    pub(crate) bse_budget_hit: bool,
     /// Seeded shadow execution: the seed the concolic phase follows now.
     pub(crate) seed_inputs: Option<Inputs>,
     /// Seeded shadow execution: the first variable of each symbolic object the concolic phase
@@ -93,6 +93,9 @@ pub struct Executor<'p> {
     /// follow the same path build the same path condition and queue the same divergence point
     /// (which is then explored once).
     pub(crate) seed_vars: rustc_hash::FxHashMap<(usize, String, u32), u32>,
+    /// Seeded shadow execution: the paths the concolic phase ended, held back until every seed
+    /// has run so that a path several seeds reach is counted and tested once.
+    pub(crate) held_endings: Option<Vec<crate::seeded::HeldEnding>>,
     /// Post-dominators per function, for `penumbra_execute` blocks.
     pub(crate) postdoms: rustc_hash::FxHashMap<penumbra_ir::Func, std::rc::Rc<PostDoms>>,
     next_progress: Duration,
@@ -124,6 +127,7 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
         bse_budget_hit: false,
         seed_inputs: None,
         seed_vars: Default::default(),
+        held_endings: None,
         postdoms: Default::default(),
         next_progress: Duration::from_secs(1),
         progress_terminal: std::io::stderr().is_terminal(),
@@ -153,14 +157,14 @@ pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunErro
 }
 
 /// Where the states a concolic phase sends off go.
-type DivergenceQueue = Vec<ExecutionState>;
+pub(crate) type DivergenceQueue = Vec<ExecutionState>;
 
 impl<'p> Executor<'p> {
     /// Explores from `initial` with `searcher` until no state is left or a budget stops the
     /// run. With a `queue` (the concolic phase of a seeded run), states that diverged leave the
     /// exploration for the queue instead of running on, and forks that did not diverge (off the
     /// seed's path) are not followed.
-    fn explore(
+    pub(crate) fn explore(
         &mut self,
         slab: &mut Slab,
         searcher: &mut dyn search::Searcher,
@@ -226,80 +230,8 @@ impl<'p> Executor<'p> {
         Ok(())
     }
 
-    /// Seeded shadow execution (Shadow, ICSE 2016). Phase 1 follows each seed concolically:
-    /// where the seed's own path diverges, or a divergence off it is feasible, the diverged
-    /// state is queued. Phase 2 explores the new version from each queued point breadth-first,
-    /// each within an even share of what is left of `bse_budget`; when a share runs out, the
-    /// point's remaining states end early with a test each, so every queued divergence yields
-    /// at least one test and none yields two for the same path.
-    fn run_seeded(
-        &mut self,
-        slab: &mut Slab,
-        initial: Vec<ExecutionState>,
-        seeds: &[Inputs],
-        bse_budget: Duration,
-    ) -> Result<(), RunError> {
-        let mut queue = DivergenceQueue::new();
-        for seed in seeds {
-            self.seed_inputs = Some(seed.clone());
-            let states: Vec<ExecutionState> = initial
-                .iter()
-                .cloned()
-                .map(|mut st| {
-                    st.concolic = true;
-                    st
-                })
-                .collect();
-            self.stats.states += states.len() as u64;
-            let mut dfs = search::make(crate::config::SearchKind::Dfs, 0);
-            self.explore(slab, &mut *dfs, states, Some(&mut queue))?;
-            self.seed_inputs = None;
-            // A seed whose path did not end (a budget) leaves its state behind: drop it.
-            for st in slab.drain() {
-                drop(st);
-                self.stats.dropped += 1;
-            }
-        }
-        // Seeds that share a path up to a divergence queue the same point: the same path
-        // condition, hence the same state. Explore it once, so that each diff path counts once
-        // however many seeds lead to it.
-        let mut seen = rustc_hash::FxHashSet::default();
-        queue.retain(|st| seen.insert(st.pc.clone()));
-        self.stats.divergence_points = queue.len() as u64;
-        let bse_start = Instant::now();
-        let points = queue.len();
-        for (i, point) in queue.into_iter().enumerate() {
-            let left = bse_budget.saturating_sub(bse_start.elapsed());
-            let share = left / (points - i) as u32;
-            let phase_end = Instant::now() + share;
-            self.phase_deadline = Some(phase_end);
-            self.solver.set_deadline(Some(self.run_deadline().map_or(phase_end, |run| run.min(phase_end))));
-            let mut bfs = search::make(crate::config::SearchKind::Bfs, self.config.seed);
-            let cut_before = self.solver.stats().core_deadline;
-            self.explore(slab, &mut *bfs, vec![point], None)?;
-            self.phase_deadline = None;
-            self.solver.set_deadline(self.run_deadline());
-            // A query the point's share cut short lost part of its subtree.
-            if self.solver.stats().core_deadline > cut_before && self.stop.is_none() {
-                self.bse_budget_hit = true;
-            }
-            if self.stop.is_some() {
-                break;
-            }
-            let left_over = slab.drain();
-            if !left_over.is_empty() {
-                self.bse_budget_hit = true;
-            }
-            for st in left_over {
-                let model = st.model.clone();
-                self.end_path(&st, None, &model, Ending::Early("bse-budget"))?;
-            }
-        }
-        Ok(())
-    }
-
     /// When the wall-time budget runs out, if there is one.
-    fn run_deadline(&self) -> Option<Instant> {
+    pub(crate) fn run_deadline(&self) -> Option<Instant> {
         self.config.budgets.max_time.map(|max| self.start + max)
     }
 
@@ -420,6 +352,22 @@ impl<'p> Executor<'p> {
                 None => {}
             }
         }
+        if let Some(held) = self.held_endings.as_mut() {
+            held.push(crate::seeded::HeldEnding { st: st.clone(), extra, model: model.clone(), ending });
+            return Ok(());
+        }
+        self.finish_path(st, extra, model, ending)
+    }
+
+    /// Counts a path's ending and writes its test, if it gets one (`end_path` past the
+    /// `penumbra_execute` region and the concolic phase's holding back).
+    pub(crate) fn finish_path(
+        &mut self,
+        st: &ExecutionState,
+        extra: Option<TermId>,
+        model: &Model,
+        ending: Ending,
+    ) -> Result<(), RunError> {
         let shadow = self.config.shadow.is_some();
         let diverged = st.divergence.is_some();
         match &ending {
@@ -499,7 +447,7 @@ pub fn resident_mb() -> Option<u64> {
 
 /// The live states, by id; ids of ended states are reused (deterministically: last freed first).
 #[derive(Default)]
-struct Slab {
+pub(crate) struct Slab {
     slots: Vec<Option<ExecutionState>>,
     free: Vec<StateId>,
     len: usize,
@@ -538,7 +486,7 @@ impl Slab {
     }
 
     /// Takes every live state out, in slot order.
-    fn drain(&mut self) -> Vec<ExecutionState> {
+    pub(crate) fn drain(&mut self) -> Vec<ExecutionState> {
         let states: Vec<ExecutionState> = self.slots.drain(..).flatten().collect();
         self.free.clear();
         self.len = 0;

@@ -47,6 +47,7 @@ pub mod replay;
 pub mod run_error;
 pub mod search;
 mod region;
+mod seeded;
 mod shadow;
 pub mod state;
 pub mod stats;

@@ -6,8 +6,8 @@
 //! shared with the `shadow` fuzz target; this file compiles the suite's C programs and runs them.
 
 use super::oracle::{Expected, Oracle, Var};
-pub use penumbra_fuzz_checks::compare::{check_summary, complete_config, report, show};
 use penumbra_engine::{RunSummary, SearchKind};
+pub use penumbra_fuzz_checks::compare::{check_seeded, check_summary, complete_config, report, seeded_config, show};
 use penumbra_ir::{compile_source, CompileOptions, Module};
 
 /// Compiles a program of the suite; its file name shows in diagnostics.

@@ -8,8 +8,8 @@
 //! results here are computed by hand, in each test's comment; the oracle's conservative answers
 //! are pinned too, to show what the semantics changes.
 
-use super::compare::{compile, engine, show};
-use super::oracle::{int, point_of, Oracle, Point, Var, Verdict};
+use super::compare::{compile, engine, seeded_config, show};
+use super::oracle::{int, point_of, points, Oracle, Point, Var, Verdict};
 use std::collections::BTreeSet;
 
 /// The engine's diff-path count and the inputs of its divergence tests.
@@ -76,4 +76,22 @@ fn execute_return_diverges_on_the_early_return() {
     let got = divergences("execute_return", include_str!("programs/execute_return.c"), &[int("x", -2, 2)]);
     assert_eq!(got.0, 1);
     assert!(got.1.is_subset(&set(&[-2, -1])) && got.1.len() == 1);
+}
+
+/// Seeded mode from every input finds what complete mode finds on each execute program (the
+/// counts above): the regions run the same way in the concolic phase.
+#[test]
+fn seeded_mode_from_every_input_agrees_on_execute_blocks() {
+    for (name, source, vars, paths) in [
+        ("execute_new", include_str!("programs/execute_new.c"), [int("x", -3, 3)], 2),
+        ("execute_old", include_str!("programs/execute_old.c"), [int("x", 0, 4)], 1),
+        ("execute_return", include_str!("programs/execute_return.c"), [int("x", -2, 2)], 1),
+    ] {
+        let module = compile(name, source);
+        let seeds = points(&vars);
+        let summary =
+            penumbra_engine::run(&module, &seeded_config(&vars, &seeds)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((summary.diff_paths, summary.stopped_by.as_deref()), (paths, None), "{name}");
+        assert_eq!(summary.tests.iter().filter(|t| t.kind == "divergence").count() as u64, paths, "{name}");
+    }
 }

@@ -5,7 +5,8 @@
 //! ([`oracle`]) runs both versions concretely on every input of the domain with branch traces
 //! and derives the diff paths complete mode must find; [`compare`] runs the engine and checks
 //! its count, each of its tests, and that its tests cover every expected diff path exactly
-//! once. [`suite`] does the same for the benchmark suite (`benches/suite`) and checks its
+//! once; seeded mode started from every input of the domain must find exactly the same diff
+//! paths. [`suite`] does the same for the benchmark suite (`benches/suite`) and checks its
 //! manifest's expected counts. [`sanity`] pins the oracle itself to hand-computed answers, and
 //! [`trace`] tests the concrete interpreter's traces the oracle is built on.
 //!
@@ -133,6 +134,35 @@ fn every_search_finds_the_same_diff_paths() {
                 }
                 Err(e) => failures.push(format!("{name} ({}): the engine failed: {e}", search.name())),
             }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Seeded mode started from every input of the domain as a seed finds exactly complete mode's
+/// diff paths: each diverging seed queues its divergence, bounded symbolic execution from
+/// there covers the seed's own diff path, and seeds that share a divergence count it once.
+/// Each test is checked against the oracle as in complete mode.
+#[test]
+fn seeded_mode_from_every_input_finds_exactly_the_diff_paths_of_complete_mode() {
+    let mut failures = Vec::new();
+    for (name, source, vars) in all() {
+        let module = compare::compile(name, source);
+        let oracle = oracle::Oracle::new(&module, &vars);
+        let expected = oracle.explore();
+        let seeds = oracle::points(&vars);
+        match penumbra_engine::run(&module, &compare::seeded_config(&vars, &seeds)) {
+            Ok(summary) => {
+                let mut problems = compare::check_seeded(&oracle, &summary, &seeds);
+                let (complete, seeded) = (expected.diff_paths() as u64, summary.diff_paths);
+                if seeded != complete {
+                    problems.push(format!("diff_paths: complete mode {complete}, seeded {seeded}"));
+                }
+                if !problems.is_empty() {
+                    failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: the engine failed: {e}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -5,11 +5,17 @@
 //! and the set of diff paths (signatures) the tests cover, which must be exactly the oracle's:
 //! none missed, none twice.
 //!
+//! Seeded mode ([`check_seeded`]) may miss diff paths, but never one of its own seeds': each
+//! test is checked the same way, no diff path may have two tests, and every seed that diverges
+//! must have its diff path covered (the concolic phase queues the seed's divergence, and
+//! bounded symbolic execution from there follows every continuation of the new version,
+//! the seed's own among them), unless the BSE budget cut the run short.
+//!
 //! All problems of a program are collected and reported together, with inputs, so that one
 //! failing program says everything about itself. Used by the engine's shadow tests and the
 //! `shadow` fuzz target.
 
-use crate::oracle::{point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
+use crate::oracle::{inputs_of, point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
 use penumbra_engine::concrete::Outcome;
 use penumbra_engine::testgen::TestRecord;
 use penumbra_engine::{Budgets, EngineConfig, Output, RunSummary, SearchKind, ShadowMode};
@@ -31,6 +37,17 @@ pub fn complete_config(search: SearchKind, seed: u64) -> EngineConfig {
         seed,
         budgets: Budgets { max_instructions: Some(MAX_INSTRUCTIONS), ..Budgets::default() },
         ..EngineConfig::default()
+    }
+}
+
+/// Seeded shadow execution from `seeds` (points of `vars`) as comparisons run it. The BSE
+/// budget is far above what programs of a few hundred paths need: reaching it is reported as
+/// `stopped_by`, and [`check_seeded`] then checks soundness only.
+pub fn seeded_config(vars: &[Var], seeds: &[Point]) -> EngineConfig {
+    let seeds = seeds.iter().map(|p| inputs_of(vars, p)).collect();
+    EngineConfig {
+        shadow: Some(ShadowMode::Seeded { seeds, bse_budget: std::time::Duration::from_secs(120) }),
+        ..complete_config(SearchKind::Dfs, 0)
     }
 }
 
@@ -90,9 +107,9 @@ pub fn ending_fits(t: &TestRecord, outcome: &Outcome) -> bool {
     }
 }
 
-/// Every disagreement between an engine summary and the oracle's `expected` answer.
+/// Every disagreement between a complete-mode engine summary and the oracle's `expected`
+/// answer.
 pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary) -> Vec<String> {
-    let vars = &oracle.vars[..];
     let mut problems = Vec::new();
     if let Some(why) = &summary.stopped_by {
         problems.push(format!("the engine stopped early ({why}) on a program of a few hundred paths"));
@@ -100,6 +117,50 @@ pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary)
     if summary.diff_paths != expected.diff_paths() as u64 {
         problems.push(format!("diff_paths: expected {}, got {}", expected.diff_paths(), summary.diff_paths));
     }
+    let covered = check_tests(oracle, summary, &mut problems);
+    for (sig, points) in &expected.paths {
+        if !covered.contains_key(sig) {
+            problems.push(format!("missed diff path: {}", describe(oracle, &oracle.vars, sig, points)));
+        }
+    }
+    problems
+}
+
+/// Every disagreement between a seeded-mode engine summary (run from `seeds`) and the oracle:
+/// each test as in complete mode, no diff path twice, and the diff path of every seed that
+/// diverges covered (unless the BSE budget was reached).
+pub fn check_seeded(oracle: &Oracle, summary: &RunSummary, seeds: &[Point]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let cut = match summary.stopped_by.as_deref() {
+        None => false,
+        Some("bse-budget") => true,
+        Some(why) => {
+            problems.push(format!("the engine stopped early ({why}) on a program of a few hundred paths"));
+            true
+        }
+    };
+    let covered = check_tests(oracle, summary, &mut problems);
+    if !cut {
+        for seed in seeds {
+            if let Verdict::Diverges(d) = oracle.verdict(seed) {
+                if !covered.contains_key(&d.signature) {
+                    let points = [seed.clone()];
+                    problems.push(format!(
+                        "the seed's own diff path is missed: {}",
+                        describe(oracle, &oracle.vars, &d.signature, &points)
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// Checks every test of `summary` against the oracle (pushing to `problems`) and returns the
+/// diff paths the divergence tests cover, with their tests; a diff path with several tests is
+/// a problem.
+fn check_tests(oracle: &Oracle, summary: &RunSummary, problems: &mut Vec<String>) -> BTreeMap<Signature, Vec<String>> {
+    let vars = &oracle.vars[..];
     let divergence_tests = summary.tests.iter().filter(|t| t.kind == "divergence").count();
     if divergence_tests as u64 != summary.diff_paths {
         problems.push(format!("{divergence_tests} divergence tests but diff_paths = {}", summary.diff_paths));
@@ -167,12 +228,7 @@ pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary)
             ));
         }
     }
-    for (sig, points) in &expected.paths {
-        if !covered.contains_key(sig) {
-            problems.push(format!("missed diff path: {}", describe(oracle, vars, sig, points)));
-        }
-    }
-    problems
+    covered
 }
 
 /// A diff path for a message: its inputs, where it diverges and how the new version ends.

@@ -6,8 +6,12 @@
 //! diverge, and the engine's tests must cover each of the oracle's diff paths exactly once
 //! (none missed). The comparison is [`crate::compare::check_summary`], the one the engine's
 //! hand-written shadow programs are checked with.
+//!
+//! Then seeded mode runs on the same program from one to three random inputs of the domain as
+//! seeds ([`crate::compare::check_seeded`]): every test it writes must hold as in complete
+//! mode, and the diff path of each seed that diverges must be among them.
 
-use crate::compare::{check_summary, complete_config, report};
+use crate::compare::{check_seeded, check_summary, complete_config, report, seeded_config, show};
 use crate::oracle::{Expected, Oracle, Point, Site, Verdict};
 use crate::shadowgen::random_shadow_program;
 use crate::source::Source;
@@ -33,6 +37,22 @@ pub fn check(data: &[u8]) -> Result<&'static str, String> {
             search.name(),
             program.vars,
             report(&problems, Some(&summary)),
+            listing()
+        ));
+    }
+    let seeds: Vec<Point> = (0..u.int_in_range(1..=3).unwrap_or(1))
+        .map(|_| program.vars.iter().map(|v| u.int_in_range(v.lo..=v.hi).unwrap_or(v.lo)).collect())
+        .collect();
+    let seeded = penumbra_engine::run(module, &seeded_config(&program.vars, &seeds))
+        .map_err(|e| format!("the engine failed in seeded mode: {e}\nprogram:\n{}", listing()))?;
+    let problems = check_seeded(&oracle, &seeded, &seeds);
+    if !problems.is_empty() {
+        let shown: Vec<String> = seeds.iter().map(|p| format!("[{}]", show(&program.vars, p))).collect();
+        return Err(format!(
+            "seeded shadow execution from {} disagrees with the oracle on the domain {:?}:\n{}\nprogram:\n{}",
+            shown.join(" "),
+            program.vars,
+            report(&problems, Some(&seeded)),
             listing()
         ));
     }
