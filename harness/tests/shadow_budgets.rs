@@ -4,7 +4,8 @@
 //! reached still has a test. Counts are exact: the programs fork a known number of times after
 //! one divergence.
 
-use crate::support::{line_of, penumbra, write_c};
+use crate::shadow_examples::shadow_summary;
+use crate::support::{line_of, write_c};
 use serde_json::Value;
 
 /// One changed condition (old `x > 5`, new `x > 10`: x in [6, 10] diverges, old taking the
@@ -29,16 +30,6 @@ int main(void) {{
     )
 }
 
-/// Runs `penumbra shadow FILE --json --no-tests ARGS` and returns the summary.
-fn shadow_json(file: &std::path::Path, args: &[&str]) -> Value {
-    let mut all: Vec<String> = vec!["shadow".into(), file.display().to_string(), "--json".into(), "--no-tests".into()];
-    all.extend(args.iter().map(|s| s.to_string()));
-    let out = penumbra(&all);
-    out.assert_no_panic();
-    out.assert_status(0);
-    serde_json::from_slice(&out.stdout).expect("--json prints one JSON object")
-}
-
 /// Every test is a divergence at the changed line with old taking the branch and new not, on
 /// an input in [6, 10].
 fn assert_all_diverge_at_the_change(summary: &Value, line: u32) {
@@ -59,14 +50,14 @@ fn max_depth_cuts_complete_mode_and_each_cut_divergent_path_gives_a_test() {
 
     // Unbounded: the divergent state forks on all four bytes (16 diff paths, one per
     // combination of b's bytes), the two same states likewise (no divergence, no test).
-    let all = shadow_json(&file.path, &[]);
+    let all = shadow_summary(&file.path, &[]);
     assert_eq!(all["diff_paths"].as_u64(), Some(16), "{all}");
     assert_eq!(all["tests"].as_array().unwrap().len(), 16);
     assert_all_diverge_at_the_change(&all, line);
 
     // Depth 3: the four-way fork is depth 1, b[0] and b[1] take it to 3, and b[2]'s fork is cut,
     // ending each of the divergent state's 4 paths early with its test.
-    let cut = shadow_json(&file.path, &["--max-depth", "3"]);
+    let cut = shadow_summary(&file.path, &["--max-depth", "3"]);
     assert_eq!(cut["diff_paths"].as_u64(), Some(4), "{cut}");
     assert_eq!(cut["tests"].as_array().unwrap().len(), 4);
     assert_all_diverge_at_the_change(&cut, line);
@@ -86,7 +77,7 @@ fn the_bse_budget_bounds_seeded_mode_and_the_run_says_it_was_cut() {
     let line = line_of(&small, "<- diverges");
     let file = write_c("bse_small.c", &small);
     let seeded = ["--mode", "seeded", "--seed", "x=7", "--bse-budget", "60"];
-    let whole = shadow_json(&file.path, &seeded);
+    let whole = shadow_summary(&file.path, &seeded);
     assert_eq!((whole["mode"].as_str(), whole["diff_paths"].as_u64()), (Some("seeded"), Some(8)), "{whole}");
     assert_eq!(whole["divergence_points"].as_u64(), Some(1), "{whole}");
     assert_eq!(whole["stopped_by"], Value::Null, "{whole}");
@@ -97,7 +88,7 @@ fn the_bse_budget_bounds_seeded_mode_and_the_run_says_it_was_cut() {
     // says the budget cut the run.
     let big = program(40);
     let file = write_c("bse_big.c", &big);
-    let cut = shadow_json(&file.path, &["--mode", "seeded", "--seed", "x=7", "--bse-budget", "1"]);
+    let cut = shadow_summary(&file.path, &["--mode", "seeded", "--seed", "x=7", "--bse-budget", "1"]);
     assert_eq!(cut["stopped_by"].as_str(), Some("bse-budget"), "{}", cut["stopped_by"]);
     assert_eq!(cut["divergence_points"].as_u64(), Some(1));
     let diff_paths = cut["diff_paths"].as_u64().unwrap();

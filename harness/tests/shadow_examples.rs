@@ -27,13 +27,19 @@ fn shadow(example: &str, extra: &[&str]) -> (Value, Vec<Found>) {
 
 /// A shadow run's `--json` summary: `(summary, tests)`.
 pub fn shadow_file(file: &std::path::Path, extra: &[&str]) -> (Value, Vec<Found>) {
+    let summary = shadow_summary(file, extra);
+    let tests = summary["tests"].as_array().expect("tests is an array").iter().map(found).collect();
+    (summary, tests)
+}
+
+/// The `--json` summary of `penumbra shadow FILE --json --no-tests EXTRA...`, which must succeed.
+pub fn shadow_summary(file: &std::path::Path, extra: &[&str]) -> Value {
     let mut args: Vec<String> = vec!["shadow".into(), file.display().to_string(), "--json".into(), "--no-tests".into()];
     args.extend(extra.iter().map(|s| s.to_string()));
     let out = penumbra(&args);
+    out.assert_no_panic();
     out.assert_status(0);
-    let summary: Value = serde_json::from_slice(&out.stdout).expect("--json prints one JSON object");
-    let tests = summary["tests"].as_array().expect("tests is an array").iter().map(found).collect();
-    (summary, tests)
+    serde_json::from_slice(&out.stdout).expect("--json prints one JSON object")
 }
 
 fn found(t: &Value) -> Found {

@@ -120,7 +120,7 @@ pub fn check_summary(oracle: &Oracle, expected: &Expected, summary: &RunSummary)
     let covered = check_tests(oracle, summary, &mut problems);
     for (sig, points) in &expected.paths {
         if !covered.contains_key(sig) {
-            problems.push(format!("missed diff path: {}", describe(oracle, &oracle.vars, sig, points)));
+            problems.push(format!("missed diff path: {}", describe(oracle, sig, points)));
         }
     }
     problems
@@ -147,7 +147,7 @@ pub fn check_seeded(oracle: &Oracle, summary: &RunSummary, seeds: &[Point]) -> V
                     let points = [seed.clone()];
                     problems.push(format!(
                         "the seed's own diff path is missed: {}",
-                        describe(oracle, &oracle.vars, &d.signature, &points)
+                        describe(oracle, &d.signature, &points)
                     ));
                 }
             }
@@ -232,7 +232,8 @@ fn check_tests(oracle: &Oracle, summary: &RunSummary, problems: &mut Vec<String>
 }
 
 /// A diff path for a message: its inputs, where it diverges and how the new version ends.
-fn describe(oracle: &Oracle, vars: &[Var], sig: &Signature, points: &[Point]) -> String {
+fn describe(oracle: &Oracle, sig: &Signature, points: &[Point]) -> String {
+    let vars = &oracle.vars[..];
     let shown: Vec<String> = points.iter().take(4).map(|p| format!("[{}]", show(vars, p))).collect();
     let more = if points.len() > 4 { format!(" and {} more", points.len() - 4) } else { String::new() };
     let Verdict::Diverges(d) = oracle.verdict(&points[0]) else { unreachable!("a path's inputs diverge") };
