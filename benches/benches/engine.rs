@@ -35,7 +35,8 @@ fn program(name: &str) -> Module {
 /// `name` compiled with `-D` definitions.
 fn program_with(name: &str, defines: &[&str]) -> Module {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("programs").join(name);
-    let options = CompileOptions { defines: defines.iter().map(|d| d.to_string()).collect(), ..CompileOptions::default() };
+    let options =
+        CompileOptions { defines: defines.iter().map(|d| d.to_string()).collect(), ..CompileOptions::default() };
     compile_file(&path, &options).expect("benchmark program compiles")
 }
 

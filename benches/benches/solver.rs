@@ -142,9 +142,7 @@ fn four_way_chain(c: &mut Criterion) {
     for (name, config) in [("all_caches", SolverConfig::default()), ("no_caches", SolverConfig::no_caches())] {
         for len in [8usize, 32] {
             g.throughput(Throughput::Elements(len as u64));
-            g.bench_function(format!("{name}/len{len}"), |b| {
-                b.iter(|| black_box(four_way_along_chain(&config, len)))
-            });
+            g.bench_function(format!("{name}/len{len}"), |b| b.iter(|| black_box(four_way_along_chain(&config, len))));
         }
     }
     g.finish();

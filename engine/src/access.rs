@@ -221,7 +221,9 @@ impl<'p> Executor<'p> {
         let off = self.store.sub(addr, low);
         let span = self.store.constant(64, span);
         let near = self.store.ult(off, span);
-        if let Ok((SatResult::Sat, Some(model))) = self.solver.check_model_from(&self.store, &other.pc, &[near], &other.model) {
+        if let Ok((SatResult::Sat, Some(model))) =
+            self.solver.check_model_from(&self.store, &other.pc, &[near], &other.model)
+        {
             other.model = Rc::new(model);
         }
     }

@@ -43,7 +43,14 @@ impl<'p> Executor<'p> {
     }
 
     /// Pushes a frame for the defined function `func` called by `inst` with argument terms.
-    pub(crate) fn enter(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, func: Func, args: &[TermId]) -> Flow {
+    pub(crate) fn enter(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        func: Func,
+        args: &[TermId],
+    ) -> Flow {
         let module = &self.prog.module;
         if st.stack.len() >= self.config.max_call_depth {
             let name = &module.funcs[func].name;
@@ -121,7 +128,8 @@ impl<'p> Executor<'p> {
         let callee = &module.funcs[func];
         let (given, takes) = (rest.len(), callee.sig.params.len());
         if given < takes || (given > takes && !callee.sig.varargs) {
-            let message = format!("call of '{}' through a pointer with {given} arguments; it takes {takes}", callee.name);
+            let message =
+                format!("call of '{}' through a pointer with {given} arguments; it takes {takes}", callee.name);
             return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, message)));
         }
         if body.results[inst].is_some() && callee.sig.ret.is_none() {

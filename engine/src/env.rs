@@ -26,7 +26,10 @@ use std::rc::Rc;
 enum ArgString {
     Concrete(String),
     /// `len + 1` bytes of variables from `first_var`; the last byte is NUL in memory.
-    Symbolic { first_var: u32, len: u32 },
+    Symbolic {
+        first_var: u32,
+        len: u32,
+    },
 }
 
 /// The option words recorded in every test's argument list, after the program name and the
@@ -152,13 +155,10 @@ fn build_argv(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[ArgString]
         };
         let id = st.mem.allocate(Region::Global, size, 16, Origin::Arg(i as u32), zero).ok_or_else(no_room)?;
         let bytes: Vec<TermId> = match arg {
-            ArgString::Concrete(s) => {
-                s.bytes().chain([0]).map(|b| ex.store.constant(8, u64::from(b))).collect()
+            ArgString::Concrete(s) => s.bytes().chain([0]).map(|b| ex.store.constant(8, u64::from(b))).collect(),
+            ArgString::Symbolic { first_var, len } => {
+                (0..*len).map(|k| ex.store.var(penumbra_solver::VarId::from_u32(first_var + k))).chain([zero]).collect()
             }
-            ArgString::Symbolic { first_var, len } => (0..*len)
-                .map(|k| ex.store.var(penumbra_solver::VarId::from_u32(first_var + k)))
-                .chain([zero])
-                .collect(),
         };
         st.mem.write_bytes(id, 0, &bytes);
         if let ArgString::Symbolic { first_var, .. } = arg {
@@ -180,10 +180,8 @@ fn build_argv(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[ArgString]
     let argv_addr = ex.store.constant(64, st.mem.object(argv).base);
     let mut values = vec![argc, argv_addr];
     if params == 3 {
-        let envp = st
-            .mem
-            .allocate(Region::Global, 8, 16, Origin::Runtime("the envp array"), zero)
-            .ok_or_else(no_room)?;
+        let envp =
+            st.mem.allocate(Region::Global, 8, 16, Origin::Runtime("the envp array"), zero).ok_or_else(no_room)?;
         values.push(ex.store.constant(64, st.mem.object(envp).base));
     }
     Ok(values)

@@ -105,10 +105,7 @@ pub struct Location {
 
 impl Location {
     pub fn new(func: impl Into<String>, line: u32) -> Self {
-        Location {
-            func: func.into(),
-            line,
-        }
+        Location { func: func.into(), line }
     }
 
     /// `file:line`, the form diagnostics use.
@@ -136,12 +133,7 @@ impl RuntimeError {
     /// The one-line diagnostic the CLI prints: `penumbra: error: <kind>: <message> at
     /// <file>:<line>`.
     pub fn diagnostic(&self, source_file: &str) -> String {
-        format!(
-            "penumbra: error: {}: {} at {}",
-            self.kind,
-            self.message,
-            self.location.in_file(source_file)
-        )
+        format!("penumbra: error: {}: {} at {}", self.kind, self.message, self.location.in_file(source_file))
     }
 }
 

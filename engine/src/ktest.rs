@@ -180,15 +180,22 @@ mod tests {
 
     #[test]
     fn writes_klee_version_3_layout() {
-        let bytes = KTest { args: vec![], objects: vec![KTestObject { name: "n".into(), bytes: vec![4, 0, 0, 0] }], ..Default::default() }.to_bytes();
+        let bytes = KTest {
+            args: vec![],
+            objects: vec![KTestObject { name: "n".into(), bytes: vec![4, 0, 0, 0] }],
+            ..Default::default()
+        }
+        .to_bytes();
         let expected: Vec<u8> = [
             &b"KTEST"[..],
-            &[0, 0, 0, 3],       // version
-            &[0, 0, 0, 0],       // no args
+            &[0, 0, 0, 3],             // version
+            &[0, 0, 0, 0],             // no args
             &[0, 0, 0, 0, 0, 0, 0, 0], // sym_argvs, sym_argv_len
-            &[0, 0, 0, 1],       // one object
-            &[0, 0, 0, 1], b"n", // name
-            &[0, 0, 0, 4], &[4, 0, 0, 0],
+            &[0, 0, 0, 1],             // one object
+            &[0, 0, 0, 1],
+            b"n", // name
+            &[0, 0, 0, 4],
+            &[4, 0, 0, 0],
         ]
         .concat();
         assert_eq!(bytes, expected);

@@ -89,9 +89,14 @@ impl Region {
 pub enum Origin {
     Global(Global),
     /// An `alloca` of `func` at source line `line`.
-    Stack { func: Func, line: u32 },
+    Stack {
+        func: Func,
+        line: u32,
+    },
     /// A `malloc`/`calloc`/`realloc` at source line `line`.
-    Heap { line: u32 },
+    Heap {
+        line: u32,
+    },
     /// The string of `argv[i]`.
     Arg(u32),
     /// An object the runtime provides (`argv` itself, `FILE` objects, `errno`).
@@ -107,7 +112,9 @@ pub enum ObjState {
     /// Touching it ends the path as unsupported with this message.
     Unsupported(Rc<str>),
     /// A heap block freed at the given source line.
-    Freed { line: u32 },
+    Freed {
+        line: u32,
+    },
     /// A stack object whose function returned.
     Dead,
 }
@@ -416,7 +423,13 @@ impl Memory {
 /// The byte at `offset + j` of `bytes`, where the symbolic `offset` satisfies
 /// `offset <= bytes.len() - width`: an `ite` chain over the runs of equal bytes among the
 /// candidates (`None` when there are more than [`MAX_ITE_RUNS`] runs).
-pub fn select_byte(store: &mut TermStore, bytes: &ObjectBytes, offset: TermId, j: usize, width: usize) -> Option<TermId> {
+pub fn select_byte(
+    store: &mut TermStore,
+    bytes: &ObjectBytes,
+    offset: TermId,
+    j: usize,
+    width: usize,
+) -> Option<TermId> {
     let candidates = bytes.range(j, bytes.len() - width + j + 1);
     // runs: (first candidate index, value), in increasing offset order
     let mut runs: Vec<(usize, TermId)> = Vec::new();

@@ -132,7 +132,11 @@ impl Program {
 /// Lays out and initialises the globals in module order, then the runtime's objects (the
 /// three `FILE` objects, `errno` and glibc's `<ctype.h>` tables), as the concrete
 /// interpreter's start-up does.
-fn layout_globals(module: &Module, store: &mut TermStore, zero: TermId) -> Result<(Memory, Runtime, Vec<u64>), RunError> {
+fn layout_globals(
+    module: &Module,
+    store: &mut TermStore,
+    zero: TermId,
+) -> Result<(Memory, Runtime, Vec<u64>), RunError> {
     let mut mem = Memory::new();
     let mut ids = Vec::with_capacity(module.globals.len());
     for (g, data) in module.globals.iter() {
@@ -155,7 +159,8 @@ fn layout_globals(module: &Module, store: &mut TermStore, zero: TermId) -> Resul
         errno: runtime_object(4, "errno")?,
         ..Runtime::default()
     };
-    runtime.ctype_b = ctype_table(&mut mem, store, 2, |c| u64::from(ctype::class_mask(c)), "the <ctype.h> class table")?;
+    runtime.ctype_b =
+        ctype_table(&mut mem, store, 2, |c| u64::from(ctype::class_mask(c)), "the <ctype.h> class table")?;
     runtime.ctype_toupper =
         ctype_table(&mut mem, store, 4, |c| ctype::toupper(c) as u32 as u64, "the <ctype.h> toupper table")?;
     runtime.ctype_tolower =

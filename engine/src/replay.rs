@@ -95,10 +95,9 @@ pub fn replay_config(test: &KTest, version: Version) -> Result<RunConfig, Replay
 pub fn same_outcome(record: &TestRecord, outcome: &Outcome) -> bool {
     match (record.kind.as_str(), outcome) {
         ("path", Outcome::Exit(code)) => record.exit_code == Some(*code),
-        ("error", Outcome::Error(e)) => record
-            .error
-            .as_ref()
-            .is_some_and(|r| r.kind == e.kind.as_str() && r.line == e.location.line),
+        ("error", Outcome::Error(e)) => {
+            record.error.as_ref().is_some_and(|r| r.kind == e.kind.as_str() && r.line == e.location.line)
+        }
         ("unsupported", Outcome::Unsupported { location, .. }) => {
             record.location.as_ref().is_some_and(|l| l.line == location.line)
         }
@@ -122,7 +121,11 @@ pub fn check_tests(module: &Module, version: Version, args: &[String], records: 
     let Ok(program) = concrete::Program::new(module) else {
         return records
             .iter()
-            .map(|r| Mismatch { test: r.name.clone(), expected: r.kind.clone(), got: "the program cannot be loaded".into() })
+            .map(|r| Mismatch {
+                test: r.name.clone(),
+                expected: r.kind.clone(),
+                got: "the program cannot be loaded".into(),
+            })
             .collect();
     };
     let mut out = Vec::new();

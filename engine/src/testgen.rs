@@ -270,7 +270,12 @@ impl TestWriter {
                 args: self.args.clone(),
                 sym_argvs: self.sym_argvs,
                 sym_argv_len: self.sym_argv_len,
-                objects: record.inputs.0.iter().map(|i| KTestObject { name: i.name.clone(), bytes: i.bytes.clone() }).collect(),
+                objects: record
+                    .inputs
+                    .0
+                    .iter()
+                    .map(|i| KTestObject { name: i.name.clone(), bytes: i.bytes.clone() })
+                    .collect(),
             };
             let ktest_path = dir.join(format!("{}.ktest", record.name));
             std::fs::write(&ktest_path, ktest.to_bytes())
@@ -283,7 +288,8 @@ impl TestWriter {
             });
             if let Some(out) = &mut self.sidecar {
                 let line = Sidecar { record: &record, args: &self.args, path_condition };
-                let failed = |e: std::io::Error| RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e);
+                let failed =
+                    |e: std::io::Error| RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e);
                 serde_json::to_writer(&mut *out, &line).map_err(|e| failed(std::io::Error::other(e)))?;
                 out.write_all(b"\n").map_err(failed)?;
             }
@@ -321,7 +327,8 @@ fn prepare_dir(dir: &Path) -> Result<PathBuf, RunError> {
 
 /// Creates `parent/penumbra-out-N` for the next free `N` and points `parent/penumbra-last` at it.
 fn numbered_dir(parent: &Path) -> Result<PathBuf, RunError> {
-    let entries = std::fs::read_dir(parent).map_err(|e| RunError::io(format!("cannot read {}", parent.display()), e))?;
+    let entries =
+        std::fs::read_dir(parent).map_err(|e| RunError::io(format!("cannot read {}", parent.display()), e))?;
     let next = entries
         .filter_map(|e| e.ok())
         .filter_map(|e| e.file_name().to_str()?.strip_prefix("penumbra-out-")?.parse::<u64>().ok())

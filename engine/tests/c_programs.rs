@@ -62,34 +62,11 @@ int main(int argc, char **argv) {{
     };
     assert_error(&run_c(&src("a / z")), ErrorKind::DivisionByZero, "main", 4);
     assert_error(&run_c(&src("a % z")), ErrorKind::DivisionByZero, "main", 4);
-    assert_error(
-        &run_c(&src("a / m")),
-        ErrorKind::SignedDivisionOverflow,
-        "main",
-        4,
-    );
-    assert_error(
-        &run_c(&src("a % m")),
-        ErrorKind::SignedDivisionOverflow,
-        "main",
-        4,
-    );
-    assert_error(
-        &run_c(&src("1 << s")),
-        ErrorKind::ShiftOutOfRange,
-        "main",
-        4,
-    );
-    assert_error(
-        &run_c(&src("a >> s")),
-        ErrorKind::ShiftOutOfRange,
-        "main",
-        4,
-    );
-    assert_eq!(
-        run_c(&src("(int)((unsigned)a / (unsigned)m)")).outcome,
-        Outcome::Exit(0)
-    );
+    assert_error(&run_c(&src("a / m")), ErrorKind::SignedDivisionOverflow, "main", 4);
+    assert_error(&run_c(&src("a % m")), ErrorKind::SignedDivisionOverflow, "main", 4);
+    assert_error(&run_c(&src("1 << s")), ErrorKind::ShiftOutOfRange, "main", 4);
+    assert_error(&run_c(&src("a >> s")), ErrorKind::ShiftOutOfRange, "main", 4);
+    assert_eq!(run_c(&src("(int)((unsigned)a / (unsigned)m)")).outcome, Outcome::Exit(0));
     assert_eq!(run_c(&src("1 << (s - 1)")).outcome, Outcome::Exit(0));
 }
 
@@ -110,51 +87,22 @@ int main(void) {
 fn offbyone(version: Version, n: i32) -> penumbra_engine::concrete::RunResult {
     let mut inputs = BTreeMap::new();
     inputs.insert("n".to_string(), n.to_le_bytes().to_vec());
-    run_c_with(
-        OFFBYONE,
-        &RunConfig {
-            version,
-            inputs: Inputs::Named(inputs),
-            ..RunConfig::default()
-        },
-    )
+    run_c_with(OFFBYONE, &RunConfig { version, inputs: Inputs::Named(inputs), ..RunConfig::default() })
 }
 
 #[test]
 fn offbyone_is_an_error_in_new_only_at_four_and_in_both_below_zero() {
     assert_eq!(offbyone(Version::Old, 4).outcome, Outcome::Exit(0));
-    let msg = assert_error(
-        &offbyone(Version::New, 4),
-        ErrorKind::OutOfBoundsWrite,
-        "main",
-        9,
-    );
-    assert_eq!(
-        msg,
-        "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)"
-    );
+    let msg = assert_error(&offbyone(Version::New, 4), ErrorKind::OutOfBoundsWrite, "main", 9);
+    assert_eq!(msg, "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)");
     for version in [Version::Old, Version::New] {
         assert_eq!(offbyone(version, 3).outcome, Outcome::Exit(0));
-        let msg = assert_error(
-            &offbyone(version, -1),
-            ErrorKind::OutOfBoundsWrite,
-            "main",
-            9,
-        );
-        assert_eq!(
-            msg,
-            "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)"
-        );
+        let msg = assert_error(&offbyone(version, -1), ErrorKind::OutOfBoundsWrite, "main", 9);
+        assert_eq!(msg, "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)");
     }
     let r = offbyone(Version::New, 2);
     assert_eq!(r.symbolics.len(), 1);
-    assert_eq!(
-        (
-            r.symbolics[0].name.as_str(),
-            r.symbolics[0].bytes.as_slice()
-        ),
-        ("n", &[2u8, 0, 0, 0][..])
-    );
+    assert_eq!((r.symbolics[0].name.as_str(), r.symbolics[0].bytes.as_slice()), ("n", &[2u8, 0, 0, 0][..]));
 }
 
 #[test]
@@ -175,11 +123,7 @@ int main(void) {
     let program = Program::new(&module).unwrap();
     let with = |version, x: i32| {
         let inputs = Inputs::Ordered(vec![x.to_le_bytes().to_vec()]);
-        program.run(&RunConfig {
-            version,
-            inputs,
-            ..RunConfig::default()
-        })
+        program.run(&RunConfig { version, inputs, ..RunConfig::default() })
     };
     assert_exit(&with(Version::Old, 1), 1, "");
     assert_exit(&with(Version::New, 1), 2, "new only\n");
@@ -187,12 +131,7 @@ int main(void) {
         Outcome::AssumptionViolated(loc) => assert_eq!(loc.line, 7),
         other => panic!("{other}"),
     }
-    assert_error(
-        &with(Version::Old, 7),
-        ErrorKind::AssertionFailed,
-        "main",
-        10,
-    );
+    assert_error(&with(Version::Old, 7), ErrorKind::AssertionFailed, "main", 10);
 }
 
 #[test]
@@ -207,10 +146,7 @@ int main(int argc, char **argv) {
     );
     let msg = assert_error(&r, ErrorKind::AssertionFailed, "main", 4);
     // glibc's assert passes __PRETTY_FUNCTION__.
-    assert_eq!(
-        msg,
-        "assertion `argc > 1 && \"needs an argument\"' failed in function 'int main(int, char **)'"
-    );
+    assert_eq!(msg, "assertion `argc > 1 && \"needs an argument\"' failed in function 'int main(int, char **)'");
 }
 
 #[test]
@@ -224,13 +160,7 @@ int main(void) {
 }"#;
     assert_exit(&run_c(src), 0, "6765 50000\n");
     let module = compile(src);
-    let r = run(
-        &module,
-        &RunConfig {
-            max_call_depth: 1000,
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&module, &RunConfig { max_call_depth: 1000, ..RunConfig::default() });
     assert_error(&r, ErrorKind::StackOverflow, "down", 3);
     let infinite = r#"int f(int n) { return f(n + 1) + 1; }
 int main(void) { return f(0); }"#;
@@ -298,11 +228,13 @@ int main(void) {
     return p[1];
 }"#;
     let msg = assert_error(&run_c(uaf), ErrorKind::UseAfterFree, "main", 5);
-    assert_eq!(msg, "read of 4 bytes at offset 4 of freed heap object allocated at line 3 and freed at line 4 (8 bytes)");
+    assert_eq!(
+        msg,
+        "read of 4 bytes at offset 4 of freed heap object allocated at line 3 and freed at line 4 (8 bytes)"
+    );
     let double = "#include <stdlib.h>\nint main(void) { char *p = malloc(1);\n free(p);\n free(p); return 0; }";
     assert_error(&run_c(double), ErrorKind::DoubleFree, "main", 4);
-    let interior =
-        "#include <stdlib.h>\nint main(void) { char *p = malloc(8);\n free(p + 2); return 0; }";
+    let interior = "#include <stdlib.h>\nint main(void) { char *p = malloc(8);\n free(p + 2); return 0; }";
     assert_error(&run_c(interior), ErrorKind::InvalidFree, "main", 3);
     let overflow = "#include <stdlib.h>\nint main(void) { int *p = malloc(3 * sizeof(int));\n p[3] = 1; return 0; }";
     assert_error(&run_c(overflow), ErrorKind::OutOfBoundsWrite, "main", 3);
@@ -312,10 +244,7 @@ int main(void) {
     return *p;
 }"#;
     let msg = assert_error(&run_c(stack), ErrorKind::UseAfterFree, "main", 4);
-    assert!(
-        msg.contains("stack object of returned function 'leak'"),
-        "{msg}"
-    );
+    assert!(msg.contains("stack object of returned function 'leak'"), "{msg}");
     let null = "struct s { int a, b; };\nint main(void) { struct s *p = 0;\n return p->b; }";
     let msg = assert_error(&run_c(null), ErrorKind::NullDereference, "main", 3);
     assert_eq!(msg, "read of 4 bytes at address 0x4");
@@ -379,34 +308,22 @@ int main(int argc, char **argv) {
         stdin: b"a\nb\nc".to_vec(),
         ..RunConfig::default()
     };
-    assert_exit(
-        &run_c_with(src, &config),
-        1,
-        "prog argc=4 sum=40 lines=2 last=-2\n",
-    );
+    assert_exit(&run_c_with(src, &config), 1, "prog argc=4 sum=40 lines=2 last=-2\n");
     let fgets = r#"#include <stdio.h>
 int main(void) {
     char line[6];
     while (fgets(line, sizeof line, stdin)) printf("[%s]", line);
     return 0;
 }"#;
-    let config = RunConfig {
-        stdin: b"hello world\nx\n".to_vec(),
-        ..RunConfig::default()
-    };
+    let config = RunConfig { stdin: b"hello world\nx\n".to_vec(), ..RunConfig::default() };
     assert_exit(&run_c_with(fgets, &config), 0, "[hello][ worl][d\n][x\n]");
 }
 
 #[test]
 fn exit_status_is_the_low_byte() {
-    let r = run_c(
-        "#include <stdlib.h>\nvoid f(void) { exit(300); }\nint main(void) { f(); return 1; }",
-    );
+    let r = run_c("#include <stdlib.h>\nvoid f(void) { exit(300); }\nint main(void) { f(); return 1; }");
     assert_exit(&r, 44, "");
-    assert_eq!(
-        run_c("int main(void) { return -1; }").outcome,
-        Outcome::Exit(255)
-    );
+    assert_eq!(run_c("int main(void) { return -1; }").outcome, Outcome::Exit(255));
 }
 
 #[test]
@@ -452,15 +369,10 @@ int main(int argc, char **argv) {
     return 0;
 }"#;
     assert_exit(&run_c(src), 0, "start\n");
-    let config = RunConfig {
-        args: vec!["p".into(), "x".into()],
-        ..RunConfig::default()
-    };
+    let config = RunConfig { args: vec!["p".into(), "x".into()], ..RunConfig::default() };
     let r = run_c_with(src, &config);
     assert_eq!(r.stdout_text(), "start\n");
-    let Outcome::Unsupported { location, .. } = &r.outcome else {
-        panic!("{}", r.outcome)
-    };
+    let Outcome::Unsupported { location, .. } = &r.outcome else { panic!("{}", r.outcome) };
     assert_eq!(location.line, 5);
 }
 
@@ -535,11 +447,7 @@ int main(void) {
 }"#,
     );
     // Exactly what the native build prints with glibc 2.36.
-    assert_exit(
-        &r,
-        0,
-        "0g 1b 1e 2d 3a 3c 9f calls=14\napple banana fig pear \n3 1\n",
-    );
+    assert_exit(&r, 0, "0g 1b 1e 2d 3a 3c 9f calls=14\napple banana fig pear \n3 1\n");
 }
 
 #[test]

@@ -8,9 +8,7 @@ use penumbra_ir::{BinaryOp, FunctionBuilder, GlobalInit, Type, Value, PTR};
 
 /// `int main(void)`: what `build` appends (at line 1 unless it sets lines), then `return 0`
 /// at line 99.
-fn error_program(
-    build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder),
-) -> penumbra_ir::Module {
+fn error_program(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder)) -> penumbra_ir::Module {
     let mut mb = ModuleBuilder::new();
     let main = mb.declare("main", &[], Some(Type::I32));
     let mut body = penumbra_ir::Body::default();
@@ -41,10 +39,7 @@ fn out_of_bounds_read_and_write_of_a_global() {
     });
     let r = run_default(&m);
     let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 12);
-    assert_eq!(
-        msg,
-        "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)"
-    );
+    assert_eq!(msg, "out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes)");
     assert_eq!(
         r.diagnostic(&m),
         "penumbra: error: out-of-bounds-write: out-of-bounds write of 1 byte at offset 4 of global 'buf' (4 bytes) \
@@ -60,10 +55,7 @@ fn out_of_bounds_read_and_write_of_a_global() {
         b.load(Type::I32, q);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::OutOfBoundsRead, "main", 13);
-    assert_eq!(
-        msg,
-        "out-of-bounds read of 4 bytes at offset 1 of global 'buf' (4 bytes)"
-    );
+    assert_eq!(msg, "out-of-bounds read of 4 bytes at offset 1 of global 'buf' (4 bytes)");
 }
 
 #[test]
@@ -78,10 +70,7 @@ fn negative_index_underflows_the_object() {
         b.store(q, one);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::OutOfBoundsWrite, "main", 5);
-    assert_eq!(
-        msg,
-        "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)"
-    );
+    assert_eq!(msg, "out-of-bounds write of 1 byte at offset -1 of global 'buf' (4 bytes)");
 }
 
 #[test]
@@ -122,7 +111,10 @@ fn heap_use_after_free_double_free_and_invalid_free() {
         b.load(Type::I32, p);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::UseAfterFree, "main", 20);
-    assert_eq!(msg, "read of 4 bytes at offset 0 of freed heap object allocated at line 3 and freed at line 4 (8 bytes)");
+    assert_eq!(
+        msg,
+        "read of 4 bytes at offset 0 of freed heap object allocated at line 3 and freed at line 4 (8 bytes)"
+    );
 
     let m = heap(|b, free, p| {
         line(b, 21);
@@ -138,10 +130,7 @@ fn heap_use_after_free_double_free_and_invalid_free() {
         b.call(free, &[p], None);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidFree, "main", 22);
-    assert_eq!(
-        msg,
-        "free of global 'g' at offset 0, which is not on the heap"
-    );
+    assert_eq!(msg, "free of global 'g' at offset 0, which is not on the heap");
 }
 
 #[test]
@@ -159,12 +148,7 @@ fn stack_object_of_a_returned_function_is_dead() {
         let v = b.load(Type::I32, p.unwrap());
         b.ret(Some(v));
     });
-    let msg = assert_error(
-        &run_default(&mb.finish()),
-        ErrorKind::UseAfterFree,
-        "main",
-        8,
-    );
+    let msg = assert_error(&run_default(&mb.finish()), ErrorKind::UseAfterFree, "main", 8);
     assert_eq!(
         msg,
         "read of 4 bytes at offset 0 of stack object of returned function 'leak' (allocated at line 2) (4 bytes)"
@@ -179,10 +163,7 @@ fn invalid_pointers_and_read_only_globals() {
         b.load(Type::I8, wild);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidPointer, "main", 6);
-    assert_eq!(
-        msg,
-        "read of 1 byte at address 0x4000000000, which is in no object"
-    );
+    assert_eq!(msg, "read of 1 byte at address 0x4000000000, which is in no object");
 
     let m = error_program(|mb, b| {
         let s = mb.string("str", "abc");
@@ -203,10 +184,7 @@ fn invalid_calls_through_pointers() {
         b.call_indirect(not_fn, &[], None);
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 14);
-    assert_eq!(
-        msg,
-        "call through 0x10000040, which is not a function address"
-    );
+    assert_eq!(msg, "call through 0x10000040, which is not a function address");
 
     let m = error_program(|_, b| {
         let null = b.iconst(PTR, 0);
@@ -230,10 +208,7 @@ fn invalid_calls_through_pointers() {
         b.call_indirect(fp, &[one], Some(Type::I32));
     });
     let msg = assert_error(&run_default(&m), ErrorKind::InvalidCall, "main", 16);
-    assert_eq!(
-        msg,
-        "call of 'two' through a pointer with 1 arguments; it takes 2"
-    );
+    assert_eq!(msg, "call of 'two' through a pointer with 1 arguments; it takes 2");
 }
 
 #[test]
@@ -254,45 +229,19 @@ fn division_errors_are_checked_before_computing() {
             b.binary(op, x, y);
         })
     };
-    assert_error(
-        &run_default(&div(BinaryOp::SDiv, Type::I32, 5, 0)),
-        ErrorKind::DivisionByZero,
-        "main",
-        30,
-    );
-    assert_error(
-        &run_default(&div(BinaryOp::URem, Type::I8, 5, 0)),
-        ErrorKind::DivisionByZero,
-        "main",
-        30,
-    );
+    assert_error(&run_default(&div(BinaryOp::SDiv, Type::I32, 5, 0)), ErrorKind::DivisionByZero, "main", 30);
+    assert_error(&run_default(&div(BinaryOp::URem, Type::I8, 5, 0)), ErrorKind::DivisionByZero, "main", 30);
     let m = div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 0xffff_ffff);
-    assert_error(
-        &run_default(&m),
-        ErrorKind::SignedDivisionOverflow,
-        "main",
-        30,
-    );
+    assert_error(&run_default(&m), ErrorKind::SignedDivisionOverflow, "main", 30);
     let m = div(BinaryOp::SRem, Type::I64, 1 << 63, u64::MAX);
-    assert_error(
-        &run_default(&m),
-        ErrorKind::SignedDivisionOverflow,
-        "main",
-        30,
-    );
+    assert_error(&run_default(&m), ErrorKind::SignedDivisionOverflow, "main", 30);
     let m = div(BinaryOp::Shl, Type::I32, 1, 32);
     assert_error(&run_default(&m), ErrorKind::ShiftOutOfRange, "main", 30);
     let m = div(BinaryOp::AShr, Type::I8, 1, 200);
     assert_error(&run_default(&m), ErrorKind::ShiftOutOfRange, "main", 30);
     // The same operations in range are fine.
-    assert_eq!(
-        run_default(&div(BinaryOp::Shl, Type::I32, 1, 31)).outcome,
-        Outcome::Exit(0)
-    );
-    assert_eq!(
-        run_default(&div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 1)).outcome,
-        Outcome::Exit(0)
-    );
+    assert_eq!(run_default(&div(BinaryOp::Shl, Type::I32, 1, 31)).outcome, Outcome::Exit(0));
+    assert_eq!(run_default(&div(BinaryOp::SDiv, Type::I32, 0x8000_0000, 1)).outcome, Outcome::Exit(0));
 }
 
 #[test]
@@ -306,11 +255,7 @@ fn assertions_abort_and_unreachable() {
 
     let m = error_program(|mb, b| {
         let assert_fail = mb.declare("__assert_fail", &[PTR, PTR, Type::I32, PTR], None);
-        let (e, file, func) = (
-            mb.string("e", "x > 0"),
-            mb.string("f", "t.c"),
-            mb.string("fn", "main"),
-        );
+        let (e, file, func) = (mb.string("e", "x > 0"), mb.string("f", "t.c"), mb.string("fn", "main"));
         let (e, file, func) = (b.global_addr(e), b.global_addr(file), b.global_addr(func));
         let l = b.iconst(Type::I32, 41);
         line(b, 41);
@@ -319,10 +264,7 @@ fn assertions_abort_and_unreachable() {
     let r = run_default(&m);
     let msg = assert_error(&r, ErrorKind::AssertionFailed, "main", 41);
     assert_eq!(msg, "assertion `x > 0' failed in function 'main'");
-    assert_eq!(
-        String::from_utf8_lossy(&r.stderr),
-        "t.c:41: main: Assertion `x > 0' failed.\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&r.stderr), "t.c:41: main: Assertion `x > 0' failed.\n");
 
     let m = error_program(|mb, b| {
         let abort = mb.declare("abort", &[], None);
@@ -336,12 +278,7 @@ fn assertions_abort_and_unreachable() {
         line(b, 43);
         b.unreachable();
     });
-    assert_error(
-        &run_default(&mb.finish()),
-        ErrorKind::Unreachable,
-        "main",
-        43,
-    );
+    assert_error(&run_default(&mb.finish()), ErrorKind::Unreachable, "main", 43);
 }
 
 #[test]
@@ -362,18 +299,9 @@ fn unbounded_recursion_overflows_the_call_depth() {
         b.ret(r);
     });
     let m = mb.finish();
-    let r = run(
-        &m,
-        &RunConfig {
-            max_call_depth: 100,
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { max_call_depth: 100, ..RunConfig::default() });
     let msg = assert_error(&r, ErrorKind::StackOverflow, "f", 3);
-    assert_eq!(
-        msg,
-        "calling 'f' exceeds the call depth limit of 100 frames"
-    );
+    assert_eq!(msg, "calling 'f' exceeds the call depth limit of 100 frames");
     // The default limit is 100,000 frames.
     let r = run_default(&m);
     assert_error(&r, ErrorKind::StackOverflow, "f", 3);
@@ -403,21 +331,14 @@ fn unsupported_instructions_and_unknown_externals_end_the_path() {
     let m = mb.finish();
     let r = run_default(&m);
     assert_unsupported(&r, "floating-point arithmetic (fadd)", 17);
-    assert_eq!(
-        r.diagnostic(&m),
-        "penumbra: unsupported: floating-point arithmetic (fadd) at test.c:17"
-    );
+    assert_eq!(r.diagnostic(&m), "penumbra: unsupported: floating-point arithmetic (fadd) at test.c:17");
 
     let m = error_program(|mb, b| {
         let f = mb.declare("frobnicate", &[], Some(Type::I32));
         line(b, 18);
         b.call(f, &[], Some(Type::I32));
     });
-    assert_unsupported(
-        &run_default(&m),
-        "unknown external function 'frobnicate'",
-        18,
-    );
+    assert_unsupported(&run_default(&m), "unknown external function 'frobnicate'", 18);
 
     let m = error_program(|mb, b| {
         let g = mb.global_init("environ", 8, GlobalInit::External);
@@ -425,26 +346,16 @@ fn unsupported_instructions_and_unknown_externals_end_the_path() {
         line(b, 19);
         b.load(PTR, p);
     });
-    assert_unsupported(
-        &run_default(&m),
-        "external global 'environ' is not modelled",
-        19,
-    );
+    assert_unsupported(&run_default(&m), "external global 'environ' is not modelled", 19);
 
     let m = error_program(|mb, b| {
-        let msg = mb
-            .module
-            .add_message("initialiser with a floating-point constant");
+        let msg = mb.module.add_message("initialiser with a floating-point constant");
         let g = mb.global_init("weird", 8, GlobalInit::Unsupported(msg));
         let p = b.global_addr(g);
         line(b, 20);
         b.load(PTR, p);
     });
-    assert_unsupported(
-        &run_default(&m),
-        "initialiser with a floating-point constant",
-        20,
-    );
+    assert_unsupported(&run_default(&m), "initialiser with a floating-point constant", 20);
 }
 
 #[test]
@@ -452,11 +363,7 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
     let mut mb = ModuleBuilder::new();
     mb.declare("main", &[], Some(Type::I32));
     let m = mb.finish();
-    assert_unsupported(
-        &run_default(&m),
-        "the program defines no 'main' function",
-        0,
-    );
+    assert_unsupported(&run_default(&m), "the program defines no 'main' function", 0);
 
     let mut mb = ModuleBuilder::new();
     let main = mb.declare("main", &[Type::I64], Some(Type::I32));
@@ -465,13 +372,8 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
         b.ret(Some(z));
     });
     let r = run_default(&mb.finish());
-    let Outcome::Unsupported { message, .. } = r.outcome else {
-        panic!()
-    };
-    assert!(
-        message.starts_with("'main' has an unsupported signature (i64)"),
-        "{message}"
-    );
+    let Outcome::Unsupported { message, .. } = r.outcome else { panic!() };
+    assert!(message.starts_with("'main' has an unsupported signature (i64)"), "{message}");
 
     // A body without a terminator fails verification.
     let mut mb = ModuleBuilder::new();
@@ -482,9 +384,7 @@ fn programs_that_cannot_run_are_reported_not_panicked_on() {
         b.binary(BinaryOp::Add, x, x);
     });
     let r = run_default(&mb.module);
-    let Outcome::Unsupported { message, .. } = r.outcome else {
-        panic!()
-    };
+    let Outcome::Unsupported { message, .. } = r.outcome else { panic!() };
     assert!(message.starts_with("invalid IR: @main"), "{message}");
     assert!(Program::new(&mb.module).is_err());
 }
@@ -512,8 +412,5 @@ fn deep_recursion_of_a_large_function_overflows_the_register_stack() {
     });
     let r = run_default(&mb.finish());
     let msg = assert_error(&r, ErrorKind::StackOverflow, "big", 6);
-    assert_eq!(
-        msg,
-        "calling 'big' exceeds the stack limit of 16777216 values in all frames"
-    );
+    assert_eq!(msg, "calling 'big' exceeds the stack limit of 16777216 values in all frames");
 }

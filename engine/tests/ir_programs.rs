@@ -5,15 +5,12 @@ use crate::support::*;
 use penumbra_engine::concrete::{run, Inputs, Outcome, Program, RunConfig, SymbolicObject};
 use penumbra_engine::ErrorKind;
 use penumbra_ir::{
-    BinaryOp, CastOp, FunctionBuilder, GlobalInit, IntCC, Reloc, RelocTarget, Type, Value, Version,
-    PTR,
+    BinaryOp, CastOp, FunctionBuilder, GlobalInit, IntCC, Reloc, RelocTarget, Type, Value, Version, PTR,
 };
 use std::collections::BTreeMap;
 
 /// `int main(void) { <body computes v>; return v; }` with a `buf[4]` global available.
-fn main_returning(
-    build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder) -> Value,
-) -> penumbra_ir::Module {
+fn main_returning(build: impl FnOnce(&mut ModuleBuilder, &mut FunctionBuilder) -> Value) -> penumbra_ir::Module {
     let mut mb = ModuleBuilder::new();
     let main = mb.declare("main", &[], Some(Type::I32));
     let mut body = penumbra_ir::Body::default();
@@ -32,11 +29,7 @@ fn main_returning(
 fn main_return_value_is_the_exit_status_modulo_256() {
     for (ret, status) in [(0u64, 0), (3, 3), (300, 44), (0xffff_ffff, 255), (256, 0)] {
         let m = main_returning(|_, b| b.iconst(Type::I32, ret));
-        assert_eq!(
-            run_default(&m).outcome,
-            Outcome::Exit(status),
-            "return {ret}"
-        );
+        assert_eq!(run_default(&m).outcome, Outcome::Exit(status), "return {ret}");
     }
 }
 
@@ -124,11 +117,7 @@ fn switch_takes_the_matching_case_or_the_default() {
                 b.ret(Some(c));
             }
         });
-        assert_eq!(
-            run_default(&mb.finish()).outcome,
-            Outcome::Exit(want),
-            "switch on {input}"
-        );
+        assert_eq!(run_default(&mb.finish()).outcome, Outcome::Exit(want), "switch on {input}");
     }
 }
 
@@ -144,10 +133,7 @@ fn change_and_execute_follow_the_version() {
         let e = b.binary(BinaryOp::Mul, e, hundred);
         b.binary(BinaryOp::Add, c, e)
     });
-    let config = |version| RunConfig {
-        version,
-        ..RunConfig::default()
-    };
+    let config = |version| RunConfig { version, ..RunConfig::default() };
     assert_eq!(run(&m, &config(Version::Old)).outcome, Outcome::Exit(101));
     assert_eq!(run(&m, &config(Version::New)).outcome, Outcome::Exit(2));
 }
@@ -176,25 +162,13 @@ fn make_symbolic_takes_named_inputs_padded_and_truncated() {
     let mut named = BTreeMap::new();
     named.insert("x".to_string(), vec![50]);
     named.insert("y".to_string(), vec![8, 0, 0, 0, 0xff, 0xff]);
-    let r = run(
-        &m,
-        &RunConfig {
-            inputs: Inputs::Named(named),
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { inputs: Inputs::Named(named), ..RunConfig::default() });
     assert_eq!(r.outcome, Outcome::Exit(42));
     assert_eq!(
         r.symbolics,
         vec![
-            SymbolicObject {
-                name: "x".into(),
-                bytes: vec![50, 0, 0, 0]
-            },
-            SymbolicObject {
-                name: "y".into(),
-                bytes: vec![8, 0, 0, 0]
-            },
+            SymbolicObject { name: "x".into(), bytes: vec![50, 0, 0, 0] },
+            SymbolicObject { name: "y".into(), bytes: vec![8, 0, 0, 0] },
         ]
     );
     // Missing names are zeros.
@@ -206,21 +180,9 @@ fn make_symbolic_takes_named_inputs_padded_and_truncated() {
 #[test]
 fn make_symbolic_takes_ordered_inputs() {
     let m = two_symbolics();
-    let r = run(
-        &m,
-        &RunConfig {
-            inputs: Inputs::Ordered(vec![vec![9], vec![2]]),
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { inputs: Inputs::Ordered(vec![vec![9], vec![2]]), ..RunConfig::default() });
     assert_eq!(r.outcome, Outcome::Exit(7));
-    assert_eq!(
-        r.symbolics
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect::<Vec<_>>(),
-        ["x", "y"]
-    );
+    assert_eq!(r.symbolics.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["x", "y"]);
 }
 
 #[test]
@@ -238,10 +200,7 @@ fn make_symbolic_past_the_object_is_an_out_of_bounds_write() {
     });
     let r = run_default(&mb.finish());
     let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 9);
-    assert_eq!(
-        msg,
-        "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' (4 bytes)"
-    );
+    assert_eq!(msg, "out-of-bounds write of 8 bytes at offset 0 of stack object of 'main' (4 bytes)");
 }
 
 #[test]
@@ -271,28 +230,13 @@ fn step_limit_stops_an_infinite_loop_after_exactly_that_many_steps() {
         b.jump(l, &[]);
     });
     let m = mb.finish();
-    let r = run(
-        &m,
-        &RunConfig {
-            max_steps: Some(1000),
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { max_steps: Some(1000), ..RunConfig::default() });
     assert_eq!(r.outcome, Outcome::StepLimit);
     assert_eq!(r.steps, 1000);
-    assert_eq!(
-        r.diagnostic(&m),
-        "penumbra: step limit reached after 1000 steps"
-    );
+    assert_eq!(r.diagnostic(&m), "penumbra: step limit reached after 1000 steps");
     // A budget the program fits in exactly is not hit.
     let m = main_returning(|_, b| b.iconst(Type::I32, 0));
-    let r = run(
-        &m,
-        &RunConfig {
-            max_steps: Some(1),
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { max_steps: Some(1), ..RunConfig::default() });
     assert_eq!((r.outcome, r.steps), (Outcome::Exit(0), 1));
 }
 
@@ -312,25 +256,10 @@ fn function_pointers_in_a_global_table() {
         });
     }
     let relocs = vec![
-        Reloc {
-            offset: 0,
-            target: RelocTarget::Func(add),
-            addend: 0,
-        },
-        Reloc {
-            offset: 8,
-            target: RelocTarget::Func(sub),
-            addend: 0,
-        },
+        Reloc { offset: 0, target: RelocTarget::Func(add), addend: 0 },
+        Reloc { offset: 8, target: RelocTarget::Func(sub), addend: 0 },
     ];
-    let table = mb.global_init(
-        "ops",
-        16,
-        GlobalInit::Bytes {
-            bytes: vec![0; 16],
-            relocs,
-        },
-    );
+    let table = mb.global_init("ops", 16, GlobalInit::Bytes { bytes: vec![0; 16], relocs });
     mb.main(|b, _| {
         let t = b.global_addr(table);
         let eight = b.iconst(PTR, 8);
@@ -410,13 +339,7 @@ fn argv_is_built_from_the_configured_arguments() {
     });
     let m = mb.finish();
     let args = vec!["prog".to_string(), "-x".to_string(), "a!".to_string()];
-    let r = run(
-        &m,
-        &RunConfig {
-            args,
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { args, ..RunConfig::default() });
     assert_eq!(r.outcome, Outcome::Exit(i32::from(b'!') + 3));
 }
 
@@ -430,10 +353,7 @@ fn a_global_too_large_to_hold_is_a_load_error() {
     });
     let m = mb.finish();
     let err = Program::new(&m).err().expect("rejected");
-    assert_eq!(
-        err.to_string(),
-        "global 'huge' cannot be laid out: 1099511627776 bytes do not fit in memory"
-    );
+    assert_eq!(err.to_string(), "global 'huge' cannot be laid out: 1099511627776 bytes do not fit in memory");
     // Globals filling the whole 256 MiB budget leave no room for the runtime's objects.
     let mut mb = ModuleBuilder::new();
     mb.global_init("big", 256 << 20, GlobalInit::Zero);
@@ -443,10 +363,7 @@ fn a_global_too_large_to_hold_is_a_load_error() {
     });
     let m = mb.finish();
     let err = Program::new(&m).err().expect("rejected");
-    assert_eq!(
-        err.to_string(),
-        "the globals leave no room for stdin's FILE object"
-    );
+    assert_eq!(err.to_string(), "the globals leave no room for stdin's FILE object");
 }
 
 #[test]
@@ -484,11 +401,7 @@ fn loads_and_stores_of_every_width_are_little_endian() {
         b.ret(Some(z));
     });
     let r = run_default(&mb.finish());
-    assert_exit(
-        &r,
-        0,
-        "8877665544332211 55443322 3322 22 0 8877665544beef01\n",
-    );
+    assert_exit(&r, 0, "8877665544332211 55443322 3322 22 0 8877665544beef01\n");
 }
 
 #[test]
@@ -516,18 +429,8 @@ fn repeated_symbolic_names_take_unique_names_first() {
     let mut named = BTreeMap::new();
     named.insert("x".to_string(), vec![1]);
     named.insert("x#2".to_string(), vec![2]);
-    let r = run(
-        &m,
-        &RunConfig {
-            inputs: Inputs::Named(named),
-            ..RunConfig::default()
-        },
-    );
+    let r = run(&m, &RunConfig { inputs: Inputs::Named(named), ..RunConfig::default() });
     assert_eq!(r.outcome, Outcome::Exit(211));
     let names: Vec<&str> = r.symbolics.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(
-        names,
-        ["x", "x", "x"],
-        "recorded under the names the program gave"
-    );
+    assert_eq!(names, ["x", "x", "x"], "recorded under the names the program gave");
 }

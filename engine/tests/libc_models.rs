@@ -38,23 +38,11 @@ int main(void) {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[..8],
-        [
-            "hello, world 12",
-            "1 1 0",
-            "0 1",
-            "o, world|orld|world",
-            "1 1 1",
-            "98 0 0",
-            "hello, world!!",
-            "xxxxlo w 1",
-        ]
+        ["hello, world 12", "1 1 0", "0 1", "o, world|orld|world", "1 1 1", "98 0 0", "hello, world!!", "xxxxlo w 1",]
     );
     assert_eq!(lines[8], "dup 4 2");
     // memchr's result is an address: only its shape is fixed.
-    assert!(
-        lines[9].starts_with("0x") && lines[9].ends_with(" bc"),
-        "{out}"
-    );
+    assert!(lines[9].starts_with("0x") && lines[9].ends_with(" bc"), "{out}");
     assert_eq!(r.outcome, penumbra_engine::concrete::Outcome::Exit(0));
 }
 
@@ -123,10 +111,7 @@ int main(void) {
 }"#,
     );
     let msg = assert_error(&r, ErrorKind::OutOfBoundsWrite, "main", 5);
-    assert!(
-        msg.starts_with("out-of-bounds write of 5 bytes at offset 0 of stack object of 'main'"),
-        "{msg}"
-    );
+    assert!(msg.starts_with("out-of-bounds write of 5 bytes at offset 0 of stack object of 'main'"), "{msg}");
 }
 
 #[test]
@@ -142,44 +127,15 @@ int main(void) {{
 }}"#
         )
     };
-    let msg = assert_error(
-        &run_c(&src("strlen(s)")),
-        ErrorKind::OutOfBoundsRead,
-        "main",
-        6,
-    );
-    assert!(
-        msg.starts_with("out-of-bounds read of 1 byte at offset 3 of stack object"),
-        "{msg}"
-    );
-    assert_error(
-        &run_c(&src("printf(\"%s\", s)")),
-        ErrorKind::OutOfBoundsRead,
-        "main",
-        6,
-    );
-    assert_error(
-        &run_c(&src("strcmp(s, s)")),
-        ErrorKind::OutOfBoundsRead,
-        "main",
-        6,
-    );
+    let msg = assert_error(&run_c(&src("strlen(s)")), ErrorKind::OutOfBoundsRead, "main", 6);
+    assert!(msg.starts_with("out-of-bounds read of 1 byte at offset 3 of stack object"), "{msg}");
+    assert_error(&run_c(&src("printf(\"%s\", s)")), ErrorKind::OutOfBoundsRead, "main", 6);
+    assert_error(&run_c(&src("strcmp(s, s)")), ErrorKind::OutOfBoundsRead, "main", 6);
     // Comparisons stop at the first difference, so no byte past the arrays is read.
-    assert_eq!(
-        run_c(&src("(strcmp(s, t) < 0)")).outcome,
-        penumbra_engine::concrete::Outcome::Exit(1)
-    );
-    assert_eq!(
-        run_c(&src("(strchr(s, 'b') == s + 1)")).outcome,
-        penumbra_engine::concrete::Outcome::Exit(1)
-    );
+    assert_eq!(run_c(&src("(strcmp(s, t) < 0)")).outcome, penumbra_engine::concrete::Outcome::Exit(1));
+    assert_eq!(run_c(&src("(strchr(s, 'b') == s + 1)")).outcome, penumbra_engine::concrete::Outcome::Exit(1));
     assert_eq!(run_c(&src("printf(\"%.3s\", s)")).stdout_text(), "abc");
-    assert_error(
-        &run_c(&src("memcmp(s, t, 4)")),
-        ErrorKind::OutOfBoundsRead,
-        "main",
-        6,
-    );
+    assert_error(&run_c(&src("memcmp(s, t, 4)")), ErrorKind::OutOfBoundsRead, "main", 6);
 }
 
 #[test]
@@ -196,60 +152,16 @@ int main(void) {{
 }}"#
         )
     };
-    let msg = assert_error(
-        &run_c(&src("memcpy(d, h, 10)")),
-        ErrorKind::OutOfBoundsWrite,
-        "main",
-        6,
-    );
-    assert!(
-        msg.starts_with("out-of-bounds write of 10 bytes at offset 0 of stack object"),
-        "{msg}"
-    );
-    let msg = assert_error(
-        &run_c(&src("memcpy(d, h, 11)")),
-        ErrorKind::OutOfBoundsRead,
-        "main",
-        6,
-    );
-    assert!(
-        msg.contains("heap object allocated at line 4 (10 bytes)"),
-        "{msg}"
-    );
-    assert_error(
-        &run_c(&src("memset(h + 5, 0, 6)")),
-        ErrorKind::OutOfBoundsWrite,
-        "main",
-        6,
-    );
-    assert_error(
-        &run_c(&src("memset(0, 0, 1)")),
-        ErrorKind::NullDereference,
-        "main",
-        6,
-    );
-    assert_eq!(
-        run_c(&src("memcpy(0, 0, 0)")).outcome,
-        penumbra_engine::concrete::Outcome::Exit(0)
-    );
-    assert_error(
-        &run_c(&src("free(h); free(d)")),
-        ErrorKind::InvalidFree,
-        "main",
-        6,
-    );
-    assert_error(
-        &run_c(&src("free(h); h[0] = 1")),
-        ErrorKind::UseAfterFree,
-        "main",
-        6,
-    );
-    assert_error(
-        &run_c(&src("free(h); h = realloc(h, 20)")),
-        ErrorKind::DoubleFree,
-        "main",
-        6,
-    );
+    let msg = assert_error(&run_c(&src("memcpy(d, h, 10)")), ErrorKind::OutOfBoundsWrite, "main", 6);
+    assert!(msg.starts_with("out-of-bounds write of 10 bytes at offset 0 of stack object"), "{msg}");
+    let msg = assert_error(&run_c(&src("memcpy(d, h, 11)")), ErrorKind::OutOfBoundsRead, "main", 6);
+    assert!(msg.contains("heap object allocated at line 4 (10 bytes)"), "{msg}");
+    assert_error(&run_c(&src("memset(h + 5, 0, 6)")), ErrorKind::OutOfBoundsWrite, "main", 6);
+    assert_error(&run_c(&src("memset(0, 0, 1)")), ErrorKind::NullDereference, "main", 6);
+    assert_eq!(run_c(&src("memcpy(0, 0, 0)")).outcome, penumbra_engine::concrete::Outcome::Exit(0));
+    assert_error(&run_c(&src("free(h); free(d)")), ErrorKind::InvalidFree, "main", 6);
+    assert_error(&run_c(&src("free(h); h[0] = 1")), ErrorKind::UseAfterFree, "main", 6);
+    assert_error(&run_c(&src("free(h); h = realloc(h, 20)")), ErrorKind::DoubleFree, "main", 6);
 }
 
 #[test]
@@ -275,9 +187,7 @@ int main(void) {
 
 #[test]
 fn abort_exit_and_unmodelled_conversions() {
-    let r = run_c(
-        "#include <stdlib.h>\n#include <stdio.h>\nint main(void) { printf(\"x\");\n abort(); }",
-    );
+    let r = run_c("#include <stdlib.h>\n#include <stdio.h>\nint main(void) { printf(\"x\");\n abort(); }");
     assert_eq!(r.stdout_text(), "x");
     assert_error(&r, ErrorKind::Abort, "main", 4);
     let r = run_c("#include <stdio.h>\nint main(void) {\n printf(\"%d %d\\n\", 1);\n return 0; }");

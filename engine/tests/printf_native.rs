@@ -68,9 +68,7 @@ int main(void) {
 #[test]
 fn printf_formats_match_the_native_c_library() {
     let Some(native) = native_output(FORMATS) else {
-        eprintln!(
-            "note: clang-15 not available, printf_formats_match_the_native_c_library skipped"
-        );
+        eprintln!("note: clang-15 not available, printf_formats_match_the_native_c_library skipped");
         return;
     };
     let r = run_c(FORMATS);
@@ -80,10 +78,7 @@ fn printf_formats_match_the_native_c_library() {
         assert_eq!(a, b, "line {} differs", i + 1);
     }
     assert_eq!(ours, native);
-    assert!(
-        ours.lines().count() > 40,
-        "the table should be large:\n{ours}"
-    );
+    assert!(ours.lines().count() > 40, "the table should be large:\n{ours}");
 }
 
 /// Compiles `source` with `clang-15 -O0 -fwrapv` into a temporary directory and runs it.
@@ -92,12 +87,7 @@ fn native_output(source: &str) -> Option<String> {
     std::fs::create_dir_all(&dir).ok()?;
     let (src, exe) = (dir.join("formats.c"), dir.join("formats"));
     std::fs::write(&src, source).ok()?;
-    let built = Command::new("clang-15")
-        .args(["-O0", "-fwrapv", "-w", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .status()
-        .ok()?;
+    let built = Command::new("clang-15").args(["-O0", "-fwrapv", "-w", "-o"]).arg(&exe).arg(&src).status().ok()?;
     assert!(built.success(), "clang-15 failed on the format table");
     let out = Command::new(&exe).output().expect("run the native build");
     let _ = std::fs::remove_dir_all(&dir);

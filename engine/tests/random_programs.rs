@@ -10,20 +10,12 @@ use penumbra_fuzz_checks::{irgen::random_program, Rng};
 #[test]
 fn random_programs_run_deterministically_without_panicking() {
     let mut kinds = std::collections::BTreeMap::new();
-    for seed in 0..std::env::var("PENUMBRA_RANDOM_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(400u64)
-    {
+    for seed in 0..std::env::var("PENUMBRA_RANDOM_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(400u64) {
         let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let generated = random_program(&mut rng, false);
-        let program =
-            Program::new(&generated.module).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let config = RunConfig {
-            max_steps: Some(5_000),
-            inputs: Inputs::Named(generated.inputs),
-            ..RunConfig::default()
-        };
+        let program = Program::new(&generated.module).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let config =
+            RunConfig { max_steps: Some(5_000), inputs: Inputs::Named(generated.inputs), ..RunConfig::default() };
         let first = program.run(&config);
         let second = program.run(&config);
         assert_eq!(first, second, "seed {seed} is not deterministic");
@@ -39,8 +31,5 @@ fn random_programs_run_deterministically_without_panicking() {
     eprintln!("outcomes: {kinds:?}");
     // The generator reaches normal exits and a good spread of errors.
     assert!(kinds.len() >= 8, "outcomes: {kinds:?}");
-    assert!(
-        kinds.get("exit").copied().unwrap_or(0) > 10,
-        "outcomes: {kinds:?}"
-    );
+    assert!(kinds.get("exit").copied().unwrap_or(0) > 10, "outcomes: {kinds:?}");
 }

@@ -17,8 +17,7 @@ pub fn run_default(module: &Module) -> RunResult {
 
 /// Compiles a C snippet (with `penumbra.h` available), panicking on frontend errors.
 pub fn compile(source: &str) -> Module {
-    compile_source("test.c", source, &CompileOptions::default())
-        .unwrap_or_else(|e| panic!("compile error: {e}"))
+    compile_source("test.c", source, &CompileOptions::default()).unwrap_or_else(|e| panic!("compile error: {e}"))
 }
 
 /// Compiles and runs a C snippet.
@@ -34,12 +33,7 @@ pub fn run_c_with(source: &str, config: &RunConfig) -> RunResult {
 /// Asserts the run exited with `status` and printed `stdout`.
 #[track_caller]
 pub fn assert_exit(result: &RunResult, status: i32, stdout: &str) {
-    assert_eq!(
-        result.outcome,
-        Outcome::Exit(status),
-        "stdout so far: {:?}",
-        result.stdout_text()
-    );
+    assert_eq!(result.outcome, Outcome::Exit(status), "stdout so far: {:?}", result.stdout_text());
     assert_eq!(result.stdout_text(), stdout);
 }
 
@@ -49,12 +43,7 @@ pub fn assert_exit(result: &RunResult, status: i32, stdout: &str) {
 pub fn assert_error(result: &RunResult, kind: ErrorKind, func: &str, line: u32) -> String {
     match &result.outcome {
         Outcome::Error(e) => {
-            assert_eq!(
-                (e.kind, e.location.func.as_str(), e.location.line),
-                (kind, func, line),
-                "{}",
-                e.message
-            );
+            assert_eq!((e.kind, e.location.func.as_str(), e.location.line), (kind, func, line), "{}", e.message);
             e.message.clone()
         }
         other => panic!("expected {kind} at {func}:{line}, got {other}"),
@@ -65,10 +54,7 @@ pub fn assert_error(result: &RunResult, kind: ErrorKind, func: &str, line: u32) 
 #[track_caller]
 pub fn assert_unsupported(result: &RunResult, message: &str, line: u32) {
     match &result.outcome {
-        Outcome::Unsupported {
-            message: m,
-            location,
-        } => {
+        Outcome::Unsupported { message: m, location } => {
             assert_eq!((m.as_str(), location.line), (message, line));
         }
         other => panic!("expected unsupported {message:?}, got {other}"),

@@ -20,10 +20,7 @@ pub fn compile(file: &Path, args: &CompileArgs) -> Result<Module> {
     if !file.is_file() {
         anyhow::bail!("cannot read {}: no such file", file.display());
     }
-    let options = CompileOptions {
-        include_dirs: args.include.clone(),
-        defines: args.define.clone(),
-        ..Default::default()
-    };
+    let options =
+        CompileOptions { include_dirs: args.include.clone(), defines: args.define.clone(), ..Default::default() };
     compile_file(file, &options).with_context(|| format!("cannot compile {}", file.display()))
 }

@@ -5,9 +5,9 @@ use crate::cli::{ExecArgs, VersionArg};
 use crate::compile::compile_program;
 use crate::inputs::parse_inputs;
 use anyhow::{Context, Result};
+use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
 use penumbra_engine::ktest::KTest;
 use penumbra_engine::replay::replay_config;
-use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
 use penumbra_ir::Version;
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,7 +28,13 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
             let inputs = parse_inputs(&args.inputs)?;
             let mut argv = vec![args.file.display().to_string()];
             argv.extend(args.args.iter().cloned());
-            RunConfig { version, inputs: Inputs::Named(inputs), args: argv, max_steps: args.max_steps, ..RunConfig::default() }
+            RunConfig {
+                version,
+                inputs: Inputs::Named(inputs),
+                args: argv,
+                max_steps: args.max_steps,
+                ..RunConfig::default()
+            }
         }
     };
     let module = compile_program(&args.file, &args.compile)?;

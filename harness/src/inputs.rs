@@ -69,9 +69,7 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
     }
     (0..hex.len())
         .step_by(2)
-        .map(|i| {
-            u8::from_str_radix(&hex[i..i + 2], 16).with_context(|| format!("hex:{hex} is not hexadecimal"))
-        })
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).with_context(|| format!("hex:{hex} is not hexadecimal")))
         .collect()
 }
 
@@ -80,10 +78,12 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
 /// or 8 bytes) as `name=VALUE` (little-endian signed), others as `name=hex:BYTES` — the
 /// spellings `--input` and `--seed` accept back.
 pub fn show_input(name: &str, bytes: &[u8]) -> String {
-    let is_text_object = name == "stdin" || name.strip_prefix("arg").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+    let is_text_object =
+        name == "stdin" || name.strip_prefix("arg").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
     if is_text_object {
         // An argument ends at its NUL; stdin's bytes are all data.
-        let text_len = if name == "stdin" { bytes.len() } else { bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len()) };
+        let text_len =
+            if name == "stdin" { bytes.len() } else { bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len()) };
         let (text, rest) = bytes.split_at(text_len);
         if rest.iter().all(|&b| b == 0) && text.iter().all(|&b| b.is_ascii_graphic() || b == b' ') {
             return format!("{name}=str:{}", String::from_utf8_lossy(text));

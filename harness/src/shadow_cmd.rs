@@ -145,12 +145,7 @@ pub fn divergence_report(summary: &RunSummary) -> String {
 }
 
 fn describe(t: &TestRecord) -> String {
-    let inputs: Vec<String> = t
-        .inputs
-        .0
-        .iter()
-        .map(|i| show_input(&i.name, &i.bytes))
-        .collect();
+    let inputs: Vec<String> = t.inputs.0.iter().map(|i| show_input(&i.name, &i.bytes)).collect();
     let mut s = String::new();
     if let (Some(line), Some(old), Some(new)) = (t.line, &t.old, &t.new) {
         let _ = write!(s, "line {line}: old {old}, new {new}; ");

@@ -217,11 +217,8 @@ fn parse_run(text: &str) -> Result<RunSpec, String> {
 
 /// The runs a corpus file asks for (one default run if it has no `// run:` lines).
 fn runs_of(source: &str) -> Result<Vec<RunSpec>, String> {
-    let runs: Vec<RunSpec> = source
-        .lines()
-        .filter_map(|l| l.strip_prefix("// run:"))
-        .map(parse_run)
-        .collect::<Result<_, _>>()?;
+    let runs: Vec<RunSpec> =
+        source.lines().filter_map(|l| l.strip_prefix("// run:")).map(parse_run).collect::<Result<_, _>>()?;
     if runs.is_empty() {
         Ok(vec![parse_run("")?])
     } else {
@@ -380,10 +377,7 @@ fn corpus_is_large_and_every_program_says_what_it_exercises() {
 fn run_lines_parse_flags_quotes_and_arguments() {
     let spec = parse_run(r#" --version old --input x=-5 --input "buf=str:add 1 2" -- a "b c" d"#).unwrap();
     assert_eq!(spec.version, Version::Old);
-    assert_eq!(
-        spec.inputs,
-        vec![("x".to_string(), "-5".to_string()), ("buf".to_string(), "str:add 1 2".to_string())]
-    );
+    assert_eq!(spec.inputs, vec![("x".to_string(), "-5".to_string()), ("buf".to_string(), "str:add 1 2".to_string())]);
     assert_eq!(spec.args, vec!["a", "b c", "d"]);
     assert_eq!(
         spec.penumbra_flags(),

@@ -20,8 +20,9 @@ const UNSUPPORTED_MARK: &str = "// <- unsupported";
 fn assert_error(name: &str, source: &str, kind: &str, stdout: &str) -> Output {
     let out = exec_source(name, source, &[]);
     out.assert_no_panic();
-    let diag = error_line(&out.stderr)
-        .unwrap_or_else(|| panic!("no `penumbra: error:` line for {name}; status {:?}, stderr:\n{}", out.status, out.stderr));
+    let diag = error_line(&out.stderr).unwrap_or_else(|| {
+        panic!("no `penumbra: error:` line for {name}; status {:?}, stderr:\n{}", out.status, out.stderr)
+    });
     let expected_line = line_of(source, ERROR_MARK);
     assert_eq!(
         (diag.kind.as_str(), diag.line, diag.file.ends_with(name), out.stdout_str().as_str(), out.status),

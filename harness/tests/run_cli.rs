@@ -21,7 +21,8 @@ int main(void) {
 fn json(out: &crate::support::Output) -> serde_json::Value {
     out.assert_no_panic();
     out.assert_status(0);
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", out.stdout_str()))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", out.stdout_str()))
 }
 
 #[test]
@@ -91,7 +92,8 @@ fn run_is_deterministic_and_prints_a_human_summary() {
     let first = run("a");
     run("b");
     assert!(first.contains("paths completed") && first.contains("replay check: 0 of 8 tests differ"), "{first}");
-    let mut names: Vec<_> = std::fs::read_dir(file.dir.path().join("a")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let mut names: Vec<_> =
+        std::fs::read_dir(file.dir.path().join("a")).unwrap().map(|e| e.unwrap().file_name()).collect();
     names.sort();
     assert_eq!(names.len(), 10, "8 .ktest files, tests.jsonl and run.json: {names:?}");
     assert!(names.iter().any(|n| n == "run.json"), "{names:?}");
@@ -142,7 +144,14 @@ fn bad_input_is_a_clear_error() {
     out.assert_no_panic();
     out.assert_status(EXIT_USAGE);
     let file = write_c("ok.c", "int main(void) { return 0; }\n");
-    let out = penumbra(["run".as_ref(), file.path.as_os_str(), "--sym-args".as_ref(), "3".as_ref(), "1".as_ref(), "2".as_ref()]);
+    let out = penumbra([
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--sym-args".as_ref(),
+        "3".as_ref(),
+        "1".as_ref(),
+        "2".as_ref(),
+    ]);
     out.assert_no_panic();
     out.assert_status(EXIT_USAGE);
     let garbage = write_c("t.ktest", "not a ktest");

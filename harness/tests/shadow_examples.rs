@@ -182,7 +182,11 @@ fn seeds_that_lead_to_the_same_divergence_count_it_once() {
         let mut args = vec!["--mode", "seeded"];
         args.extend_from_slice(seeds);
         let (summary, tests) = shadow("threshold.c", &args);
-        assert_eq!((summary["diff_paths"].as_u64(), summary["divergence_points"].as_u64()), (Some(1), Some(1)), "{seeds:?}");
+        assert_eq!(
+            (summary["diff_paths"].as_u64(), summary["divergence_points"].as_u64()),
+            (Some(1), Some(1)),
+            "{seeds:?}"
+        );
         assert_threshold_divergence(&tests);
     }
 }

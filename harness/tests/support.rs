@@ -154,8 +154,7 @@ pub fn exec_source(name: &str, source: &str, extra: &[&str]) -> Output {
 
 /// The 1-based line of the only line of `source` containing `marker`.
 pub fn line_of(source: &str, marker: &str) -> u32 {
-    let hits: Vec<usize> =
-        source.lines().enumerate().filter(|(_, l)| l.contains(marker)).map(|(i, _)| i + 1).collect();
+    let hits: Vec<usize> = source.lines().enumerate().filter(|(_, l)| l.contains(marker)).map(|(i, _)| i + 1).collect();
     assert_eq!(hits.len(), 1, "marker {marker:?} must occur on exactly one line");
     hits[0] as u32
 }

@@ -185,7 +185,10 @@ struct pair make(long a, int b) { struct pair p = { a, b }; return p; }
 int use(void) { struct pair p = make(3, 4); return p.b; }",
     );
     // (buffer, a, b) and no result.
-    assert_eq!(func(&m, "make").sig, Signature { params: vec![Type::I64, Type::I64, Type::I32], ret: None, varargs: false });
+    assert_eq!(
+        func(&m, "make").sig,
+        Signature { params: vec![Type::I64, Type::I64, Type::I32], ret: None, varargs: false }
+    );
     let t = func_text(&m, "make");
     assert!(t.contains("store.i64 v") && t.contains(", [v0]"), "{t}");
     let t = func_text(&m, "use");
@@ -215,7 +218,10 @@ fn user_variadic_functions_read_their_arguments_from_an_area_the_caller_fills() 
 int sum(int n, ...) { va_list ap; va_start(ap, n); int s = 0; for (int i = 0; i < n; i++) s += va_arg(ap, int); va_end(ap); return s; }
 int main(void) { return sum(2, 40, 2); }",
     );
-    assert_eq!(func(&m, "sum").sig, Signature { params: vec![Type::I32, Type::I64], ret: Some(Type::I32), varargs: false });
+    assert_eq!(
+        func(&m, "sum").sig,
+        Signature { params: vec![Type::I32, Type::I64], ret: Some(Type::I32), varargs: false }
+    );
     let t = func_text(&m, "sum");
     assert!(t.contains("store.i32 48, [") && t.contains("store.i32 176, ["), "{t}");
     let t = func_text(&m, "main");
@@ -322,7 +328,8 @@ fn source_lines_come_from_debug_information() {
     let m = lower("lines.c", "\nint f(int x)\n{\n  int y = x * 2;\n\n  return y + 1;\n}\n");
     assert_eq!(func(&m, "f").line, 2);
     let b = body(&m, "f");
-    let lines: Vec<u32> = b.layout.blocks().iter().flat_map(|&bl| b.layout.block_insts(bl)).map(|&i| b.srclocs[i].line).collect();
+    let lines: Vec<u32> =
+        b.layout.blocks().iter().flat_map(|&bl| b.layout.block_insts(bl)).map(|&i| b.srclocs[i].line).collect();
     assert_eq!(lines, vec![4, 6, 6]);
 }
 
@@ -337,7 +344,8 @@ fn static_inline_functions_of_headers_have_no_lines_of_the_program() {
 
 #[test]
 fn the_same_program_lowers_to_the_same_text() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/kitchen_sink.c")).expect("kitchen_sink.c");
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/kitchen_sink.c"))
+        .expect("kitchen_sink.c");
     let a = text(&lower("kitchen_sink.c", &src));
     let b = text(&lower("kitchen_sink.c", &src));
     assert_eq!(a, b);
@@ -353,6 +361,11 @@ int bump(int k) { atomic_fetch_add(&counter, k); int e = 5; atomic_compare_excha
     );
     assert!(unsupported(&m, "bump").is_empty());
     let t = func_text(&m, "bump");
-    assert!(t.contains("v3 = load.i32 [@counter]") && t.contains("v4 = add.i32 v3, v0") && t.contains("store.i32 v4, [@counter]"), "{t}");
+    assert!(
+        t.contains("v3 = load.i32 [@counter]")
+            && t.contains("v4 = add.i32 v3, v0")
+            && t.contains("store.i32 v4, [@counter]"),
+        "{t}"
+    );
     assert!(t.contains("icmp.eq v7, 5") && t.contains("select.i32 v8, 9, v7"), "{t}");
 }

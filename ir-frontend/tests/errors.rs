@@ -39,12 +39,16 @@ fn syntax_errors_carry_clangs_diagnostics() {
 #[test]
 fn a_missing_file_is_a_compile_error_naming_it() {
     let err = compile_file("no/such/file.c".as_ref(), &CompileOptions::default()).unwrap_err();
-    assert!(matches!(&err, FrontendError::CompileFailed { stderr, .. } if stderr.contains("no/such/file.c")), "{err:?}");
+    assert!(
+        matches!(&err, FrontendError::CompileFailed { stderr, .. } if stderr.contains("no/such/file.c")),
+        "{err:?}"
+    );
 }
 
 #[test]
 fn a_file_without_main_is_fine() {
-    let m = compile_source("lib.c", "int twice(int x) { return 2 * x; }\n", &CompileOptions::default()).expect("lowers");
+    let m =
+        compile_source("lib.c", "int twice(int x) { return 2 * x; }\n", &CompileOptions::default()).expect("lowers");
     assert!(m.func_by_name("main").is_none());
 }
 
@@ -67,7 +71,9 @@ fn defines_include_dirs_and_extra_flags_reach_clang() {
 #[test]
 fn lowering_a_file_that_is_not_bitcode_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
-    for (name, bytes) in [("empty.bc", &b""[..]), ("text.bc", &b"int main(void) { return 0; }"[..]), ("short.bc", &b"BC"[..])] {
+    for (name, bytes) in
+        [("empty.bc", &b""[..]), ("text.bc", &b"int main(void) { return 0; }"[..]), ("short.bc", &b"BC"[..])]
+    {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).expect("write");
         let err = lower_bitcode(&path, name).unwrap_err();

@@ -44,10 +44,7 @@ fn mutate(src: &str, rng: &mut Rng) -> String {
             let line = &lines[i];
             if !line.is_empty() {
                 let at = floor_char(line, rng.below(line.len()));
-                let replacement = "+-*/%<>=!&|^~()[]{};,01279xy"
-                    .chars()
-                    .nth(rng.below(29))
-                    .unwrap_or('+');
+                let replacement = "+-*/%<>=!&|^~()[]{};,01279xy".chars().nth(rng.below(29)).unwrap_or('+');
                 let mut chars: Vec<char> = line.chars().collect();
                 let idx = line[..at].chars().count().min(chars.len().saturating_sub(1));
                 chars[idx] = replacement;

@@ -74,7 +74,9 @@ fn unsupported_global_initialisers_are_marked_on_the_global() {
     let m = lower("ld.c", "long double x = 1.5L;\ndouble d = 0.5;\nint main(void) { return 0; }\n");
     let x = &m.globals[m.global_by_name("x").unwrap()];
     match x.init {
-        GlobalInit::Unsupported(msg) => assert!(m.messages[msg].contains("floating-point constant"), "{}", m.messages[msg]),
+        GlobalInit::Unsupported(msg) => {
+            assert!(m.messages[msg].contains("floating-point constant"), "{}", m.messages[msg])
+        }
         ref other => panic!("{other:?}"),
     }
     let d = &m.globals[m.global_by_name("d").unwrap()];

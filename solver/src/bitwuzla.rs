@@ -139,11 +139,7 @@ impl Bitwuzla {
             // limit does not interrupt it, so the pass is off.
             sys::bitwuzla_set_option(options.as_ptr(), sys::BITWUZLA_OPT_PP_NORMALIZE, 0);
             if let Some(ms) = time_limit_ms {
-                sys::bitwuzla_set_option(
-                    options.as_ptr(),
-                    sys::BITWUZLA_OPT_TIME_LIMIT_PER,
-                    ms.max(1),
-                );
+                sys::bitwuzla_set_option(options.as_ptr(), sys::BITWUZLA_OPT_TIME_LIMIT_PER, ms.max(1));
             }
             let solver = match NonNull::new(sys::bitwuzla_new(tm.as_ptr(), options.as_ptr())) {
                 Some(s) => s,
@@ -158,15 +154,8 @@ impl Bitwuzla {
                 *slot = sys::bitwuzla_mk_bv_sort(tm.as_ptr(), w as u64);
             }
             bv_sorts[0] = sys::bitwuzla_mk_bool_sort(tm.as_ptr());
-            let mut bz = Bitwuzla {
-                tm,
-                options,
-                solver,
-                levels: 0,
-                model_ready: false,
-                bv_sorts,
-                deadline: Box::new(None),
-            };
+            let mut bz =
+                Bitwuzla { tm, options, solver, levels: 0, model_ready: false, bv_sorts, deadline: Box::new(None) };
             bz.register_deadline();
             Ok(bz)
         }
@@ -216,9 +205,7 @@ impl Bitwuzla {
 
     fn need_bv(what: &str, t: BzTerm) -> Result<(), BzError> {
         if t.is_bool() {
-            return err(format!(
-                "{what}: Boolean operand where a bitvector is required"
-            ));
+            return err(format!("{what}: Boolean operand where a bitvector is required"));
         }
         Ok(())
     }
@@ -321,10 +308,7 @@ impl Bitwuzla {
                 u64::from(lo),
             )
         };
-        Ok(BzTerm {
-            raw,
-            width: hi - lo + 1,
-        })
+        Ok(BzTerm { raw, width: hi - lo + 1 })
     }
 
     /// Zero or sign extension to `width` bits.
@@ -336,20 +320,9 @@ impl Bitwuzla {
         if width == a.width {
             return Ok(a);
         }
-        let kind = if signed {
-            sys::BITWUZLA_KIND_BV_SIGN_EXTEND
-        } else {
-            sys::BITWUZLA_KIND_BV_ZERO_EXTEND
-        };
+        let kind = if signed { sys::BITWUZLA_KIND_BV_SIGN_EXTEND } else { sys::BITWUZLA_KIND_BV_ZERO_EXTEND };
         // SAFETY: bitvector operand, non-negative extension amount.
-        let raw = unsafe {
-            sys::bitwuzla_mk_term1_indexed1(
-                self.tm.as_ptr(),
-                kind,
-                a.raw,
-                u64::from(width - a.width),
-            )
-        };
+        let raw = unsafe { sys::bitwuzla_mk_term1_indexed1(self.tm.as_ptr(), kind, a.raw, u64::from(width - a.width)) };
         Ok(BzTerm { raw, width })
     }
 
@@ -362,19 +335,8 @@ impl Bitwuzla {
             return err("ite branches have different sorts");
         }
         // SAFETY: sorts checked above.
-        let raw = unsafe {
-            sys::bitwuzla_mk_term3(
-                self.tm.as_ptr(),
-                sys::BITWUZLA_KIND_ITE,
-                c.raw,
-                a.raw,
-                b.raw,
-            )
-        };
-        Ok(BzTerm {
-            raw,
-            width: a.width,
-        })
+        let raw = unsafe { sys::bitwuzla_mk_term3(self.tm.as_ptr(), sys::BITWUZLA_KIND_ITE, c.raw, a.raw, b.raw) };
+        Ok(BzTerm { raw, width: a.width })
     }
 
     /// A Boolean as a 1-bit vector (`ite(b, #b1, #b0)`).
@@ -486,11 +448,7 @@ impl Bitwuzla {
         let s = unsafe {
             let v = sys::bitwuzla_get_value(self.solver.as_ptr(), t.raw);
             let p = sys::bitwuzla_term_value_get_str_fmt(v, 16);
-            let s = if p.is_null() {
-                None
-            } else {
-                Some(CStr::from_ptr(p).to_string_lossy().into_owned())
-            };
+            let s = if p.is_null() { None } else { Some(CStr::from_ptr(p).to_string_lossy().into_owned()) };
             sys::bitwuzla_term_release(v);
             s
         };

@@ -53,10 +53,7 @@ impl TermStore {
 
     fn same_width(&self, what: &str, a: TermId, b: TermId) -> u8 {
         let (wa, wb) = (self.width(a), self.width(b));
-        assert_eq!(
-            wa, wb,
-            "{what}: operand widths differ ({a:?}: {wa}, {b:?}: {wb})"
-        );
+        assert_eq!(wa, wb, "{what}: operand widths differ ({a:?}: {wa}, {b:?}: {wb})");
         wa
     }
 
@@ -358,11 +355,7 @@ impl TermStore {
                 match self.op(a) {
                     Op::Not | Op::Neg => {
                         let x = self.children(a)[0];
-                        let k = if self.op(a) == Op::Not {
-                            sem::not(c, w)
-                        } else {
-                            sem::neg(c, w)
-                        };
+                        let k = if self.op(a) == Op::Not { sem::not(c, w) } else { sem::neg(c, w) };
                         let k = self.mk_const(w, k);
                         return self.eq(x, k);
                     }
@@ -471,10 +464,7 @@ impl TermStore {
     /// Bits `hi ..= lo` of `t` (a `hi - lo + 1`-bit term).
     pub fn extract(&mut self, t: TermId, hi: u8, lo: u8) -> TermId {
         let tw = self.width(t);
-        assert!(
-            lo <= hi && hi < tw,
-            "extract({t:?}, {hi}, {lo}) of a {tw}-bit term"
-        );
+        assert!(lo <= hi && hi < tw, "extract({t:?}, {hi}, {lo}) of a {tw}-bit term");
         let w = hi - lo + 1;
         if w == tw {
             return t;

@@ -43,11 +43,7 @@ impl Core {
         self.bz.set_deadline(deadline);
     }
 
-    pub(crate) fn new(
-        incremental: bool,
-        timeout_ms: Option<u64>,
-        log: Option<QueryLog>,
-    ) -> Result<Self, SolverError> {
+    pub(crate) fn new(incremental: bool, timeout_ms: Option<u64>, log: Option<QueryLog>) -> Result<Self, SolverError> {
         Ok(Core {
             bz: Bitwuzla::new(timeout_ms)?,
             memo: FxHashMap::default(),
@@ -63,23 +59,14 @@ impl Core {
         self.asserted.len()
     }
 
-    pub(crate) fn solve(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        q: &Query<'_>,
-    ) -> Result<Answer, SolverError> {
+    pub(crate) fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         let store = ctx.store;
         ctx.stats.core_queries += 1;
 
         // 1. assertions
         if self.incremental {
-            let keep = self
-                .asserted
-                .iter()
-                .zip(q.pc)
-                .take_while(|(a, b)| a == b)
-                .count();
+            let keep = self.asserted.iter().zip(q.pc).take_while(|(a, b)| a == b).count();
             let drop = self.asserted.len() - keep;
             self.bz.pop(drop as u64)?;
             self.asserted.truncate(keep);

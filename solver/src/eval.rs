@@ -39,18 +39,11 @@ pub fn eval(store: &TermStore, t: TermId, assignment: &impl Assignment) -> u64 {
 }
 
 /// The value of `t` under `assignment`, shadows following `version`.
-pub fn eval_version(
-    store: &TermStore,
-    t: TermId,
-    assignment: &impl Assignment,
-    version: Version,
-) -> u64 {
+pub fn eval_version(store: &TermStore, t: TermId, assignment: &impl Assignment, version: Version) -> u64 {
     let mut budget = SMALL_TERM_NODES;
     match eval_small(store, t, assignment, version, &mut budget) {
         Some(v) => v,
-        None => Evaluator::new(store, assignment)
-            .with_version(version)
-            .eval(t),
+        None => Evaluator::new(store, assignment).with_version(version).eval(t),
     }
 }
 

@@ -45,12 +45,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// All four, in a fixed order.
-    pub const ALL: [Outcome; 4] = [
-        Outcome::SameTrue,
-        Outcome::SameFalse,
-        Outcome::DiffTrue,
-        Outcome::DiffFalse,
-    ];
+    pub const ALL: [Outcome; 4] = [Outcome::SameTrue, Outcome::SameFalse, Outcome::DiffTrue, Outcome::DiffFalse];
 
     /// The value of `old(c)` in this outcome.
     pub fn old_value(self) -> bool {
@@ -121,10 +116,7 @@ impl FourWay {
 
     /// The feasible outcomes, in [`Outcome::ALL`] order.
     pub fn feasible(&self) -> Vec<Outcome> {
-        Outcome::ALL
-            .into_iter()
-            .filter(|&o| self.is_feasible(o))
-            .collect()
+        Outcome::ALL.into_iter().filter(|&o| self.is_feasible(o)).collect()
     }
 
     /// Whether some diff outcome is feasible (the versions can diverge here).
@@ -137,12 +129,7 @@ impl Solver {
     /// Which of the four outcomes of branching on `cond` are feasible under
     /// `pc`, with a model each. `cond` is width 1 and may contain shadows;
     /// `pc` may not (it holds projections).
-    pub fn four_way(
-        &mut self,
-        store: &mut TermStore,
-        pc: &[TermId],
-        cond: TermId,
-    ) -> Result<FourWay, SolverError> {
+    pub fn four_way(&mut self, store: &mut TermStore, pc: &[TermId], cond: TermId) -> Result<FourWay, SolverError> {
         let start = std::time::Instant::now();
         let r = self.four_way_inner(store, pc, cond, None);
         self.stats.total_time_us += crate::chain::micros(start.elapsed());
@@ -204,10 +191,7 @@ impl Solver {
 
         let same = store.eq(o, n);
         let diff = store.not(same);
-        let pairs = [
-            (same, [Outcome::SameTrue, Outcome::SameFalse]),
-            (diff, [Outcome::DiffTrue, Outcome::DiffFalse]),
-        ];
+        let pairs = [(same, [Outcome::SameTrue, Outcome::SameFalse]), (diff, [Outcome::DiffTrue, Outcome::DiffFalse])];
         for (pair_cond, outcomes) in pairs {
             if let Some((hit, m)) = known.filter(|(hit, _)| outcomes.contains(hit)) {
                 *fw.slot(hit) = Some(m.clone());
@@ -224,11 +208,7 @@ impl Solver {
                     let m = m.unwrap_or_default();
                     let mut ev = Evaluator::new(store, &m);
                     let hit = Outcome::from_values(ev.eval(o) == 1, ev.eval(n) == 1);
-                    let other = if hit == outcomes[0] {
-                        outcomes[1]
-                    } else {
-                        outcomes[0]
-                    };
+                    let other = if hit == outcomes[0] { outcomes[1] } else { outcomes[0] };
                     *fw.slot(hit) = Some(m);
                     let lits = literals(other, o, n, not_o, not_n);
                     self.settle(store, pc, &lits, other, &mut fw, base)?;
@@ -267,10 +247,7 @@ impl Solver {
 
 /// The branch literals of an outcome.
 fn literals(out: Outcome, o: TermId, n: TermId, not_o: TermId, not_n: TermId) -> [TermId; 2] {
-    [
-        if out.old_value() { o } else { not_o },
-        if out.new_value() { n } else { not_n },
-    ]
+    [if out.old_value() { o } else { not_o }, if out.new_value() { n } else { not_n }]
 }
 
 #[cfg(test)]
@@ -302,10 +279,7 @@ mod tests {
         let mut solver = Solver::new(SolverConfig::default()).unwrap();
         let fw = solver.four_way(&mut s, &[], c).unwrap();
         assert!(!fw.two_way);
-        assert_eq!(
-            fw.feasible(),
-            vec![Outcome::SameTrue, Outcome::SameFalse, Outcome::DiffFalse]
-        );
+        assert_eq!(fw.feasible(), vec![Outcome::SameTrue, Outcome::SameFalse, Outcome::DiffFalse]);
         assert!(fw.unknown.is_empty());
         for o in fw.feasible() {
             let m = fw.get(o).unwrap();

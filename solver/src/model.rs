@@ -72,9 +72,7 @@ impl Model {
     /// The same assignment on `vars` (sorted, deduplicated), listing each of
     /// them (0 when this model does not mention it) and nothing else.
     pub fn restrict(&self, vars: &[VarId]) -> Model {
-        Model {
-            entries: vars.iter().map(|&v| (v, self.get(v))).collect(),
-        }
+        Model { entries: vars.iter().map(|&v| (v, self.get(v))).collect() }
     }
 
     /// Adds the entries of `other`; on a variable both list, `other` wins.
@@ -125,10 +123,7 @@ mod tests {
         let mut a = Model::from_pairs([(v(0), 1), (v(4), 4)]);
         let b = Model::from_pairs([(v(2), 2), (v(4), 5), (v(6), 6)]);
         a.merge(&b);
-        assert_eq!(
-            a.iter().collect::<Vec<_>>(),
-            vec![(v(0), 1), (v(2), 2), (v(4), 5), (v(6), 6)]
-        );
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![(v(0), 1), (v(2), 2), (v(4), 5), (v(6), 6)]);
         let r = a.restrict(&[v(2), v(3)]);
         assert_eq!(r.iter().collect::<Vec<_>>(), vec![(v(2), 2), (v(3), 0)]);
         let mut c = Model::new();

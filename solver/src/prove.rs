@@ -24,17 +24,11 @@ pub(crate) struct ProofCache {
 
 impl ProofCache {
     pub(crate) fn new(capacity: usize) -> Self {
-        ProofCache {
-            proofs: FxHashMap::default(),
-            order: VecDeque::new(),
-            capacity: capacity.max(1),
-        }
+        ProofCache { proofs: FxHashMap::default(), order: VecDeque::new(), capacity: capacity.max(1) }
     }
 
     fn lookup(&self, pair: (TermId, TermId), pc: &[TermId]) -> bool {
-        self.proofs
-            .get(&pair)
-            .is_some_and(|sets| sets.iter().any(|s| is_subset(s, pc)))
+        self.proofs.get(&pair).is_some_and(|sets| sets.iter().any(|s| is_subset(s, pc)))
     }
 
     fn insert(&mut self, pair: (TermId, TermId), pc: Arc<[TermId]>) {

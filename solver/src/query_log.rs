@@ -46,15 +46,8 @@ pub(crate) struct QueryLog {
 impl QueryLog {
     /// Creates (truncates) the log file.
     pub(crate) fn create(path: &Path) -> Result<Self, SolverError> {
-        let file = File::create(path).map_err(|source| SolverError::QueryLog {
-            path: path.to_owned(),
-            source,
-        })?;
-        Ok(QueryLog {
-            path: path.to_owned(),
-            out: BufWriter::new(file),
-            count: 0,
-        })
+        let file = File::create(path).map_err(|source| SolverError::QueryLog { path: path.to_owned(), source })?;
+        Ok(QueryLog { path: path.to_owned(), out: BufWriter::new(file), count: 0 })
     }
 
     /// Appends one query script up to its `(check-sat)` and flushes it: written before
@@ -77,10 +70,7 @@ impl QueryLog {
         self.out
             .write_all(text.as_bytes())
             .and_then(|()| self.out.flush())
-            .map_err(|source| SolverError::QueryLog {
-                path: self.path.clone(),
-                source,
-            })
+            .map_err(|source| SolverError::QueryLog { path: self.path.clone(), source })
     }
 }
 

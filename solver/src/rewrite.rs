@@ -94,11 +94,7 @@ impl TermStore {
                 kids.clear();
                 // Every child has been visited: absent from the memo means
                 // `special` mapped it to itself.
-                kids.extend(
-                    d.children()
-                        .iter()
-                        .map(|c| memo.get(c).copied().unwrap_or(*c)),
-                );
+                kids.extend(d.children().iter().map(|c| memo.get(c).copied().unwrap_or(*c)));
                 let r = self.rebuild(&d, &kids);
                 memo.insert(t, r);
             }
@@ -112,9 +108,7 @@ impl TermStore {
     /// terms from [`TermStore::raw_node`].
     pub fn simplify(&mut self, t: TermId) -> TermId {
         let mut memo = FxHashMap::default();
-        self.map_dag(t, &mut memo, |s, x| {
-            matches!(s.op(x), Op::Const | Op::Var).then_some(x)
-        })
+        self.map_dag(t, &mut memo, |s, x| matches!(s.op(x), Op::Const | Op::Var).then_some(x))
     }
 
     /// Interns an operator node exactly as given, without folding or
@@ -122,13 +116,7 @@ impl TermStore {
     /// engines should use the constructors. `extract_lo` is only used by
     /// `Extract` (and must be 0 otherwise); constants and variables are made
     /// with [`TermStore::constant`] and [`TermStore::new_var`].
-    pub fn raw_node(
-        &mut self,
-        op: Op,
-        width: u8,
-        extract_lo: u8,
-        children: &[TermId],
-    ) -> Result<TermId, SortError> {
+    pub fn raw_node(&mut self, op: Op, width: u8, extract_lo: u8, children: &[TermId]) -> Result<TermId, SortError> {
         let err = |reason| Err(SortError { op, width, reason });
         if !(1..=64).contains(&width) {
             return err("width not in 1..=64");

@@ -39,11 +39,7 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
     let mut stack: Vec<TermId> = constraints.to_vec();
     while let Some(t) = stack.pop() {
         if seen.insert(t) {
-            stack.extend(
-                printed_children(store, t)
-                    .iter()
-                    .filter(|c| !seen.contains(c)),
-            );
+            stack.extend(printed_children(store, t).iter().filter(|c| !seen.contains(c)));
         }
     }
     let mut order: Vec<TermId> = seen.into_iter().collect();
@@ -64,12 +60,7 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
     let mut vars: Vec<_> = order.iter().filter_map(|&t| store.as_var(t)).collect();
     vars.sort_unstable();
     for v in vars {
-        let _ = writeln!(
-            out,
-            "(declare-fun |{}| () (_ BitVec {}))",
-            store.var_symbol(v),
-            store.var_width(v)
-        );
+        let _ = writeln!(out, "(declare-fun |{}| () (_ BitVec {}))", store.var_symbol(v), store.var_width(v));
     }
 
     // 4. Definitions and inline texts, bottom-up.
@@ -91,25 +82,12 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
             _ => {}
         }
         let kids = printed_children(store, t);
-        let dep = 1 + kids
-            .iter()
-            .map(|c| depth.get(c).copied().unwrap_or(0))
-            .max()
-            .unwrap_or(0);
-        let args: Vec<&str> = kids
-            .iter()
-            .map(|c| text.get(c).map_or("?", |s| s.as_str()))
-            .collect();
+        let dep = 1 + kids.iter().map(|c| depth.get(c).copied().unwrap_or(0)).max().unwrap_or(0);
+        let args: Vec<&str> = kids.iter().map(|c| text.get(c).map_or("?", |s| s.as_str())).collect();
         let expr = node_text(store, t, &args);
         let named = uses.get(&t).copied().unwrap_or(0) > 1 || dep > MAX_INLINE_DEPTH;
         if named {
-            let _ = writeln!(
-                out,
-                "(define-fun t{} () (_ BitVec {}) {})",
-                t.as_u32(),
-                d.width(),
-                expr
-            );
+            let _ = writeln!(out, "(define-fun t{} () (_ BitVec {}) {})", t.as_u32(), d.width(), expr);
             text.insert(t, format!("t{}", t.as_u32()));
             depth.insert(t, 0);
         } else {
@@ -126,11 +104,7 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
 
     // 5. Assertions.
     for &c in constraints {
-        let _ = writeln!(
-            out,
-            "(assert (= {} #b1))",
-            text.get(&c).map_or("?", |s| s.as_str())
-        );
+        let _ = writeln!(out, "(assert (= {} #b1))", text.get(&c).map_or("?", |s| s.as_str()));
     }
 }
 
@@ -186,11 +160,7 @@ fn node_text(store: &TermStore, t: TermId, a: &[&str]) -> String {
         }
         Op::Concat => bin("concat"),
         Op::ZExt | Op::SExt => {
-            let f = if d.op() == Op::ZExt {
-                "zero_extend"
-            } else {
-                "sign_extend"
-            };
+            let f = if d.op() == Op::ZExt { "zero_extend" } else { "sign_extend" };
             let by = w - store.width(d.children()[0]);
             format!("((_ {f} {by}) {})", a[0])
         }
@@ -258,20 +228,10 @@ mod tests {
         }
         let c = s.ult(t, y);
         let text = to_smtlib(&s, &[c]);
-        let defs = text
-            .lines()
-            .filter(|l| l.starts_with("(define-fun"))
-            .count();
+        let defs = text.lines().filter(|l| l.starts_with("(define-fun")).count();
         // every 17th multiplication is named (depth 17 > MAX_INLINE_DEPTH)
         assert_eq!(defs, 100_000 / 17);
-        let max_parens = text
-            .lines()
-            .map(|l| l.chars().filter(|&ch| ch == '(').count())
-            .max()
-            .unwrap_or(0);
-        assert!(
-            max_parens <= 2 * MAX_INLINE_DEPTH as usize + 4,
-            "{max_parens}"
-        );
+        let max_parens = text.lines().map(|l| l.chars().filter(|&ch| ch == '(').count()).max().unwrap_or(0);
+        assert!(max_parens <= 2 * MAX_INLINE_DEPTH as usize + 4, "{max_parens}");
     }
 }

@@ -88,13 +88,7 @@ impl Default for SolverConfig {
 impl SolverConfig {
     /// Every cache off (Bitwuzla answers every query), still incremental.
     pub fn no_caches() -> Self {
-        SolverConfig {
-            query_cache: false,
-            cex_cache: false,
-            independence: false,
-            ranges: false,
-            ..Self::default()
-        }
+        SolverConfig { query_cache: false, cex_cache: false, independence: false, ranges: false, ..Self::default() }
     }
 }
 
@@ -120,10 +114,7 @@ pub struct Solver {
 
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Solver")
-            .field("config", &self.config)
-            .field("stats", &self.stats)
-            .finish()
+        f.debug_struct("Solver").field("config", &self.config).field("stats", &self.stats).finish()
     }
 }
 
@@ -142,10 +133,7 @@ impl Solver {
             layers.push(Box::new(ExactCache::new(config.query_cache_capacity)));
         }
         if config.cex_cache {
-            layers.push(Box::new(CexCache::new(
-                config.cex_cache_capacity,
-                config.cex_eval_models,
-            )));
+            layers.push(Box::new(CexCache::new(config.cex_cache_capacity, config.cex_eval_models)));
         }
         if config.ranges {
             layers.push(Box::new(RangeSolver));
@@ -189,12 +177,7 @@ impl Solver {
     }
 
     /// Is `pc ∧ extra` satisfiable?
-    pub fn check(
-        &mut self,
-        store: &TermStore,
-        pc: &[TermId],
-        extra: &[TermId],
-    ) -> Result<SatResult, SolverError> {
+    pub fn check(&mut self, store: &TermStore, pc: &[TermId], extra: &[TermId]) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         let r = self.query(store, pc, extra, false, None).map(|a| sat_result(&a));
         self.stats.total_time_us += micros(start.elapsed());
@@ -244,31 +227,17 @@ impl Solver {
     }
 
     /// A model of `pc`, or `None` when it is unsat or the check timed out.
-    pub fn get_model(
-        &mut self,
-        store: &TermStore,
-        pc: &[TermId],
-    ) -> Result<Option<Model>, SolverError> {
+    pub fn get_model(&mut self, store: &TermStore, pc: &[TermId]) -> Result<Option<Model>, SolverError> {
         Ok(self.check_model(store, pc, &[])?.1)
     }
 
     /// Can `cond` hold under `pc`? (`Unknown` counts as yes.)
-    pub fn may_be_true(
-        &mut self,
-        store: &TermStore,
-        pc: &[TermId],
-        cond: TermId,
-    ) -> Result<bool, SolverError> {
+    pub fn may_be_true(&mut self, store: &TermStore, pc: &[TermId], cond: TermId) -> Result<bool, SolverError> {
         Ok(self.check(store, pc, &[cond])? != SatResult::Unsat)
     }
 
     /// Does `cond` hold in every model of `pc`? (`Unknown` counts as no.)
-    pub fn must_be_true(
-        &mut self,
-        store: &mut TermStore,
-        pc: &[TermId],
-        cond: TermId,
-    ) -> Result<bool, SolverError> {
+    pub fn must_be_true(&mut self, store: &mut TermStore, pc: &[TermId], cond: TermId) -> Result<bool, SolverError> {
         self.check_constraint(store, cond)?;
         let neg = store.not(cond);
         Ok(self.check(store, pc, &[neg])? == SatResult::Unsat)
@@ -314,19 +283,10 @@ impl Solver {
             self.stats.trivial += 1;
             return Ok(Answer::Unsat);
         }
-        let strip = |cs: &[TermId]| -> Vec<TermId> {
-            cs.iter().copied().filter(|c| !is_const(c)).collect()
-        };
-        let pc: Cow<'_, [TermId]> = if pc.iter().any(is_const) {
-            Cow::Owned(strip(pc))
-        } else {
-            Cow::Borrowed(pc)
-        };
-        let extra: Cow<'_, [TermId]> = if extra.iter().any(is_const) {
-            Cow::Owned(strip(extra))
-        } else {
-            Cow::Borrowed(extra)
-        };
+        let strip = |cs: &[TermId]| -> Vec<TermId> { cs.iter().copied().filter(|c| !is_const(c)).collect() };
+        let pc: Cow<'_, [TermId]> = if pc.iter().any(is_const) { Cow::Owned(strip(pc)) } else { Cow::Borrowed(pc) };
+        let extra: Cow<'_, [TermId]> =
+            if extra.iter().any(is_const) { Cow::Owned(strip(extra)) } else { Cow::Borrowed(extra) };
         if pc.is_empty() && extra.is_empty() {
             self.stats.trivial += 1;
             return Ok(Answer::Sat(need_model.then(Model::new)));
@@ -334,12 +294,7 @@ impl Solver {
 
         let mut q = Query::new(&pc, &extra, need_model);
         q.base = base;
-        let mut ctx = Ctx {
-            store,
-            stats: &mut self.stats,
-            vars: &mut self.vars,
-            inclusive: Duration::ZERO,
-        };
+        let mut ctx = Ctx { store, stats: &mut self.stats, vars: &mut self.vars, inclusive: Duration::ZERO };
         let mut next = Next::new(&mut self.layers, &mut self.core);
         let answer = next.solve(&mut ctx, &q)?;
         Ok(match answer {
@@ -415,10 +370,7 @@ mod tests {
         assert_eq!(m.get(xv), m.get(yv));
         assert_eq!(m.len(), 2);
         let c3 = s.ult(y, k);
-        assert_eq!(
-            solver.check(&s, &[c1, c2], &[c3]).unwrap(),
-            SatResult::Unsat
-        );
+        assert_eq!(solver.check(&s, &[c1, c2], &[c3]).unwrap(), SatResult::Unsat);
         assert!(solver.must_be_true(&mut s, &[c1, c2], c1).unwrap());
         assert!(!solver.may_be_true(&s, &[c1, c2], c3).unwrap());
     }
@@ -440,21 +392,12 @@ mod tests {
     fn invalid_constraints_are_errors() {
         let (mut s, x, _) = setup();
         let mut solver = Solver::new(SolverConfig::default()).unwrap();
-        assert!(matches!(
-            solver.check(&s, &[x], &[]),
-            Err(SolverError::NotBoolean(_, 8))
-        ));
+        assert!(matches!(solver.check(&s, &[x], &[]), Err(SolverError::NotBoolean(_, 8))));
         let one = s.constant(8, 1);
         let sh = s.shadow(x, one);
         let c = s.eq(sh, x);
-        assert!(matches!(
-            solver.check(&s, &[], &[c]),
-            Err(SolverError::ShadowInConstraint(_))
-        ));
+        assert!(matches!(solver.check(&s, &[], &[c]), Err(SolverError::ShadowInConstraint(_))));
         let other = TermStore::default();
-        assert!(matches!(
-            solver.check(&other, &[], &[]),
-            Err(SolverError::StoreMismatch)
-        ));
+        assert!(matches!(solver.check(&other, &[], &[]), Err(SolverError::StoreMismatch)));
     }
 }

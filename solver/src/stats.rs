@@ -123,11 +123,7 @@ impl SolverStats {
 
     /// A flat JSON object of [`Self::fields`].
     pub fn to_json(&self) -> String {
-        let body: Vec<String> = self
-            .fields()
-            .iter()
-            .map(|(k, v)| format!("\"{k}\":{v}"))
-            .collect();
+        let body: Vec<String> = self.fields().iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
         format!("{{{}}}", body.join(","))
     }
 
@@ -181,13 +177,7 @@ mod tests {
 
     #[test]
     fn json_lists_every_field() {
-        let s = SolverStats {
-            queries: 3,
-            core_unknown: 1,
-            exact_hits: 2,
-            cex_hits: 1,
-            ..Default::default()
-        };
+        let s = SolverStats { queries: 3, core_unknown: 1, exact_hits: 2, cex_hits: 1, ..Default::default() };
         let j = s.to_json();
         assert!(j.starts_with("{\"queries\":3,\"trivial\":0,"));
         assert!(j.contains("\"timeouts\":1"));

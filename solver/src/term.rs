@@ -151,10 +151,7 @@ impl Op {
 
     /// Whether `op(a, b) == op(b, a)`.
     pub fn is_commutative(self) -> bool {
-        matches!(
-            self,
-            Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Eq
-        )
+        matches!(self, Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Eq)
     }
 }
 
@@ -194,8 +191,7 @@ impl TermData {
 
     /// The constant's value, if this is a constant.
     pub fn const_value(&self) -> Option<u64> {
-        (self.op == Op::Const)
-            .then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
+        (self.op == Op::Const).then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
     }
 
     /// The variable, if this is a variable.
@@ -265,10 +261,7 @@ impl Default for TermStore {
 
 impl fmt::Debug for TermStore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TermStore")
-            .field("terms", &self.nodes.len())
-            .field("vars", &self.vars.len())
-            .finish()
+        f.debug_struct("TermStore").field("terms", &self.nodes.len()).field("vars", &self.vars.len()).finish()
     }
 }
 
@@ -372,21 +365,9 @@ impl TermStore {
     pub fn new_var(&mut self, name: &str, width: u8) -> VarId {
         check_width(width);
         let v = VarId(u32::try_from(self.vars.len()).expect("too many variables"));
-        let base: String = name
-            .chars()
-            .map(|c| {
-                if c == '|' || c == '\\' || c.is_control() {
-                    '_'
-                } else {
-                    c
-                }
-            })
-            .collect();
-        let base = if base.is_empty() {
-            String::from("_")
-        } else {
-            base
-        };
+        let base: String =
+            name.chars().map(|c| if c == '|' || c == '\\' || c.is_control() { '_' } else { c }).collect();
+        let base = if base.is_empty() { String::from("_") } else { base };
         let mut symbol = base.clone();
         let mut n = 0u32;
         while self.symbols.contains_key(symbol.as_str()) {
@@ -395,20 +376,9 @@ impl TermStore {
         }
         let symbol: Box<str> = symbol.into();
         self.symbols.insert(symbol.clone(), v);
-        let data = TermData {
-            op: Op::Var,
-            width,
-            flags: 0,
-            aux: 0,
-            args: [TermId(v.0), TermId(0), TermId(0)],
-        };
+        let data = TermData { op: Op::Var, width, flags: 0, aux: 0, args: [TermId(v.0), TermId(0), TermId(0)] };
         let term = self.intern(data);
-        self.vars.push(VarInfo {
-            name: name.into(),
-            symbol,
-            width,
-            term,
-        });
+        self.vars.push(VarInfo { name: name.into(), symbol, width, term });
         v
     }
 
@@ -456,8 +426,7 @@ impl TermStore {
         self.nodes.push(data);
         let nodes = &self.nodes;
         let hasher = &self.hasher;
-        self.table
-            .insert_unique(hash, id, |&other| hasher.hash_one(nodes[other.index()]));
+        self.table.insert_unique(hash, id, |&other| hasher.hash_one(nodes[other.index()]));
         id
     }
 
@@ -491,22 +460,13 @@ impl TermStore {
             *slot = c;
             flags |= self.nodes[c.index()].flags & HAS_SHADOW;
         }
-        self.intern(TermData {
-            op,
-            width,
-            flags,
-            aux,
-            args,
-        })
+        self.intern(TermData { op, width, flags, aux, args })
     }
 }
 
 /// Panics unless `width` is a supported bitvector width.
 pub(crate) fn check_width(width: u8) {
-    assert!(
-        (1..=64).contains(&width),
-        "bitvector width {width} is not in 1..=64"
-    );
+    assert!((1..=64).contains(&width), "bitvector width {width} is not in 1..=64");
 }
 
 #[cfg(test)]

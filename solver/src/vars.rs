@@ -40,10 +40,7 @@ pub(crate) struct VarIndex {
 
 impl VarIndex {
     pub(crate) fn new(capacity: usize) -> Self {
-        VarIndex {
-            memo: FxHashMap::default(),
-            capacity: capacity.max(1),
-        }
+        VarIndex { memo: FxHashMap::default(), capacity: capacity.max(1) }
     }
 
     /// The variables of `t` (sorted, deduplicated).

@@ -15,42 +15,12 @@ const SEEDS: [u64; 2] = [7, 1234];
 fn configs() -> Vec<(&'static str, SolverConfig)> {
     let none = SolverConfig::no_caches();
     vec![
-        (
-            "none, not incremental",
-            SolverConfig {
-                incremental: false,
-                ..none.clone()
-            },
-        ),
-        (
-            "exact cache only",
-            SolverConfig {
-                query_cache: true,
-                ..none.clone()
-            },
-        ),
-        (
-            "cex cache only",
-            SolverConfig {
-                cex_cache: true,
-                ..none.clone()
-            },
-        ),
-        (
-            "independence only",
-            SolverConfig {
-                independence: true,
-                ..none.clone()
-            },
-        ),
+        ("none, not incremental", SolverConfig { incremental: false, ..none.clone() }),
+        ("exact cache only", SolverConfig { query_cache: true, ..none.clone() }),
+        ("cex cache only", SolverConfig { cex_cache: true, ..none.clone() }),
+        ("independence only", SolverConfig { independence: true, ..none.clone() }),
         ("all", SolverConfig::default()),
-        (
-            "all, not incremental",
-            SolverConfig {
-                incremental: false,
-                ..SolverConfig::default()
-            },
-        ),
+        ("all, not incremental", SolverConfig { incremental: false, ..SolverConfig::default() }),
         (
             "all, tiny capacities",
             SolverConfig {
@@ -70,22 +40,11 @@ fn configs() -> Vec<(&'static str, SolverConfig)> {
 fn caches_never_change_an_answer() {
     for seed in SEEDS {
         let baseline = explore(SolverConfig::no_caches(), seed, NODES);
-        assert!(
-            baseline.answers.len() > 100,
-            "exploration too small: {}",
-            baseline.answers.len()
-        );
-        assert_eq!(
-            baseline.stats.exact_hits + baseline.stats.cex_hits + baseline.stats.independence_hits,
-            0
-        );
+        assert!(baseline.answers.len() > 100, "exploration too small: {}", baseline.answers.len());
+        assert_eq!(baseline.stats.exact_hits + baseline.stats.cex_hits + baseline.stats.independence_hits, 0);
         for (name, config) in configs() {
             let run = explore(config, seed, NODES);
-            assert_eq!(
-                run.answers.len(),
-                baseline.answers.len(),
-                "{name}, seed {seed}"
-            );
+            assert_eq!(run.answers.len(), baseline.answers.len(), "{name}, seed {seed}");
             for (i, (a, b)) in run.answers.iter().zip(&baseline.answers).enumerate() {
                 assert_eq!(a, b, "{name}, seed {seed}: answer {i} differs");
             }
@@ -101,16 +60,8 @@ fn caches_hit_and_save_bitwuzla_calls() {
     assert!(st.exact_hits > 0, "{st:?}");
     assert!(st.cex_hits > 0, "{st:?}");
     assert!(st.independence_hits > 0, "{st:?}");
-    assert!(
-        st.core_queries < plain.stats.core_queries,
-        "{} vs {}",
-        st.core_queries,
-        plain.stats.core_queries
-    );
-    assert_eq!(
-        st.cex_hits,
-        st.cex_unsat_subset_hits + st.cex_superset_hits + st.cex_eval_hits
-    );
+    assert!(st.core_queries < plain.stats.core_queries, "{} vs {}", st.core_queries, plain.stats.core_queries);
+    assert_eq!(st.cex_hits, st.cex_unsat_subset_hits + st.cex_superset_hits + st.cex_eval_hits);
     assert_eq!(st.queries, plain.stats.queries);
 }
 

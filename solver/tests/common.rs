@@ -43,11 +43,7 @@ pub fn explore(config: penumbra_solver::SolverConfig, seed: u64, max_nodes: usiz
     };
     let x = word(&mut s, &xs);
     let y = word(&mut s, &ys);
-    let mut run = Run {
-        answers: Vec::new(),
-        models: Vec::new(),
-        stats: Default::default(),
-    };
+    let mut run = Run { answers: Vec::new(), models: Vec::new(), stats: Default::default() };
     // DFS over (pc, depth)
     let mut stack: Vec<(Vec<TermId>, u32)> = vec![(Vec::new(), 0)];
     let mut nodes = 0;
@@ -59,11 +55,7 @@ pub fn explore(config: penumbra_solver::SolverConfig, seed: u64, max_nodes: usiz
         let cond = random_condition(&mut s, &mut rng, x, y, &xs, &ys);
         if s.has_shadow(cond) {
             let fw = solver.four_way(&mut s, &pc, cond).unwrap();
-            run.answers.push(format!(
-                "four_way {:?} unknown {:?}",
-                fw.feasible(),
-                fw.unknown
-            ));
+            run.answers.push(format!("four_way {:?} unknown {:?}", fw.feasible(), fw.unknown));
             let (o, n) = s.projections(cond);
             for out in fw.feasible().into_iter().rev() {
                 let m = fw.get(out).unwrap().clone();
@@ -74,10 +66,7 @@ pub fn explore(config: penumbra_solver::SolverConfig, seed: u64, max_nodes: usiz
                 if ln != lo {
                     child.push(ln);
                 }
-                assert!(
-                    satisfies(&s, &child, &m),
-                    "four-way model of {out:?} does not satisfy its outcome"
-                );
+                assert!(satisfies(&s, &child, &m), "four-way model of {out:?} does not satisfy its outcome");
                 run.models.push(m);
                 stack.push((child, depth + 1));
             }
@@ -98,10 +87,7 @@ pub fn explore(config: penumbra_solver::SolverConfig, seed: u64, max_nodes: usiz
             let (r, m) = solver.check_model(&s, &pc, &[]).unwrap();
             run.answers.push(format!("model {r:?}"));
             if let Some(m) = m {
-                assert!(
-                    satisfies(&s, &pc, &m),
-                    "model does not satisfy the path condition"
-                );
+                assert!(satisfies(&s, &pc, &m), "model does not satisfy the path condition");
                 run.models.push(m);
             }
         }
@@ -117,14 +103,7 @@ pub fn explore(config: penumbra_solver::SolverConfig, seed: u64, max_nodes: usiz
     run
 }
 
-fn random_condition(
-    s: &mut TermStore,
-    rng: &mut Rng,
-    x: TermId,
-    y: TermId,
-    xs: &[TermId],
-    ys: &[TermId],
-) -> TermId {
+fn random_condition(s: &mut TermStore, rng: &mut Rng, x: TermId, y: TermId, xs: &[TermId], ys: &[TermId]) -> TermId {
     let byte = |rng: &mut Rng| {
         if rng.chance(50) {
             *rng.pick(xs)
@@ -138,11 +117,7 @@ fn random_condition(
     };
     let c8 = |s: &mut TermStore, rng: &mut Rng| s.constant(8, rng.below(256));
     // conditions mixing x and y are rare, so that independence has work
-    let kind = if rng.chance(6) {
-        3 + rng.below(2)
-    } else {
-        *rng.pick(&[0, 1, 2, 5, 6, 7, 8])
-    };
+    let kind = if rng.chance(6) { 3 + rng.below(2) } else { *rng.pick(&[0, 1, 2, 5, 6, 7, 8]) };
     match kind {
         0 => {
             let b = byte(rng);

@@ -3,8 +3,7 @@
 //! translation to Bitwuzla, the caches and four-way checks.
 
 use penumbra_solver::{
-    collect_vars, eval, eval_version, to_smtlib, Model, Outcome, SatResult, Solver, SolverConfig,
-    TermStore, Version,
+    collect_vars, eval, eval_version, to_smtlib, Model, Outcome, SatResult, Solver, SolverConfig, TermStore, Version,
 };
 
 const DEPTH: u64 = 100_000;
@@ -22,11 +21,7 @@ fn a_100k_chain_goes_through_every_pass() {
     let mut t = s.add(x32, sh);
     let k55 = s.constant(32, 0x55);
     for i in 0..DEPTH {
-        t = if i % 2 == 0 {
-            s.add(t, y32)
-        } else {
-            s.xor(t, k55)
-        };
+        t = if i % 2 == 0 { s.add(t, y32) } else { s.xor(t, k55) };
     }
     assert!(s.has_shadow(t));
     let (o, n) = s.projections(t);
@@ -38,11 +33,7 @@ fn a_100k_chain_goes_through_every_pass() {
     let reference = |start: u64| {
         let mut v = start;
         for i in 0..DEPTH {
-            v = if i % 2 == 0 {
-                v.wrapping_add(5) & 0xffff_ffff
-            } else {
-                v ^ 0x55
-            };
+            v = if i % 2 == 0 { v.wrapping_add(5) & 0xffff_ffff } else { v ^ 0x55 };
         }
         v
     };

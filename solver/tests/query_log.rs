@@ -22,21 +22,10 @@ fn scratch_dir(name: &str) -> PathBuf {
 fn replay_with_z3(config: SolverConfig, name: &str, nodes: usize) -> usize {
     let dir = scratch_dir(name);
     let log = dir.join("queries.smt2");
-    let run = explore(
-        SolverConfig {
-            query_log: Some(log.clone()),
-            ..config
-        },
-        99,
-        nodes,
-    );
+    let run = explore(SolverConfig { query_log: Some(log.clone()), ..config }, 99, nodes);
     let text = std::fs::read_to_string(&log).unwrap();
     let queries = split_log(&text);
-    assert_eq!(
-        queries.len() as u64,
-        run.stats.core_queries,
-        "one script per Bitwuzla query"
-    );
+    assert_eq!(queries.len() as u64, run.stats.core_queries, "one script per Bitwuzla query");
     let mut replayed = 0;
     for q in &queries {
         assert!(q.script.contains("(set-logic QF_BV)") && q.script.contains("(check-sat)"));
@@ -45,19 +34,10 @@ fn replay_with_z3(config: SolverConfig, name: &str, nodes: usize) -> usize {
         }
         let file = dir.join(format!("q{}.smt2", q.index));
         std::fs::write(&file, &q.script).unwrap();
-        let out = Command::new("z3")
-            .arg("-smt2")
-            .arg(&file)
-            .output()
-            .expect("z3 must be installed (Debian package z3)");
+        let out =
+            Command::new("z3").arg("-smt2").arg(&file).output().expect("z3 must be installed (Debian package z3)");
         let verdict = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(
-            verdict.trim(),
-            q.answer,
-            "z3 disagrees on query {} of {name}:\n{}",
-            q.index,
-            q.script
-        );
+        assert_eq!(verdict.trim(), q.answer, "z3 disagrees on query {} of {name}:\n{}", q.index, q.script);
         replayed += 1;
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -19,17 +19,13 @@ fn simplification_preserves_meaning_and_evaluator_matches_bitwuzla() {
     let mut s = TermStore::default();
     let mut rng = Rng::new(0x5eed_0001);
     let mut gen = TermGen::new(&mut s);
-    let config = SolverConfig {
-        timeout_ms: Some(20_000),
-        ..SolverConfig::no_caches()
-    };
+    let config = SolverConfig { timeout_ms: Some(20_000), ..SolverConfig::no_caches() };
     let mut solver = Solver::new(config).unwrap();
     let mut changed = 0;
     for i in 0..TERMS {
         let w = *rng.pick(&WIDTHS);
         let t = gen.term(&mut s, &mut rng, w, 5);
-        let checked = check_term(&mut s, &mut solver, &mut rng, t)
-            .unwrap_or_else(|e| panic!("term {i}: {e}"));
+        let checked = check_term(&mut s, &mut solver, &mut rng, t).unwrap_or_else(|e| panic!("term {i}: {e}"));
         assert!(!checked.unknown, "term {i}: a query timed out");
         changed += usize::from(checked.rewritten);
     }

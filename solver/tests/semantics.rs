@@ -156,11 +156,7 @@ fn bitwuzla_agrees(solver: &mut Solver, s: &mut TermStore, cases: &[(TermId, u64
         let ne = s.raw_node(Op::Not, 1, 0, &[eq]).unwrap();
         any_differs = s.raw_node(Op::Or, 1, 0, &[any_differs, ne]).unwrap();
     }
-    assert_eq!(
-        solver.check(s, &[], &[any_differs]).unwrap(),
-        SatResult::Unsat,
-        "Bitwuzla disagrees on {what}"
-    );
+    assert_eq!(solver.check(s, &[], &[any_differs]).unwrap(), SatResult::Unsat, "Bitwuzla disagrees on {what}");
 }
 
 #[test]
@@ -181,25 +177,13 @@ fn binary_operators_at_edge_values() {
                     let (ca, cb) = (s.constant(w, a), s.constant(w, b));
                     // constant folding
                     let folded = build(&mut s, op, ca, cb);
-                    assert_eq!(
-                        s.as_const(folded),
-                        Some(expected),
-                        "fold {op:?} w{w} {a:#x} {b:#x}"
-                    );
+                    assert_eq!(s.as_const(folded), Some(expected), "fold {op:?} w{w} {a:#x} {b:#x}");
                     // evaluator on variables
                     let m = Model::from_pairs([(x, a), (y, b)]);
-                    assert_eq!(
-                        eval(&s, sym, &m),
-                        expected,
-                        "eval {op:?} w{w} {a:#x} {b:#x}"
-                    );
+                    assert_eq!(eval(&s, sym, &m), expected, "eval {op:?} w{w} {a:#x} {b:#x}");
                     // evaluator and Bitwuzla on the unsimplified node
                     let raw = s.raw_node(op, result_width(op, w), 0, &[ca, cb]).unwrap();
-                    assert_eq!(
-                        eval(&s, raw, &Model::new()),
-                        expected,
-                        "eval raw {op:?} w{w} {a:#x} {b:#x}"
-                    );
+                    assert_eq!(eval(&s, raw, &Model::new()), expected, "eval raw {op:?} w{w} {a:#x} {b:#x}");
                     cases.push((raw, expected));
                 }
             }
@@ -224,11 +208,7 @@ fn derived_comparisons_at_edge_values() {
                     (s.sge(ca, cb), sa >= sb),
                 ];
                 for (i, (t, expected)) in checks.into_iter().enumerate() {
-                    assert_eq!(
-                        s.as_const(t),
-                        Some(u64::from(expected)),
-                        "check {i} w{w} {a:#x} {b:#x}"
-                    );
+                    assert_eq!(s.as_const(t), Some(u64::from(expected)), "check {i} w{w} {a:#x} {b:#x}");
                 }
             }
         }
@@ -270,13 +250,7 @@ fn slicing_and_extension_at_edge_values() {
             let ca = s.constant(w, a);
             let m = Model::from_pairs([(x, a)]);
             // every extract of the low, middle and high parts
-            for (hi, lo) in [
-                (w - 1, 0),
-                (w - 1, w - 1),
-                (0, 0),
-                ((w - 1) / 2, 0),
-                (w - 1, w / 2),
-            ] {
+            for (hi, lo) in [(w - 1, 0), (w - 1, w - 1), (0, 0), ((w - 1) / 2, 0), (w - 1, w / 2)] {
                 if lo > hi {
                     continue;
                 }
@@ -308,10 +282,7 @@ fn slicing_and_extension_at_edge_values() {
                     let expected = (b << w) | a;
                     let folded = s.concat(cb, ca);
                     assert_eq!(s.as_const(folded), Some(expected));
-                    cases.push((
-                        s.raw_node(Op::Concat, hw + w, 0, &[cb, ca]).unwrap(),
-                        expected,
-                    ));
+                    cases.push((s.raw_node(Op::Concat, hw + w, 0, &[cb, ca]).unwrap(), expected));
                 }
             }
             // ite both ways
@@ -320,20 +291,12 @@ fn slicing_and_extension_at_edge_values() {
             for (c, expected) in [(t, a), (f, !a & mask(w))] {
                 let folded = s.ite(c, ca, other);
                 assert_eq!(s.as_const(folded), Some(expected));
-                cases.push((
-                    s.raw_node(Op::Ite, w, 0, &[c, ca, other]).unwrap(),
-                    expected,
-                ));
+                cases.push((s.raw_node(Op::Ite, w, 0, &[c, ca, other]).unwrap(), expected));
             }
         }
     }
     for &(raw, expected) in &cases {
-        assert_eq!(
-            eval(&s, raw, &Model::new()),
-            expected,
-            "eval of raw {:?}",
-            s.op(raw)
-        );
+        assert_eq!(eval(&s, raw, &Model::new()), expected, "eval of raw {:?}", s.op(raw));
     }
     bitwuzla_agrees(&mut solver, &mut s, &cases, "extract/extend/concat/ite");
 }
@@ -342,13 +305,8 @@ fn slicing_and_extension_at_edge_values() {
 fn documented_edge_cases_have_exact_values() {
     let mut s = TermStore::default();
     let c = |s: &mut TermStore, v: i64| s.constant(32, v as u64);
-    let (int_min, minus1, zero, seven, two) = (
-        c(&mut s, i64::from(i32::MIN)),
-        c(&mut s, -1),
-        c(&mut s, 0),
-        c(&mut s, 7),
-        c(&mut s, 2),
-    );
+    let (int_min, minus1, zero, seven, two) =
+        (c(&mut s, i64::from(i32::MIN)), c(&mut s, -1), c(&mut s, 0), c(&mut s, 7), c(&mut s, 2));
     let neg7 = c(&mut s, -7);
     let thirty_two = c(&mut s, 32);
     let cases: Vec<(TermId, u64)> = vec![

@@ -2,8 +2,7 @@
 //! incremental push/pop to the common prefix, timeouts.
 
 use penumbra_solver::{
-    eval, eval_version, Outcome, SatResult, Solver, SolverConfig, SolverError, TermId, TermStore,
-    VarId, Version,
+    eval, eval_version, Outcome, SatResult, Solver, SolverConfig, SolverError, TermId, TermStore, VarId, Version,
 };
 
 fn byte_var(s: &mut TermStore, name: &str) -> (VarId, TermId) {
@@ -14,20 +13,9 @@ fn byte_var(s: &mut TermStore, name: &str) -> (VarId, TermId) {
 fn check_models(s: &TermStore, fw: &penumbra_solver::FourWay, pc: &[TermId], cond: TermId) {
     for out in fw.feasible() {
         let m = fw.get(out).unwrap();
-        assert!(
-            pc.iter().all(|&c| eval(s, c, m) == 1),
-            "{out:?} model violates the path condition"
-        );
-        assert_eq!(
-            eval_version(s, cond, m, Version::Old) == 1,
-            out.old_value(),
-            "{out:?}"
-        );
-        assert_eq!(
-            eval_version(s, cond, m, Version::New) == 1,
-            out.new_value(),
-            "{out:?}"
-        );
+        assert!(pc.iter().all(|&c| eval(s, c, m) == 1), "{out:?} model violates the path condition");
+        assert_eq!(eval_version(s, cond, m, Version::Old) == 1, out.old_value(), "{out:?}");
+        assert_eq!(eval_version(s, cond, m, Version::New) == 1, out.new_value(), "{out:?}");
     }
 }
 
@@ -42,10 +30,7 @@ fn diff_true_outcome_exists_when_the_new_threshold_is_lower() {
     for config in [SolverConfig::default(), SolverConfig::no_caches()] {
         let mut solver = Solver::new(config).unwrap();
         let fw = solver.four_way(&mut s, &[], cond).unwrap();
-        assert_eq!(
-            fw.feasible(),
-            vec![Outcome::SameTrue, Outcome::SameFalse, Outcome::DiffTrue]
-        );
+        assert_eq!(fw.feasible(), vec![Outcome::SameTrue, Outcome::SameFalse, Outcome::DiffTrue]);
         assert!(fw.diverges());
         let v = fw.diff_true.as_ref().unwrap().get(xv);
         assert!((10..20).contains(&v), "{v}");
@@ -108,10 +93,7 @@ fn four_way_rejects_wide_conditions() {
     let mut s = TermStore::default();
     let (_, x) = byte_var(&mut s, "x");
     let mut solver = Solver::new(SolverConfig::default()).unwrap();
-    assert!(matches!(
-        solver.four_way(&mut s, &[], x),
-        Err(SolverError::NotBoolean(_, 8))
-    ));
+    assert!(matches!(solver.four_way(&mut s, &[], x), Err(SolverError::NotBoolean(_, 8))));
 }
 
 #[test]
@@ -120,10 +102,7 @@ fn incremental_core_pops_to_the_common_prefix() {
     let (_, x) = byte_var(&mut s, "x");
     let ks: Vec<TermId> = (0..6).map(|i| s.constant(8, 10 * i + 5)).collect();
     let cs: Vec<TermId> = ks.iter().map(|&k| s.ule(x, k)).collect();
-    let config = SolverConfig {
-        incremental: true,
-        ..SolverConfig::no_caches()
-    };
+    let config = SolverConfig { incremental: true, ..SolverConfig::no_caches() };
     let mut solver = Solver::new(config).unwrap();
     assert_eq!(solver.check(&s, &cs[..3], &[]).unwrap(), SatResult::Sat);
     assert_eq!(solver.asserted_depth(), 3);
@@ -159,34 +138,14 @@ fn non_incremental_solving_gives_the_same_answers() {
     let c3 = s.ugt(x, k);
     let c4 = s.ult(x, k);
     // (wrapping: x = 100, y = 163 satisfies x + y == 7, x < y, x > 7)
-    let queries: [(&[TermId], &[TermId]); 4] = [
-        (&[c1], &[c2]),
-        (&[c1, c2], &[c3]),
-        (&[c3], &[]),
-        (&[c1, c3], &[c4]),
-    ];
+    let queries: [(&[TermId], &[TermId]); 4] = [(&[c1], &[c2]), (&[c1, c2], &[c3]), (&[c3], &[]), (&[c1, c3], &[c4])];
     let mut answers = Vec::new();
     for incremental in [true, false] {
-        let mut solver = Solver::new(SolverConfig {
-            incremental,
-            ..SolverConfig::no_caches()
-        })
-        .unwrap();
-        let run: Vec<SatResult> = queries
-            .iter()
-            .map(|(pc, e)| solver.check(&s, pc, e).unwrap())
-            .collect();
+        let mut solver = Solver::new(SolverConfig { incremental, ..SolverConfig::no_caches() }).unwrap();
+        let run: Vec<SatResult> = queries.iter().map(|(pc, e)| solver.check(&s, pc, e).unwrap()).collect();
         answers.push(run);
     }
-    assert_eq!(
-        answers[0],
-        vec![
-            SatResult::Sat,
-            SatResult::Sat,
-            SatResult::Sat,
-            SatResult::Unsat
-        ]
-    );
+    assert_eq!(answers[0], vec![SatResult::Sat, SatResult::Sat, SatResult::Sat, SatResult::Unsat]);
     assert_eq!(answers[0], answers[1]);
 }
 
@@ -202,16 +161,9 @@ fn timeouts_answer_unknown_are_counted_and_not_cached() {
     let n = s.constant(64, 4_294_967_291u64 * 4_294_967_279u64);
     let one = s.constant(32, 1);
     let pc = [s.eq(prod, n), s.ugt(pw, one), s.ugt(qw, one)];
-    let mut solver = Solver::new(SolverConfig {
-        timeout_ms: Some(1),
-        ..SolverConfig::default()
-    })
-    .unwrap();
+    let mut solver = Solver::new(SolverConfig { timeout_ms: Some(1), ..SolverConfig::default() }).unwrap();
     assert_eq!(solver.check(&s, &pc, &[]).unwrap(), SatResult::Unknown);
-    assert_eq!(
-        solver.check_model(&s, &pc, &[]).unwrap(),
-        (SatResult::Unknown, None)
-    );
+    assert_eq!(solver.check_model(&s, &pc, &[]).unwrap(), (SatResult::Unknown, None));
     let st = solver.stats();
     assert_eq!(st.core_unknown, 2);
     assert_eq!(st.core_queries, 2);
@@ -229,12 +181,8 @@ fn bitwuzla_answers_the_query_its_normaliser_looped_on() {
         let mut s = TermStore::default();
         let v = s.new_var("a", 32);
         let a = s.var(v);
-        let (lo, hi, four, one) = (
-            s.constant(32, (-4i32) as u32 as u64),
-            s.constant(32, 5),
-            s.constant(32, 4),
-            s.constant(32, 1),
-        );
+        let (lo, hi, four, one) =
+            (s.constant(32, (-4i32) as u32 as u64), s.constant(32, 5), s.constant(32, 4), s.constant(32, 1));
         let diff = s.sub(four, a);
         let low_bit = s.and(diff, one);
         let same = s.eq(a, low_bit);
@@ -244,9 +192,8 @@ fn bitwuzla_answers_the_query_its_normaliser_looped_on() {
         let value = model.map(|m| eval(&s, a, &m) as u32 as i32);
         tx.send((answer, value)).unwrap();
     });
-    let (answer, value) = rx
-        .recv_timeout(std::time::Duration::from_secs(60))
-        .expect("Bitwuzla did not answer within a minute");
+    let (answer, value) =
+        rx.recv_timeout(std::time::Duration::from_secs(60)).expect("Bitwuzla did not answer within a minute");
     assert_eq!(answer, SatResult::Sat);
     // (4 - a) & 1 == a holds exactly for a = 0 and a = 1.
     let a = value.expect("a model");

@@ -18,10 +18,7 @@ pub const MAX_REGISTERS: usize = 1 << 24;
 impl<'a> Interp<'a> {
     pub(super) fn body_of(&self, func: Func) -> &'a Body {
         let module: &'a penumbra_ir::Module = self.module;
-        module.funcs[func]
-            .body
-            .as_ref()
-            .expect("frames only run defined functions")
+        module.funcs[func].body.as_ref().expect("frames only run defined functions")
     }
 
     /// The cursor of a frame.
@@ -40,10 +37,7 @@ impl<'a> Interp<'a> {
     /// Pushes a frame for the defined function `func` with fresh registers; returns its base.
     pub(super) fn push_frame(&mut self, func: Func) -> Result<Frame, Fault> {
         let body = self.body_of(func);
-        let entry = body
-            .layout
-            .entry_block()
-            .ok_or_else(|| Fault::unsupported("function without blocks"))?;
+        let entry = body.layout.entry_block().ok_or_else(|| Fault::unsupported("function without blocks"))?;
         let registers = &self.prog.registers[func.index()];
         if self.regs.len() + registers.len() > MAX_REGISTERS {
             return Err(Fault::error(
@@ -56,13 +50,7 @@ impl<'a> Interp<'a> {
         }
         let base = self.regs.len() as u32;
         self.regs.extend_from_slice(registers);
-        let frame = Frame {
-            func,
-            block: entry,
-            pc: 0,
-            base,
-            allocas: self.allocas.len() as u32,
-        };
+        let frame = Frame { func, block: entry, pc: 0, base, allocas: self.allocas.len() as u32 };
         self.frames.push(frame);
         Ok(frame)
     }
@@ -71,9 +59,7 @@ impl<'a> Interp<'a> {
     pub(super) fn enter_main(&mut self, main: Func, args: &[u64]) -> Result<Cursor<'a>, Fault> {
         let frame = self.push_frame(main)?;
         let cur = self.cursor(frame);
-        let params = cur.body.blocks[frame.block]
-            .params
-            .as_slice(&cur.body.value_lists);
+        let params = cur.body.blocks[frame.block].params.as_slice(&cur.body.value_lists);
         for (&p, &v) in params.iter().zip(args) {
             self.regs[cur.base + p.index()] = v & cur.body.values[p].ty.mask();
         }
@@ -81,13 +67,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Calls `func` with the values `args` of the executing frame, at the call `inst`.
-    pub(super) fn call(
-        &mut self,
-        cur: &mut Cursor<'a>,
-        inst: Inst,
-        func: Func,
-        args: &[Value],
-    ) -> Result<Flow, Stop> {
+    pub(super) fn call(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
         let callee = &self.module.funcs[func];
         if callee.body.is_none() {
             return self.call_library(cur, inst, func, args);
@@ -108,9 +88,7 @@ impl<'a> Interp<'a> {
         }
         let frame = self.push_frame(func)?;
         let next = self.cursor(frame);
-        let params = next.body.blocks[frame.block]
-            .params
-            .as_slice(&next.body.value_lists);
+        let params = next.body.blocks[frame.block].params.as_slice(&next.body.value_lists);
         for (&p, &a) in params.iter().zip(args) {
             let v = self.regs[cur.base + a.index()] & next.body.values[p].ty.mask();
             self.regs[next.base + p.index()] = v;
@@ -120,13 +98,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Calls the library model bound to the declared function `func`.
-    fn call_library(
-        &mut self,
-        cur: &mut Cursor<'a>,
-        inst: Inst,
-        func: Func,
-        args: &[Value],
-    ) -> Result<Flow, Stop> {
+    fn call_library(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
         let name = self.module.funcs[func].name.as_str();
         let Some(model) = self.prog.bindings[func.index()] else {
             return Err(Fault::unsupported(format!("unknown external function '{name}'")).into());
@@ -151,16 +123,11 @@ impl<'a> Interp<'a> {
     fn call_sorting(&mut self, model: LibcFn, name: &str) -> Result<Option<u64>, Stop> {
         // Callbacks reuse the scratch buffer: take the arguments out first.
         let args = std::mem::take(&mut self.scratch);
-        let a = libc::Args {
-            name,
-            values: &args,
-        };
+        let a = libc::Args { name, values: &args };
         let result = if model == LibcFn::Qsort {
-            self.qsort(a.get(0)?, a.get(1)?, a.get(2)?, a.get(3)?)
-                .map(|()| None)
+            self.qsort(a.get(0)?, a.get(1)?, a.get(2)?, a.get(3)?).map(|()| None)
         } else {
-            self.bsearch(a.get(0)?, a.get(1)?, a.get(2)?, a.get(3)?, a.get(4)?)
-                .map(Some)
+            self.bsearch(a.get(0)?, a.get(1)?, a.get(2)?, a.get(3)?, a.get(4)?).map(Some)
         };
         self.scratch = args;
         result
@@ -168,16 +135,9 @@ impl<'a> Interp<'a> {
 
     /// The function a `call_indirect` with operands `args` (callee address first) calls,
     /// checked against the call's shape.
-    pub(super) fn resolve_callee(
-        &self,
-        cur: &Cursor<'a>,
-        inst: Inst,
-        args: &[Value],
-    ) -> Result<Func, Fault> {
+    pub(super) fn resolve_callee(&self, cur: &Cursor<'a>, inst: Inst, args: &[Value]) -> Result<Func, Fault> {
         let invalid = |message: String| Fault::error(ErrorKind::InvalidCall, message);
-        let (&target, args) = args
-            .split_first()
-            .ok_or_else(|| invalid("indirect call without a callee".into()))?;
+        let (&target, args) = args.split_first().ok_or_else(|| invalid("indirect call without a callee".into()))?;
         let addr = self.reg(cur, target);
         let Some(func) = func_at(addr, self.module.funcs.len()) else {
             return Err(invalid(if addr == 0 {

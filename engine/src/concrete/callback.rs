@@ -24,14 +24,11 @@ impl<'a> Interp<'a> {
         if callee.body.is_none() {
             let name = callee.name.as_str();
             return match self.prog.bindings[func.index()] {
-                Some(LibcFn::Qsort | LibcFn::Bsearch) => Err(Fault::unsupported(format!(
-                    "{name} as a callback of qsort or bsearch"
-                ))
-                .into()),
-                Some(model) => libc::call(&mut self.machine, model, name, args),
-                None => {
-                    Err(Fault::unsupported(format!("unknown external function '{name}'")).into())
+                Some(LibcFn::Qsort | LibcFn::Bsearch) => {
+                    Err(Fault::unsupported(format!("{name} as a callback of qsort or bsearch")).into())
                 }
+                Some(model) => libc::call(&mut self.machine, model, name, args),
+                None => Err(Fault::unsupported(format!("unknown external function '{name}'")).into()),
             };
         }
         if self.frames.len() >= self.config.max_call_depth as usize {
@@ -48,9 +45,7 @@ impl<'a> Interp<'a> {
         self.floor = self.frames.len();
         let frame = self.push_frame(func)?;
         let cur = self.cursor(frame);
-        let params = cur.body.blocks[frame.block]
-            .params
-            .as_slice(&cur.body.value_lists);
+        let params = cur.body.blocks[frame.block].params.as_slice(&cur.body.value_lists);
         for (&p, &v) in params.iter().zip(args) {
             self.regs[cur.base + p.index()] = v & cur.body.values[p].ty.mask();
         }
@@ -63,11 +58,8 @@ impl<'a> Interp<'a> {
     /// a value.
     fn comparator(&self, addr: u64, model: &str) -> Result<Func, Fault> {
         let invalid = |m: String| Fault::error(ErrorKind::InvalidCall, m);
-        let func = func_at(addr, self.module.funcs.len()).ok_or_else(|| {
-            invalid(format!(
-                "{model}'s comparator {addr:#x} is not a function address"
-            ))
-        })?;
+        let func = func_at(addr, self.module.funcs.len())
+            .ok_or_else(|| invalid(format!("{model}'s comparator {addr:#x} is not a function address")))?;
         let callee = &self.module.funcs[func];
         let takes = callee.sig.params.len();
         if takes > 2 || (takes < 2 && !callee.sig.varargs) || callee.sig.ret.is_none() {
@@ -90,10 +82,7 @@ impl<'a> Interp<'a> {
             return Ok(());
         }
         let total = n.checked_mul(size).ok_or_else(|| {
-            Fault::error(
-                ErrorKind::OutOfBoundsRead,
-                format!("qsort of {n} elements of {size} bytes"),
-            )
+            Fault::error(ErrorKind::OutOfBoundsRead, format!("qsort of {n} elements of {size} bytes"))
         })?;
         // The whole array is read and written, as AddressSanitizer's interceptor checks.
         self.machine.mem.read(base, total)?;
@@ -125,22 +114,12 @@ impl<'a> Interp<'a> {
         }
         merged.extend_from_slice(self.machine.mem.read(p1, k1 * size)?);
         // What is left of the right half is already in place.
-        self.machine
-            .mem
-            .write(b, merged.len() as u64)?
-            .copy_from_slice(&merged);
+        self.machine.mem.write(b, merged.len() as u64)?.copy_from_slice(&merged);
         Ok(())
     }
 
     /// `bsearch(key, base, n, size, cmp)`, glibc's binary search.
-    pub(super) fn bsearch(
-        &mut self,
-        key: u64,
-        base: u64,
-        n: u64,
-        size: u64,
-        cmp: u64,
-    ) -> Result<u64, Stop> {
+    pub(super) fn bsearch(&mut self, key: u64, base: u64, n: u64, size: u64, cmp: u64) -> Result<u64, Stop> {
         let cmp = self.comparator(cmp, "bsearch")?;
         let (mut l, mut u) = (0u64, n);
         while l < u {

@@ -71,10 +71,7 @@ impl Inputs {
             Inputs::Ordered(values) => values.get(index).map(Vec::as_slice),
             Inputs::Named(map) => {
                 let unique = (occurrence > 0).then(|| format!("{name}#{occurrence}"));
-                unique
-                    .and_then(|u| map.get(&u))
-                    .or_else(|| map.get(name))
-                    .map(Vec::as_slice)
+                unique.and_then(|u| map.get(&u)).or_else(|| map.get(name)).map(Vec::as_slice)
             }
         }
     }

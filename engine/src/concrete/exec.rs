@@ -71,20 +71,9 @@ pub fn binary(op: BinaryOp, ty: Type, a: u64, b: u64) -> Result<u64, Fault> {
 
 #[cold]
 fn division_by_zero(op: BinaryOp, ty: Type, a: u64, signed: bool) -> Fault {
-    let what = if matches!(op, BinaryOp::UDiv | BinaryOp::SDiv) {
-        "division"
-    } else {
-        "remainder"
-    };
-    let dividend = if signed {
-        ty.sign_extend(a).to_string()
-    } else {
-        a.to_string()
-    };
-    Fault::error(
-        ErrorKind::DivisionByZero,
-        format!("{what} of {dividend} by zero ({} {ty})", op.name()),
-    )
+    let what = if matches!(op, BinaryOp::UDiv | BinaryOp::SDiv) { "division" } else { "remainder" };
+    let dividend = if signed { ty.sign_extend(a).to_string() } else { a.to_string() };
+    Fault::error(ErrorKind::DivisionByZero, format!("{what} of {dividend} by zero ({} {ty})", op.name()))
 }
 
 /// `icmp cc a, b` at type `ty`.

@@ -132,11 +132,7 @@ pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
 impl<'a> Interp<'a> {
     /// Runs `main` with `args` to completion.
     fn execute(&mut self, main: Func, args: &[u64]) -> Result<Option<u64>, Halt> {
-        let cur = self.enter_main(main, args).map_err(|f| Halt {
-            stop: f.into(),
-            func: main,
-            inst: None,
-        })?;
+        let cur = self.enter_main(main, args).map_err(|f| Halt { stop: f.into(), func: main, inst: None })?;
         self.run_frames(cur)
     }
 
@@ -145,11 +141,7 @@ impl<'a> Interp<'a> {
         loop {
             let inst = cur.insts[cur.pc];
             if self.steps == self.max_steps {
-                return Err(Halt {
-                    stop: Stop::StepLimit,
-                    func: cur.func,
-                    inst: Some(inst),
-                });
+                return Err(Halt { stop: Stop::StepLimit, func: cur.func, inst: Some(inst) });
             }
             self.steps += 1;
             match self.step(&mut cur, inst) {
@@ -157,13 +149,7 @@ impl<'a> Interp<'a> {
                 Ok(Flow::Finished(value)) => return Ok(value),
                 // Stopped inside a callback: already located there.
                 Err(Stop::Located(halt)) => return Err(*halt),
-                Err(stop) => {
-                    return Err(Halt {
-                        stop,
-                        func: cur.func,
-                        inst: Some(inst),
-                    })
-                }
+                Err(stop) => return Err(Halt { stop, func: cur.func, inst: Some(inst) }),
             }
         }
     }
@@ -185,21 +171,12 @@ impl<'a> Interp<'a> {
             }
             InstData::Cast { op, arg } => {
                 if let Some(r) = body.results[inst] {
-                    let v = exec::cast(
-                        *op,
-                        body.values[*arg].ty,
-                        body.values[r].ty,
-                        self.reg(cur, *arg),
-                    );
+                    let v = exec::cast(*op, body.values[*arg].ty, body.values[r].ty, self.reg(cur, *arg));
                     self.regs[cur.base + r.index()] = v;
                 }
             }
             InstData::Select { args: [c, a, b] } => {
-                let v = if self.reg(cur, *c) != 0 {
-                    self.reg(cur, *a)
-                } else {
-                    self.reg(cur, *b)
-                };
+                let v = if self.reg(cur, *c) != 0 { self.reg(cur, *a) } else { self.reg(cur, *b) };
                 self.set_result(cur, inst, v);
             }
             InstData::Load { addr } => {
@@ -211,9 +188,7 @@ impl<'a> Interp<'a> {
             }
             InstData::Store { addr, value } => {
                 let ty = body.values[*value].ty;
-                self.machine
-                    .mem
-                    .store(self.reg(cur, *addr), ty.bytes(), self.reg(cur, *value))?;
+                self.machine.mem.store(self.reg(cur, *addr), ty.bytes(), self.reg(cur, *value))?;
             }
             InstData::Alloca { size, align } => {
                 let addr = self.alloca(cur, inst, u64::from(*size), u64::from(*align))?;
@@ -239,17 +214,9 @@ impl<'a> Interp<'a> {
                 };
                 self.set_result(cur, inst, v);
             }
-            InstData::Execute { version } => {
-                self.set_result(cur, inst, u64::from(*version == self.version))
-            }
-            InstData::MakeSymbolic {
-                args: [addr, size, name],
-            } => {
-                self.make_symbolic(
-                    self.reg(cur, *addr),
-                    self.reg(cur, *size),
-                    self.reg(cur, *name),
-                )?;
+            InstData::Execute { version } => self.set_result(cur, inst, u64::from(*version == self.version)),
+            InstData::MakeSymbolic { args: [addr, size, name] } => {
+                self.make_symbolic(self.reg(cur, *addr), self.reg(cur, *size), self.reg(cur, *name))?;
             }
             InstData::Assume { cond } => {
                 if self.reg(cur, *cond) == 0 {
@@ -265,18 +232,10 @@ impl<'a> Interp<'a> {
                 self.branch(cur, *dest);
                 return Ok(Flow::Continue);
             }
-            InstData::Brif {
-                cond,
-                then_dest,
-                else_dest,
-            } => {
+            InstData::Brif { cond, then_dest, else_dest } => {
                 let taken = self.reg(cur, *cond) != 0;
                 if self.tracing {
-                    self.record(TraceEvent::Brif {
-                        func: cur.func,
-                        inst,
-                        side: u8::from(taken),
-                    });
+                    self.record(TraceEvent::Brif { func: cur.func, inst, side: u8::from(taken) });
                 }
                 self.branch(cur, if taken { *then_dest } else { *else_dest });
                 return Ok(Flow::Continue);
@@ -300,16 +259,10 @@ impl<'a> Interp<'a> {
                 return Ok(self.ret(cur, v));
             }
             InstData::Unreachable => {
-                return Err(
-                    Fault::error(ErrorKind::Unreachable, "reached unreachable code").into(),
-                );
+                return Err(Fault::error(ErrorKind::Unreachable, "reached unreachable code").into());
             }
             InstData::Unsupported { msg } => {
-                let message = self
-                    .module
-                    .messages
-                    .get(*msg)
-                    .map_or("unsupported construct", String::as_str);
+                let message = self.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
                 return Err(Fault::unsupported(message).into());
             }
         }
@@ -362,30 +315,13 @@ impl<'a> Interp<'a> {
     }
 
     /// A fresh stack object of `size` bytes for the executing frame.
-    fn alloca(
-        &mut self,
-        cur: &Cursor<'a>,
-        inst: Inst,
-        size: u64,
-        align: u64,
-    ) -> Result<u64, Fault> {
+    fn alloca(&mut self, cur: &Cursor<'a>, inst: Inst, size: u64, align: u64) -> Result<u64, Fault> {
         let line = cur.body.srclocs[inst].line;
-        let origin = Origin::Stack {
-            func: cur.func,
-            line,
-        };
-        let Some(id) = self
-            .machine
-            .mem
-            .allocate(Region::Stack, size, align, origin)
-        else {
+        let origin = Origin::Stack { func: cur.func, line };
+        let Some(id) = self.machine.mem.allocate(Region::Stack, size, align, origin) else {
             return Err(Fault::error(
                 ErrorKind::StackOverflow,
-                format!(
-                    "stack object of {} exceeds the stack limit of {}",
-                    bytes(size),
-                    bytes(MAX_STACK_BYTES)
-                ),
+                format!("stack object of {} exceeds the stack limit of {}", bytes(size), bytes(MAX_STACK_BYTES)),
             ));
         };
         self.allocas.push(id);
@@ -399,15 +335,10 @@ impl<'a> Interp<'a> {
             Stop::Exit(status) => Outcome::Exit(status),
             Stop::StepLimit => Outcome::StepLimit,
             Stop::AssumptionViolated => Outcome::AssumptionViolated(location()),
-            Stop::Fault(Fault::Error(kind, message)) => Outcome::Error(RuntimeError {
-                kind,
-                message,
-                location: location(),
-            }),
-            Stop::Fault(Fault::Unsupported(message)) => Outcome::Unsupported {
-                message,
-                location: location(),
-            },
+            Stop::Fault(Fault::Error(kind, message)) => {
+                Outcome::Error(RuntimeError { kind, message, location: location() })
+            }
+            Stop::Fault(Fault::Unsupported(message)) => Outcome::Unsupported { message, location: location() },
             Stop::Located(inner) => self.outcome(*inner),
         }
     }

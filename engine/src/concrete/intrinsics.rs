@@ -12,11 +12,7 @@ impl Interp<'_> {
     pub(super) fn make_symbolic(&mut self, addr: u64, size: u64, name: u64) -> Result<(), Fault> {
         let name = String::from_utf8_lossy(&self.machine.mem.read_cstr(name)?).into_owned();
         let occurrence = self.symbolic_names.get(&name).copied().unwrap_or(0);
-        let value = self
-            .config
-            .inputs
-            .value(self.symbolics.len(), &name, occurrence)
-            .unwrap_or(&[]);
+        let value = self.config.inputs.value(self.symbolics.len(), &name, occurrence).unwrap_or(&[]);
         let dst = self.machine.mem.write(addr, size)?;
         let n = value.len().min(dst.len());
         dst[..n].copy_from_slice(&value[..n]);

@@ -70,9 +70,7 @@ impl<'a> Machine<'a> {
             f if f == self.runtime.stdout => Ok(Stream::Stdout),
             f if f == self.runtime.stderr => Ok(Stream::Stderr),
             f if f == self.runtime.stdin => Ok(Stream::Stdin),
-            _ => Err(Fault::unsupported(format!(
-                "I/O on a stream other than stdin, stdout or stderr ({file:#x})"
-            ))),
+            _ => Err(Fault::unsupported(format!("I/O on a stream other than stdin, stdout or stderr ({file:#x})"))),
         }
     }
 

@@ -64,9 +64,7 @@ pub fn func_at(addr: u64, num_funcs: usize) -> Option<Func> {
     if rel % FUNC_STRIDE != 0 || rel / FUNC_STRIDE >= num_funcs as u64 || addr >= GLOBAL_BASE {
         return None;
     }
-    Some(<Func as cranelift_entity::EntityRef>::new(
-        (rel / FUNC_STRIDE) as usize,
-    ))
+    Some(<Func as cranelift_entity::EntityRef>::new((rel / FUNC_STRIDE) as usize))
 }
 
 /// A memory object (a global, a stack object, a heap block, ...).
@@ -206,11 +204,7 @@ impl<'m> Memory<'m> {
             module,
             objects: PrimaryMap::new(),
             index: [Vec::new(), Vec::new(), Vec::new()],
-            next: [
-                first(Region::Global),
-                first(Region::Heap),
-                first(Region::Stack),
-            ],
+            next: [first(Region::Global), first(Region::Heap), first(Region::Stack)],
             unsupported_messages: Vec::new(),
             live_heap_bytes: 0,
             global_bytes: 0,
@@ -225,13 +219,7 @@ impl<'m> Memory<'m> {
 
     /// Allocates a zeroed object; `None` when the region (or the heap or stack budget) is
     /// exhausted. `align` is rounded up to a power of two, at least 16.
-    pub fn allocate(
-        &mut self,
-        region: Region,
-        size: u64,
-        align: u64,
-        origin: Origin,
-    ) -> Option<ObjectId> {
+    pub fn allocate(&mut self, region: Region, size: u64, align: u64, origin: Origin) -> Option<ObjectId> {
         match region {
             Region::Heap if size > MAX_HEAP_BYTES - self.live_heap_bytes => return None,
             Region::Stack if size > MAX_STACK_BYTES - self.live_stack_bytes => return None,
@@ -252,13 +240,7 @@ impl<'m> Memory<'m> {
             Region::Stack => self.live_stack_bytes += size,
             Region::Global => self.global_bytes += size,
         }
-        let id = self.objects.push(Object {
-            base,
-            size,
-            origin,
-            state: State::Live,
-            data,
-        });
+        let id = self.objects.push(Object { base, size, origin, state: State::Live, data });
         self.index[r].push((base, id));
         Some(id)
     }
@@ -308,25 +290,14 @@ impl<'m> Memory<'m> {
                     0 => String::new(),
                     _ => format!(" (allocated at line {line})"),
                 };
-                format!(
-                    "stack object of returned function '{}'{allocated}",
-                    func_name(func)
-                )
+                format!("stack object of returned function '{}'{allocated}", func_name(func))
             }
             (Origin::Stack { func, line }, _) => {
-                format!(
-                    "stack object of '{}'{}",
-                    func_name(func),
-                    at("allocated", line)
-                )
+                format!("stack object of '{}'{}", func_name(func), at("allocated", line))
             }
             (Origin::Heap { line }, State::Freed { line: freed }) => {
                 let and = if line != 0 && freed != 0 { " and" } else { "" };
-                format!(
-                    "freed heap object{}{and}{}",
-                    at("allocated", line),
-                    at("freed", freed)
-                )
+                format!("freed heap object{}{and}{}", at("allocated", line), at("freed", freed))
             }
             (Origin::Heap { line }, _) => format!("heap object{}", at("allocated", line)),
             (Origin::Arg(i), _) => format!("string argv[{i}]"),
@@ -349,8 +320,7 @@ impl<'m> Memory<'m> {
             }
         }
         // In a gap: the nearer neighbour within the redzone (ties go to the one before).
-        let past_before =
-            before.map(|id| (id, addr - (self.objects[id].base + self.objects[id].size)));
+        let past_before = before.map(|id| (id, addr - (self.objects[id].base + self.objects[id].size)));
         let short_of_after = after.map(|id| (id, self.objects[id].base - addr));
         let pick = match (past_before, short_of_after) {
             (Some((b, db)), Some((a, da))) => {
@@ -374,8 +344,7 @@ impl<'m> Memory<'m> {
         for id in self.recent.into_iter().flatten() {
             let o = &self.objects[id];
             let offset = addr.wrapping_sub(o.base);
-            let ok_state =
-                o.state == State::Live || (o.state == State::ReadOnly && access == Access::Read);
+            let ok_state = o.state == State::Live || (o.state == State::ReadOnly && access == Access::Read);
             if ok_state && offset < o.size && len <= o.size - offset {
                 return Ok((id, offset as usize));
             }
@@ -393,26 +362,15 @@ impl<'m> Memory<'m> {
     }
 
     #[cold]
-    fn check_slow(
-        &mut self,
-        addr: u64,
-        len: u64,
-        access: Access,
-    ) -> Result<(ObjectId, usize), Fault> {
+    fn check_slow(&mut self, addr: u64, len: u64, access: Access) -> Result<(ObjectId, usize), Fault> {
         let what = || format!("{} of {}", access.name(), bytes(len));
         if addr < NULL_PAGE_END {
-            return Err(Fault::error(
-                ErrorKind::NullDereference,
-                format!("{} at address {addr:#x}", what()),
-            ));
+            return Err(Fault::error(ErrorKind::NullDereference, format!("{} at address {addr:#x}", what())));
         }
         if addr < GLOBAL_BASE {
             return Err(Fault::error(
                 ErrorKind::InvalidPointer,
-                format!(
-                    "{} at {addr:#x}, in the range of function addresses",
-                    what()
-                ),
+                format!("{} at {addr:#x}, in the range of function addresses", what()),
             ));
         }
         let Some((id, offset)) = self.resolve(addr) else {
@@ -426,26 +384,16 @@ impl<'m> Memory<'m> {
             State::Freed { .. } | State::Dead => {
                 return Err(Fault::error(
                     ErrorKind::UseAfterFree,
-                    format!(
-                        "{} at offset {offset} of {} ({})",
-                        what(),
-                        self.describe(id),
-                        bytes(o.size)
-                    ),
+                    format!("{} at offset {offset} of {} ({})", what(), self.describe(id), bytes(o.size)),
                 ))
             }
             State::Unsupported(n) => {
-                return Err(Fault::Unsupported(
-                    self.unsupported_messages[n as usize].clone(),
-                ));
+                return Err(Fault::Unsupported(self.unsupported_messages[n as usize].clone()));
             }
             State::ReadOnly if access == Access::Write => {
                 return Err(Fault::error(
                     ErrorKind::InvalidPointer,
-                    format!(
-                        "write to read-only {} at offset {offset}",
-                        self.describe(id)
-                    ),
+                    format!("write to read-only {} at offset {offset}", self.describe(id)),
                 ));
             }
             State::Live | State::ReadOnly => {}
@@ -454,12 +402,7 @@ impl<'m> Memory<'m> {
         if !in_bounds {
             return Err(Fault::error(
                 access.out_of_bounds(),
-                format!(
-                    "out-of-bounds {} at offset {offset} of {} ({})",
-                    what(),
-                    self.describe(id),
-                    bytes(o.size)
-                ),
+                format!("out-of-bounds {} at offset {offset} of {} ({})", what(), self.describe(id), bytes(o.size)),
             ));
         }
         self.recent = [Some(id), self.recent[0]];
@@ -535,20 +478,13 @@ impl<'m> Memory<'m> {
     /// Reads bytes from `addr` on, in order, until `stop` holds for one (its index is
     /// returned) or `max` bytes were read (`None`). Exactly the bytes read are checked, so a
     /// scan that runs off its object reports the first byte past the end.
-    pub fn scan(
-        &mut self,
-        addr: u64,
-        max: u64,
-        mut stop: impl FnMut(u8) -> bool,
-    ) -> Result<Option<u64>, Fault> {
+    pub fn scan(&mut self, addr: u64, max: u64, mut stop: impl FnMut(u8) -> bool) -> Result<Option<u64>, Fault> {
         let mut done = 0u64;
         while done < max {
             let at = addr.wrapping_add(done);
             let (id, off) = self.check(at, 1, Access::Read)?;
             let data = &self.objects[id].data[off..];
-            let limit = usize::try_from(max - done)
-                .unwrap_or(usize::MAX)
-                .min(data.len());
+            let limit = usize::try_from(max - done).unwrap_or(usize::MAX).min(data.len());
             if let Some(i) = data[..limit].iter().position(|&b| stop(b)) {
                 return Ok(Some(done + i as u64));
             }
@@ -587,12 +523,8 @@ impl<'m> Memory<'m> {
 
     /// The live heap block starting exactly at `addr`, else the `free`/`realloc` error.
     pub fn heap_block(&self, addr: u64, op: &str) -> Result<ObjectId, Fault> {
-        let not_malloced = || {
-            Fault::error(
-                ErrorKind::InvalidFree,
-                format!("{op} of address {addr:#x}, which malloc did not return"),
-            )
-        };
+        let not_malloced =
+            || Fault::error(ErrorKind::InvalidFree, format!("{op} of address {addr:#x}, which malloc did not return"));
         let (id, offset) = self.resolve(addr).ok_or_else(not_malloced)?;
         let o = &self.objects[id];
         // An address in a redzone is no pointer into the object.
@@ -602,30 +534,19 @@ impl<'m> Memory<'m> {
         if !matches!(o.origin, Origin::Heap { .. }) {
             return Err(Fault::error(
                 ErrorKind::InvalidFree,
-                format!(
-                    "{op} of {} at offset {offset}, which is not on the heap",
-                    self.describe(id)
-                ),
+                format!("{op} of {} at offset {offset}, which is not on the heap", self.describe(id)),
             ));
         }
         if offset != 0 {
             return Err(Fault::error(
                 ErrorKind::InvalidFree,
-                format!(
-                    "{op} of a pointer {offset} bytes into {} ({})",
-                    self.describe(id),
-                    bytes(o.size)
-                ),
+                format!("{op} of a pointer {offset} bytes into {} ({})", self.describe(id), bytes(o.size)),
             ));
         }
         if let State::Freed { .. } = o.state {
             return Err(Fault::error(
                 ErrorKind::DoubleFree,
-                format!(
-                    "{op} of {} ({}), which was already freed",
-                    self.describe(id),
-                    bytes(o.size)
-                ),
+                format!("{op} of {} ({}), which was already freed", self.describe(id), bytes(o.size)),
             ));
         }
         Ok(id)

@@ -44,7 +44,5 @@ pub use result::{Outcome, RunResult, SymbolicObject, TraceEvent};
 
 /// The address layout, for tools that want to recognise where an address points.
 pub mod layout {
-    pub use super::memory::{
-        func_addr, FUNC_BASE, GLOBAL_BASE, HEAP_BASE, NULL_PAGE_END, REDZONE, STACK_BASE,
-    };
+    pub use super::memory::{func_addr, FUNC_BASE, GLOBAL_BASE, HEAP_BASE, NULL_PAGE_END, REDZONE, STACK_BASE};
 }

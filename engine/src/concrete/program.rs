@@ -62,10 +62,7 @@ impl<'m> Program<'m> {
     /// Verifies and prepares `module`.
     pub fn new(module: &'m Module) -> Result<Program<'m>, LoadError> {
         verify_module(module).map_err(LoadError::InvalidIr)?;
-        let main = module
-            .func_by_name("main")
-            .filter(|&f| module.funcs[f].is_defined())
-            .ok_or(LoadError::NoMain)?;
+        let main = module.func_by_name("main").filter(|&f| module.funcs[f].is_defined()).ok_or(LoadError::NoMain)?;
         let main_params = match module.funcs[main].sig.params.as_slice() {
             [] => 0,
             [Type::I32, Type::I64] => 2,
@@ -94,26 +91,9 @@ impl<'m> Program<'m> {
                     .collect()
             })
             .collect();
-        let bindings = module
-            .funcs
-            .values()
-            .map(|f| {
-                if f.is_defined() {
-                    None
-                } else {
-                    LibcFn::bind(&f.name)
-                }
-            })
-            .collect();
-        Ok(Program {
-            module,
-            main,
-            main_params,
-            memory,
-            runtime,
-            registers,
-            bindings,
-        })
+        let bindings =
+            module.funcs.values().map(|f| if f.is_defined() { None } else { LibcFn::bind(&f.name) }).collect();
+        Ok(Program { module, main, main_params, memory, runtime, registers, bindings })
     }
 
     pub fn module(&self) -> &'m Module {
@@ -134,10 +114,7 @@ pub fn run(module: &Module, config: &RunConfig) -> RunResult {
         Err(e) => RunResult {
             stdout: Vec::new(),
             stderr: Vec::new(),
-            outcome: Outcome::Unsupported {
-                message: e.to_string(),
-                location: Location::new("main", 0),
-            },
+            outcome: Outcome::Unsupported { message: e.to_string(), location: Location::new("main", 0) },
             steps: 0,
             symbolics: Vec::new(),
             trace: Vec::new(),

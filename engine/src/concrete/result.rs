@@ -47,16 +47,10 @@ impl Outcome {
             Outcome::Exit(status) => format!("penumbra: exited with status {status}"),
             Outcome::Error(e) => e.diagnostic(source_file),
             Outcome::Unsupported { message, location } => {
-                format!(
-                    "penumbra: unsupported: {message} at {}",
-                    location.in_file(source_file)
-                )
+                format!("penumbra: unsupported: {message} at {}", location.in_file(source_file))
             }
             Outcome::AssumptionViolated(location) => {
-                format!(
-                    "penumbra: assumption violated at {}",
-                    location.in_file(source_file)
-                )
+                format!("penumbra: assumption violated at {}", location.in_file(source_file))
             }
             Outcome::StepLimit => "penumbra: step limit reached".to_string(),
         }

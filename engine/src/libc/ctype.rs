@@ -104,10 +104,7 @@ pub fn class_mask(c: i32) -> u16 {
         (Class::Punct, 0x4),
         (Class::Alnum, 0x8),
     ];
-    BITS.iter()
-        .filter(|(class, _)| class.contains(c))
-        .map(|&(_, bit)| bit)
-        .sum()
+    BITS.iter().filter(|(class, _)| class.contains(c)).map(|&(_, bit)| bit).sum()
 }
 
 /// `isspace` on a byte, as `strtol` uses it.

@@ -19,8 +19,7 @@ pub trait PrintfArgs {
     /// The next variadic argument, zero-extended from its type to 64 bits.
     fn next_arg(&mut self) -> Result<u64, Self::Error>;
     /// Appends the NUL-terminated string at `addr` (never null), at most `max` bytes of it.
-    fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>)
-        -> Result<(), Self::Error>;
+    fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Self::Error>;
     /// The error for a conversion penumbra does not model (e.g. `%f`).
     fn unsupported(&mut self, what: String) -> Self::Error;
 }
@@ -50,10 +49,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
         out.extend_from_slice(&fmt[i..i + pct]);
         let start = i + pct;
         i = start + 1;
-        let mut spec = Spec {
-            bytes: 4,
-            ..Spec::default()
-        };
+        let mut spec = Spec { bytes: 4, ..Spec::default() };
         while let Some(&c) = fmt.get(i) {
             match c {
                 b'-' => spec.left = true,
@@ -131,13 +127,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
                     b'X' if spec.alt && v != 0 => b"0X",
                     _ => b"",
                 };
-                integer(
-                    out,
-                    &spec,
-                    prefix,
-                    digits.as_bytes(),
-                    conv == b'o' && spec.alt,
-                );
+                integer(out, &spec, prefix, digits.as_bytes(), conv == b'o' && spec.alt);
             }
             b'p' => {
                 let v = args.next_arg()?;
@@ -173,14 +163,9 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
                 pad(out, &spec, &s, false);
             }
             b'%' => out.push(b'%'),
-            b'c' | b's' | b'C' | b'S' => {
-                return Err(args.unsupported("printf of wide characters".into()))
-            }
+            b'c' | b's' | b'C' | b'S' => return Err(args.unsupported("printf of wide characters".into())),
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
-                return Err(args.unsupported(format!(
-                    "floating-point printf conversion %{}",
-                    conv as char
-                )))
+                return Err(args.unsupported(format!("floating-point printf conversion %{}", conv as char)))
             }
             b'n' => return Err(args.unsupported("printf conversion %n".into())),
             b'm' => return Err(args.unsupported("printf conversion %m".into())),
@@ -217,11 +202,7 @@ fn zero_extend(v: u64, bytes: u32) -> u64 {
 /// precision). `octal_alt` makes sure the first digit is a zero (`%#o`).
 fn integer(out: &mut Vec<u8>, spec: &Spec, prefix: &[u8], digits: &[u8], octal_alt: bool) {
     // Precision 0 with the value 0 prints no digits.
-    let digits: &[u8] = if spec.precision == Some(0) && digits == b"0" {
-        b""
-    } else {
-        digits
-    };
+    let digits: &[u8] = if spec.precision == Some(0) && digits == b"0" { b"" } else { digits };
     let mut zeros = spec.precision.map_or(0, |p| p.saturating_sub(digits.len()));
     if octal_alt && zeros == 0 && digits.first() != Some(&b'0') {
         zeros = 1;

@@ -66,10 +66,7 @@ mod tests {
     fn matches_glibc() {
         let mut g = GlibcRand::default();
         let first: Vec<i32> = (0..5).map(|_| g.rand()).collect();
-        assert_eq!(
-            first,
-            [1804289383, 846930886, 1681692777, 1714636915, 1957747793]
-        );
+        assert_eq!(first, [1804289383, 846930886, 1681692777, 1714636915, 1957747793]);
         let mut g = GlibcRand::new(42);
         let first: Vec<i32> = (0..3).map(|_| g.rand()).collect();
         assert_eq!(first, [71876166, 708592740, 1483128881]);

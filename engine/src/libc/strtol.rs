@@ -39,22 +39,10 @@ fn digit_value(b: u8) -> u32 {
 }
 
 /// Parses the number at the start of a string whose `i`-th byte is `byte(i)`.
-pub fn parse<E>(
-    mut byte: impl FnMut(u64) -> Result<u8, E>,
-    base: i32,
-    signedness: Signedness,
-) -> Result<Parsed, E> {
-    let none = Parsed {
-        value: 0,
-        end: 0,
-        overflow: false,
-        invalid_base: false,
-    };
+pub fn parse<E>(mut byte: impl FnMut(u64) -> Result<u8, E>, base: i32, signedness: Signedness) -> Result<Parsed, E> {
+    let none = Parsed { value: 0, end: 0, overflow: false, invalid_base: false };
     if base != 0 && !(2..=36).contains(&base) {
-        return Ok(Parsed {
-            invalid_base: true,
-            ..none
-        });
+        return Ok(Parsed { invalid_base: true, ..none });
     }
     let mut base = base as u32;
     let mut i = 0u64;
@@ -97,10 +85,7 @@ pub fn parse<E>(
         if d >= base {
             break;
         }
-        match value
-            .checked_mul(u64::from(base))
-            .and_then(|v| v.checked_add(u64::from(d)))
-        {
+        match value.checked_mul(u64::from(base)).and_then(|v| v.checked_add(u64::from(d))) {
             Some(v) if v <= limit => value = v,
             _ => overflow = true,
         }
@@ -121,12 +106,7 @@ pub fn parse<E>(
     } else {
         value
     };
-    Ok(Parsed {
-        value,
-        end: i,
-        overflow,
-        invalid_base: false,
-    })
+    Ok(Parsed { value, end: i, overflow, invalid_base: false })
 }
 
 #[cfg(test)]
@@ -135,23 +115,13 @@ mod tests {
 
     fn strtol(s: &str, base: i32) -> (i64, u64, bool) {
         let bytes = s.as_bytes();
-        let p = parse::<()>(
-            |i| Ok(bytes.get(i as usize).copied().unwrap_or(0)),
-            base,
-            Signedness::Signed,
-        )
-        .unwrap();
+        let p = parse::<()>(|i| Ok(bytes.get(i as usize).copied().unwrap_or(0)), base, Signedness::Signed).unwrap();
         (p.value as i64, p.end, p.overflow)
     }
 
     fn strtoul(s: &str, base: i32) -> (u64, u64, bool) {
         let bytes = s.as_bytes();
-        let p = parse::<()>(
-            |i| Ok(bytes.get(i as usize).copied().unwrap_or(0)),
-            base,
-            Signedness::Unsigned,
-        )
-        .unwrap();
+        let p = parse::<()>(|i| Ok(bytes.get(i as usize).copied().unwrap_or(0)), base, Signedness::Unsigned).unwrap();
         (p.value, p.end, p.overflow)
     }
 

@@ -27,7 +27,14 @@ pub struct RandomPath {
 
 impl RandomPath {
     pub fn new(seed: u64) -> Self {
-        RandomPath { nodes: Vec::new(), free: Vec::new(), roots: Vec::new(), leaf_of: Vec::new(), rng: SplitMix64::new(seed), live: 0 }
+        RandomPath {
+            nodes: Vec::new(),
+            free: Vec::new(),
+            roots: Vec::new(),
+            leaf_of: Vec::new(),
+            rng: SplitMix64::new(seed),
+            live: 0,
+        }
     }
 
     fn new_node(&mut self, parent: u32, state: Option<StateId>) -> u32 {

@@ -18,8 +18,8 @@ use std::sync::OnceLock;
 fn library() -> Result<&'static Module, RunError> {
     static LIB: OnceLock<Result<Module, String>> = OnceLock::new();
     LIB.get_or_init(|| {
-        let module = compile_source("penumbra-libc.c", super::LIBC_C, &CompileOptions::default())
-            .map_err(|e| e.to_string())?;
+        let module =
+            compile_source("penumbra-libc.c", super::LIBC_C, &CompileOptions::default()).map_err(|e| e.to_string())?;
         if !module.globals.is_empty() {
             return Err("the library must not define globals".into());
         }
@@ -34,12 +34,8 @@ fn library() -> Result<&'static Module, RunError> {
 pub fn link(module: &Module) -> Result<(Module, BTreeSet<Func>), RunError> {
     let mut out = module.clone();
     let mut internal = BTreeSet::new();
-    let wanted: Vec<Func> = module
-        .funcs
-        .iter()
-        .filter(|(_, f)| !f.is_defined() && library_defines(&f.name))
-        .map(|(id, _)| id)
-        .collect();
+    let wanted: Vec<Func> =
+        module.funcs.iter().filter(|(_, f)| !f.is_defined() && library_defines(&f.name)).map(|(id, _)| id).collect();
     if wanted.is_empty() {
         return Ok((out, internal));
     }
@@ -68,7 +64,9 @@ pub fn link(module: &Module) -> Result<(Module, BTreeSet<Func>), RunError> {
             let lfunc = &lib.funcs[callee];
             let f = match out.func_by_name(&lfunc.name) {
                 Some(f) => f,
-                None => out.add_func(Function { name: lfunc.name.clone(), sig: lfunc.sig.clone(), body: None, line: 0 }),
+                None => {
+                    out.add_func(Function { name: lfunc.name.clone(), sig: lfunc.sig.clone(), body: None, line: 0 })
+                }
             };
             map.insert(callee, f);
             if lfunc.is_defined() && !out.funcs[f].is_defined() {

@@ -28,9 +28,9 @@ pub const LIBC_C: &str = include_str!("libc.c");
 
 /// The functions `libc.c` defines for programs (helpers excluded).
 pub const C_FUNCTIONS: &[&str] = &[
-    "strlen", "strnlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat", "strncat", "strchr", "strrchr",
-    "strstr", "strdup", "strndup", "strspn", "strcspn", "memcmp", "memchr", "strtol", "strtoll", "strtoul",
-    "strtoull", "atoi", "atol", "atoll", "fgets",
+    "strlen", "strnlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat", "strncat", "strchr", "strrchr", "strstr",
+    "strdup", "strndup", "strspn", "strcspn", "memcmp", "memchr", "strtol", "strtoll", "strtoul", "strtoull", "atoi",
+    "atol", "atoll", "fgets",
 ];
 
 /// A natively modelled function.

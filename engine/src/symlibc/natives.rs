@@ -10,11 +10,11 @@
 use super::Native;
 use crate::access::{Offset, Target};
 use crate::executor::{Executor, Flow};
+use crate::libc::ctype::Class;
 use crate::memory::{bytes_text, Access, ObjId, ObjState, Origin, Region};
 use crate::run_error::RunError;
 use crate::state::{Ending, ExecutionState};
 use crate::step::val;
-use crate::libc::ctype::Class;
 use crate::ErrorKind;
 use penumbra_ir::{Body, Inst, Value};
 use penumbra_solver::TermId;
@@ -60,7 +60,9 @@ impl<'p> Executor<'p> {
         a: &[TermId],
     ) -> Result<Result<Option<TermId>, Flow>, RunError> {
         let arg = |i: usize| -> Result<TermId, String> {
-            a.get(i).copied().ok_or_else(|| format!("{name} called with {} arguments, needs at least {}", a.len(), i + 1))
+            a.get(i)
+                .copied()
+                .ok_or_else(|| format!("{name} called with {} arguments, needs at least {}", a.len(), i + 1))
         };
         macro_rules! arg {
             ($i:expr) => {
@@ -373,7 +375,14 @@ impl<'p> Executor<'p> {
 
     /// `memmove(dst, src, n)`: checks the whole source (read), then the whole destination
     /// (write), then copies the byte terms.
-    fn copy(&mut self, st: &mut ExecutionState, inst: Inst, dst: TermId, src: TermId, n: u64) -> Result<Result<(), Flow>, RunError> {
+    fn copy(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        dst: TermId,
+        src: TermId,
+        n: u64,
+    ) -> Result<Result<(), Flow>, RunError> {
         if n == 0 {
             return Ok(Ok(()));
         }

@@ -131,7 +131,13 @@ impl<'p> Executor<'p> {
                         return Ok(Err(flow));
                     }
                 }
-                let r = if stream == Stream::Stdin { EOF } else if size == 0 { 0 } else { count };
+                let r = if stream == Stream::Stdin {
+                    EOF
+                } else if size == 0 {
+                    0
+                } else {
+                    count
+                };
                 Some(self.store.constant(64, r))
             }
             Native::Fflush => int32(self, 0),

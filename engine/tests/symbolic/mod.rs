@@ -5,7 +5,7 @@
 mod support;
 
 mod basics;
-mod paths;
 mod errors;
-mod runs;
 mod libc;
+mod paths;
+mod runs;

@@ -55,7 +55,9 @@ fn two_runs_write_identical_tests_and_summaries() {
     let module = compile(BRANCHY);
     let tmp = tempfile::tempdir().unwrap();
     let mut outs = Vec::new();
-    for (i, search) in [SearchKind::Dfs, SearchKind::Dfs, SearchKind::RandomPath, SearchKind::RandomPath].iter().enumerate() {
+    for (i, search) in
+        [SearchKind::Dfs, SearchKind::Dfs, SearchKind::RandomPath, SearchKind::RandomPath].iter().enumerate()
+    {
         let dir = tmp.path().join(format!("out{i}"));
         let mut c = config();
         c.search = *search;
@@ -78,7 +80,9 @@ fn two_runs_write_identical_tests_and_summaries() {
 fn every_searcher_explores_the_same_paths() {
     let module = compile(BRANCHY);
     let mut outcomes = Vec::new();
-    for (search, seed) in [(SearchKind::Dfs, 0), (SearchKind::Bfs, 0), (SearchKind::RandomPath, 1), (SearchKind::RandomPath, 99)] {
+    for (search, seed) in
+        [(SearchKind::Dfs, 0), (SearchKind::Bfs, 0), (SearchKind::RandomPath, 1), (SearchKind::RandomPath, 99)]
+    {
         let mut c = config();
         c.search = search;
         c.seed = seed;

@@ -169,9 +169,13 @@ pub fn frontend(data: &[u8]) -> Result<&'static str, String> {
     let program = match Program::new(&module) {
         Ok(p) => p,
         Err(_) if edited => return Ok("not loaded"),
-        Err(e) => return Err(format!("the module does not load: {e}
+        Err(e) => {
+            return Err(format!(
+                "the module does not load: {e}
 source:
-{source}")),
+{source}"
+            ))
+        }
     };
     let config = RunConfig { max_steps: Some(20_000), max_call_depth: 1_000, ..RunConfig::default() };
     let _ = program.run(&config);

@@ -372,7 +372,9 @@ seeds = ["x=1", "x=2,y=3"]
         assert!(e.contains("m.toml:5") && e.contains("unknown config `fast`"), "{e}");
         let e = err("name = \"t\"\n[[subject]]\nname = \"a b\"\nsource = \"a.c\"\n");
         assert!(e.contains("m.toml:3"), "{e}");
-        let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\n");
+        let e = err(
+            "name = \"t\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\n",
+        );
         assert!(e.contains("m.toml:6") && e.contains("twice"), "{e}");
         let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\nmax_time = -1\n");
         assert!(e.contains("m.toml:5") && e.contains("max_time"), "{e}");

@@ -118,12 +118,19 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     let _ = std::fs::remove_dir(&scratch);
 
     if shard.is_some() {
-        eprintln!("shard done: {} job records in {}; join shards with `penumbra batch merge`", finished.len(), store::jobs_dir(&out).display());
+        eprintln!(
+            "shard done: {} job records in {}; join shards with `penumbra batch merge`",
+            finished.len(),
+            store::jobs_dir(&out).display()
+        );
     } else {
         let records: Vec<&JobRecord> = finished.values().collect();
         write_outputs(&out, &manifest.name, &records)?;
         if left_over > 0 {
-            eprintln!("{left_over} jobs left for a later run (--limit); the tables hold the {} finished ones", records.len());
+            eprintln!(
+                "{left_over} jobs left for a later run (--limit); the tables hold the {} finished ones",
+                records.len()
+            );
         }
     }
     if !failures.is_empty() {
@@ -164,7 +171,11 @@ fn merge(args: &BatchMergeArgs) -> Result<ExitCode> {
             match &name {
                 None => name = Some(rec.batch.clone()),
                 Some(n) if *n != rec.batch => {
-                    bail!("{} holds records of batch `{}`, not `{n}`: merge one batch at a time", dir.display(), rec.batch)
+                    bail!(
+                        "{} holds records of batch `{}`, not `{n}`: merge one batch at a time",
+                        dir.display(),
+                        rec.batch
+                    )
                 }
                 Some(_) => {}
             }
@@ -209,9 +220,28 @@ fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
     let files = [
         ("results.csv", table.to_csv()),
         ("results.json", table.to_json(name)),
-        ("diff_paths.svg", svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", true, &|r| summary_number(r, "diff_paths"))),
-        ("wall_time.svg", svg::grouped_bars(records, &format!("{name}: wall time per job (compile and replay included)"), "seconds", false, &|r| Some(r.wall_s))),
-        ("engine_time.svg", svg::grouped_bars(records, &format!("{name}: exploration time per subject"), "seconds", false, &|r| summary_number(r, "wall_s"))),
+        (
+            "diff_paths.svg",
+            svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", true, &|r| {
+                summary_number(r, "diff_paths")
+            }),
+        ),
+        (
+            "wall_time.svg",
+            svg::grouped_bars(
+                records,
+                &format!("{name}: wall time per job (compile and replay included)"),
+                "seconds",
+                false,
+                &|r| Some(r.wall_s),
+            ),
+        ),
+        (
+            "engine_time.svg",
+            svg::grouped_bars(records, &format!("{name}: exploration time per subject"), "seconds", false, &|r| {
+                summary_number(r, "wall_s")
+            }),
+        ),
         ("divergences_over_time.svg", svg::cumulative(records)),
     ];
     for (file, text) in files {

@@ -11,9 +11,9 @@
 //! The child stays in our process group, so Ctrl-C on the batch stops the children too.
 
 use super::manifest::Job;
-use std::os::unix::process::CommandExt;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -118,12 +118,7 @@ fn run_with_files(
             Ok(())
         });
     }
-    let child = command
-        .current_dir(&job.dir)
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(stderr)
-        .spawn()?;
+    let child = command.current_dir(&job.dir).stdin(Stdio::null()).stdout(stdout).stderr(stderr).spawn()?;
     let pid = child.id() as libc::pid_t;
     // `child` is reaped by wait4 below, never by std: dropping a Child neither waits nor kills.
     drop(child);
@@ -205,7 +200,9 @@ fn run_with_files(
             Err(e) => finished.error = Some(format!("the summary on stdout is not JSON: {e}")),
         },
         (Some(code), _) => finished.error = Some(format!("exit status {code}: {}", last_line(&finished.stderr_tail))),
-        (_, Some(sig)) => finished.error = Some(format!("killed by signal {sig}: {}", last_line(&finished.stderr_tail))),
+        (_, Some(sig)) => {
+            finished.error = Some(format!("killed by signal {sig}: {}", last_line(&finished.stderr_tail)))
+        }
         _ => finished.error = Some("ended without an exit status".to_string()),
     }
     Ok(finished)

@@ -30,7 +30,15 @@ fn tick_step(max: f64, target: f64) -> f64 {
     let raw = max / target;
     let pow = 10f64.powf(raw.log10().floor());
     let m = raw / pow;
-    let nice = if m <= 1.0 { 1.0 } else if m <= 2.0 { 2.0 } else if m <= 5.0 { 5.0 } else { 10.0 };
+    let nice = if m <= 1.0 {
+        1.0
+    } else if m <= 2.0 {
+        2.0
+    } else if m <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
     nice * pow
 }
 
@@ -130,7 +138,12 @@ fn header(out: &mut String, f: &Frame, title: &str, subtitle: Option<&str>) {
         escape(title)
     );
     if let Some(sub) = subtitle {
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"34\" {FONT} font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">{}</text>", f.width / 2.0, escape(sub));
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"34\" {FONT} font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">{}</text>",
+            f.width / 2.0,
+            escape(sub)
+        );
     }
 }
 
@@ -144,7 +157,12 @@ fn y_axis(out: &mut String, f: &Frame, scale: Scale, label: &str) {
             f.left,
             f.left + f.plot_w
         );
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"end\">{text}</text>", f.left - 4.0, y + 4.0);
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"end\">{text}</text>",
+            f.left - 4.0,
+            y + 4.0
+        );
     }
     let _ = writeln!(
         out,
@@ -166,7 +184,12 @@ fn legend(out: &mut String, f: &Frame, series: &[String]) {
     for (i, s) in series.iter().enumerate() {
         let x = f.left + 10.0 + (i as f64) * 150.0;
         let y = f.top - 14.0;
-        let _ = writeln!(out, "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/>", y - 9.0, PALETTE[i % PALETTE.len()]);
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/>",
+            y - 9.0,
+            PALETTE[i % PALETTE.len()]
+        );
         let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{y:.1}\" {FONT} font-size=\"11\">{}</text>", x + 14.0, escape(s));
     }
 }
@@ -182,7 +205,8 @@ pub fn grouped_bars(
     integer: bool,
     value: &dyn Fn(&JobRecord) -> Option<f64>,
 ) -> String {
-    let subjects: Vec<String> = records.iter().map(|r| r.subject.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+    let subjects: Vec<String> =
+        records.iter().map(|r| r.subject.clone()).collect::<BTreeSet<_>>().into_iter().collect();
     let series: Vec<String> = records.iter().map(|r| series_of(r)).collect::<BTreeSet<_>>().into_iter().collect();
     let by_key: BTreeMap<(String, String), &JobRecord> =
         records.iter().map(|r| ((r.subject.clone(), series_of(r)), *r)).collect();
@@ -292,7 +316,8 @@ pub fn cumulative(records: &[&JobRecord]) -> String {
     let plot_w = (150.0 * series.len() as f64).max(620.0);
     let f = Frame { width: plot_w + 100.0, height: 420.0, left: 60.0, top: 60.0, plot_w, plot_h: 300.0 };
     let mut out = String::new();
-    let subtitle = approximated.then_some("times approximated: each job's divergences spread evenly over its engine wall time");
+    let subtitle =
+        approximated.then_some("times approximated: each job's divergences spread evenly over its engine wall time");
     header(&mut out, &f, "Divergences found over time (all subjects)", subtitle);
     let y = Scale::fit(&[max_n], true, false);
     y_axis(&mut out, &f, y, "cumulative divergences");
@@ -301,7 +326,11 @@ pub fn cumulative(records: &[&JobRecord]) -> String {
     let x = Scale::fit(&all_times, false, true);
     for (t, text) in x.ticks() {
         let at = f.left + x.frac(t) * f.plot_w;
-        let _ = writeln!(out, "<text x=\"{at:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">{text}</text>", f.top + f.plot_h + 14.0);
+        let _ = writeln!(
+            out,
+            "<text x=\"{at:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" text-anchor=\"middle\">{text}</text>",
+            f.top + f.plot_h + 14.0
+        );
     }
     let _ = writeln!(
         out,
@@ -318,7 +347,11 @@ pub fn cumulative(records: &[&JobRecord]) -> String {
             let _ = write!(d, " H{:.1} V{:.1}", px(t), py(i as f64 + 1.0));
         }
         let _ = write!(d, " H{:.1}", f.left + f.plot_w);
-        let _ = writeln!(out, "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>", PALETTE[si % PALETTE.len()]);
+        let _ = writeln!(
+            out,
+            "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>",
+            PALETTE[si % PALETTE.len()]
+        );
     }
     out.push_str("</svg>\n");
     out

@@ -15,8 +15,7 @@ pub const KLEE_H: &str = include_str!("../../include/klee/klee.h");
 /// Writes `penumbra.h` and `klee/klee.h` under `dir`, which then serves as an include directory.
 pub fn write_headers(dir: &Path) -> Result<(), FrontendError> {
     let klee_dir = dir.join("klee");
-    fs::create_dir_all(&klee_dir)
-        .map_err(|e| FrontendError::io(format!("cannot create {}", klee_dir.display()), e))?;
+    fs::create_dir_all(&klee_dir).map_err(|e| FrontendError::io(format!("cannot create {}", klee_dir.display()), e))?;
     for (path, text) in [(dir.join("penumbra.h"), PENUMBRA_H), (klee_dir.join("klee.h"), KLEE_H)] {
         fs::write(&path, text).map_err(|e| FrontendError::io(format!("cannot write {}", path.display()), e))?;
     }

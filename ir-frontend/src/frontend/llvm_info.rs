@@ -19,6 +19,7 @@
 //! All `unsafe` code of the frontend lives here, behind this safe API. The context gets a
 //! diagnostic handler so that unreadable bitcode is an `Err`, not LLVM calling `exit(1)`.
 
+use llvm_ir::types::FPType;
 use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
 use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
@@ -26,7 +27,6 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
-use llvm_ir::types::FPType;
 use rustc_hash::FxHashMap;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::Path;
@@ -140,7 +140,8 @@ extern "C" fn record_diagnostic(info: LLVMDiagnosticInfoRef, out: *mut c_void) {
 impl LlvmInfo {
     /// Parses the bitcode file at `path`. Errors carry LLVM's message.
     pub fn parse(path: &Path) -> Result<LlvmInfo, String> {
-        let c_path = CString::new(path.to_string_lossy().as_bytes()).map_err(|_| "path contains a NUL byte".to_string())?;
+        let c_path =
+            CString::new(path.to_string_lossy().as_bytes()).map_err(|_| "path contains a NUL byte".to_string())?;
         let mut diagnostics = Box::new(String::new());
         // SAFETY: plain LLVM C API use: every out-pointer is valid, every created object is
         // either disposed here on failure or handed to the returned `LlvmInfo`.
@@ -187,7 +188,8 @@ impl LlvmInfo {
 
     /// Writes the (rewritten) module as bitcode to `path`, for `llvm-ir` to read.
     pub fn write_bitcode(&self, path: &Path) -> Result<(), String> {
-        let c_path = CString::new(path.to_string_lossy().as_bytes()).map_err(|_| "path contains a NUL byte".to_string())?;
+        let c_path =
+            CString::new(path.to_string_lossy().as_bytes()).map_err(|_| "path contains a NUL byte".to_string())?;
         // SAFETY: `module` is live; the path is a valid C string.
         let status = unsafe { LLVMWriteBitcodeToFile(self.module, c_path.as_ptr()) };
         if status == 0 {

@@ -133,9 +133,7 @@ impl Body {
     /// The values an instruction reads, in operand order.
     pub fn inst_args(&self, inst: Inst) -> Vec<Value> {
         match &self.insts[inst] {
-            InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Change { args } => {
-                args.to_vec()
-            }
+            InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Change { args } => args.to_vec(),
             InstData::Select { args } | InstData::MakeSymbolic { args } => args.to_vec(),
             InstData::Cast { arg, .. } => vec![*arg],
             InstData::Load { addr } => vec![*addr],

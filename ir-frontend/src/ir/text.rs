@@ -200,13 +200,9 @@ impl Printer<'_> {
             InstData::Cast { arg, .. } => write!(out, "{m}{ty} {}", self.value(*arg)),
             InstData::Select { args } => write!(out, "{m}{ty} {}", self.values(args)),
             InstData::Load { addr } => write!(out, "{m}{ty} [{}]", self.value(*addr)),
-            InstData::Store { addr, value } => write!(
-                out,
-                "store.{} {}, [{}]",
-                body.value_type(*value),
-                self.value(*value),
-                self.value(*addr)
-            ),
+            InstData::Store { addr, value } => {
+                write!(out, "store.{} {}, [{}]", body.value_type(*value), self.value(*value), self.value(*addr))
+            }
             InstData::Alloca { size, align } => write!(out, "{m} {size}, align {align}"),
             InstData::DynAlloca { bytes } => write!(out, "{m} {}", self.value(*bytes)),
             InstData::Call { func, args } => {
@@ -221,13 +217,9 @@ impl Printer<'_> {
             InstData::MakeSymbolic { args } => write!(out, "{m} {}", self.values(args)),
             InstData::Assume { cond } | InstData::Assert { cond } => write!(out, "{m} {}", self.value(*cond)),
             InstData::Jump { dest } => write!(out, "{m} {}", self.dest(*dest)),
-            InstData::Brif { cond, then_dest, else_dest } => write!(
-                out,
-                "{m} {}, {}, {}",
-                self.value(*cond),
-                self.dest(*then_dest),
-                self.dest(*else_dest)
-            ),
+            InstData::Brif { cond, then_dest, else_dest } => {
+                write!(out, "{m} {}, {}, {}", self.value(*cond), self.dest(*then_dest), self.dest(*else_dest))
+            }
             InstData::Switch { arg, table } => {
                 let jt = &body.jump_tables[*table];
                 let arg_ty = body.value_type(*arg);

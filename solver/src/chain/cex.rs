@@ -36,11 +36,7 @@ pub(crate) struct CexCache {
 impl CexCache {
     /// Keeps `capacity` entries; evaluates the `eval_models` newest models on a query.
     pub(crate) fn new(capacity: usize, eval_models: usize) -> Self {
-        CexCache {
-            entries: VecDeque::new(),
-            capacity: capacity.max(1),
-            eval_models,
-        }
+        CexCache { entries: VecDeque::new(), capacity: capacity.max(1), eval_models }
     }
 
     fn lookup(&self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> Option<Answer> {
@@ -59,12 +55,7 @@ impl CexCache {
                 }
             }
         }
-        let models = self
-            .entries
-            .iter()
-            .rev()
-            .filter_map(|e| e.model.as_ref())
-            .take(self.eval_models);
+        let models = self.entries.iter().rev().filter_map(|e| e.model.as_ref()).take(self.eval_models);
         for m in models {
             let mut ev = Evaluator::new(ctx.store, m);
             if q.likely_failing_first().all(|c| ev.eval(c) == 1) {
@@ -84,12 +75,7 @@ impl CexCache {
 }
 
 impl Layer for CexCache {
-    fn solve(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        q: &Query<'_>,
-        next: &mut Next<'_>,
-    ) -> Result<Answer, SolverError> {
+    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.cex_queries += 1;
         let answer = match self.lookup(ctx, q) {

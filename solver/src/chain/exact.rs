@@ -22,11 +22,7 @@ pub(crate) struct ExactCache {
 
 impl ExactCache {
     pub(crate) fn new(capacity: usize) -> Self {
-        ExactCache {
-            map: FxHashMap::default(),
-            order: VecDeque::new(),
-            capacity: capacity.max(1),
-        }
+        ExactCache { map: FxHashMap::default(), order: VecDeque::new(), capacity: capacity.max(1) }
     }
 
     fn insert(&mut self, key: Arc<[TermId]>, answer: Answer) {
@@ -45,12 +41,7 @@ impl ExactCache {
 }
 
 impl Layer for ExactCache {
-    fn solve(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        q: &Query<'_>,
-        next: &mut Next<'_>,
-    ) -> Result<Answer, SolverError> {
+    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.exact_queries += 1;
         let key = q.key().clone();

@@ -43,24 +43,12 @@ pub(crate) struct Query<'a> {
 
 impl<'a> Query<'a> {
     pub fn new(pc: &'a [TermId], extra: &'a [TermId], need_model: bool) -> Self {
-        Query {
-            pc,
-            extra,
-            need_model,
-            base: None,
-            key: OnceCell::new(),
-        }
+        Query { pc, extra, need_model, base: None, key: OnceCell::new() }
     }
 
     /// The same constraints, with a different model requirement.
     pub fn with_need_model(&self, need_model: bool) -> Query<'a> {
-        Query {
-            pc: self.pc,
-            extra: self.extra,
-            need_model,
-            base: self.base,
-            key: self.key.clone(),
-        }
+        Query { pc: self.pc, extra: self.extra, need_model, base: self.base, key: self.key.clone() }
     }
 
     /// All constraints, sorted and deduplicated (the cache key).
@@ -111,12 +99,7 @@ impl Ctx<'_> {
 /// One layer of the chain.
 pub(crate) trait Layer: Send {
     /// Answers `q`, calling `next` for whatever this layer cannot answer.
-    fn solve(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        q: &Query<'_>,
-        next: &mut Next<'_>,
-    ) -> Result<Answer, SolverError>;
+    fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError>;
 }
 
 /// The rest of the chain after a layer. It also measures the time spent
@@ -130,11 +113,7 @@ pub(crate) struct Next<'a> {
 
 impl<'a> Next<'a> {
     pub fn new(layers: &'a mut [Box<dyn Layer>], core: &'a mut Core) -> Self {
-        Next {
-            layers,
-            core,
-            downstream: Duration::ZERO,
-        }
+        Next { layers, core, downstream: Duration::ZERO }
     }
 
     /// Passes `q` to the next layer (or the core).

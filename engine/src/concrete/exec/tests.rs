@@ -61,23 +61,11 @@ fn division_by_zero_and_int_min_by_minus_one_are_errors_at_every_width() {
     use BinaryOp::*;
     for ty in [I1, I8, I16, I32, I64] {
         for op in [UDiv, SDiv, URem, SRem] {
-            assert_eq!(
-                fault(op, ty, 1, 0),
-                ErrorKind::DivisionByZero,
-                "{op:?} {ty}"
-            );
+            assert_eq!(fault(op, ty, 1, 0), ErrorKind::DivisionByZero, "{op:?} {ty}");
         }
         let int_min = ty.sign_extend(1 << (ty.bits() - 1));
-        assert_eq!(
-            fault(SDiv, ty, int_min, -1),
-            ErrorKind::SignedDivisionOverflow,
-            "{ty}"
-        );
-        assert_eq!(
-            fault(SRem, ty, int_min, -1),
-            ErrorKind::SignedDivisionOverflow,
-            "{ty}"
-        );
+        assert_eq!(fault(SDiv, ty, int_min, -1), ErrorKind::SignedDivisionOverflow, "{ty}");
+        assert_eq!(fault(SRem, ty, int_min, -1), ErrorKind::SignedDivisionOverflow, "{ty}");
         // Unsigned division by all-ones is fine.
         ok(UDiv, ty, int_min, -1);
         ok(URem, ty, int_min, -1);
@@ -89,17 +77,11 @@ fn division_by_zero_and_int_min_by_minus_one_are_errors_at_every_width() {
 
 #[test]
 fn fault_messages_name_the_operands() {
-    let Err(Fault::Error(_, m)) = binary(BinaryOp::SDiv, I32, 0x8000_0000, 0xffff_ffff) else {
-        panic!()
-    };
+    let Err(Fault::Error(_, m)) = binary(BinaryOp::SDiv, I32, 0x8000_0000, 0xffff_ffff) else { panic!() };
     assert_eq!(m, "-2147483648 / -1 overflows i32 (sdiv)");
-    let Err(Fault::Error(_, m)) = binary(BinaryOp::SRem, I32, 0xffff_fff9, 0) else {
-        panic!()
-    };
+    let Err(Fault::Error(_, m)) = binary(BinaryOp::SRem, I32, 0xffff_fff9, 0) else { panic!() };
     assert_eq!(m, "remainder of -7 by zero (srem i32)");
-    let Err(Fault::Error(_, m)) = binary(BinaryOp::Shl, I32, 1, 32) else {
-        panic!()
-    };
+    let Err(Fault::Error(_, m)) = binary(BinaryOp::Shl, I32, 1, 32) else { panic!() };
     assert_eq!(m, "shl by 32 bits of a 32-bit value");
 }
 
@@ -112,16 +94,8 @@ fn shifts_up_to_width_minus_one_and_errors_beyond() {
         assert_eq!(ok(LShr, ty, -1, w - 1), ty.sign_extend(1), "{ty}");
         assert_eq!(ok(AShr, ty, -1, w - 1), -1, "{ty}");
         for op in [Shl, LShr, AShr] {
-            assert_eq!(
-                fault(op, ty, 1, w),
-                ErrorKind::ShiftOutOfRange,
-                "{op:?} {ty}"
-            );
-            assert_eq!(
-                fault(op, ty, 1, -1),
-                ErrorKind::ShiftOutOfRange,
-                "{op:?} {ty} by all-ones"
-            );
+            assert_eq!(fault(op, ty, 1, w), ErrorKind::ShiftOutOfRange, "{op:?} {ty}");
+            assert_eq!(fault(op, ty, 1, -1), ErrorKind::ShiftOutOfRange, "{op:?} {ty} by all-ones");
         }
     }
     assert_eq!(ok(Shl, I8, 0x81, 1), 2);
@@ -145,9 +119,7 @@ fn bitwise_operations() {
 
 #[test]
 fn comparisons_signed_and_unsigned() {
-    let c = |cc: IntCC, ty: Type, a: i64, b: i64| {
-        icmp(cc, ty, a as u64 & ty.mask(), b as u64 & ty.mask())
-    };
+    let c = |cc: IntCC, ty: Type, a: i64, b: i64| icmp(cc, ty, a as u64 & ty.mask(), b as u64 & ty.mask());
     assert!(c(IntCC::Slt, I32, -1, 0));
     assert!(!c(IntCC::Ult, I32, -1, 0));
     assert!(c(IntCC::Ugt, I8, -1, 127));
@@ -168,10 +140,7 @@ fn casts_extend_and_truncate() {
     assert_eq!(cast(CastOp::Sext, I1, I8, 1), 0xff);
     assert_eq!(cast(CastOp::Zext, I1, I64, 1), 1);
     assert_eq!(cast(CastOp::Sext, I32, I64, 0x7fff_ffff), 0x7fff_ffff);
-    assert_eq!(
-        cast(CastOp::Sext, I32, I64, 0x8000_0000),
-        0xffff_ffff_8000_0000
-    );
+    assert_eq!(cast(CastOp::Sext, I32, I64, 0x8000_0000), 0xffff_ffff_8000_0000);
     assert_eq!(cast(CastOp::Trunc, I64, I8, 0x1234), 0x34);
     assert_eq!(cast(CastOp::Trunc, I32, I1, 2), 0);
     assert_eq!(cast(CastOp::Trunc, I16, I8, 0xff80), 0x80);

@@ -185,12 +185,7 @@ impl Args<'_> {
         self.values.get(i).copied().ok_or_else(|| {
             Fault::error(
                 ErrorKind::InvalidCall,
-                format!(
-                    "{} called with {} arguments, needs at least {}",
-                    self.name,
-                    self.values.len(),
-                    i + 1
-                ),
+                format!("{} called with {} arguments, needs at least {}", self.name, self.values.len(), i + 1),
             )
         })
     }
@@ -209,16 +204,13 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
     let a = Args { name, values: args };
     use LibcFn::*;
     match f {
-        Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite
-        | Fflush | Getchar | Fgetc | Fgets => stdio::call(m, f, &a),
-        Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr
-        | Strrchr | Strstr | Strdup | Strndup | Strspn | Strcspn | Strtok | Memmove | Memset
-        | Memcmp | Memchr => string::call(m, f, &a),
-        Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol
-        | Strtoul | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
-        Qsort | Bsearch => {
-            Err(Fault::unsupported(format!("{name} outside the interpreter")).into())
-        }
+        Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite | Fflush | Getchar | Fgetc
+        | Fgets => stdio::call(m, f, &a),
+        Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
+        | Strdup | Strndup | Strspn | Strcspn | Strtok | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
+        Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul | Abs | Labs
+        | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
+        Qsort | Bsearch => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

@@ -66,11 +66,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let (ptr, size, count) = (a.get(0)?, a.get(1)?, a.get(2)?);
             let stream = m.stream(a.get(3)?)?;
             let Some(total) = size.checked_mul(count) else {
-                return Err(Fault::error(
-                    ErrorKind::OutOfBoundsRead,
-                    "fwrite of more bytes than memory holds",
-                )
-                .into());
+                return Err(Fault::error(ErrorKind::OutOfBoundsRead, "fwrite of more bytes than memory holds").into());
             };
             let bytes = m.mem.read(ptr, total)?.to_vec();
             emit(m, stream, &bytes, if size == 0 { 0 } else { count })
@@ -124,12 +120,7 @@ fn fgets(m: &mut Machine<'_>, a: &Args<'_>) -> Result<u64, Fault> {
 fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize) -> Result<Vec<u8>, Fault> {
     let fmt = m.mem.read_cstr(a.get(fmt_index)?)?;
     let mut out = Vec::with_capacity(fmt.len() + 16);
-    let mut args = VarArgs {
-        m,
-        name: a.name,
-        values: &a.values[fmt_index + 1..],
-        next: 0,
-    };
+    let mut args = VarArgs { m, name: a.name, values: &a.values[fmt_index + 1..], next: 0 };
     printf::format(&fmt, &mut args, &mut out)?;
     Ok(out)
 }
@@ -149,11 +140,7 @@ impl PrintfArgs for VarArgs<'_, '_> {
         let v = self.values.get(self.next).copied().ok_or_else(|| {
             Fault::error(
                 ErrorKind::InvalidCall,
-                format!(
-                    "{}'s format needs more than the {} arguments given",
-                    self.name,
-                    self.values.len()
-                ),
+                format!("{}'s format needs more than the {} arguments given", self.name, self.values.len()),
             )
         })?;
         self.next += 1;

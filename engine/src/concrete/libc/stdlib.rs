@@ -75,21 +75,12 @@ fn assert_fail(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Fault, Fault> {
     let func = text(m, a.get(3)?)?;
     let report = format!("{file}:{line}: {func}: Assertion `{expr}' failed.\n");
     m.stderr.extend_from_slice(report.as_bytes());
-    Ok(Fault::error(
-        ErrorKind::AssertionFailed,
-        format!("assertion `{expr}' failed in function '{func}'"),
-    ))
+    Ok(Fault::error(ErrorKind::AssertionFailed, format!("assertion `{expr}' failed in function '{func}'")))
 }
 
 /// `strtol`/`strtoul` on the string at `s`, storing the end pointer through `endptr` if it
 /// is not NULL and setting `errno` on overflow or a bad base.
-fn parse(
-    m: &mut Machine<'_>,
-    s: u64,
-    endptr: u64,
-    base: i32,
-    signedness: Signedness,
-) -> Result<u64, Fault> {
+fn parse(m: &mut Machine<'_>, s: u64, endptr: u64, base: i32, signedness: Signedness) -> Result<u64, Fault> {
     let mem = &mut m.mem;
     let parsed = strtol::parse(|i| Ok(mem.read(s.wrapping_add(i), 1)?[0]), base, signedness)?;
     if endptr != 0 {

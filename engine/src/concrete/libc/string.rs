@@ -42,8 +42,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let sl = mem.strnlen(src, n)?;
             let mut bytes = mem.read(src, sl)?.to_vec();
             bytes.push(0);
-            mem.write(dst.wrapping_add(dl), bytes.len() as u64)?
-                .copy_from_slice(&bytes);
+            mem.write(dst.wrapping_add(dl), bytes.len() as u64)?.copy_from_slice(&bytes);
             dst
         }
         LibcFn::Strchr => {
@@ -59,10 +58,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let (s, c) = (a.get(0)?, a.get(1)? as u8);
             let n = mem.strlen(s)?;
             let bytes = mem.read(s, n + 1)?;
-            bytes
-                .iter()
-                .rposition(|&b| b == c)
-                .map_or(0, |i| s.wrapping_add(i as u64))
+            bytes.iter().rposition(|&b| b == c).map_or(0, |i| s.wrapping_add(i as u64))
         }
         LibcFn::Strstr => {
             let (h, n) = (a.get(0)?, a.get(1)?);
@@ -71,18 +67,12 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             if needle.is_empty() {
                 h
             } else {
-                hay.windows(needle.len())
-                    .position(|w| w == needle)
-                    .map_or(0, |i| h.wrapping_add(i as u64))
+                hay.windows(needle.len()).position(|w| w == needle).map_or(0, |i| h.wrapping_add(i as u64))
             }
         }
         LibcFn::Strdup | LibcFn::Strndup => {
             let s = a.get(0)?;
-            let len = if f == LibcFn::Strdup {
-                mem.strlen(s)?
-            } else {
-                mem.strnlen(s, a.get(1)?)?
-            };
+            let len = if f == LibcFn::Strdup { mem.strlen(s)? } else { mem.strnlen(s, a.get(1)?)? };
             let mut bytes = mem.read(s, len)?.to_vec();
             bytes.push(0);
             let p = m.malloc(bytes.len() as u64);
@@ -96,8 +86,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let set = mem.read_cstr(set)?;
             let inside = f == LibcFn::Strspn;
             // Stops at the NUL or at the first byte whose membership differs.
-            mem.scan(s, u64::MAX, |b| b == 0 || set.contains(&b) != inside)?
-                .unwrap_or(0)
+            mem.scan(s, u64::MAX, |b| b == 0 || set.contains(&b) != inside)?.unwrap_or(0)
         }
         LibcFn::Strtok => strtok(m, a.get(0)?, a.get(1)?)?,
         LibcFn::Memmove => {
@@ -114,10 +103,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             let (p, q, n) = (a.get(0)?, a.get(1)?, a.get(2)?);
             let left = mem.read(p, n)?.to_vec();
             let right = mem.read(q, n)?;
-            left.iter()
-                .zip(right)
-                .find(|(x, y)| x != y)
-                .map_or(0, |(&x, &y)| i32::from(x) - i32::from(y)) as u64
+            left.iter().zip(right).find(|(x, y)| x != y).map_or(0, |(&x, &y)| i32::from(x) - i32::from(y)) as u64
         }
         LibcFn::Memchr => {
             let (s, c, n) = (a.get(0)?, a.get(1)? as u8, a.get(2)?);
@@ -135,10 +121,7 @@ fn compare_strings(m: &mut Machine<'_>, p: u64, q: u64, max: u64) -> Result<i32,
     let mut done = 0u64;
     while done < max {
         let (pa, qa) = (p.wrapping_add(done), q.wrapping_add(done));
-        let n = mem
-            .readable_len(pa)?
-            .min(mem.readable_len(qa)?)
-            .min(max - done);
+        let n = mem.readable_len(pa)?.min(mem.readable_len(qa)?).min(max - done);
         let left = mem.read(pa, n)?.to_vec();
         let right = mem.read(qa, n)?;
         for (&x, &y) in left.iter().zip(right) {
@@ -160,17 +143,13 @@ fn strtok(m: &mut Machine<'_>, s: u64, delim: u64) -> Result<u64, Fault> {
     let start = if s != 0 { s } else { m.strtok_next };
     let delims = m.mem.read_cstr(delim)?;
     let mem = &mut m.mem;
-    let skip = mem
-        .scan(start, u64::MAX, |b| b == 0 || !delims.contains(&b))?
-        .unwrap_or(0);
+    let skip = mem.scan(start, u64::MAX, |b| b == 0 || !delims.contains(&b))?.unwrap_or(0);
     let token = start.wrapping_add(skip);
     if mem.read(token, 1)?[0] == 0 {
         m.strtok_next = token;
         return Ok(0);
     }
-    let len = mem
-        .scan(token, u64::MAX, |b| b == 0 || delims.contains(&b))?
-        .unwrap_or(0);
+    let len = mem.scan(token, u64::MAX, |b| b == 0 || delims.contains(&b))?.unwrap_or(0);
     let end = token.wrapping_add(len);
     if mem.read(end, 1)?[0] == 0 {
         m.strtok_next = end;

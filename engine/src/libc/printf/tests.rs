@@ -19,11 +19,7 @@ enum MockError {
 impl PrintfArgs for Mock {
     type Error = MockError;
     fn next_arg(&mut self) -> Result<u64, MockError> {
-        let v = self
-            .args
-            .get(self.next)
-            .copied()
-            .ok_or(MockError::Missing)?;
+        let v = self.args.get(self.next).copied().ok_or(MockError::Missing)?;
         self.next += 1;
         Ok(v)
     }
@@ -40,11 +36,7 @@ impl PrintfArgs for Mock {
 }
 
 fn fmt_with(fmt: &str, args: &[u64], strings: &[&'static [u8]]) -> Result<String, MockError> {
-    let mut mock = Mock {
-        args: args.to_vec(),
-        next: 0,
-        strings: strings.to_vec(),
-    };
+    let mut mock = Mock { args: args.to_vec(), next: 0, strings: strings.to_vec() };
     let mut out = Vec::new();
     format(fmt.as_bytes(), &mut mock, &mut out)?;
     Ok(String::from_utf8(out).unwrap())
@@ -162,26 +154,10 @@ fn characters_strings_pointers_and_percent() {
 
 #[test]
 fn unsupported_conversions_and_missing_arguments() {
-    assert_eq!(
-        fmt_with("%f", &[0], &[]),
-        Err(MockError::Unsupported(
-            "floating-point printf conversion %f".into()
-        ))
-    );
-    assert_eq!(
-        fmt_with("%.2g", &[0], &[]),
-        Err(MockError::Unsupported(
-            "floating-point printf conversion %g".into()
-        ))
-    );
-    assert_eq!(
-        fmt_with("%n", &[0], &[]),
-        Err(MockError::Unsupported("printf conversion %n".into()))
-    );
-    assert_eq!(
-        fmt_with("%ls", &[0], &[]),
-        Err(MockError::Unsupported("printf of wide characters".into()))
-    );
+    assert_eq!(fmt_with("%f", &[0], &[]), Err(MockError::Unsupported("floating-point printf conversion %f".into())));
+    assert_eq!(fmt_with("%.2g", &[0], &[]), Err(MockError::Unsupported("floating-point printf conversion %g".into())));
+    assert_eq!(fmt_with("%n", &[0], &[]), Err(MockError::Unsupported("printf conversion %n".into())));
+    assert_eq!(fmt_with("%ls", &[0], &[]), Err(MockError::Unsupported("printf of wide characters".into())));
     assert_eq!(fmt_with("%d %d", &[1], &[]), Err(MockError::Missing));
     let huge = Err(MockError::Unsupported("printf field width or precision above 1 MiB".into()));
     assert_eq!(fmt_with("%99999999999999999999d", &[1], &[]), huge);

@@ -223,10 +223,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
 
     pub(super) fn extract_value(&mut self, e: &'m ExtractValue) -> LResult<()> {
         let ty = self.cx.llvm.types.type_of(&e.aggregate);
-        let (start, count, elem) = self
-            .cx
-            .leaf_range(&ty, &e.indices)
-            .ok_or_else(|| Unsup::Category("aggregate value".into()))?;
+        let (start, count, elem) =
+            self.cx.leaf_range(&ty, &e.indices).ok_or_else(|| Unsup::Category("aggregate value".into()))?;
         let values = self.aggregate(&e.aggregate)?;
         let part = values.get(start..start + count).ok_or_else(|| Unsup::msg("extractvalue out of range"))?;
         if is_aggregate(&elem) {
@@ -241,10 +239,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
 
     pub(super) fn insert_value(&mut self, i: &'m InsertValue) -> LResult<()> {
         let ty = self.cx.llvm.types.type_of(&i.aggregate);
-        let (start, count, elem) = self
-            .cx
-            .leaf_range(&ty, &i.indices)
-            .ok_or_else(|| Unsup::Category("aggregate value".into()))?;
+        let (start, count, elem) =
+            self.cx.leaf_range(&ty, &i.indices).ok_or_else(|| Unsup::Category("aggregate value".into()))?;
         let mut values = self.aggregate(&i.aggregate)?;
         let new = if is_aggregate(&elem) { self.aggregate(&i.element)? } else { vec![self.operand(&i.element)?] };
         if new.len() != count || start + count > values.len() {

@@ -35,7 +35,10 @@ pub(super) enum PenumbraOp {
 impl PenumbraOp {
     pub(super) fn from_name(name: &str) -> Option<PenumbraOp> {
         Some(match name {
-            "__penumbra_change_i8" | "__penumbra_change_i16" | "__penumbra_change_i32" | "__penumbra_change_i64"
+            "__penumbra_change_i8"
+            | "__penumbra_change_i16"
+            | "__penumbra_change_i32"
+            | "__penumbra_change_i64"
             | "__penumbra_change_ptr" => PenumbraOp::Change,
             "__penumbra_change_f32" | "__penumbra_change_f64" | "__penumbra_change_f80" => PenumbraOp::ChangeFloat,
             "__penumbra_execute" => PenumbraOp::Execute,
@@ -143,9 +146,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
     fn matches_signature(&self, f: Func, args: &[Value], ret: Option<Type>) -> bool {
         let sig = &self.cx.module.funcs[f].sig;
         let count_ok = if sig.varargs { args.len() >= sig.params.len() } else { args.len() == sig.params.len() };
-        count_ok
-            && sig.ret == ret
-            && args.iter().zip(&sig.params).all(|(&a, &t)| self.b.body().value_type(a) == t)
+        count_ok && sig.ret == ret && args.iter().zip(&sig.params).all(|(&a, &t)| self.b.body().value_type(a) == t)
     }
 
     /// Defines the result of a call that produces nothing meaningful (a non-void declaration

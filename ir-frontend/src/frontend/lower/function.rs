@@ -25,7 +25,10 @@ use llvm_ir::{BasicBlock, DebugLoc, HasDebugLoc, Instruction, Name, Operand, Ter
 use rustc_hash::FxHashMap;
 
 /// Lowers `f`; returns its body and its line.
-pub(super) fn lower_function<'m>(cx: &mut ModuleCx<'m>, f: &'m llvm_ir::Function) -> Result<(Body, u32), FrontendError> {
+pub(super) fn lower_function<'m>(
+    cx: &mut ModuleCx<'m>,
+    f: &'m llvm_ir::Function,
+) -> Result<(Body, u32), FrontendError> {
     let mut body = Body::default();
     let line = function_line(f, &cx.llvm.source_file_name);
     {
@@ -68,7 +71,9 @@ fn srcloc(d: &Option<DebugLoc>, main_file: &str) -> Option<SrcLoc> {
 /// was given, so the location's directory is joined before comparing.
 fn in_main_file(d: &DebugLoc, main_file: &str) -> bool {
     d.filename == main_file
-        || d.directory.as_deref().is_some_and(|dir| std::path::Path::new(dir).join(&d.filename) == std::path::Path::new(main_file))
+        || d.directory
+            .as_deref()
+            .is_some_and(|dir| std::path::Path::new(dir).join(&d.filename) == std::path::Path::new(main_file))
 }
 
 /// The phis at the start of a block.
@@ -221,7 +226,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
             let (Some(dest), LType::FuncType { result_type, .. }) = (&c.dest, c.function_ty.as_ref()) else {
                 continue;
             };
-            if super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm.")) || self.cx.leaves(result_type).is_none() {
+            if super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm."))
+                || self.cx.leaves(result_type).is_none()
+            {
                 continue;
             }
             if let Some(layout) = self.cx.info.layout(result_type) {

@@ -5,7 +5,7 @@
 //! become `GlobalInit::Unsupported`, so only a path that touches the global is affected.
 
 use super::ModuleCx;
-use crate::frontend::llvm_info::{global_key, gep_key, GepOffset};
+use crate::frontend::llvm_info::{gep_key, global_key, GepOffset};
 use crate::ir::{GlobalData, GlobalInit, Reloc, RelocTarget};
 use llvm_ir::constant::Float;
 use llvm_ir::{Constant, IntPredicate, Name};
@@ -171,7 +171,10 @@ impl<'m> ModuleCx<'m> {
                 } {
                     RelocTarget::Func(f)
                 } else {
-                    return Err(format!("address of {}, which is not a global variable or function", global_name(name)));
+                    return Err(format!(
+                        "address of {}, which is not a global variable or function",
+                        global_name(name)
+                    ));
                 };
                 Scalar::Addr { target, addend: 0 }
             }
@@ -187,11 +190,26 @@ impl<'m> ModuleCx<'m> {
             }
             Constant::BitCast(b) => self.scalar(&b.operand)?,
             Constant::AddrSpaceCast(b) => self.scalar(&b.operand)?,
-            Constant::PtrToInt(p) => { let s = self.scalar(&p.operand)?; resize(s, &p.to_type, false)? },
-            Constant::IntToPtr(p) => { let s = self.scalar(&p.operand)?; resize(s, &p.to_type, false)? },
-            Constant::Trunc(t) => { let s = self.scalar(&t.operand)?; resize(s, &t.to_type, false)? },
-            Constant::ZExt(t) => { let s = self.scalar(&t.operand)?; resize(s, &t.to_type, false)? },
-            Constant::SExt(t) => { let s = self.scalar(&t.operand)?; resize(s, &t.to_type, true)? },
+            Constant::PtrToInt(p) => {
+                let s = self.scalar(&p.operand)?;
+                resize(s, &p.to_type, false)?
+            }
+            Constant::IntToPtr(p) => {
+                let s = self.scalar(&p.operand)?;
+                resize(s, &p.to_type, false)?
+            }
+            Constant::Trunc(t) => {
+                let s = self.scalar(&t.operand)?;
+                resize(s, &t.to_type, false)?
+            }
+            Constant::ZExt(t) => {
+                let s = self.scalar(&t.operand)?;
+                resize(s, &t.to_type, false)?
+            }
+            Constant::SExt(t) => {
+                let s = self.scalar(&t.operand)?;
+                resize(s, &t.to_type, true)?
+            }
             Constant::Add(a) => match (self.scalar(&a.operand0)?, self.scalar(&a.operand1)?) {
                 (Scalar::Int { value: x, bits }, Scalar::Int { value: y, .. }) => int(x.wrapping_add(y), bits),
                 (Scalar::Addr { target, addend }, Scalar::Int { value, bits })
@@ -214,20 +232,12 @@ impl<'m> ModuleCx<'m> {
             Constant::And(m) => self.int_op(&m.operand0, &m.operand1, |x, y, _| x & y)?,
             Constant::Or(m) => self.int_op(&m.operand0, &m.operand1, |x, y, _| x | y)?,
             Constant::Xor(m) => self.int_op(&m.operand0, &m.operand1, |x, y, _| x ^ y)?,
-            Constant::Shl(m) => self.int_op(&m.operand0, &m.operand1, |x, y, bits| {
-                if y >= u64::from(bits) {
-                    0
-                } else {
-                    x << y
-                }
-            })?,
-            Constant::LShr(m) => self.int_op(&m.operand0, &m.operand1, |x, y, bits| {
-                if y >= u64::from(bits) {
-                    0
-                } else {
-                    x >> y
-                }
-            })?,
+            Constant::Shl(m) => {
+                self.int_op(&m.operand0, &m.operand1, |x, y, bits| if y >= u64::from(bits) { 0 } else { x << y })?
+            }
+            Constant::LShr(m) => {
+                self.int_op(&m.operand0, &m.operand1, |x, y, bits| if y >= u64::from(bits) { 0 } else { x >> y })?
+            }
             Constant::AShr(m) => self.int_op(&m.operand0, &m.operand1, |x, y, bits| {
                 let s = sext(x, bits);
                 (s >> y.min(63)) as u64
@@ -249,18 +259,12 @@ impl<'m> ModuleCx<'m> {
         })
     }
 
-    fn int_op(
-        &mut self,
-        a: &Constant,
-        b: &Constant,
-        op: impl Fn(u64, u64, u32) -> u64,
-    ) -> Result<Scalar, String> {
+    fn int_op(&mut self, a: &Constant, b: &Constant, op: impl Fn(u64, u64, u32) -> u64) -> Result<Scalar, String> {
         match (self.scalar(a)?, self.scalar(b)?) {
             (Scalar::Int { value: x, bits }, Scalar::Int { value: y, .. }) => Ok(int(op(x, y, bits), bits)),
             _ => Err("arithmetic on an address".to_string()),
         }
     }
-
 }
 
 /// Converts a scalar to an integer or pointer type (`sign` for `sext`).

@@ -3,8 +3,8 @@
 //! point, vectors, aggregates as values, atomics read-modify-write and `va_arg` are
 //! unsupported; the `describe` and `result_type` helpers serve the `unsupported` path.
 
-use super::function::FnLower;
 use super::aggregates::is_aggregate;
+use super::function::FnLower;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
 use super::widths::int_bits;
 use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, ValueDef};
@@ -282,7 +282,9 @@ pub(super) fn result_type(llvm: &llvm_ir::Module, inst: &Instruction) -> Option<
             let ty = types.type_of(&c.expected);
             types.struct_of(vec![ty, types.bool()], false)
         }
-        I::InsertElement(_) | I::ShuffleVector(_) | I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => return None,
+        I::InsertElement(_) | I::ShuffleVector(_) | I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => {
+            return None
+        }
         // Everything else is typed by LLVM without surprises (arithmetic, casts, select,
         // freeze, atomicrmw, phi).
         other => types.type_of(other),

@@ -39,12 +39,8 @@ const SKIPPED: &[&str] = &[
 ];
 
 /// Intrinsics whose result is their first argument.
-const IDENTITY: &[&str] = &[
-    "llvm.expect.",
-    "llvm.ptr.annotation.",
-    "llvm.launder.invariant.group",
-    "llvm.strip.invariant.group",
-];
+const IDENTITY: &[&str] =
+    &["llvm.expect.", "llvm.ptr.annotation.", "llvm.launder.invariant.group", "llvm.strip.invariant.group"];
 
 impl<'a, 'm> FnLower<'a, 'm> {
     pub(super) fn intrinsic(&mut self, name: &str, c: &'m Call, ret_ty: &LType) -> LResult<()> {

@@ -234,7 +234,6 @@ impl<'m> ModuleCx<'m> {
     }
 }
 
-
 /// `(i64, i64, i64) -> i64`, the shape of `memcpy` and `memmove`.
 fn libc_sig(params: &[Type], ret: Option<Type>) -> Signature {
     Signature { params: params.to_vec(), ret, varargs: false }

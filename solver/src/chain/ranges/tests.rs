@@ -257,7 +257,8 @@ fn small_domains_agree_with_brute_force() {
         // 64 * 64 combinations at most: always decided.
         let answer = decide(&s, &Query::new(pc, extra, true)).unwrap_or_else(|| panic!("round {round}: undecided"));
         decided += 1;
-        let feasible = (0..64u64).any(|a| (0..64u64).any(|b| satisfies(&s, &cs, &Model::from_pairs([(xv, a), (yv, b)]))));
+        let feasible =
+            (0..64u64).any(|a| (0..64u64).any(|b| satisfies(&s, &cs, &Model::from_pairs([(xv, a), (yv, b)]))));
         match answer {
             Answer::Sat(Some(m)) => {
                 sat += 1;
