@@ -19,10 +19,8 @@
 
 use crate::executor::{Executor, Flow};
 use crate::fork::Branch;
-use crate::memory::{
-    select_byte, Access, ObjId, ObjState, Origin, Region, Resolution, MAX_STACK_BYTES, MAX_SYMBOLIC_WRITE_BYTES,
-    NULL_PAGE_END, REDZONE,
-};
+use crate::address::{Access, ObjState, ObjectId, Origin, Resolution, Segment, MAX_STACK_BYTES, NULL_PAGE_END, REDZONE};
+use crate::memory::{select_byte, MAX_SYMBOLIC_WRITE_BYTES};
 use crate::run_error::RunError;
 use crate::shadow::PairTarget;
 use crate::state::{Ending, ExecutionState};
@@ -46,7 +44,7 @@ pub enum Offset {
 /// Where an access goes, or how the instruction ends.
 #[derive(Debug)]
 pub enum Target {
-    Obj(ObjId, Offset),
+    Obj(ObjectId, Offset),
     Flow(Flow),
 }
 
@@ -158,7 +156,7 @@ impl<'p> Executor<'p> {
     }
 
     /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`.
-    pub(crate) fn in_bounds(&mut self, st: &ExecutionState, obj: ObjId, addr: TermId, len: u64) -> TermId {
+    pub(crate) fn in_bounds(&mut self, st: &ExecutionState, obj: ObjectId, addr: TermId, len: u64) -> TermId {
         let o = st.mem.object(obj);
         if o.size < len {
             return self.store.ff();
@@ -170,14 +168,14 @@ impl<'p> Executor<'p> {
         self.store.ult(off, limit)
     }
 
-    fn offset_term(&mut self, st: &ExecutionState, obj: ObjId, addr: TermId) -> TermId {
+    fn offset_term(&mut self, st: &ExecutionState, obj: ObjectId, addr: TermId) -> TermId {
         let base = self.store.constant(64, st.mem.object(obj).base);
         self.store.sub(addr, base)
     }
 
     /// The addresses around the model value `v` that share its verdict: the null page, the
     /// bytes of a freed (or read-only) object, or `v` alone.
-    fn fault_region(&mut self, st: &ExecutionState, obj: Option<ObjId>, addr: TermId, v: u64) -> TermId {
+    fn fault_region(&mut self, st: &ExecutionState, obj: Option<ObjectId>, addr: TermId, v: u64) -> TermId {
         if v < NULL_PAGE_END {
             let k = self.store.constant(64, NULL_PAGE_END);
             return self.store.ult(addr, k);
@@ -213,7 +211,7 @@ impl<'p> Executor<'p> {
 
     /// Gives `other` (whose address is outside `obj`) a model in which the address overflows
     /// `obj` by less than half a redzone, if there is one: the ASan-style report.
-    fn steer_to_overflow(&mut self, other: &mut ExecutionState, obj: ObjId, addr: TermId) {
+    fn steer_to_overflow(&mut self, other: &mut ExecutionState, obj: ObjectId, addr: TermId) {
         let o = other.mem.object(obj);
         let low = o.base.wrapping_sub(REDZONE / 2);
         let span = o.size + REDZONE;
@@ -232,7 +230,7 @@ impl<'p> Executor<'p> {
     pub(crate) fn read_target(
         &mut self,
         st: &mut ExecutionState,
-        obj: ObjId,
+        obj: ObjectId,
         offset: Offset,
         len: usize,
         out: &mut [TermId; 8],
@@ -240,7 +238,7 @@ impl<'p> Executor<'p> {
         match offset {
             Offset::Const(off) => st.mem.read_bytes(obj, off, &mut out[..len]),
             Offset::Sym(off) => {
-                let bytes = &st.mem.object(obj).bytes;
+                let bytes = &st.mem.object(obj).contents;
                 for (j, slot) in out.iter_mut().enumerate().take(len) {
                     match select_byte(&mut self.store, bytes, off, j, len) {
                         Some(t) => *slot = t,
@@ -257,7 +255,7 @@ impl<'p> Executor<'p> {
     }
 
     /// Writes `data` at a resolved target.
-    pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjId, offset: Offset, data: &[TermId]) {
+    pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjectId, offset: Offset, data: &[TermId]) {
         if matches!(st.mode, crate::state::ExecMode::Region(_)) {
             // One version's write: keep the other version's bytes (at a fixed offset).
             let off = match offset {
@@ -387,9 +385,9 @@ impl<'p> Executor<'p> {
         let line = body.srclocs[inst].line;
         let func = st.frame().func;
         let origin = Origin::Stack { func, line };
-        let Some(id) = st.mem.allocate(Region::Stack, size, align, origin, self.prog.zero_byte) else {
-            let what = crate::memory::bytes_text(size);
-            let limit = crate::memory::bytes_text(MAX_STACK_BYTES);
+        let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.prog.zero_byte) else {
+            let what = crate::address::bytes_text(size);
+            let limit = crate::address::bytes_text(MAX_STACK_BYTES);
             return Ok(Flow::End(self.error(
                 st,
                 ErrorKind::StackOverflow,
@@ -406,7 +404,7 @@ impl<'p> Executor<'p> {
 /// The common case of a constant address, without building messages: a permitted access to
 /// the object containing the whole range.
 #[inline]
-fn fast_access(st: &ExecutionState, addr: u64, len: u64, access: Access) -> Option<(ObjId, u64)> {
+fn fast_access(st: &ExecutionState, addr: u64, len: u64, access: Access) -> Option<(ObjectId, u64)> {
     let (id, off) = st.mem.resolve(addr)?;
     let o = st.mem.object(id);
     let ok_state = o.state == ObjState::Live || (o.state == ObjState::ReadOnly && access == Access::Read);

@@ -6,7 +6,7 @@
 
 use crate::executor::{Executor, Flow};
 use crate::fork::Branch;
-use crate::memory::func_at;
+use crate::address::func_at;
 use crate::program::FuncKind;
 use crate::run_error::RunError;
 use crate::state::{Ending, ExecutionState, Frame};

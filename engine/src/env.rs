@@ -15,7 +15,7 @@
 
 use crate::config::SymArg;
 use crate::executor::Executor;
-use crate::memory::{Origin, Region};
+use crate::address::Argv;
 use crate::run_error::RunError;
 use crate::state::{ExecMode, ExecutionState, Frame, SymbolicObject};
 use penumbra_solver::TermId;
@@ -139,52 +139,35 @@ fn symbolic_arg(ex: &mut Executor<'_>, st: &mut ExecutionState, index: u32, len:
     ArgString::Symbolic { first_var, len }
 }
 
-/// Allocates the argument strings, `argv` and `envp`; returns `main`'s argument terms.
+/// Allocates the argument strings, `argv` and `envp` (laid out as the concrete interpreter lays
+/// them out); returns `main`'s argument terms.
 fn build_argv(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[ArgString]) -> Result<Vec<TermId>, RunError> {
-    let params = ex.prog.main_params;
-    if params == 0 {
-        return Ok(Vec::new());
-    }
-    let zero = ex.prog.zero_byte;
-    let no_room = || RunError::Load("the program arguments do not fit in memory".into());
-    let mut pointers = Vec::with_capacity(args.len() + 1);
-    for (i, arg) in args.iter().enumerate() {
-        let size = match arg {
+    let sizes: Vec<u64> = args
+        .iter()
+        .map(|arg| match arg {
             ArgString::Concrete(s) => s.len() as u64 + 1,
             ArgString::Symbolic { len, .. } => u64::from(*len) + 1,
-        };
-        let id = st.mem.allocate(Region::Global, size, 16, Origin::Arg(i as u32), zero).ok_or_else(no_room)?;
+        })
+        .collect();
+    let Argv { strings, values } = st
+        .mem
+        .lay_out_argv(&mut ex.store, &sizes, ex.prog.main_params)
+        .ok_or_else(|| RunError::Load("the program arguments do not fit in memory".into()))?;
+    for (arg, &id) in args.iter().zip(&strings) {
         let bytes: Vec<TermId> = match arg {
-            ArgString::Concrete(s) => s.bytes().chain([0]).map(|b| ex.store.constant(8, u64::from(b))).collect(),
+            ArgString::Concrete(s) => s.bytes().map(|b| ex.store.constant(8, u64::from(b))).collect(),
             ArgString::Symbolic { first_var, len } => {
-                (0..*len).map(|k| ex.store.var(penumbra_solver::VarId::from_u32(first_var + k))).chain([zero]).collect()
+                if let Some(s) = Rc::make_mut(&mut st.symbolics).iter_mut().find(|s| s.first_var == *first_var) {
+                    s.obj = Some(id);
+                }
+                (0..*len).map(|k| ex.store.var(penumbra_solver::VarId::from_u32(first_var + k))).collect()
             }
         };
         st.mem.write_bytes(id, 0, &bytes);
-        if let ArgString::Symbolic { first_var, .. } = arg {
-            if let Some(s) = Rc::make_mut(&mut st.symbolics).iter_mut().find(|s| s.first_var == *first_var) {
-                s.obj = Some(id);
-            }
-        }
-        pointers.push(st.mem.object(id).base);
     }
-    pointers.push(0);
-    let argv = st
-        .mem
-        .allocate(Region::Global, 8 * pointers.len() as u64, 16, Origin::Runtime("the argv array"), zero)
-        .ok_or_else(no_room)?;
-    let bytes: Vec<TermId> =
-        pointers.iter().flat_map(|p| p.to_le_bytes()).map(|b| ex.store.constant(8, u64::from(b))).collect();
-    st.mem.write_bytes(argv, 0, &bytes);
-    let argc = ex.store.constant(32, args.len() as u64);
-    let argv_addr = ex.store.constant(64, st.mem.object(argv).base);
-    let mut values = vec![argc, argv_addr];
-    if params == 3 {
-        let envp =
-            st.mem.allocate(Region::Global, 8, 16, Origin::Runtime("the envp array"), zero).ok_or_else(no_room)?;
-        values.push(ex.store.constant(64, st.mem.object(envp).base));
-    }
-    Ok(values)
+    // argc is an int.
+    let widths = [32, 64, 64];
+    Ok(values.iter().zip(widths).map(|(&v, w)| ex.store.constant(w, v)).collect())
 }
 
 /// Pushes `main`'s frame with its arguments.

@@ -9,7 +9,7 @@
 
 use crate::access::Target;
 use crate::executor::{Executor, Flow};
-use crate::memory::{Access, Resolution};
+use crate::address::{Access, Resolution};
 use crate::run_error::RunError;
 use crate::state::{Ending, ExecutionState, SymbolicObject};
 use crate::ErrorKind;

@@ -31,6 +31,7 @@ pub mod concrete;
 pub mod error;
 pub mod libc;
 
+pub mod address;
 mod access;
 mod calls;
 mod checks;

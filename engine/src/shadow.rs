@@ -17,7 +17,7 @@
 
 use crate::access::{Offset, Target};
 use crate::executor::{Executor, Flow};
-use crate::memory::{Access, ObjId, Resolution};
+use crate::address::{Access, ObjectId, Resolution};
 use crate::run_error::RunError;
 use crate::state::{Divergence, ExecMode, ExecutionState};
 use crate::ErrorKind;
@@ -120,7 +120,7 @@ impl Executor<'_> {
 
     /// Records that `obj` (allocated with the larger size) has `old` bytes in the old version
     /// and `new` in the new one.
-    pub(crate) fn record_shadow_size(&mut self, st: &mut ExecutionState, obj: ObjId, old: u64, new: u64) {
+    pub(crate) fn record_shadow_size(&mut self, st: &mut ExecutionState, obj: ObjectId, old: u64, new: u64) {
         if old != new {
             Rc::make_mut(&mut st.shadow_sizes).push((obj, old, new));
         }
@@ -132,7 +132,7 @@ impl Executor<'_> {
     pub(crate) fn check_shadow_size(
         &mut self,
         st: &mut ExecutionState,
-        obj: ObjId,
+        obj: ObjectId,
         offset: Offset,
         len: u64,
         access: Access,
@@ -155,7 +155,7 @@ impl Executor<'_> {
         let message = format!(
             "{} of {} past the end of an object of {old} bytes (old) / {new} bytes (new)",
             access.name(),
-            crate::memory::bytes_text(len)
+            crate::address::bytes_text(len)
         );
         self.check(st, fail, |ex, st| ex.error(st, kind, message))
     }
@@ -167,7 +167,7 @@ pub enum PairTarget {
     /// The versions access the same place (or only the new version goes on).
     One(Target),
     /// Old accesses `old`, new accesses `new`.
-    Two { old: (ObjId, Offset), new: (ObjId, Offset) },
+    Two { old: (ObjectId, Offset), new: (ObjectId, Offset) },
 }
 
 impl Executor<'_> {
@@ -211,7 +211,7 @@ impl Executor<'_> {
         let fail = self.store.shadow(out_o, out_n);
         let kind = if access == Access::Read { ErrorKind::OutOfBoundsRead } else { ErrorKind::OutOfBoundsWrite };
         let message =
-            format!("{} of {} out of the bounds of its object", access.name(), crate::memory::bytes_text(len));
+            format!("{} of {} out of the bounds of its object", access.name(), crate::address::bytes_text(len));
         if let Some(ending) = self.check(st, fail, |ex, st| ex.error(st, kind, message))? {
             return Ok(PairTarget::One(Target::Flow(Flow::End(ending))));
         }
@@ -219,7 +219,7 @@ impl Executor<'_> {
             // Only the old version failed: the new version goes on alone.
             return Ok(PairTarget::One(self.resolve(st, inst, addr, len, access)?));
         }
-        let offset = |ex: &mut Self, obj: ObjId, a: TermId| {
+        let offset = |ex: &mut Self, obj: ObjectId, a: TermId| {
             let base = ex.store.constant(64, st.mem.object(obj).base);
             let off = ex.store.sub(a, base);
             match ex.store.as_const(off) {
@@ -272,8 +272,8 @@ impl Executor<'_> {
     pub(crate) fn read_pair(
         &mut self,
         st: &mut ExecutionState,
-        old: (ObjId, Offset),
-        new: (ObjId, Offset),
+        old: (ObjectId, Offset),
+        new: (ObjectId, Offset),
         len: usize,
         out: &mut [TermId; 8],
     ) {
@@ -292,8 +292,8 @@ impl Executor<'_> {
     pub(crate) fn write_pair(
         &mut self,
         st: &mut ExecutionState,
-        old: (ObjId, Offset),
-        new: (ObjId, Offset),
+        old: (ObjectId, Offset),
+        new: (ObjectId, Offset),
         data: &[TermId],
     ) {
         for (version, (obj, offset)) in [(TermVersion::Old, old), (TermVersion::New, new)] {

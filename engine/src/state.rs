@@ -10,7 +10,8 @@
 //! path diverges ([`Divergence`]) and from then on follows the new version only.
 
 use crate::error::{Location, RuntimeError};
-use crate::memory::{Memory, ObjId};
+use crate::address::ObjectId;
+use crate::memory::Memory;
 use penumbra_ir::{Block, Func, Inst, Module, Value, Version};
 use penumbra_solver::{Model, TermId, VarId};
 use std::rc::Rc;
@@ -88,7 +89,7 @@ pub struct Frame {
     /// Where the caller wants the result (the call's result value in the caller's frame).
     pub ret_to: Option<Value>,
     /// Stack objects to kill on return.
-    pub allocas: Vec<ObjId>,
+    pub allocas: Vec<ObjectId>,
 }
 
 /// A symbolic object: a name (unique within the state), the memory object, and its bytes'
@@ -97,7 +98,7 @@ pub struct Frame {
 pub struct SymbolicObject {
     pub name: Rc<str>,
     /// The object (none for a 0-byte object).
-    pub obj: Option<ObjId>,
+    pub obj: Option<ObjectId>,
     pub first_var: u32,
     pub len: u32,
 }
@@ -176,7 +177,7 @@ pub struct ExecutionState {
     pub divergence: Option<Rc<Divergence>>,
     /// Shadow execution: objects allocated with a size that differs between the versions
     /// (`malloc(change(4, 5))`), as (object, old size, new size); the object has the larger.
-    pub shadow_sizes: Rc<Vec<(ObjId, u64, u64)>>,
+    pub shadow_sizes: Rc<Vec<(ObjectId, u64, u64)>>,
     /// The `penumbra_execute` block being run, if any.
     pub region: Option<Box<Region>>,
     /// The version a `penumbra_execute` just asked about (its branch starts a region).

@@ -11,7 +11,7 @@
 
 use super::interp::Interp;
 use super::libc::{self, LibcFn};
-use super::memory::func_at;
+use crate::address::func_at;
 use super::stop::{Fault, Stop};
 use crate::error::ErrorKind;
 use cranelift_entity::EntityRef;

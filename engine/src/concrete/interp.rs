@@ -14,11 +14,10 @@
 use super::config::RunConfig;
 use super::exec;
 use super::machine::Machine;
-use super::memory::{ObjectId, Origin, Region, MAX_STACK_BYTES};
+use crate::address::{bytes_text, ObjectId, Origin, Segment, MAX_STACK_BYTES};
 use super::program::Program;
 use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent};
-use super::startup;
-use super::stop::{bytes, Fault, Halt, Stop};
+use super::stop::{Fault, Halt, Stop};
 use crate::error::{ErrorKind, Location, RuntimeError};
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Block, Body, Dest, Func, Inst, InstData, Module, Type, Value, Version};
@@ -84,7 +83,7 @@ pub(super) struct Interp<'a> {
 /// Runs `prog` once under `config`.
 pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
     let mut mem = prog.memory.clone();
-    let Some(args) = startup::main_args(&mut mem, &config.args, prog.main_params) else {
+    let Some(args) = mem.main_args(&config.args, prog.main_params) else {
         return RunResult {
             stdout: Vec::new(),
             stderr: Vec::new(),
@@ -318,10 +317,10 @@ impl<'a> Interp<'a> {
     fn alloca(&mut self, cur: &Cursor<'a>, inst: Inst, size: u64, align: u64) -> Result<u64, Fault> {
         let line = cur.body.srclocs[inst].line;
         let origin = Origin::Stack { func: cur.func, line };
-        let Some(id) = self.machine.mem.allocate(Region::Stack, size, align, origin) else {
+        let Some(id) = self.machine.mem.allocate(Segment::Stack, size, align, origin) else {
             return Err(Fault::error(
                 ErrorKind::StackOverflow,
-                format!("stack object of {} exceeds the stack limit of {}", bytes(size), bytes(MAX_STACK_BYTES)),
+                format!("stack object of {} exceeds the stack limit of {}", bytes_text(size), bytes_text(MAX_STACK_BYTES)),
             ));
         };
         self.allocas.push(id);

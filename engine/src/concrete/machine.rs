@@ -2,25 +2,10 @@
 //! objects the C library needs (`FILE` handles, `errno`, the `<ctype.h>` tables). The modelled library functions
 //! operate on a [`Machine`] alone; they never see frames.
 
-use super::memory::{Memory, Origin, Region};
+use super::memory::Memory;
+use crate::address::{Origin, Runtime, Segment};
 use super::stop::Fault;
 use crate::libc::rand::GlibcRand;
-
-/// Addresses of the runtime's objects, the same in every run of a program.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Runtime {
-    /// The `FILE` objects `stdin`, `stdout` and `stderr` point to.
-    pub stdin: u64,
-    pub stdout: u64,
-    pub stderr: u64,
-    /// The `int` `__errno_location()` returns.
-    pub errno: u64,
-    /// What `__ctype_b_loc()`, `__ctype_toupper_loc()` and `__ctype_tolower_loc()` return:
-    /// read-only cells pointing at entry 0 of glibc's tables (indexable from -128 to 255).
-    pub ctype_b: u64,
-    pub ctype_toupper: u64,
-    pub ctype_tolower: u64,
-}
 
 /// A standard stream, identified by its `FILE *`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -95,7 +80,7 @@ impl<'a> Machine<'a> {
     /// `malloc(0)` returns a unique pointer to a 0-byte block.
     pub fn malloc(&mut self, size: u64) -> u64 {
         let origin = Origin::Heap { line: self.line };
-        match self.mem.allocate(Region::Heap, size, 16, origin) {
+        match self.mem.allocate(Segment::Heap, size, 16, origin) {
             Some(id) => self.mem.object(id).base,
             None => 0,
         }

@@ -5,12 +5,12 @@
 //! the function and source line. The symbolic engine and the fuzzers are checked against it.
 //!
 //! The execution model, one file per concern:
-//! - [`program`]: a [`Program`] is a module verified and prepared once (globals laid out,
-//!   library functions bound, initial frame registers built), then run any number of times;
-//! - `startup`: global initialisation (and the runtime's `FILE`, `errno` and `<ctype.h>`
-//!   objects), `argc`/`argv`;
-//! - `memory`: objects at deterministic, never-reused addresses with redzones between them;
-//!   every access is bounds- and liveness-checked;
+//! - [`program`]: a [`Program`] is a module verified and prepared once (globals laid out by
+//!   the shared [`address::Image`](crate::address::Image), library functions bound, initial
+//!   frame registers built), then run any number of times;
+//! - `memory`: the bytes of the objects of the shared [`address`](crate::address) space
+//!   (deterministic, never-reused addresses with redzones between them); every access is
+//!   bounds- and liveness-checked by its rules;
 //! - `interp`: the instruction loop, frames and branches; `call`: calls and returns;
 //!   `exec`: arithmetic, comparisons and casts (with the division and shift checks);
 //!   `intrinsics`: `make_symbolic`; `callback`: `qsort` and `bsearch`, which call back into
@@ -35,7 +35,6 @@ mod machine;
 pub(crate) mod memory;
 pub mod program;
 pub mod result;
-mod startup;
 mod stop;
 
 pub use config::{Inputs, RunConfig};
@@ -44,5 +43,5 @@ pub use result::{Outcome, RunResult, SymbolicObject, TraceEvent};
 
 /// The address layout, for tools that want to recognise where an address points.
 pub mod layout {
-    pub use super::memory::{func_addr, FUNC_BASE, GLOBAL_BASE, HEAP_BASE, NULL_PAGE_END, REDZONE, STACK_BASE};
+    pub use crate::address::{func_addr, FUNC_BASE, GLOBAL_BASE, HEAP_BASE, NULL_PAGE_END, REDZONE, STACK_BASE};
 }

@@ -8,40 +8,14 @@
 
 use super::config::RunConfig;
 use super::libc::LibcFn;
-use super::machine::Runtime;
-use super::memory::{func_addr, Memory};
+use super::memory::Memory;
 use super::result::{Outcome, RunResult};
-use super::{interp, startup};
+use super::interp;
+use crate::address::{func_addr, Entry, Image, Runtime};
+pub use crate::address::LoadError;
 use crate::error::Location;
 use cranelift_entity::EntityRef;
-use penumbra_ir::{verify_module, Func, Module, Type, ValueDef, VerifierError};
-
-/// Why a module cannot be run.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LoadError {
-    #[error("invalid IR: {}", first_error(.0))]
-    InvalidIr(Vec<VerifierError>),
-    #[error("the program defines no 'main' function")]
-    NoMain,
-    #[error(
-        "'main' has an unsupported signature ({0}); expected int main(void), \
-         int main(int, char **) or int main(int, char **, char **)"
-    )]
-    MainSignature(String),
-    #[error("global '{name}' cannot be laid out: {reason}")]
-    Global { name: String, reason: String },
-    /// The globals use up the memory budget the runtime's own objects need too.
-    #[error("the globals leave no room for {0}")]
-    NoRoom(String),
-}
-
-fn first_error(errors: &[VerifierError]) -> String {
-    match errors {
-        [] => "no details".to_string(),
-        [one] => one.to_string(),
-        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
-    }
-}
+use penumbra_ir::{Func, Module, ValueDef};
 
 /// A module ready to run.
 pub struct Program<'m> {
@@ -61,18 +35,9 @@ pub struct Program<'m> {
 impl<'m> Program<'m> {
     /// Verifies and prepares `module`.
     pub fn new(module: &'m Module) -> Result<Program<'m>, LoadError> {
-        verify_module(module).map_err(LoadError::InvalidIr)?;
-        let main = module.func_by_name("main").filter(|&f| module.funcs[f].is_defined()).ok_or(LoadError::NoMain)?;
-        let main_params = match module.funcs[main].sig.params.as_slice() {
-            [] => 0,
-            [Type::I32, Type::I64] => 2,
-            [Type::I32, Type::I64, Type::I64] => 3,
-            other => {
-                let types: Vec<String> = other.iter().map(|t| t.to_string()).collect();
-                return Err(LoadError::MainSignature(types.join(", ")));
-            }
-        };
-        let (memory, runtime, global_addrs) = startup::layout_globals(module)?;
+        let Entry { main, main_params } = Entry::of(module)?;
+        let Image { space, runtime, global_addrs } = Image::lay_out(module, &mut ())?;
+        let memory = Memory::new(module, space);
         let registers = module
             .funcs
             .iter()

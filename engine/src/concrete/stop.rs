@@ -53,12 +53,3 @@ impl From<Fault> for Stop {
         Stop::Fault(fault)
     }
 }
-
-/// "1 byte", "4 bytes".
-pub fn bytes(n: u64) -> String {
-    if n == 1 {
-        "1 byte".to_string()
-    } else {
-        format!("{n} bytes")
-    }
-}

@@ -11,7 +11,7 @@ use super::Native;
 use crate::access::{Offset, Target};
 use crate::executor::{Executor, Flow};
 use crate::libc::ctype::Class;
-use crate::memory::{bytes_text, Access, ObjId, ObjState, Origin, Region};
+use crate::address::{Access, ObjectId, Origin, Segment};
 use crate::run_error::RunError;
 use crate::state::{Ending, ExecutionState};
 use crate::step::val;
@@ -302,7 +302,7 @@ impl<'p> Executor<'p> {
     /// is spent.
     fn malloc(&mut self, st: &mut ExecutionState, n: u64) -> TermId {
         let line = self.location(st).line;
-        match st.mem.allocate(Region::Heap, n, 16, Origin::Heap { line }, self.prog.zero_byte) {
+        match st.mem.allocate(Segment::Heap, n, 16, Origin::Heap { line }, self.prog.zero_byte) {
             Some(id) => self.store.constant(64, st.mem.object(id).base),
             None => self.store.zero(64),
         }
@@ -336,41 +336,8 @@ impl<'p> Executor<'p> {
 
     /// The live heap block starting exactly at `addr`, else the `free`/`realloc` error (the
     /// concrete interpreter's verdicts).
-    fn heap_block(&self, st: &ExecutionState, addr: u64, op: &str) -> Result<ObjId, Ending> {
-        let module = &self.prog.module;
-        let not_malloced = || {
-            self.error(st, ErrorKind::InvalidFree, format!("{op} of address {addr:#x}, which malloc did not return"))
-        };
-        let Some((id, offset)) = st.mem.resolve(addr) else { return Err(not_malloced()) };
-        let o = st.mem.object(id);
-        if offset < 0 || (offset != 0 && offset as u64 >= o.size) {
-            return Err(not_malloced());
-        }
-        if !matches!(o.origin, Origin::Heap { .. }) {
-            let what = st.mem.describe(module, id);
-            return Err(self.error(
-                st,
-                ErrorKind::InvalidFree,
-                format!("{op} of {what} at offset {offset}, which is not on the heap"),
-            ));
-        }
-        if offset != 0 {
-            let what = st.mem.describe(module, id);
-            return Err(self.error(
-                st,
-                ErrorKind::InvalidFree,
-                format!("{op} of a pointer {offset} bytes into {what} ({})", bytes_text(o.size)),
-            ));
-        }
-        if let ObjState::Freed { .. } = o.state {
-            let what = st.mem.describe(module, id);
-            return Err(self.error(
-                st,
-                ErrorKind::DoubleFree,
-                format!("{op} of {what} ({}), which was already freed", bytes_text(o.size)),
-            ));
-        }
-        Ok(id)
+    fn heap_block(&self, st: &ExecutionState, addr: u64, op: &str) -> Result<ObjectId, Ending> {
+        st.mem.heap_block(&self.prog.module, addr, op).map_err(|(kind, message)| self.error(st, kind, message))
     }
 
     /// `memmove(dst, src, n)`: checks the whole source (read), then the whole destination

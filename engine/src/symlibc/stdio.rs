@@ -11,7 +11,7 @@ use super::Native;
 use crate::access::Target;
 use crate::executor::{Executor, Flow};
 use crate::libc::printf::{self, PrintfArgs};
-use crate::memory::Access;
+use crate::address::Access;
 use crate::run_error::RunError;
 use crate::state::{Ending, ExecutionState};
 use crate::ErrorKind;

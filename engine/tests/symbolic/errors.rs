@@ -271,3 +271,36 @@ int main(void) {
     let s = explore(src);
     assert_eq!((s.paths_completed, s.unsupported), (1, 1), "{}", s.human());
 }
+
+/// The same bad access gets the same error kind and message from the concrete interpreter and
+/// from the symbolic engine (both take them from the one address space): an overflow, a use
+/// after free, a null pointer, a function address and an address in no object.
+#[test]
+fn both_interpreters_give_the_same_fault_message() {
+    let cases = [
+        ("char buf[4]; buf[0] = 0; volatile int i = 4; return buf[i];", "out-of-bounds-read",
+            "out-of-bounds read of 1 byte at offset 4 of stack object of 'main' allocated at line 3 (4 bytes)"),
+        ("int *p = malloc(8); free(p); return p[1];", "use-after-free",
+            "read of 4 bytes at offset 4 of freed heap object allocated at line 3 and freed at line 3 (8 bytes)"),
+        ("int *p = (int *)0; return *p;", "null-dereference", "read of 4 bytes at address 0x0"),
+        ("int *p = (int *)(void *)&main; return *p;", "invalid-pointer",
+            "read of 4 bytes at 0x1000, in the range of function addresses"),
+        ("long *p = (long *)0x20000000; *p = 1; return 0;", "invalid-pointer",
+            "write of 8 bytes at address 0x20000000, which is in no object"),
+    ];
+    for (body, kind, message) in cases {
+        let src = format!("#include <stdlib.h>\nint main(void) {{\n    {body} // <- error\n}}\n");
+        let module = compile(&src);
+        let concrete = penumbra_engine::concrete::run(&module, &penumbra_engine::concrete::RunConfig::default());
+        match &concrete.outcome {
+            penumbra_engine::concrete::Outcome::Error(e) => {
+                assert_eq!((e.kind.as_str(), e.message.as_str(), e.location.line), (kind, message, 3), "{src}")
+            }
+            other => panic!("concrete run of {src}: {other}"),
+        }
+        let s = run_with(&module, &config());
+        let errors = errors_at_mark(&s, &src, kind);
+        assert_eq!(errors.len(), 1, "{src}");
+        assert_eq!(errors[0].error.as_ref().map(|e| e.message.as_str()), Some(message), "{src}");
+    }
+}
