@@ -22,7 +22,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use penumbra_engine::concrete::{self, RunConfig};
-use penumbra_engine::config::{EngineConfig, Output, ShadowMode};
+use penumbra_engine::config::{EngineConfig, Mode, Output, ShadowMode};
 use penumbra_ir::{compile_file, CompileOptions, Module};
 use penumbra_solver::SolverConfig;
 use std::path::PathBuf;
@@ -134,7 +134,7 @@ fn fork(c: &mut Criterion) {
 fn shadow(c: &mut Criterion) {
     let mut group = c.benchmark_group("shadow");
     group.sample_size(10).measurement_time(Duration::from_secs(20));
-    let complete = EngineConfig { shadow: Some(ShadowMode::Complete), ..config(SolverConfig::default()) };
+    let complete = EngineConfig { mode: Mode::Shadow(ShadowMode::Complete), ..config(SolverConfig::default()) };
     let controller = program("controller.c");
     group.bench_function("controller", |b| {
         b.iter(|| {

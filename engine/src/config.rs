@@ -47,6 +47,30 @@ pub struct Budgets {
     pub max_memory_mb: Option<u64>,
 }
 
+/// Why a run stopped before exploring every path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    MaxInstructions,
+    MaxPaths,
+    MaxTime,
+    MaxMemory,
+    /// Seeded shadow execution: a divergence point's share of `--bse-budget` ran out.
+    BseBudget,
+}
+
+impl StopReason {
+    /// The word of summaries (`stopped_by`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::MaxInstructions => "max-instructions",
+            StopReason::MaxPaths => "max-paths",
+            StopReason::MaxTime => "max-time",
+            StopReason::MaxMemory => "max-memory",
+            StopReason::BseBudget => "bse-budget",
+        }
+    }
+}
+
 /// A symbolic command-line argument specification, as KLEE's `--sym-arg` / `--sym-args`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SymArg {
@@ -67,6 +91,27 @@ pub struct Environment {
     pub sym_args: Vec<SymArg>,
     /// `--sym-stdin N`: standard input is `N` symbolic bytes (else it is empty).
     pub sym_stdin: Option<u32>,
+}
+
+impl Environment {
+    /// The option words recorded in every test's argument list, after the program name and
+    /// the concrete arguments (`--sym-arg 3`, `--sym-args 0 2 4`, `--sym-stdin 8`), which replay
+    /// reads back.
+    pub fn option_words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        for spec in &self.sym_args {
+            match *spec {
+                SymArg::Arg { len } => words.extend(["--sym-arg".to_string(), len.to_string()]),
+                SymArg::Args { min, max, len } => {
+                    words.extend(["--sym-args".to_string(), min.to_string(), max.to_string(), len.to_string()])
+                }
+            }
+        }
+        if let Some(n) = self.sym_stdin {
+            words.extend(["--sym-stdin".to_string(), n.to_string()]);
+        }
+        words
+    }
 }
 
 /// Where and how tests are written.
@@ -103,16 +148,48 @@ impl ShadowMode {
     }
 }
 
+/// What a run executes: one version, or both together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Plain symbolic execution of one version: each `change(old, new)` is `old` or `new`.
+    Single(Version),
+    /// Shadow execution of the old and the new version together (`penumbra shadow`).
+    Shadow(ShadowMode),
+}
+
+impl Mode {
+    /// The shadow mode, if this is shadow execution.
+    pub fn shadow(&self) -> Option<&ShadowMode> {
+        match self {
+            Mode::Single(_) => None,
+            Mode::Shadow(mode) => Some(mode),
+        }
+    }
+
+    /// The version a single-version run executes.
+    pub fn single(&self) -> Option<Version> {
+        match self {
+            Mode::Single(version) => Some(*version),
+            Mode::Shadow(_) => None,
+        }
+    }
+
+    /// `old` or `new`, or `both` in shadow execution.
+    pub fn version_name(&self) -> String {
+        match self {
+            Mode::Single(version) => version.to_string(),
+            Mode::Shadow(_) => "both".to_string(),
+        }
+    }
+}
+
 /// The whole configuration of a symbolic run.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
-    /// The side of each `change(old, new)` executed (ignored in shadow execution).
-    pub version: Version,
-    /// Shadow execution of both versions instead of one version.
-    pub shadow: Option<ShadowMode>,
+    pub mode: Mode,
     pub search: SearchKind,
     /// Seed of the random-path searcher.
-    pub seed: u64,
+    pub random_seed: u64,
     pub budgets: Budgets,
     pub env: Environment,
     pub output: Output,
@@ -125,17 +202,14 @@ pub struct EngineConfig {
     pub solver: SolverConfig,
     /// Call depth beyond which a call is a stack overflow.
     pub max_call_depth: usize,
-    /// Print a progress line on stderr every second.
-    pub progress: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
-            version: Version::New,
-            shadow: None,
+            mode: Mode::Single(Version::New),
             search: SearchKind::Dfs,
-            seed: 0,
+            random_seed: 0,
             budgets: Budgets::default(),
             env: Environment { program_name: "program".into(), ..Environment::default() },
             output: Output::None,
@@ -144,7 +218,6 @@ impl Default for EngineConfig {
             write_path_condition: true,
             solver: SolverConfig::default(),
             max_call_depth: crate::concrete::RunConfig::default().max_call_depth as usize,
-            progress: false,
         }
     }
 }

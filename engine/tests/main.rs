@@ -15,6 +15,7 @@ mod support;
 mod c_programs;
 mod ir_errors;
 mod ir_programs;
+mod layers;
 mod libc_models;
 mod printf_native;
 mod random_programs;

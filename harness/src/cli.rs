@@ -1,6 +1,8 @@
 //! Command-line definitions (clap derive). Every flag's help text is the user's documentation.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use anyhow::{bail, Result};
+use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
+use penumbra_engine::SymArg;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -153,7 +155,7 @@ pub enum SearchArg {
     Dfs,
     /// Breadth-first.
     Bfs,
-    /// KLEE's random-path (seeded by `run --seed` or `shadow --random-seed`).
+    /// KLEE's random-path (seeded by `--random-seed`).
     RandomPath,
 }
 
@@ -282,7 +284,7 @@ pub struct RunArgs {
     pub version: VersionArg,
     /// Seed of the random-path searcher.
     #[arg(long, value_name = "N", default_value_t = 0)]
-    pub seed: u64,
+    pub random_seed: u64,
     #[command(flatten)]
     pub explore: ExploreArgs,
     /// After the run, replay every test concretely and check it ends the same way (exit status
@@ -357,4 +359,27 @@ pub struct BatchMergeArgs {
     /// Write the merged results into DIR (default: results/<name>).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// The `--sym-arg` and `--sym-args` options of the exploring subcommand (`run` or `shadow`) in
+/// `matches`, in the order they were given (clap keeps each option's values; their interleaving is in the
+/// values' indices).
+pub fn sym_args(matches: &ArgMatches) -> Result<Vec<SymArg>> {
+    let Some((_, sub)) = matches.subcommand() else { return Ok(Vec::new()) };
+    let ids = |id: &str| -> Vec<(usize, u32)> {
+        match (sub.try_get_many::<u32>(id), sub.indices_of(id)) {
+            (Ok(Some(values)), Some(indices)) => indices.zip(values.copied()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut specs: Vec<(usize, SymArg)> = ids("sym_arg").into_iter().map(|(i, len)| (i, SymArg::Arg { len })).collect();
+    for t in ids("sym_args").chunks_exact(3) {
+        let (min, max, len) = (t[0].1, t[1].1, t[2].1);
+        if min > max {
+            bail!("--sym-args {min} {max} {len}: MIN is greater than MAX");
+        }
+        specs.push((t[0].0, SymArg::Args { min, max, len }));
+    }
+    specs.sort_by_key(|&(index, _)| index);
+    Ok(specs.into_iter().map(|(_, spec)| spec).collect())
 }

@@ -89,7 +89,7 @@ pub fn show_input(name: &str, bytes: &[u8]) -> String {
             return format!("{name}=str:{}", String::from_utf8_lossy(text));
         }
     }
-    match penumbra_engine::ktest::le_int(bytes) {
+    match penumbra_engine::output::ktest::le_int(bytes) {
         Some(v) => format!("{name}={v}"),
         None => format!("{name}=hex:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()),
     }

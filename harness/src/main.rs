@@ -9,24 +9,26 @@ mod compile;
 mod exec;
 mod inputs;
 mod ir_cmd;
+mod progress;
 mod replay;
 mod run_cmd;
 mod run_info;
 mod shadow_cmd;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::process::ExitCode;
 
 /// Exit status for usage errors, unreadable files and C that does not compile.
 pub const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let matches = cli::Cli::command().get_matches();
+    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         cli::Command::Ir(args) => ir_cmd::run(&args),
         cli::Command::Exec(args) => exec::run(&args),
-        cli::Command::Run(args) => run_cmd::run(&args),
-        cli::Command::Shadow(args) => shadow_cmd::run(&args),
+        cli::Command::Run(args) => cli::sym_args(&matches).and_then(|sym| run_cmd::run(&args, sym)),
+        cli::Command::Shadow(args) => cli::sym_args(&matches).and_then(|sym| shadow_cmd::run(&args, sym)),
         cli::Command::Replay(args) => replay::run(&args),
         cli::Command::Batch(args) => batch::run(&args),
     };

@@ -4,11 +4,12 @@
 
 use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
+use crate::progress::ProgressLine;
 use crate::run_info::RunInfo;
 use anyhow::{bail, Context, Result};
-use penumbra_engine::config::{Budgets, EngineConfig, Environment, Output, SearchKind, SymArg};
-use penumbra_engine::replay::check_tests;
-use penumbra_engine::testgen::ktest_args;
+use penumbra_engine::config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, SymArg};
+use penumbra_engine::output::replay::check_tests;
+use penumbra_engine::output::testgen::ktest_args;
 use penumbra_ir::Version;
 use penumbra_solver::SolverConfig;
 use std::io::Write;
@@ -16,21 +17,24 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-pub fn run(args: &RunArgs) -> Result<ExitCode> {
-    let mut config = engine_config(&args.file, &args.explore, &args.args, "run")?;
-    config.version = match args.version {
+/// `penumbra run`; `sym_args` are the `--sym-arg(s)` options in command-line order.
+pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
+    let version = match args.version {
         VersionArg::Old => Version::Old,
         VersionArg::New => Version::New,
     };
-    config.seed = args.seed;
+    let mut config = engine_config(&args.file, &args.explore, &args.args, sym_args)?;
+    config.mode = Mode::Single(version);
+    config.random_seed = args.random_seed;
     config.keep_test_records = args.explore.json || args.replay_check;
     let module = compile_program(&args.file, &args.compile)?;
-    let mut summary = penumbra_engine::run(&module, &config).context("symbolic execution failed")?;
+    let mut summary = penumbra_engine::run_observed(&module, &config, &mut ProgressLine::new())
+        .context("symbolic execution failed")?;
     if let Some(dir) = &summary.output_dir {
         RunInfo::new("run", &args.file, &args.compile)?.write(Path::new(dir))?;
     }
     let mismatches = if args.replay_check {
-        Some(check_tests(&module, config.version, &ktest_args(&config.env), &summary.tests))
+        Some(check_tests(&module, version, &ktest_args(&config.env), &summary.tests))
     } else {
         None
     };
@@ -65,9 +69,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     })
 }
 
-/// The engine configuration for the exploring commands (`command` is `run` or `shadow`); the
-/// caller sets what is particular to it.
-pub fn engine_config(file: &Path, args: &ExploreArgs, program_args: &[String], command: &str) -> Result<EngineConfig> {
+/// The engine configuration for the exploring commands (`run`, `shadow`); the caller sets what
+/// is particular to it.
+pub fn engine_config(
+    file: &Path,
+    args: &ExploreArgs,
+    program_args: &[String],
+    sym_args: Vec<SymArg>,
+) -> Result<EngineConfig> {
     let max_time = match args.max_time {
         Some(s) if !(s.is_finite() && s >= 0.0) => bail!("--max-time expects a number of seconds, got {s}"),
         Some(s) => Some(Duration::from_secs_f64(s)),
@@ -107,47 +116,12 @@ pub fn engine_config(file: &Path, args: &ExploreArgs, program_args: &[String], c
         env: Environment {
             program_name: file.display().to_string(),
             args: program_args.to_vec(),
-            sym_args: sym_args(args, command)?,
+            sym_args,
             sym_stdin: args.sym_stdin,
         },
         output,
         keep_test_records: args.json,
         solver,
-        progress: true,
         ..EngineConfig::default()
     })
-}
-
-/// The `--sym-arg` and `--sym-args` options in command-line order (clap keeps each option's
-/// values, not their interleaving, so the order is read off the raw arguments).
-fn sym_args(args: &ExploreArgs, command: &str) -> Result<Vec<SymArg>> {
-    let mut single = args.sym_arg.iter();
-    let mut triples = args.sym_args.chunks_exact(3);
-    let mut out = Vec::new();
-    for word in std::env::args().skip_while(|w| w != command) {
-        if word == "--" {
-            break;
-        }
-        if word == "--sym-arg" || word.starts_with("--sym-arg=") {
-            if let Some(&len) = single.next() {
-                out.push(SymArg::Arg { len });
-            }
-        } else if word == "--sym-args" || word.starts_with("--sym-args=") {
-            if let Some(t) = triples.next() {
-                if t[0] > t[1] {
-                    bail!("--sym-args {} {} {}: MIN is greater than MAX", t[0], t[1], t[2]);
-                }
-                out.push(SymArg::Args { min: t[0], max: t[1], len: t[2] });
-            }
-        }
-    }
-    // Anything not seen in the raw arguments (e.g. when called from a test) keeps clap's order.
-    out.extend(single.map(|&len| SymArg::Arg { len }));
-    for t in triples {
-        if t[0] > t[1] {
-            bail!("--sym-args {} {} {}: MIN is greater than MAX", t[0], t[1], t[2]);
-        }
-        out.push(SymArg::Args { min: t[0], max: t[1], len: t[2] });
-    }
-    Ok(out)
 }

@@ -5,14 +5,15 @@
 use crate::cli::{ModeArg, ShadowArgs};
 use crate::compile::compile_program;
 use crate::inputs::{parse_inputs, show_input};
+use crate::progress::ProgressLine;
 use crate::replay;
 use crate::run_cmd::engine_config;
 use crate::run_info::RunInfo;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::concrete::Inputs;
-use penumbra_engine::ktest::KTest;
-use penumbra_engine::testgen::TestRecord;
-use penumbra_engine::{RunSummary, ShadowMode};
+use penumbra_engine::output::ktest::KTest;
+use penumbra_engine::output::testgen::TestRecord;
+use penumbra_engine::{Mode, RunSummary, ShadowMode, SymArg};
 use penumbra_ir::InstData;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -20,10 +21,11 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
-    let mut config = engine_config(&args.file, &args.explore, &args.args, "shadow")?;
-    config.seed = args.random_seed;
-    config.shadow = Some(shadow_mode(args)?);
+/// `penumbra shadow`; `sym_args` are the `--sym-arg(s)` options in command-line order.
+pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
+    let mut config = engine_config(&args.file, &args.explore, &args.args, sym_args)?;
+    config.random_seed = args.random_seed;
+    config.mode = Mode::Shadow(shadow_mode(args)?);
     // The human report lists the first divergences; `--json` lists them all.
     config.keep_test_records = true;
     if !args.explore.json {
@@ -49,7 +51,8 @@ pub fn run(args: &ShadowArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    let summary = penumbra_engine::run(&module, &config).context("shadow execution failed")?;
+    let summary =
+        penumbra_engine::run_observed(&module, &config, &mut ProgressLine::new()).context("shadow execution failed")?;
     if let Some(dir) = &summary.output_dir {
         RunInfo::new("shadow", &args.file, &args.compile)?.write(Path::new(dir))?;
     }

@@ -205,7 +205,8 @@ fn ctype_table<C: Contents>(
     entry: impl Fn(i32) -> u64,
     what: &'static str,
 ) -> Option<u64> {
-    let table = space.allocate(Segment::Global, 384 * size as u64, 16, Origin::Runtime(what), |n| C::zeroed(maker, n))?;
+    let table =
+        space.allocate(Segment::Global, 384 * size as u64, 16, Origin::Runtime(what), |n| C::zeroed(maker, n))?;
     let bytes: Vec<u8> = (-128..256).flat_map(|c| entry(c).to_le_bytes().into_iter().take(size)).collect();
     write(space, maker, table, &bytes);
     space.set_state(table, ObjState::ReadOnly);
@@ -250,7 +251,8 @@ pub fn lay_out_argv<C: Contents>(
     write(space, maker, argv, &pointers);
     let mut values = vec![sizes.len() as u64 & 0xffff_ffff, space.object(argv).base];
     if params == 3 {
-        let envp = space.allocate(Segment::Global, 8, 16, Origin::Runtime("the envp array"), |n| C::zeroed(maker, n))?;
+        let envp =
+            space.allocate(Segment::Global, 8, 16, Origin::Runtime("the envp array"), |n| C::zeroed(maker, n))?;
         values.push(space.object(envp).base);
     }
     Some(Argv { strings, values })

@@ -20,9 +20,9 @@
 //! stays (about 60 bytes), so a run that makes ten million allocations holds about 600 MB of
 //! tombstones. The segment budgets ([`MAX_GLOBAL_BYTES`] and friends) bound the rest.
 
-use super::layout::{bytes_text, Segment, GLOBAL_BASE, NULL_PAGE_END, REDZONE};
 #[cfg(doc)]
 use super::layout::MAX_GLOBAL_BYTES;
+use super::layout::{bytes_text, Segment, GLOBAL_BASE, NULL_PAGE_END, REDZONE};
 use crate::error::ErrorKind;
 use cranelift_entity::{entity_impl, PrimaryMap};
 use penumbra_ir::{Func, Global, Module};
@@ -38,9 +38,14 @@ entity_impl!(ObjectId, "obj");
 pub enum Origin {
     Global(Global),
     /// An `alloca` of `func` at source line `line`.
-    Stack { func: Func, line: u32 },
+    Stack {
+        func: Func,
+        line: u32,
+    },
     /// A `malloc`/`calloc`/`realloc` at source line `line`.
-    Heap { line: u32 },
+    Heap {
+        line: u32,
+    },
     /// The string of `argv[i]`.
     Arg(u32),
     /// An object the runtime provides (`argv` itself, `FILE` objects, `errno`).
@@ -57,7 +62,9 @@ pub enum ObjState {
     /// space's list ([`AddressSpace::set_unsupported`]).
     Unsupported(u32),
     /// A heap block freed at the given source line.
-    Freed { line: u32 },
+    Freed {
+        line: u32,
+    },
     /// A stack object whose function returned.
     Dead,
 }
@@ -273,10 +280,18 @@ impl<C> AddressSpace<C> {
             return fault(ErrorKind::NullDereference, None, format!("{what} at address {addr:#x}"));
         }
         if addr < GLOBAL_BASE {
-            return fault(ErrorKind::InvalidPointer, None, format!("{what} at {addr:#x}, in the range of function addresses"));
+            return fault(
+                ErrorKind::InvalidPointer,
+                None,
+                format!("{what} at {addr:#x}, in the range of function addresses"),
+            );
         }
         let Some((id, offset)) = self.resolve(addr) else {
-            return fault(ErrorKind::InvalidPointer, None, format!("{what} at address {addr:#x}, which is in no object"));
+            return fault(
+                ErrorKind::InvalidPointer,
+                None,
+                format!("{what} at address {addr:#x}, which is in no object"),
+            );
         };
         let o = &self.objects[id];
         match o.state {
@@ -329,7 +344,9 @@ impl<C> AddressSpace<C> {
                 };
                 format!("stack object of returned function '{}'{allocated}", func_name(func))
             }
-            (Origin::Stack { func, line }, _) => format!("stack object of '{}'{}", func_name(func), at("allocated", line)),
+            (Origin::Stack { func, line }, _) => {
+                format!("stack object of '{}'{}", func_name(func), at("allocated", line))
+            }
             (Origin::Heap { line }, ObjState::Freed { line: freed }) => {
                 let and = if line != 0 && freed != 0 { " and" } else { "" };
                 format!("freed heap object{}{and}{}", at("allocated", line), at("freed", freed))
@@ -353,7 +370,10 @@ impl<C> AddressSpace<C> {
         }
         let what = || self.describe(module, id);
         if !matches!(o.origin, Origin::Heap { .. }) {
-            return Err((ErrorKind::InvalidFree, format!("{op} of {} at offset {offset}, which is not on the heap", what())));
+            return Err((
+                ErrorKind::InvalidFree,
+                format!("{op} of {} at offset {offset}, which is not on the heap", what()),
+            ));
         }
         if offset != 0 {
             let message = format!("{op} of a pointer {offset} bytes into {} ({})", what(), bytes_text(o.size));

@@ -5,8 +5,8 @@
 
 use super::interp::{Cursor, Flow, Frame, Interp};
 use super::libc::{self, LibcFn};
-use crate::address::func_at;
 use super::stop::{Fault, Stop};
+use crate::address::func_at;
 use crate::error::ErrorKind;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Body, Func, Inst, Value};

@@ -14,10 +14,10 @@
 use super::config::RunConfig;
 use super::exec;
 use super::machine::Machine;
-use crate::address::{bytes_text, ObjectId, Origin, Segment, MAX_STACK_BYTES};
 use super::program::Program;
 use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent};
 use super::stop::{Fault, Halt, Stop};
+use crate::address::{bytes_text, ObjectId, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::{ErrorKind, Location, RuntimeError};
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Block, Body, Dest, Func, Inst, InstData, Module, Type, Value, Version};
@@ -80,8 +80,15 @@ pub(super) struct Interp<'a> {
     pub trace: Vec<TraceEvent>,
 }
 
+impl Program<'_> {
+    /// Runs the program once.
+    pub fn run(&self, config: &RunConfig) -> RunResult {
+        run(self, config)
+    }
+}
+
 /// Runs `prog` once under `config`.
-pub(super) fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
+fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
     let mut mem = prog.memory.clone();
     let Some(args) = mem.main_args(&config.args, prog.main_params) else {
         return RunResult {
@@ -320,7 +327,11 @@ impl<'a> Interp<'a> {
         let Some(id) = self.machine.mem.allocate(Segment::Stack, size, align, origin) else {
             return Err(Fault::error(
                 ErrorKind::StackOverflow,
-                format!("stack object of {} exceeds the stack limit of {}", bytes_text(size), bytes_text(MAX_STACK_BYTES)),
+                format!(
+                    "stack object of {} exceeds the stack limit of {}",
+                    bytes_text(size),
+                    bytes_text(MAX_STACK_BYTES)
+                ),
             ));
         };
         self.allocas.push(id);

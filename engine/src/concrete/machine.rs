@@ -3,8 +3,8 @@
 //! operate on a [`Machine`] alone; they never see frames.
 
 use super::memory::Memory;
-use crate::address::{Origin, Runtime, Segment};
 use super::stop::Fault;
+use crate::address::{Origin, Runtime, Segment};
 use crate::libc::rand::GlibcRand;
 
 /// A standard stream, identified by its `FILE *`.

@@ -10,9 +10,8 @@ use super::config::RunConfig;
 use super::libc::LibcFn;
 use super::memory::Memory;
 use super::result::{Outcome, RunResult};
-use super::interp;
-use crate::address::{func_addr, Entry, Image, Runtime};
 pub use crate::address::LoadError;
+use crate::address::{func_addr, Entry, Image, Runtime};
 use crate::error::Location;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Func, Module, ValueDef};
@@ -63,11 +62,6 @@ impl<'m> Program<'m> {
 
     pub fn module(&self) -> &'m Module {
         self.module
-    }
-
-    /// Runs the program once.
-    pub fn run(&self, config: &RunConfig) -> RunResult {
-        interp::run(self, config)
     }
 }
 

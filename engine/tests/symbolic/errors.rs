@@ -5,7 +5,11 @@ use super::support::*;
 use penumbra_engine::RunSummary;
 
 /// The error tests of `s` of `kind`, all at the line of `src` marked `// <- error`.
-fn errors_at_mark<'a>(s: &'a RunSummary, src: &str, kind: &str) -> Vec<&'a penumbra_engine::testgen::TestRecord> {
+fn errors_at_mark<'a>(
+    s: &'a RunSummary,
+    src: &str,
+    kind: &str,
+) -> Vec<&'a penumbra_engine::output::testgen::TestRecord> {
     let line = line_of(src, "// <- error");
     let found: Vec<_> = of_kind(s, "error")
         .into_iter()
@@ -278,15 +282,27 @@ int main(void) {
 #[test]
 fn both_interpreters_give_the_same_fault_message() {
     let cases = [
-        ("char buf[4]; buf[0] = 0; volatile int i = 4; return buf[i];", "out-of-bounds-read",
-            "out-of-bounds read of 1 byte at offset 4 of stack object of 'main' allocated at line 3 (4 bytes)"),
-        ("int *p = malloc(8); free(p); return p[1];", "use-after-free",
-            "read of 4 bytes at offset 4 of freed heap object allocated at line 3 and freed at line 3 (8 bytes)"),
+        (
+            "char buf[4]; buf[0] = 0; volatile int i = 4; return buf[i];",
+            "out-of-bounds-read",
+            "out-of-bounds read of 1 byte at offset 4 of stack object of 'main' allocated at line 3 (4 bytes)",
+        ),
+        (
+            "int *p = malloc(8); free(p); return p[1];",
+            "use-after-free",
+            "read of 4 bytes at offset 4 of freed heap object allocated at line 3 and freed at line 3 (8 bytes)",
+        ),
         ("int *p = (int *)0; return *p;", "null-dereference", "read of 4 bytes at address 0x0"),
-        ("int *p = (int *)(void *)&main; return *p;", "invalid-pointer",
-            "read of 4 bytes at 0x1000, in the range of function addresses"),
-        ("long *p = (long *)0x20000000; *p = 1; return 0;", "invalid-pointer",
-            "write of 8 bytes at address 0x20000000, which is in no object"),
+        (
+            "int *p = (int *)(void *)&main; return *p;",
+            "invalid-pointer",
+            "read of 4 bytes at 0x1000, in the range of function addresses",
+        ),
+        (
+            "long *p = (long *)0x20000000; *p = 1; return 0;",
+            "invalid-pointer",
+            "write of 8 bytes at address 0x20000000, which is in no object",
+        ),
     ];
     for (body, kind, message) in cases {
         let src = format!("#include <stdlib.h>\nint main(void) {{\n    {body} // <- error\n}}\n");

@@ -3,7 +3,7 @@
 
 use super::support::*;
 use penumbra_engine::config::{Output, SearchKind, SymArg};
-use penumbra_engine::ktest::KTest;
+use penumbra_engine::output::ktest::KTest;
 use penumbra_engine::{run, EngineConfig};
 use std::path::Path;
 
@@ -61,7 +61,7 @@ fn two_runs_write_identical_tests_and_summaries() {
         let dir = tmp.path().join(format!("out{i}"));
         let mut c = config();
         c.search = *search;
-        c.seed = 5;
+        c.random_seed = 5;
         c.output = Output::Dir(dir.clone());
         let s = run_with(&module, &c);
         assert_replays(&module, &c, &s);
@@ -85,7 +85,7 @@ fn every_searcher_explores_the_same_paths() {
     {
         let mut c = config();
         c.search = search;
-        c.seed = seed;
+        c.random_seed = seed;
         let s = run_with(&module, &c);
         assert_replays(&module, &c, &s);
         let mut kinds: Vec<(String, Option<i32>)> = s.tests.iter().map(|t| (t.kind.clone(), t.exit_code)).collect();

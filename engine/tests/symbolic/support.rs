@@ -2,8 +2,8 @@
 
 #![allow(dead_code)]
 
-use penumbra_engine::replay::check_tests;
-use penumbra_engine::testgen::TestRecord;
+use penumbra_engine::output::replay::check_tests;
+use penumbra_engine::output::testgen::TestRecord;
 use penumbra_engine::{run, EngineConfig, RunSummary};
 use penumbra_ir::{compile_source, CompileOptions, Module};
 
@@ -36,8 +36,9 @@ pub fn explore(src: &str) -> RunSummary {
 
 /// Every test of `summary` replays to the same outcome.
 pub fn assert_replays(module: &Module, config: &EngineConfig, summary: &RunSummary) {
-    let args = penumbra_engine::testgen::ktest_args(&config.env);
-    let mismatches = check_tests(module, config.version, &args, &summary.tests);
+    let args = penumbra_engine::output::testgen::ktest_args(&config.env);
+    let version = config.mode.single().expect("a single-version run");
+    let mismatches = check_tests(module, version, &args, &summary.tests);
     assert!(mismatches.is_empty(), "tests that replay differently: {mismatches:#?}");
 }
 
@@ -49,7 +50,7 @@ pub fn of_kind<'a>(summary: &'a RunSummary, kind: &str) -> Vec<&'a TestRecord> {
 /// The input `name` of a test as a little-endian signed integer.
 pub fn int_input(t: &TestRecord, name: &str) -> i64 {
     let input = t.inputs.0.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no input {name} in {t:?}"));
-    penumbra_engine::ktest::le_int(&input.bytes).expect("an integer-sized input")
+    penumbra_engine::output::ktest::le_int(&input.bytes).expect("an integer-sized input")
 }
 
 /// The line of the first line of `src` containing `mark`.

@@ -17,8 +17,8 @@
 
 use crate::oracle::{inputs_of, point_of, Expected, Oracle, Point, Signature, Site, Var, Verdict};
 use penumbra_engine::concrete::Outcome;
-use penumbra_engine::testgen::TestRecord;
-use penumbra_engine::{Budgets, EngineConfig, Output, RunSummary, SearchKind, ShadowMode};
+use penumbra_engine::output::testgen::TestRecord;
+use penumbra_engine::{Budgets, EngineConfig, Mode, Output, RunSummary, SearchKind, ShadowMode};
 use penumbra_ir::Version;
 use std::collections::BTreeMap;
 
@@ -30,11 +30,11 @@ const MAX_INSTRUCTIONS: u64 = 50_000_000;
 /// Complete shadow execution as comparisons run it: every test kept, no files.
 pub fn complete_config(search: SearchKind, seed: u64) -> EngineConfig {
     EngineConfig {
-        shadow: Some(ShadowMode::Complete),
+        mode: Mode::Shadow(ShadowMode::Complete),
         output: Output::None,
         keep_test_records: true,
         search,
-        seed,
+        random_seed: seed,
         budgets: Budgets { max_instructions: Some(MAX_INSTRUCTIONS), ..Budgets::default() },
         ..EngineConfig::default()
     }
@@ -46,7 +46,7 @@ pub fn complete_config(search: SearchKind, seed: u64) -> EngineConfig {
 pub fn seeded_config(vars: &[Var], seeds: &[Point]) -> EngineConfig {
     let seeds = seeds.iter().map(|p| inputs_of(vars, p)).collect();
     EngineConfig {
-        shadow: Some(ShadowMode::Seeded { seeds, bse_budget: std::time::Duration::from_secs(120) }),
+        mode: Mode::Shadow(ShadowMode::Seeded { seeds, bse_budget: std::time::Duration::from_secs(120) }),
         ..complete_config(SearchKind::Dfs, 0)
     }
 }

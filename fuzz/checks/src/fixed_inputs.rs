@@ -12,8 +12,8 @@ use crate::compare::{ending_fits, show_test};
 use crate::irgen::random_program;
 use crate::source::Source;
 use penumbra_engine::concrete::{Inputs, Outcome, Program, RunConfig};
-use penumbra_engine::testgen::TestRecord;
-use penumbra_engine::{Budgets, EngineConfig, Output};
+use penumbra_engine::output::testgen::TestRecord;
+use penumbra_engine::{Budgets, EngineConfig, Mode, Output};
 use penumbra_ir::Version;
 
 /// Generous for programs whose loop runs at most 20 times; a run that hits it is not compared.
@@ -37,7 +37,7 @@ pub fn check(data: &[u8]) -> Result<&'static str, String> {
         return Ok("step-limit");
     }
     let config = EngineConfig {
-        version,
+        mode: Mode::Single(version),
         output: Output::None,
         keep_test_records: true,
         write_path_condition: false,

@@ -18,7 +18,7 @@
 
 use crate::source::Source;
 use penumbra_engine::concrete::{Program, RunConfig};
-use penumbra_engine::ktest::{KTest, KTestObject};
+use penumbra_engine::output::ktest::{KTest, KTestObject};
 use penumbra_ir::{compile_source, CompileOptions, FrontendError};
 
 /// The `ktest` target (see the module documentation).

@@ -1,6 +1,6 @@
 //! Every fuzz target for a bounded number of iterations from a fixed seed, on stable Rust, so
 //! that CI runs them all (one integration-test binary: each links LLVM and Bitwuzla). A
-//! failure names the iteration, which `fuzz-driver TARGET --seed SEED --start I --iterations 1`
+//! failure names the iteration, which `fuzz-driver TARGET --random-seed SEED --start I --iterations 1`
 //! reruns alone. Each target must also reach the inputs it exists for (terms that are
 //! rewritten, programs that diverge, ...): a check that passes on nothing interesting is no
 //! check.
@@ -19,7 +19,7 @@ fn run(name: &str) -> BTreeMap<&'static str, u64> {
         match run_input(t, &data) {
             Ok(class) => *classes.entry(class).or_insert(0) += 1,
             Err(finding) => panic!(
-                "{name}: finding at iteration {i} (rerun: fuzz-driver {name} --seed {SEED} --start {i} --iterations 1):\n{finding}"
+                "{name}: finding at iteration {i} (rerun: fuzz-driver {name} --random-seed {SEED} --start {i} --iterations 1):\n{finding}"
             ),
         }
     }

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! fuzz-driver --list
-//! fuzz-driver TARGET [--seconds N | --iterations N] [--seed S] [--start I] [--out DIR]
+//! fuzz-driver TARGET [--seconds N | --iterations N] [--random-seed S] [--start I] [--out DIR]
 //! fuzz-driver TARGET --replay FILE
 //! ```
 
@@ -29,7 +29,7 @@ struct Options {
 fn usage() -> String {
     let names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
     format!(
-        "usage: fuzz-driver TARGET [--seconds N | --iterations N] [--seed S] [--start I] [--out DIR]\n       \
+        "usage: fuzz-driver TARGET [--seconds N | --iterations N] [--random-seed S] [--start I] [--out DIR]\n       \
          fuzz-driver TARGET --replay FILE\n       fuzz-driver --list\ntargets: {}",
         names.join(", ")
     )
@@ -61,7 +61,7 @@ fn parse() -> Result<Option<Options>> {
             }
             "--seconds" => o.seconds = Some(value("--seconds")?.parse().context("--seconds")?),
             "--iterations" => o.iterations = Some(value("--iterations")?.parse().context("--iterations")?),
-            "--seed" => o.seed = value("--seed")?.parse().context("--seed")?,
+            "--random-seed" => o.seed = value("--random-seed")?.parse().context("--random-seed")?,
             "--start" => o.start = value("--start")?.parse().context("--start")?,
             "--out" => o.out = value("--out")?.into(),
             "--replay" => o.replay = Some(value("--replay")?.into()),

@@ -4,23 +4,23 @@
 //! `assertion-failed` error). `change` and `execute` are one line each in `step.rs`.
 //!
 //! Also the helper that reads a C string from memory for messages and output
-//! ([`Executor::read_cstring`]): bounds-checked like the program's own reads, symbolic bytes
+//! ([`Context::read_cstring`]): bounds-checked like the program's own reads, symbolic bytes
 //! taken from the model without constraining them.
 
-use crate::access::Target;
-use crate::executor::{Executor, Flow};
 use crate::address::{Access, Resolution};
+use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::state::{Ending, ExecutionState, SymbolicObject};
-use crate::ErrorKind;
+use crate::symbolic::access::Target;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::state::{Ending, ExecutionState, SymbolicObject};
 use penumbra_ir::Inst;
-use penumbra_solver::{eval, SatResult, TermId, VarId};
+use penumbra_solver::{eval, SatResult, TermId};
 use std::rc::Rc;
 
 /// The longest object name read from a program.
 const MAX_NAME: u64 = 1024;
 
-impl Executor<'_> {
+impl Context<'_> {
     /// `make_symbolic(addr, size, name)`.
     pub(crate) fn make_symbolic(
         &mut self,
@@ -50,15 +50,16 @@ impl Executor<'_> {
                 Target::Flow(flow) => return Ok(flow),
             }
         };
-        let unique = st.unique_symbolic_name(&name);
-        // A concolic state reuses the variables another seed's run made for the same object.
-        let seed_key = st.concolic.then(|| (st.symbolics.len(), unique.clone(), len));
-        let first_var = match seed_key.as_ref().and_then(|k| self.seed_vars.get(k)) {
+        let mut object = st.new_symbolic(&name, target.map(|(o, _)| o), 0, len);
+        // A state following a seed reuses the variables another seed's run made for the same
+        // object.
+        let seed_key = st.follows_seed().then(|| (st.symbolics.len(), object.name.clone(), len));
+        object.first_var = match seed_key.as_ref().and_then(|k| self.seed_vars.get(k)) {
             Some(&first) => first,
             None => {
                 let first = self.store.num_vars() as u32;
                 for i in 0..len {
-                    let v = self.store.new_var(&format!("{unique}[{i}]"), 8);
+                    let v = self.store.new_var(&format!("{}[{i}]", object.name), 8);
                     debug_assert_eq!(v.as_u32(), first + i);
                 }
                 if let Some(key) = seed_key {
@@ -67,35 +68,13 @@ impl Executor<'_> {
                 first
             }
         };
-        let bytes: Vec<TermId> = (first_var..first_var + len).map(|v| self.store.var(VarId::from_u32(v))).collect();
+        let bytes: Vec<TermId> = object.vars().map(|v| self.store.var(v)).collect();
         if let Some((obj, offset)) = target {
             self.write_target(st, obj, offset, &bytes);
         }
-        if st.concolic {
-            self.seed_object(st, &name, first_var, len);
-        }
-        let obj = target.map(|(o, _)| o);
-        Rc::make_mut(&mut st.symbolics).push(SymbolicObject { name: Rc::from(unique), obj, first_var, len });
+        seed_object(st, &object);
+        Rc::make_mut(&mut st.symbolics).push(object);
         Ok(Flow::Next)
-    }
-
-    /// A concolic state's model takes the seed's bytes for a new object (missing bytes are 0,
-    /// extra bytes ignored, as in concrete runs). Fresh variables are not in the path
-    /// condition yet, so the model still satisfies it.
-    fn seed_object(&mut self, st: &mut ExecutionState, name: &str, first_var: u32, len: u32) {
-        let Some(seed) = &self.seed_inputs else { return };
-        let occurrence = st
-            .symbolics
-            .iter()
-            .filter(|s| &*s.name == name || s.name.strip_prefix(name).is_some_and(|rest| rest.starts_with('#')))
-            .count() as u32;
-        let Some(value) = seed.value(st.symbolics.len(), name, occurrence) else { return };
-        let mut model = (*st.model).clone();
-        for i in 0..len {
-            let byte = value.get(i as usize).copied().unwrap_or(0);
-            model.insert(penumbra_solver::VarId::from_u32(first_var + i), u64::from(byte));
-        }
-        st.model = Rc::new(model);
     }
 
     /// `assume(cond)`: `cond` joins the path condition; if it cannot hold, the path ends.
@@ -168,4 +147,17 @@ impl Executor<'_> {
         }
         Ok(out)
     }
+}
+
+/// A state following a seed: its model takes the seed's bytes for the new `object` (missing
+/// bytes are 0, extra bytes ignored, as in concrete runs). Fresh variables are not in the path
+/// condition yet, so the model still satisfies it.
+fn seed_object(st: &mut ExecutionState, object: &SymbolicObject) {
+    let Some(seed) = &st.seed else { return };
+    let Some(value) = seed.value(st.symbolics.len(), &object.base, object.occurrence) else { return };
+    let mut model = (*st.model).clone();
+    for (i, var) in object.vars().enumerate() {
+        model.insert(var, u64::from(value.get(i).copied().unwrap_or(0)));
+    }
+    st.model = Rc::new(model);
 }

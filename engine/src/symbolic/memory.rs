@@ -17,8 +17,8 @@
 //! executor concretises an offset instead when the chain would exceed [`MAX_ITE_RUNS`] runs
 //! or the object [`MAX_SYMBOLIC_WRITE_BYTES`] bytes (counted in the run summary).
 
+use super::object_bytes::ObjectBytes;
 use crate::address::{lay_out_argv, AddressSpace, Argv, Contents, ObjState, ObjectId, Origin, Segment};
-pub use crate::object_bytes::ObjectBytes;
 use penumbra_solver::{TermId, TermStore};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -72,7 +72,14 @@ impl Memory {
 
     /// Allocates an object whose bytes are all `fill` (a width-8 term); `None` when the
     /// segment (or its budget) is exhausted.
-    pub fn allocate(&mut self, segment: Segment, size: u64, align: u64, origin: Origin, fill: TermId) -> Option<ObjectId> {
+    pub fn allocate(
+        &mut self,
+        segment: Segment,
+        size: u64,
+        align: u64,
+        origin: Origin,
+        fill: TermId,
+    ) -> Option<ObjectId> {
         self.space_mut().allocate(segment, size, align, origin, |n| ObjectBytes::filled(n, fill))
     }
 

@@ -8,9 +8,9 @@
 //! `--sym-stdin N` takes the next object as standard input, and any other word is a concrete
 //! argument. The objects left are the program's own.
 
+use super::ktest::{le_int, KTest, KTestObject};
+use super::testgen::TestRecord;
 use crate::concrete::{self, Inputs, Outcome, RunConfig};
-use crate::ktest::{le_int, KTest};
-use crate::testgen::TestRecord;
 use penumbra_ir::{Module, Version};
 
 /// What a concrete run of a test needs.
@@ -132,12 +132,7 @@ pub fn check_tests(module: &Module, version: Version, args: &[String], records: 
     for r in records {
         let test = KTest {
             args: args.to_vec(),
-            objects: r
-                .inputs
-                .0
-                .iter()
-                .map(|i| crate::ktest::KTestObject { name: i.name.clone(), bytes: i.bytes.clone() })
-                .collect(),
+            objects: r.inputs.0.iter().map(|i| KTestObject { name: i.name.clone(), bytes: i.bytes.clone() }).collect(),
             ..KTest::default()
         };
         let result = match replay_config(&test, version) {

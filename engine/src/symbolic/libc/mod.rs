@@ -1,25 +1,22 @@
-//! The C library of the symbolic engine.
+//! The C library of the symbolic engine: which function is C code and which a native model.
 //!
 //! Two halves, chosen per function by what it does with symbolic data:
-//! - **C code** ([`LIBC_C`], `libc.c`), linked into the program ([`link()`]): every function that
-//!   loops over bytes (`strlen`, `strcmp`, `strchr`, `strtol`, `fgets`, ...). Executed like user
-//!   code, they fork exactly where their C code branches on a symbolic byte, with no special
-//!   cases in the engine — KLEE's approach with uclibc. Errors inside them are reported at the
-//!   line of the user's call, as the concrete interpreter reports its native models.
-//! - **Native models** ([`Native`], `natives.rs`, `stdio.rs`): the heap (`malloc`, `calloc`,
-//!   `realloc`, `free`), bulk memory (`memcpy`, `memmove`, `memset`: one bounds check over the
-//!   whole range, bytes moved as terms), process control (`exit`, `abort`, `__assert_fail`),
+//! - **C code** ([`LIBC_C`], `libc.c`), linked into the program ([`link::link`]): every
+//!   function that loops over bytes (`strlen`, `strcmp`, `strchr`, `strtol`, `fgets`, ...).
+//!   Executed like user code, they fork exactly where their C code branches on a symbolic byte,
+//!   with no special cases in the engine — KLEE's approach with uclibc. Errors inside them are
+//!   reported at the line of the user's call, as the concrete interpreter reports its models.
+//! - **Native models** ([`Native`], executed by `interp/natives.rs` and `interp/stdio.rs`):
+//!   the heap (`malloc`, `calloc`, `realloc`, `free`), bulk memory (`memcpy`, `memmove`,
+//!   `memset`: one bounds check over the whole range, bytes moved as terms), process control
+//!   (`exit`, `abort`, `__assert_fail`),
 //!   output (`printf` and friends: the output is discarded, and symbolic arguments are read
 //!   under the state's model *without* adding constraints — replay shows the real output),
 //!   standard input (`getchar`, `fgetc` over `--sym-stdin` bytes), and the pure `<ctype.h>`,
 //!   `abs` and `toupper` functions, which become one term each (`isdigit(c)` is
 //!   `c - '0' <u 10`), so they never fork by themselves.
 
-mod link;
-pub(crate) mod natives;
-mod stdio;
-
-pub use link::link;
+pub mod link;
 
 use crate::libc::ctype::Class;
 

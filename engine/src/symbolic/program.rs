@@ -1,20 +1,24 @@
 //! [`Program`]: a module prepared once for symbolic execution.
 //!
-//! Preparing links penumbra's symbolic C library into the module ([`crate::symlibc`]), finds
+//! Preparing links penumbra's symbolic C library into the module ([`super::libc`]), finds
 //! `main`, lays out the globals and the runtime's objects exactly as the concrete interpreter
 //! does (same order, sizes and alignments, hence the same addresses), binds every remaining
 //! declared function to a native model, and builds for each defined function the *template* of
 //! a frame: one [`TermId`] per SSA value with constants, global addresses and function
-//! addresses already in place, so the hot loop never looks at a value's definition.
+//! addresses already in place, so the hot loop never looks at a value's definition. Functions
+//! with `penumbra_execute` blocks get their post-dominator tree, where a block's sides meet.
 
-use crate::address::{func_addr, Entry, Image};
-pub use crate::address::Runtime;
-use crate::memory::Memory;
+use super::libc::{self, Native};
+use super::memory::Memory;
+use crate::address::{func_addr, Entry, Image, Runtime};
 use crate::run_error::RunError;
-use crate::symlibc::{self, Native};
-use cranelift_entity::EntityRef;
-use penumbra_ir::{Func, Module, ValueDef};
+use cranelift_entity::packed_option::PackedOption;
+use cranelift_entity::{EntityRef, SecondaryMap};
+use penumbra_ir::{immediate_post_dominators, Block, Func, InstData, Module, ValueDef};
 use penumbra_solver::{TermId, TermStore};
+
+/// The immediate post-dominator of each block of a function.
+pub type PostDoms = SecondaryMap<Block, PackedOption<Block>>;
 
 /// How a call of a function is executed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +39,8 @@ pub struct FuncInfo {
     pub template: Vec<TermId>,
     /// Part of penumbra's C library: errors inside it are reported at the caller's line.
     pub internal: bool,
+    /// The post-dominators of a function with `penumbra_execute` blocks.
+    pub post_dominators: Option<PostDoms>,
 }
 
 /// A module ready for symbolic execution.
@@ -55,7 +61,7 @@ pub struct Program {
 impl Program {
     /// Links the symbolic C library into `module` and prepares it.
     pub fn new(module: &Module, store: &mut TermStore) -> Result<Program, RunError> {
-        let (module, internal) = symlibc::link(module)?;
+        let (module, internal) = libc::link::link(module)?;
         let Entry { main, main_params } = Entry::of(&module).map_err(|e| RunError::Load(e.to_string()))?;
         let zero_byte = store.constant(8, 0);
         let Image { space, runtime, global_addrs } =
@@ -67,7 +73,7 @@ impl Program {
             .map(|(f, func)| {
                 let kind = match &func.body {
                     Some(_) => FuncKind::Defined,
-                    None => symlibc::bind(&func.name).map_or(FuncKind::Unknown, FuncKind::Native),
+                    None => libc::bind(&func.name).map_or(FuncKind::Unknown, FuncKind::Native),
                 };
                 let template = match &func.body {
                     None => Vec::new(),
@@ -85,7 +91,10 @@ impl Program {
                         })
                         .collect(),
                 };
-                FuncInfo { kind, template, internal: internal.contains(&f) }
+                let has_execute =
+                    func.body.as_ref().is_some_and(|b| b.insts.values().any(|i| matches!(i, InstData::Execute { .. })));
+                let post_dominators = func.body.as_ref().filter(|_| has_execute).map(immediate_post_dominators);
+                FuncInfo { kind, template, internal: internal.contains(&f), post_dominators }
             })
             .collect();
         Ok(Program { module, main, main_params, funcs, memory, runtime, zero_byte })
@@ -93,5 +102,10 @@ impl Program {
 
     pub fn info(&self, f: Func) -> &FuncInfo {
         &self.funcs[f.index()]
+    }
+
+    /// The post-dominators of `f`, if it has `penumbra_execute` blocks.
+    pub fn post_dominators(&self, f: Func) -> Option<&PostDoms> {
+        self.info(f).post_dominators.as_ref()
     }
 }

@@ -7,19 +7,19 @@
 //! call, exactly as in the concrete interpreter (which checks the whole source, then the whole
 //! destination, before copying).
 
-use super::Native;
-use crate::access::{Offset, Target};
-use crate::executor::{Executor, Flow};
-use crate::libc::ctype::Class;
+use super::step::val;
 use crate::address::{Access, ObjectId, Origin, Segment};
+use crate::error::ErrorKind;
+use crate::libc::ctype::Class;
 use crate::run_error::RunError;
-use crate::state::{Ending, ExecutionState};
-use crate::step::val;
-use crate::ErrorKind;
+use crate::symbolic::access::{Offset, Target};
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::libc::Native;
+use crate::symbolic::state::{Ending, ExecutionState};
 use penumbra_ir::{Body, Inst, Value};
 use penumbra_solver::TermId;
 
-impl<'p> Executor<'p> {
+impl<'p> Context<'p> {
     /// Calls the native model `native` with the caller's `args`.
     pub(crate) fn call_native(
         &mut self,

@@ -1,4 +1,5 @@
-//! Loads, stores and stack allocation, with the implicit memory checks.
+//! Resolving an address term to the object and offset an access of some bytes reaches, with
+//! the implicit memory checks, and reading and writing bytes there.
 //!
 //! **Constant addresses** are resolved like the concrete interpreter resolves them: the object
 //! containing the address (or whose redzone it is in), its liveness, writability and bounds.
@@ -16,17 +17,20 @@
 //! If the model's value is already an error, the error is reported for the region around it and
 //! the rest re-executed. After [`MAX_RESOLVE_ATTEMPTS`] re-executions the address is fixed to
 //! its model value.
+//!
+//! In shadow execution an object may have a different size in each version
+//! (`malloc(change(4, 5))`): an access to it is also checked against each version's size, a
+//! four-way check while both versions run ([`Context::check_shadow_size`]). Inside a
+//! `penumbra_execute` block a write changes only the running version's projection of the bytes.
 
-use crate::executor::{Executor, Flow};
-use crate::fork::Branch;
-use crate::address::{Access, ObjState, ObjectId, Origin, Resolution, Segment, MAX_STACK_BYTES, NULL_PAGE_END, REDZONE};
-use crate::memory::{select_byte, MAX_SYMBOLIC_WRITE_BYTES};
+use super::context::{Context, Flow};
+use super::fork::Branch;
+use super::memory::{select_byte, MAX_SYMBOLIC_WRITE_BYTES};
+use super::state::{EarlyReason, Ending, ExecMode, ExecutionState};
+use crate::address::{bytes_text, Access, ObjectId, Resolution, NULL_PAGE_END, REDZONE};
+use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::shadow::PairTarget;
-use crate::state::{Ending, ExecutionState};
-use crate::step::{set_result, val};
-use crate::ErrorKind;
-use penumbra_ir::{Body, Inst, Value};
+use penumbra_ir::{Inst, Version};
 use penumbra_solver::{SatResult, TermId};
 use std::rc::Rc;
 
@@ -48,10 +52,10 @@ pub enum Target {
     Flow(Flow),
 }
 
-impl<'p> Executor<'p> {
+impl Context<'_> {
     /// Resolves an access of `len > 0` bytes at the address term `addr` executed by `inst`.
     /// In shadow execution, an object whose size differs between the versions is also checked
-    /// against the size of each version the state runs ([`Executor::check_shadow_size`]).
+    /// against the size of each version the state runs ([`Context::check_shadow_size`]).
     pub fn resolve(
         &mut self,
         st: &mut ExecutionState,
@@ -88,7 +92,7 @@ impl<'p> Executor<'p> {
             None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.concretize(st, addr),
             None => return self.resolve_symbolic(st, inst, addr, len, access),
         };
-        if let Some((id, off)) = fast_access(st, a, len, access) {
+        if let Some((id, off)) = st.mem.permitted(a, len, access) {
             return Ok(Target::Obj(id, Offset::Const(off)));
         }
         Ok(Target::Flow(Flow::End(match st.mem.classify(module, a, len, access) {
@@ -112,15 +116,16 @@ impl<'p> Executor<'p> {
             Resolution::InBounds { obj, .. } => {
                 let in_bounds = self.in_bounds(st, obj, addr, len);
                 match self.branch(st, in_bounds, inst)? {
-                    Branch::Only(true) => {}
-                    Branch::Only(false) => return Ok(Target::Flow(Flow::Retry)),
-                    Branch::Both(mut other) => {
-                        self.steer_to_overflow(&mut other, obj, addr);
-                        other.resolve_attempts += 1;
-                        self.new_states.push(*other);
+                    Branch::Sides { side: false, .. } => return Ok(Target::Flow(Flow::Retry)),
+                    Branch::Sides { side: true, others } => {
+                        // The states out of bounds re-execute the access.
+                        for (_, mut other) in others {
+                            self.steer_to_overflow(&mut other, obj, addr);
+                            other.resolve_attempts += 1;
+                            self.new_states.push(other);
+                        }
                     }
-                    Branch::Early => return Ok(Target::Flow(Flow::End(Ending::Early("max-depth")))),
-                    Branch::Split { .. } => unreachable!("a resolved address holds no shadow"),
+                    Branch::Early => return Ok(Target::Flow(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
                 }
                 let off = self.offset_term(st, obj, addr);
                 Ok(Target::Obj(obj, Offset::Sym(off)))
@@ -141,14 +146,16 @@ impl<'p> Executor<'p> {
                 let region = self.fault_region(st, obj, addr, v);
                 let ending = self.error(st, kind, message);
                 match self.branch(st, region, inst)? {
-                    Branch::Only(false) => Ok(Target::Flow(Flow::Retry)),
-                    Branch::Only(true) | Branch::Early => Ok(Target::Flow(Flow::End(ending))),
-                    Branch::Split { .. } => unreachable!("a resolved address holds no shadow"),
-                    Branch::Both(mut other) => {
-                        other.resolve_attempts += 1;
-                        self.new_states.push(*other);
+                    Branch::Sides { side: false, .. } => Ok(Target::Flow(Flow::Retry)),
+                    Branch::Sides { side: true, others } => {
+                        // The states outside the region re-execute the access.
+                        for (_, mut other) in others {
+                            other.resolve_attempts += 1;
+                            self.new_states.push(other);
+                        }
                         Ok(Target::Flow(Flow::End(ending)))
                     }
+                    Branch::Early => Ok(Target::Flow(Flow::End(ending))),
                 }
             }
             Resolution::Unsupported(m) => Ok(Target::Flow(Flow::End(self.unsupported(st, m.to_string())))),
@@ -256,8 +263,9 @@ impl<'p> Executor<'p> {
 
     /// Writes `data` at a resolved target.
     pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjectId, offset: Offset, data: &[TermId]) {
-        if matches!(st.mode, crate::state::ExecMode::Region(_)) {
-            // One version's write: keep the other version's bytes (at a fixed offset).
+        if let ExecMode::Block(version) = st.mode {
+            // One version's write inside a `penumbra_execute` block: keep the other version's
+            // bytes (at a fixed offset).
             let off = match offset {
                 Offset::Const(off) => off,
                 Offset::Sym(off) => {
@@ -266,8 +274,14 @@ impl<'p> Executor<'p> {
                 }
             };
             let current = st.mem.bytes(obj, off, data.len() as u64);
-            let mut merged = data.to_vec();
-            self.region_bytes(st.mode, &current, &mut merged);
+            let merged: Vec<TermId> = data
+                .iter()
+                .zip(&current)
+                .map(|(&d, &c)| match version {
+                    Version::Old => self.store.shadow(d, c),
+                    Version::New => self.store.shadow(c, d),
+                })
+                .collect();
             st.mem.write_bytes(obj, off, &merged);
             return;
         }
@@ -284,129 +298,37 @@ impl<'p> Executor<'p> {
         }
     }
 
-    /// Reads a little-endian value of `bits` bits (1, 8, 16, 32, 64) at `addr`.
-    pub fn read_value(
+    /// The bounds check of an access of `len` bytes at `offset` of `obj` against each
+    /// version's size, when the versions allocated `obj` with different sizes: a four-way
+    /// check while both versions run, the followed version's size otherwise.
+    pub(crate) fn check_shadow_size(
         &mut self,
         st: &mut ExecutionState,
-        inst: Inst,
-        addr: TermId,
-        bits: u32,
-    ) -> Result<Result<TermId, Flow>, RunError> {
-        let len = bits.div_ceil(8) as usize;
-        let addr = self.view(st, addr);
-        let target = if self.store.has_shadow(addr) {
-            self.resolve_pair(st, inst, addr, len as u64, Access::Read)?
-        } else {
-            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Read)?)
+        obj: ObjectId,
+        offset: Offset,
+        len: u64,
+        access: Access,
+    ) -> Result<Option<Ending>, RunError> {
+        let Some(&(_, old, new)) = st.shadow_sizes.iter().find(|(o, _, _)| *o == obj) else { return Ok(None) };
+        let off = match offset {
+            Offset::Const(c) => self.store.constant(64, c),
+            Offset::Sym(t) => t,
         };
-        let mut bytes = [self.prog.zero_byte; 8];
-        match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes),
-            PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes),
-            PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
-        }
-        let mut v = bytes[len - 1];
-        for &b in bytes[..len - 1].iter().rev() {
-            v = self.store.concat(v, b);
-        }
-        if bits == 1 {
-            v = self.store.extract(v, 0, 0);
-        }
-        Ok(Ok(v))
-    }
-
-    /// Writes the value `v` little-endian at `addr` (an `i1` as one byte 0 or 1).
-    pub fn write_value(
-        &mut self,
-        st: &mut ExecutionState,
-        inst: Inst,
-        addr: TermId,
-        v: TermId,
-    ) -> Result<Flow, RunError> {
-        let w = self.store.width(v);
-        let v = if w == 1 { self.store.zext(v, 8) } else { v };
-        let len = usize::from(self.store.width(v) / 8);
-        let addr = self.view(st, addr);
-        let target = if self.store.has_shadow(addr) {
-            self.resolve_pair(st, inst, addr, len as u64, Access::Write)?
-        } else {
-            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Write)?)
+        let len_k = self.store.constant(64, len);
+        let end = self.store.add(off, len_k);
+        let (old_k, new_k) = (self.store.constant(64, old), self.store.constant(64, new));
+        let (out_old, out_new) = (self.store.ugt(end, old_k), self.store.ugt(end, new_k));
+        let fail = match st.mode.single() {
+            None => self.store.shadow(out_old, out_new),
+            Some(penumbra_ir::Version::Old) => out_old,
+            Some(penumbra_ir::Version::New) => out_new,
         };
-        let mut bytes = [self.prog.zero_byte; 8];
-        for (i, b) in bytes.iter_mut().enumerate().take(len) {
-            let lo = (8 * i) as u8;
-            *b = self.store.extract(v, lo + 7, lo);
-        }
-        match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.write_target(st, obj, offset, &bytes[..len]),
-            PairTarget::Two { old, new } => self.write_pair(st, old, new, &bytes[..len]),
-            PairTarget::One(Target::Flow(flow)) => return Ok(flow),
-        }
-        Ok(Flow::Next)
+        let kind = access.out_of_bounds();
+        let message = format!(
+            "{} of {} past the end of an object of {old} bytes (old) / {new} bytes (new)",
+            access.name(),
+            bytes_text(len)
+        );
+        self.check(st, fail, |ex, st| ex.error(st, kind, message))
     }
-
-    pub(crate) fn load(
-        &mut self,
-        st: &mut ExecutionState,
-        body: &Body,
-        inst: Inst,
-        addr: Value,
-    ) -> Result<Flow, RunError> {
-        let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
-        let bits = body.values[r].ty.bits();
-        match self.read_value(st, inst, val(st, addr), bits)? {
-            Ok(v) => {
-                set_result(st, body, inst, v);
-                Ok(Flow::Next)
-            }
-            Err(flow) => Ok(flow),
-        }
-    }
-
-    pub(crate) fn store_inst(
-        &mut self,
-        st: &mut ExecutionState,
-        inst: Inst,
-        addr: Value,
-        value: Value,
-    ) -> Result<Flow, RunError> {
-        self.write_value(st, inst, val(st, addr), val(st, value))
-    }
-
-    /// A fresh stack object of `size` bytes for the executing frame.
-    pub(crate) fn alloca(
-        &mut self,
-        st: &mut ExecutionState,
-        body: &Body,
-        inst: Inst,
-        size: u64,
-        align: u64,
-    ) -> Result<Flow, RunError> {
-        let line = body.srclocs[inst].line;
-        let func = st.frame().func;
-        let origin = Origin::Stack { func, line };
-        let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.prog.zero_byte) else {
-            let what = crate::address::bytes_text(size);
-            let limit = crate::address::bytes_text(MAX_STACK_BYTES);
-            return Ok(Flow::End(self.error(
-                st,
-                ErrorKind::StackOverflow,
-                format!("stack object of {what} exceeds the stack limit of {limit}"),
-            )));
-        };
-        st.frame_mut().allocas.push(id);
-        let base = self.store.constant(64, st.mem.object(id).base);
-        set_result(st, body, inst, base);
-        Ok(Flow::Next)
-    }
-}
-
-/// The common case of a constant address, without building messages: a permitted access to
-/// the object containing the whole range.
-#[inline]
-fn fast_access(st: &ExecutionState, addr: u64, len: u64, access: Access) -> Option<(ObjectId, u64)> {
-    let (id, off) = st.mem.resolve(addr)?;
-    let o = st.mem.object(id);
-    let ok_state = o.state == ObjState::Live || (o.state == ObjState::ReadOnly && access == Access::Read);
-    (ok_state && off >= 0 && (off as u64) < o.size && len <= o.size - off as u64).then_some((id, off as u64))
 }

@@ -5,8 +5,9 @@
 //! Every count is an integer and, for count-bounded runs, deterministic; only the times
 //! (`wall_s`, `solver.time_s`, ...) vary between identical runs.
 
-use crate::executor::{Executor, StopReason};
-use crate::testgen::TestRecord;
+use super::testgen::{TestRecord, TestWriter};
+use crate::config::{EngineConfig, StopReason};
+use crate::symbolic::stats::Stats;
 use penumbra_solver::SolverStats;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -161,9 +162,21 @@ pub struct RunSummary {
     pub solver: SolverSummary,
 }
 
+/// How a run ended, besides its counters.
+#[derive(Copy, Clone, Debug)]
+pub struct RunEnd {
+    /// States still alive when a budget stopped the run.
+    pub unexplored: u64,
+    pub stop: Option<StopReason>,
+    pub wall: Duration,
+    /// Peak resident memory of the process in MiB.
+    pub peak_rss_mb: f64,
+}
+
 impl RunSummary {
-    pub(crate) fn new(ex: &mut Executor<'_>, unexplored: u64, stop: Option<StopReason>, wall: Duration) -> Self {
-        let s = &ex.stats;
+    /// The summary of a run under `config` that counted `stats`, asked `solver` and wrote
+    /// `tests` (its kept records move into the summary).
+    pub fn new(config: &EngineConfig, s: &Stats, solver: &SolverStats, tests: &mut TestWriter, end: RunEnd) -> Self {
         let mut warnings = Vec::new();
         if s.concretized_offsets > 0 {
             warnings
@@ -180,14 +193,14 @@ impl RunSummary {
         }
         let error_kinds = s.error_kinds.iter().map(|(k, v)| (k.to_string(), *v)).collect();
         RunSummary {
-            program: ex.config.env.program_name.clone(),
-            version: if ex.config.shadow.is_some() { "both".into() } else { ex.config.version.to_string() },
-            mode: ex.config.shadow.as_ref().map(|m| m.name().to_string()),
+            program: config.env.program_name.clone(),
+            version: config.mode.version_name(),
+            mode: config.mode.shadow().map(|m| m.name().to_string()),
             diff_paths: s.diff_paths,
             divergences: s.divergences,
             divergence_points: s.divergence_points,
             four_way: FourWayStats::new(s.four_way_checks, s.four_way_without_core),
-            search: ex.config.search.name().to_string(),
+            search: config.search.name().to_string(),
             paths_completed: s.paths_completed,
             errors: s.errors,
             error_kinds,
@@ -204,19 +217,19 @@ impl RunSummary {
                 .collect(),
             assume_false: s.assume_false,
             early: s.early,
-            tests: ex.tests.take_records(),
+            tests: tests.take_records(),
             tests_count: s.tests,
             states: s.states,
             max_live_states: s.max_live_states,
             instructions: s.instructions,
-            wall_s: wall.as_secs_f64(),
-            peak_rss_mb: crate::executor::peak_rss_kb().map_or(0.0, |kb| kb as f64 / 1024.0),
-            stopped_by: stop.map(|r| r.name().to_string()),
-            unexplored_states: unexplored,
+            wall_s: end.wall.as_secs_f64(),
+            peak_rss_mb: end.peak_rss_mb,
+            stopped_by: end.stop.map(|r| r.name().to_string()),
+            unexplored_states: end.unexplored,
             dropped_states: s.dropped,
             warnings,
-            output_dir: ex.tests.dir().map(|d| d.display().to_string()),
-            solver: SolverSummary::new(ex.solver.stats()),
+            output_dir: tests.dir().map(|d| d.display().to_string()),
+            solver: SolverSummary::new(solver),
         }
     }
 

@@ -4,18 +4,18 @@
 //! (killing the frame's stack objects, so later accesses through dangling pointers are uses
 //! after free; `main` returning ends the path with its exit status).
 
-use crate::executor::{Executor, Flow};
-use crate::fork::Branch;
+use super::step::val;
 use crate::address::func_at;
-use crate::program::FuncKind;
+use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::state::{Ending, ExecutionState, Frame};
-use crate::step::val;
-use crate::ErrorKind;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::fork::Branch;
+use crate::symbolic::program::FuncKind;
+use crate::symbolic::state::{EarlyReason, Ending, ExecutionState, Frame};
 use penumbra_ir::{Body, Func, Inst, Value};
 use penumbra_solver::TermId;
 
-impl<'p> Executor<'p> {
+impl<'p> Context<'p> {
     /// A direct call of `func` with the caller's `args`.
     pub(crate) fn call(
         &mut self,
@@ -76,16 +76,6 @@ impl<'p> Executor<'p> {
         Flow::Jumped
     }
 
-    /// `t` truncated or zero-extended to `w` bits (the concrete interpreter masks registers).
-    pub fn fit(&mut self, t: TermId, w: u8) -> TermId {
-        let tw = self.store.width(t);
-        match tw.cmp(&w) {
-            std::cmp::Ordering::Equal => t,
-            std::cmp::Ordering::Greater => self.store.extract(t, w - 1, 0),
-            std::cmp::Ordering::Less => self.store.zext(t, w),
-        }
-    }
-
     /// A call through a function pointer (`args[0]` is the callee address).
     pub(crate) fn call_indirect(
         &mut self,
@@ -107,11 +97,10 @@ impl<'p> Executor<'p> {
                 let k = self.store.constant(64, v);
                 let hit = self.store.eq(addr_term, k);
                 match self.branch(st, hit, inst)? {
-                    Branch::Only(true) => {}
-                    Branch::Only(false) => return Ok(Flow::Retry),
-                    Branch::Both(other) => self.new_states.push(*other),
-                    Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
-                    Branch::Split { .. } => unreachable!("a viewed function pointer holds no shadow"),
+                    Branch::Sides { side: false, .. } => return Ok(Flow::Retry),
+                    // The others re-execute the call, with another callee.
+                    Branch::Sides { side: true, others } => self.new_states.extend(others.into_iter().map(|(_, o)| o)),
+                    Branch::Early => return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth))),
                 }
                 v
             }
@@ -141,7 +130,7 @@ impl<'p> Executor<'p> {
 
     /// Returns `value` from the top frame.
     pub(crate) fn ret(&mut self, st: &mut ExecutionState, value: Option<TermId>) -> Flow {
-        if st.region.is_some() && self.region_return(st) {
+        if st.execute.is_some() && self.return_in_execute_block(st) {
             return Flow::Jumped;
         }
         let Some(frame) = st.stack.pop() else { return Flow::End(Ending::Exit(0)) };

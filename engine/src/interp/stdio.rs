@@ -7,14 +7,14 @@
 //! Standard input is the `--sym-stdin` bytes (or empty): `getchar`/`fgetc` return the next
 //! byte's term, then `EOF`.
 
-use super::Native;
-use crate::access::Target;
-use crate::executor::{Executor, Flow};
-use crate::libc::printf::{self, PrintfArgs};
 use crate::address::Access;
+use crate::error::ErrorKind;
+use crate::libc::printf::{self, PrintfArgs};
 use crate::run_error::RunError;
-use crate::state::{Ending, ExecutionState};
-use crate::ErrorKind;
+use crate::symbolic::access::Target;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::libc::Native;
+use crate::symbolic::state::{Ending, ExecutionState};
 use penumbra_ir::{Body, Inst};
 use penumbra_solver::TermId;
 
@@ -30,7 +30,7 @@ enum Stream {
 
 type NativeResult = Result<Result<Option<TermId>, Flow>, RunError>;
 
-impl<'p> Executor<'p> {
+impl<'p> Context<'p> {
     pub(super) fn stdio(
         &mut self,
         st: &mut ExecutionState,
@@ -203,7 +203,7 @@ impl<'p> Executor<'p> {
 
 /// The variadic arguments of a `printf`-family call.
 struct VarArgs<'x, 'p> {
-    ex: &'x mut Executor<'p>,
+    ex: &'x mut Context<'p>,
     st: &'x mut ExecutionState,
     name: &'x str,
     values: &'x [TermId],

@@ -3,12 +3,14 @@
 //! (jumps, branches, switches) inline. Operands are read from the frame's term vector by
 //! index; results are built by the term store's constructors, whose constant folding is the
 //! whole of the concrete fast path. Memory, calls, checks and intrinsics live in their own
-//! files.
+//! files; jumps go through [`Context::jump`](crate::shadow::execute), which knows about
+//! `penumbra_execute` blocks.
 
-use crate::executor::{Executor, Flow};
-use crate::fork::{Branch, Site};
-use crate::state::{Ending, ExecutionState};
-use crate::ErrorKind;
+use crate::error::ErrorKind;
+use crate::run_error::RunError;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::fork::{Branch, Site};
+use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use penumbra_ir::{BinaryOp, Body, CastOp, Dest, Inst, InstData, IntCC, Value, Version};
 use penumbra_solver::TermId;
 
@@ -26,14 +28,9 @@ pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: TermId) {
     }
 }
 
-impl<'p> Executor<'p> {
+impl<'p> Context<'p> {
     /// Executes `inst` (the instruction at `st`'s position) of `body`.
-    pub(crate) fn step(
-        &mut self,
-        st: &mut ExecutionState,
-        body: &'p Body,
-        inst: Inst,
-    ) -> Result<Flow, crate::RunError> {
+    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
         match &body.insts[inst] {
             InstData::Binary { op, args: [a, b] } => {
                 let (x, y) = (val(st, *a), val(st, *b));
@@ -92,7 +89,7 @@ impl<'p> Executor<'p> {
                 set_result(st, body, inst, t);
             }
             InstData::Execute { version } => {
-                // Both versions: the branch on it runs each version's side alone (region.rs).
+                // Both versions: the branch on it runs each version's side alone (execute.rs).
                 let t = match st.mode.single() {
                     Some(v) => self.store.bool_const(*version == v),
                     None => {
@@ -118,26 +115,18 @@ impl<'p> Executor<'p> {
             InstData::Brif { cond, then_dest, else_dest } => {
                 let c = self.truth(val(st, *cond));
                 if st.pending_execute.take().is_some() {
-                    if let Some(flow) = self.enter_region(st, body, c, *then_dest, *else_dest) {
+                    if let Some(flow) = self.enter_execute_block(st, body, c, *then_dest, *else_dest) {
                         return Ok(flow);
                     }
                 }
-                match self.branch(st, c, inst)? {
-                    Branch::Only(side) => self.jump(st, body, if side { *then_dest } else { *else_dest }),
-                    Branch::Both(mut other) => {
-                        self.jump(st, body, *then_dest);
-                        self.jump(&mut other, body, *else_dest);
-                        self.new_states.push(*other);
-                    }
-                    Branch::Split { side, others } => {
-                        let dest = |side: bool| if side { *then_dest } else { *else_dest };
-                        self.jump(st, body, dest(side));
-                        for (side, mut other) in others {
-                            self.jump(&mut other, body, dest(side));
-                            self.new_states.push(other);
-                        }
-                    }
-                    Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
+                let Branch::Sides { side, others } = self.branch(st, c, inst)? else {
+                    return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
+                };
+                let dest = |side: bool| if side { *then_dest } else { *else_dest };
+                self.jump(st, body, dest(side));
+                for (side, mut other) in others {
+                    self.jump(&mut other, body, dest(side));
+                    self.new_states.push(other);
                 }
                 return Ok(Flow::Jumped);
             }
@@ -152,16 +141,6 @@ impl<'p> Executor<'p> {
             }
         }
         Ok(Flow::Next)
-    }
-
-    /// A width-1 truth value of `t` (`t != 0` for wider terms).
-    pub fn truth(&mut self, t: TermId) -> TermId {
-        let w = self.store.width(t);
-        if w == 1 {
-            return t;
-        }
-        let zero = self.store.zero(w);
-        self.store.ne(t, zero)
     }
 
     /// `op a, b` as a term (the checks for division and shifts came before).
@@ -201,30 +180,6 @@ impl<'p> Executor<'p> {
         }
     }
 
-    /// Moves `st` to `dest`, passing the destination's arguments to its block's parameters
-    /// (read first, then assigned, so swaps through parameters work).
-    pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) {
-        let data = &body.dests[dest];
-        let args = body.list(data.args);
-        if !args.is_empty() {
-            self.scratch.clear();
-            for &a in args {
-                self.scratch.push(val(st, a));
-            }
-            let params = body.block_params(data.block);
-            let frame = st.frame_mut();
-            for (&p, &t) in params.iter().zip(&self.scratch) {
-                frame.values[p.as_u32() as usize] = t;
-            }
-        }
-        let frame = st.frame_mut();
-        frame.block = data.block;
-        frame.idx = 0;
-        if st.region.is_some() {
-            self.region_after_jump(st, body);
-        }
-    }
-
     /// `switch`: a constant selects its case; a symbolic value forks once per feasible case
     /// (in table order), the remaining state taking the default.
     fn switch(
@@ -234,7 +189,7 @@ impl<'p> Executor<'p> {
         inst: Inst,
         v: TermId,
         table: penumbra_ir::JumpTable,
-    ) -> Result<Flow, crate::RunError> {
+    ) -> Result<Flow, RunError> {
         let jt = &body.jump_tables[table];
         let v = self.view(st, v);
         if let Some(c) = self.store.as_const(v) {
@@ -260,33 +215,29 @@ impl<'p> Executor<'p> {
             }
         }
         for (dest, hit) in groups {
-            match self.branch_at(st, hit, inst, Site::Switch(v, table))? {
-                Branch::Only(true) => {
+            let viewed = self.view(st, hit);
+            let two_way = !self.store.has_shadow(viewed);
+            let Branch::Sides { side, others } = self.branch_at(st, hit, inst, Site::Switch(v, table))? else {
+                return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
+            };
+            // States taking this case jump to it. A state that does not goes on with the
+            // remaining cases in this step when it is `st`, or the other side of a two-way fork
+            // (swapped in); the others of a four-way fork re-execute the switch, whose earlier
+            // cases their path conditions now exclude.
+            let mut st_takes = side;
+            for (other_side, mut other) in others {
+                if other_side {
+                    self.jump(&mut other, body, dest);
+                } else if st_takes && two_way {
                     self.jump(st, body, dest);
-                    return Ok(Flow::Jumped);
+                    std::mem::swap(st, &mut other);
+                    st_takes = false;
                 }
-                Branch::Only(false) => {}
-                Branch::Both(mut other) => {
-                    // `st` takes this case; the other state goes on with the remaining cases.
-                    self.jump(st, body, dest);
-                    std::mem::swap(st, &mut *other);
-                    self.new_states.push(*other);
-                }
-                Branch::Split { side, others } => {
-                    // States taking this case jump to it; the others re-execute the switch,
-                    // whose earlier cases their path conditions now exclude.
-                    for (other_side, mut other) in others {
-                        if other_side {
-                            self.jump(&mut other, body, dest);
-                        }
-                        self.new_states.push(other);
-                    }
-                    if side {
-                        self.jump(st, body, dest);
-                        return Ok(Flow::Jumped);
-                    }
-                }
-                Branch::Early => return Ok(Flow::End(Ending::Early("max-depth"))),
+                self.new_states.push(other);
+            }
+            if st_takes {
+                self.jump(st, body, dest);
+                return Ok(Flow::Jumped);
             }
         }
         self.jump(st, body, jt.default);

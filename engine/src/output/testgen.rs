@@ -11,13 +11,11 @@
 //! creation order, their bytes taken from the model the path already carries — no solver call.
 //! Tests are numbered in the order paths end, which is deterministic.
 
+use super::ktest::{le_int, KTest, KTestObject};
 use crate::config::{EngineConfig, Output};
-use crate::env;
-use crate::ktest::{le_int, KTest, KTestObject};
-use crate::program::Program;
 use crate::run_error::RunError;
-use crate::state::{Ending, ExecutionState};
-use penumbra_solver::{to_smtlib, Model, TermId, TermStore};
+use crate::symbolic::state::{Ending, ExecutionState};
+use penumbra_solver::{to_smtlib, TermStore};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::io::Write;
@@ -201,17 +199,10 @@ impl TestWriter {
         self.written
     }
 
-    /// Writes the test of a path of `st` that ended with `ending` under `model`; `extra` is a
-    /// constraint of that path not in `st.pc`.
-    pub fn write(
-        &mut self,
-        _prog: &Program,
-        store: &TermStore,
-        st: &ExecutionState,
-        extra: Option<TermId>,
-        model: &Model,
-        ending: &Ending,
-    ) -> Result<(), RunError> {
+    /// Writes the test of the path `st` that ended with `ending` (its inputs under the state's
+    /// model).
+    pub fn write(&mut self, store: &TermStore, st: &ExecutionState, ending: &Ending) -> Result<(), RunError> {
+        let model = &*st.model;
         self.written += 1;
         let keep = self.keep && self.records.len() < self.keep_limit;
         if self.dir.is_none() && !keep {
@@ -220,10 +211,7 @@ impl TestWriter {
         let name = format!("test{:06}", self.written);
         let inputs: Vec<Input> =
             st.symbolics.iter().map(|s| Input { name: s.name.to_string(), bytes: s.bytes(model) }).collect();
-        let kind = match (&st.divergence, st.mode.is_shadow()) {
-            (Some(_), _) => "divergence",
-            (None, _) => ending.kind(),
-        };
+        let kind = if st.divergence.is_some() { "divergence" } else { ending.kind() };
         let mut record = TestRecord {
             name,
             kind: kind.to_string(),
@@ -240,8 +228,8 @@ impl TestWriter {
         };
         if let Some(d) = &st.divergence {
             record.line = Some(d.line);
-            record.old = Some(d.old.clone());
-            record.new = Some(d.new.clone());
+            record.old = Some(d.old.to_string());
+            record.new = Some(d.new.to_string());
         } else if let (true, Ending::Error(e)) = (st.mode.is_shadow(), ending) {
             record.line = Some(e.location.line);
         }
@@ -263,7 +251,7 @@ impl TestWriter {
                 record.reason = Some("the assumed condition cannot hold".into());
                 record.location = Some(Place { func: location.func.clone(), line: location.line });
             }
-            Ending::Early(why) => record.reason = Some((*why).to_string()),
+            Ending::Early(why) => record.reason = Some(why.name().to_string()),
         }
         if let Some(dir) = &self.dir {
             let ktest = KTest {
@@ -281,11 +269,7 @@ impl TestWriter {
             std::fs::write(&ktest_path, ktest.to_bytes())
                 .map_err(|e| RunError::io(format!("cannot write {}", ktest_path.display()), e))?;
             record.ktest = Some(format!("{}.ktest", record.name));
-            let path_condition = self.write_pc.then(|| {
-                let mut all = st.pc.clone();
-                all.extend(extra);
-                to_smtlib(store, &all)
-            });
+            let path_condition = self.write_pc.then(|| to_smtlib(store, &st.pc));
             if let Some(out) = &mut self.sidecar {
                 let line = Sidecar { record: &record, args: &self.args, path_condition };
                 let failed =
@@ -307,7 +291,7 @@ impl TestWriter {
 pub fn ktest_args(env: &crate::config::Environment) -> Vec<String> {
     let mut args = vec![env.program_name.clone()];
     args.extend(env.args.iter().cloned());
-    args.extend(env::option_words(env));
+    args.extend(env.option_words());
     args
 }
 

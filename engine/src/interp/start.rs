@@ -7,17 +7,17 @@
 //! count, constrained `n_args == k`. `--sym-stdin N` is an object `stdin` of `N` bytes that
 //! `getchar`/`fgetc`/`fgets` read. These objects come first in every test, in that order, and
 //! the test's argument list records the options (`--sym-arg 3`, ...) so replay can rebuild
-//! `argv` and stdin from the objects ([`crate::replay`]).
+//! `argv` and stdin from the objects ([`crate::output::replay`]).
 //!
 //! Memory is laid out as the concrete interpreter lays out `argv` (each string, then the
 //! pointer array, then `envp`), so the addresses agree when the strings have the sizes of the
 //! symbolic objects.
 
-use crate::config::SymArg;
-use crate::executor::Executor;
 use crate::address::Argv;
+use crate::config::{Mode, SymArg};
 use crate::run_error::RunError;
-use crate::state::{ExecMode, ExecutionState, Frame, SymbolicObject};
+use crate::symbolic::context::Context;
+use crate::symbolic::state::{ExecMode, ExecutionState, Frame, SymbolicObject};
 use penumbra_solver::TermId;
 use std::rc::Rc;
 
@@ -32,29 +32,14 @@ enum ArgString {
     },
 }
 
-/// The option words recorded in every test's argument list, after the program name and the
-/// concrete arguments.
-pub fn option_words(env: &crate::config::Environment) -> Vec<String> {
-    let mut words = Vec::new();
-    for spec in &env.sym_args {
-        match *spec {
-            SymArg::Arg { len } => words.extend(["--sym-arg".to_string(), len.to_string()]),
-            SymArg::Args { min, max, len } => {
-                words.extend(["--sym-args".to_string(), min.to_string(), max.to_string(), len.to_string()])
-            }
-        }
-    }
-    if let Some(n) = env.sym_stdin {
-        words.extend(["--sym-stdin".to_string(), n.to_string()]);
-    }
-    words
-}
-
 /// The initial states (one, or one per combination of `--sym-args` counts).
-pub fn initial_states(ex: &mut Executor<'_>) -> Result<Vec<ExecutionState>, RunError> {
-    let prog = ex.prog;
-    let env = &ex.config.env;
-    let mode = if ex.config.shadow.is_some() { ExecMode::Both } else { ExecMode::Single(ex.config.version) };
+pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunError> {
+    let prog = ctx.prog;
+    let env = &ctx.config.env;
+    let mode = match ctx.config.mode {
+        Mode::Single(version) => ExecMode::Single(version),
+        Mode::Shadow(_) => ExecMode::Both,
+    };
     let base = ExecutionState::new(prog.memory.clone(), mode);
     let mut program_args = vec![ArgString::Concrete(env.program_name.clone())];
     program_args.extend(env.args.iter().cloned().map(ArgString::Concrete));
@@ -64,7 +49,7 @@ pub fn initial_states(ex: &mut Executor<'_>) -> Result<Vec<ExecutionState>, RunE
         match *spec {
             SymArg::Arg { len } => {
                 for (st, args) in &mut partial {
-                    args.push(symbolic_arg(ex, st, arg_no, len));
+                    args.push(symbolic_arg(ctx, st, arg_no, len));
                 }
                 arg_no += 1;
             }
@@ -74,21 +59,21 @@ pub fn initial_states(ex: &mut Executor<'_>) -> Result<Vec<ExecutionState>, RunE
                 }
                 let mut next = Vec::new();
                 for (st, args) in partial {
-                    let n_args = new_object(ex, &st, "n_args", 4);
+                    let n_args = new_object(ctx, &st, "n_args", 4);
                     for k in min..=max {
                         let mut st = st.clone();
                         let mut args = args.clone();
-                        let value = ex.store.concat(
-                            ex.store.var(n_args.vars().nth(3).expect("4 bytes")),
-                            ex.store.var(n_args.vars().nth(2).expect("4 bytes")),
+                        let value = ctx.store.concat(
+                            ctx.store.var(n_args.vars().nth(3).expect("4 bytes")),
+                            ctx.store.var(n_args.vars().nth(2).expect("4 bytes")),
                         );
-                        let low = ex.store.concat(
-                            ex.store.var(n_args.vars().nth(1).expect("4 bytes")),
-                            ex.store.var(n_args.vars().next().expect("4 bytes")),
+                        let low = ctx.store.concat(
+                            ctx.store.var(n_args.vars().nth(1).expect("4 bytes")),
+                            ctx.store.var(n_args.vars().next().expect("4 bytes")),
                         );
-                        let value = ex.store.concat(value, low);
-                        let kt = ex.store.constant(32, u64::from(k));
-                        let eq = ex.store.eq(value, kt);
+                        let value = ctx.store.concat(value, low);
+                        let kt = ctx.store.constant(32, u64::from(k));
+                        let eq = ctx.store.eq(value, kt);
                         st.pc.push(eq);
                         let mut model = (*st.model).clone();
                         for (v, b) in n_args.vars().zip(k.to_le_bytes()) {
@@ -97,7 +82,7 @@ pub fn initial_states(ex: &mut Executor<'_>) -> Result<Vec<ExecutionState>, RunE
                         st.model = Rc::new(model);
                         Rc::make_mut(&mut st.symbolics).push(n_args.clone());
                         for i in 0..k {
-                            args.push(symbolic_arg(ex, &mut st, arg_no + i, len));
+                            args.push(symbolic_arg(ctx, &mut st, arg_no + i, len));
                         }
                         next.push((st, args));
                     }
@@ -110,30 +95,29 @@ pub fn initial_states(ex: &mut Executor<'_>) -> Result<Vec<ExecutionState>, RunE
     let mut states = Vec::with_capacity(partial.len());
     for (mut st, args) in partial {
         if let Some(n) = env.sym_stdin {
-            let obj = new_object(ex, &st, "stdin", n);
-            let bytes: Vec<TermId> = obj.vars().map(|v| ex.store.var(v)).collect();
+            let obj = new_object(ctx, &st, "stdin", n);
+            let bytes: Vec<TermId> = obj.vars().map(|v| ctx.store.var(v)).collect();
             Rc::make_mut(&mut st.symbolics).push(obj);
             st.stdin.bytes = Rc::new(bytes);
         }
-        let main_args = build_argv(ex, &mut st, &args)?;
-        enter_main(ex, &mut st, &main_args);
+        let main_args = build_argv(ctx, &mut st, &args)?;
+        enter_main(ctx, &mut st, &main_args);
         states.push(st);
     }
     Ok(states)
 }
 
 /// A fresh symbolic object (not yet recorded in the state) of `len` bytes named `name`.
-fn new_object(ex: &mut Executor<'_>, st: &ExecutionState, name: &str, len: u32) -> SymbolicObject {
-    let unique = st.unique_symbolic_name(name);
-    let first_var = ex.store.num_vars() as u32;
+fn new_object(ctx: &mut Context<'_>, st: &ExecutionState, name: &str, len: u32) -> SymbolicObject {
+    let object = st.new_symbolic(name, None, ctx.store.num_vars() as u32, len);
     for i in 0..len {
-        ex.store.new_var(&format!("{unique}[{i}]"), 8);
+        ctx.store.new_var(&format!("{}[{i}]", object.name), 8);
     }
-    SymbolicObject { name: Rc::from(unique), obj: None, first_var, len }
+    object
 }
 
-fn symbolic_arg(ex: &mut Executor<'_>, st: &mut ExecutionState, index: u32, len: u32) -> ArgString {
-    let obj = new_object(ex, st, &format!("arg{index:02}"), len + 1);
+fn symbolic_arg(ctx: &mut Context<'_>, st: &mut ExecutionState, index: u32, len: u32) -> ArgString {
+    let obj = new_object(ctx, st, &format!("arg{index:02}"), len + 1);
     let first_var = obj.first_var;
     Rc::make_mut(&mut st.symbolics).push(obj);
     ArgString::Symbolic { first_var, len }
@@ -141,7 +125,7 @@ fn symbolic_arg(ex: &mut Executor<'_>, st: &mut ExecutionState, index: u32, len:
 
 /// Allocates the argument strings, `argv` and `envp` (laid out as the concrete interpreter lays
 /// them out); returns `main`'s argument terms.
-fn build_argv(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[ArgString]) -> Result<Vec<TermId>, RunError> {
+fn build_argv(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[ArgString]) -> Result<Vec<TermId>, RunError> {
     let sizes: Vec<u64> = args
         .iter()
         .map(|arg| match arg {
@@ -151,28 +135,28 @@ fn build_argv(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[ArgString]
         .collect();
     let Argv { strings, values } = st
         .mem
-        .lay_out_argv(&mut ex.store, &sizes, ex.prog.main_params)
+        .lay_out_argv(&mut ctx.store, &sizes, ctx.prog.main_params)
         .ok_or_else(|| RunError::Load("the program arguments do not fit in memory".into()))?;
     for (arg, &id) in args.iter().zip(&strings) {
         let bytes: Vec<TermId> = match arg {
-            ArgString::Concrete(s) => s.bytes().map(|b| ex.store.constant(8, u64::from(b))).collect(),
+            ArgString::Concrete(s) => s.bytes().map(|b| ctx.store.constant(8, u64::from(b))).collect(),
             ArgString::Symbolic { first_var, len } => {
                 if let Some(s) = Rc::make_mut(&mut st.symbolics).iter_mut().find(|s| s.first_var == *first_var) {
                     s.obj = Some(id);
                 }
-                (0..*len).map(|k| ex.store.var(penumbra_solver::VarId::from_u32(first_var + k))).collect()
+                (0..*len).map(|k| ctx.store.var(penumbra_solver::VarId::from_u32(first_var + k))).collect()
             }
         };
         st.mem.write_bytes(id, 0, &bytes);
     }
     // argc is an int.
     let widths = [32, 64, 64];
-    Ok(values.iter().zip(widths).map(|(&v, w)| ex.store.constant(w, v)).collect())
+    Ok(values.iter().zip(widths).map(|(&v, w)| ctx.store.constant(w, v)).collect())
 }
 
 /// Pushes `main`'s frame with its arguments.
-fn enter_main(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[TermId]) {
-    let prog = ex.prog;
+fn enter_main(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[TermId]) {
+    let prog = ctx.prog;
     let main = prog.main;
     let body = prog.module.funcs[main].body.as_ref().expect("main is defined");
     let entry = body.layout.entry_block().expect("main has an entry block");
@@ -181,5 +165,5 @@ fn enter_main(ex: &mut Executor<'_>, st: &mut ExecutionState, args: &[TermId]) {
         values[p.as_u32() as usize] = a;
     }
     st.stack.push(Frame { func: main, block: entry, idx: 0, values, ret_to: None, allocas: Vec::new() });
-    debug_assert!(penumbra_solver::satisfies(&ex.store, &st.pc, &*st.model), "the model satisfies the path");
+    debug_assert!(penumbra_solver::satisfies(&ctx.store, &st.pc, &*st.model), "the model satisfies the path");
 }

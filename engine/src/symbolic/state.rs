@@ -9,11 +9,13 @@
 //! shadow execution, where values may be shadow terms holding both versions' values until the
 //! path diverges ([`Divergence`]) and from then on follows the new version only.
 
-use crate::error::{Location, RuntimeError};
+use super::memory::Memory;
 use crate::address::ObjectId;
-use crate::memory::Memory;
-use penumbra_ir::{Block, Func, Inst, Module, Value, Version};
+use crate::concrete::Inputs;
+use crate::error::{Location, RuntimeError};
+use penumbra_ir::{Block, Body, Dest, Func, Inst, Module, Value, Version};
 use penumbra_solver::{Model, TermId, VarId};
+use std::fmt;
 use std::rc::Rc;
 
 /// Which program a state executes.
@@ -26,16 +28,16 @@ pub enum ExecMode {
     /// Shadow execution after a divergence: the new version only (shadows are projected away
     /// wherever a value is used).
     Diverged,
-    /// Shadow execution inside a `penumbra_execute(OLD|NEW)` block ([`Region`]): this version
-    /// runs alone; its writes leave the other version's memory as it was.
-    Region(Version),
+    /// Shadow execution inside a `penumbra_execute(OLD|NEW)` block ([`ExecuteBlock`]): this
+    /// version runs alone; its writes leave the other version's memory as it was.
+    Block(Version),
 }
 
 impl ExecMode {
     /// The one version this mode follows, if it follows one.
     pub fn single(self) -> Option<Version> {
         match self {
-            ExecMode::Single(v) | ExecMode::Region(v) => Some(v),
+            ExecMode::Single(v) | ExecMode::Block(v) => Some(v),
             ExecMode::Diverged => Some(Version::New),
             ExecMode::Both => None,
         }
@@ -53,7 +55,7 @@ impl ExecMode {
 /// side from the branch to `join`, and their frames merge into shadows. Memory needs no merge:
 /// each side's writes keep the other version's bytes.
 #[derive(Clone, Debug)]
-pub struct Region {
+pub struct ExecuteBlock {
     /// The call-stack depth of the branch's frame.
     pub depth: usize,
     pub join: Block,
@@ -70,11 +72,55 @@ pub struct Region {
 pub struct Divergence {
     pub func: String,
     pub line: u32,
-    /// What the old version did: `true`/`false` (branch), `case K`/`default` (switch),
-    /// `fails`/`passes` (check), or a value.
-    pub old: String,
+    /// What the old version did.
+    pub old: Side,
     /// What the new version did.
-    pub new: String,
+    pub new: Side,
+}
+
+/// What one version did where the versions parted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A conditional branch's side.
+    Branch(bool),
+    /// A switch case (the case value, signed at the selector's width).
+    Case(i64),
+    /// A switch's default.
+    Default,
+    /// A check (bounds, division, assertion) passes.
+    Passes,
+    /// A check fails (or, inside a `penumbra_execute` block, the version's path ends with an
+    /// error).
+    Fails,
+    /// A value the engine had to make concrete, which the versions could not agree on.
+    Value(u64),
+    /// Inside a `penumbra_execute` block: the version returns from the function ...
+    Returns,
+    /// ... goes on past the block ...
+    Continues,
+    /// ... exits ...
+    Exits,
+    /// ... or reaches an unsupported construct.
+    Unsupported,
+}
+
+impl fmt::Display for Side {
+    /// The words of test records: `true`/`false`, `case K`/`default`, `passes`/`fails`,
+    /// `value N`, `returns`/`continues`/`exits`/`unsupported`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Side::Branch(b) => write!(f, "{b}"),
+            Side::Case(k) => write!(f, "case {k}"),
+            Side::Default => f.write_str("default"),
+            Side::Passes => f.write_str("passes"),
+            Side::Fails => f.write_str("fails"),
+            Side::Value(v) => write!(f, "value {v}"),
+            Side::Returns => f.write_str("returns"),
+            Side::Continues => f.write_str("continues"),
+            Side::Exits => f.write_str("exits"),
+            Side::Unsupported => f.write_str("unsupported"),
+        }
+    }
 }
 
 /// One activation of a defined function.
@@ -96,7 +142,13 @@ pub struct Frame {
 /// variables (`len` consecutive [`VarId`]s from `first_var`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymbolicObject {
+    /// The unique name: the program's name, or `name#k` when objects before it took that name.
     pub name: Rc<str>,
+    /// The name the program gave.
+    pub base: Rc<str>,
+    /// How many objects of the state were made before it under the same program name (seeds
+    /// and `--input` values are looked up by it, as `base#occurrence` then `base`).
+    pub occurrence: u32,
     /// The object (none for a 0-byte object).
     pub obj: Option<ObjectId>,
     pub first_var: u32,
@@ -132,8 +184,27 @@ pub enum Ending {
     Unsupported { message: String, location: Location },
     /// An `assume` whose condition cannot hold on this path.
     AssumeFalse(Location),
-    /// A budget ended the path early (`max-depth`).
-    Early(&'static str),
+    /// A budget ended the path early.
+    Early(EarlyReason),
+}
+
+/// Which budget ended a path early.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EarlyReason {
+    /// `--max-depth`: the path would have forked deeper.
+    MaxDepth,
+    /// Seeded shadow execution: a divergence point's share of `--bse-budget` ran out.
+    BseBudget,
+}
+
+impl EarlyReason {
+    /// `max-depth`, `bse-budget`: the word of test records and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            EarlyReason::MaxDepth => "max-depth",
+            EarlyReason::BseBudget => "bse-budget",
+        }
+    }
 }
 
 impl Ending {
@@ -179,12 +250,12 @@ pub struct ExecutionState {
     /// (`malloc(change(4, 5))`), as (object, old size, new size); the object has the larger.
     pub shadow_sizes: Rc<Vec<(ObjectId, u64, u64)>>,
     /// The `penumbra_execute` block being run, if any.
-    pub region: Option<Box<Region>>,
-    /// The version a `penumbra_execute` just asked about (its branch starts a region).
+    pub execute: Option<Box<ExecuteBlock>>,
+    /// The version a `penumbra_execute` just asked about (its branch starts a block).
     pub pending_execute: Option<Version>,
-    /// Seeded shadow execution: the state follows its seed (the model) without forking, and
-    /// divergences off it are queued for bounded symbolic execution.
-    pub concolic: bool,
+    /// Seeded shadow execution: the seed the state follows concolically (its model), without
+    /// forking off it; divergences off it are queued for bounded symbolic execution.
+    pub seed: Option<Rc<Inputs>>,
     pub stdin: Stdin,
     /// Instructions this path executed.
     pub instructions: u64,
@@ -206,9 +277,9 @@ impl ExecutionState {
             mode,
             divergence: None,
             shadow_sizes: Rc::new(Vec::new()),
-            region: None,
+            execute: None,
             pending_execute: None,
-            concolic: false,
+            seed: None,
             stdin: Stdin::default(),
             instructions: 0,
             resolve_attempts: 0,
@@ -230,14 +301,40 @@ impl ExecutionState {
         body.layout.block_insts(f.block).get(f.idx as usize).copied()
     }
 
-    /// A name for a new symbolic object: `name`, or `name#k` if `name` is taken (creation
-    /// order), as the contract asks.
-    pub fn unique_symbolic_name(&self, name: &str) -> String {
+    /// Whether the state follows a seed (the concolic phase of seeded shadow execution).
+    pub fn follows_seed(&self) -> bool {
+        self.seed.is_some()
+    }
+
+    /// A new symbolic object the program calls `name`, of `len` bytes from `first_var`, in
+    /// memory object `obj`: its unique name is `name`, or `name#k` if `name` is taken
+    /// (creation order), as the contract asks.
+    pub fn new_symbolic(&self, name: &str, obj: Option<ObjectId>, first_var: u32, len: u32) -> SymbolicObject {
+        let occurrence = self.symbolics.iter().filter(|s| &*s.base == name).count() as u32;
         let taken = |n: &str| self.symbolics.iter().any(|s| &*s.name == n);
-        if !taken(name) {
-            return name.to_string();
+        let unique = if taken(name) {
+            (1..).map(|k| format!("{name}#{k}")).find(|n| !taken(n)).unwrap_or_default()
+        } else {
+            name.to_string()
+        };
+        SymbolicObject { name: Rc::from(unique), base: Rc::from(name), occurrence, obj, first_var, len }
+    }
+
+    /// Moves the top frame to `dest`, passing the destination's arguments to its block's
+    /// parameters (read first into `scratch`, then assigned, so swaps through parameters work).
+    pub fn goto(&mut self, body: &Body, dest: Dest, scratch: &mut Vec<TermId>) {
+        let data = &body.dests[dest];
+        let args = body.list(data.args);
+        let frame = self.frame_mut();
+        if !args.is_empty() {
+            scratch.clear();
+            scratch.extend(args.iter().map(|&a| frame.values[a.as_u32() as usize]));
+            for (&p, &t) in body.block_params(data.block).iter().zip(scratch.iter()) {
+                frame.values[p.as_u32() as usize] = t;
+            }
         }
-        (1..).map(|k| format!("{name}#{k}")).find(|n| !taken(n)).unwrap_or_default()
+        frame.block = data.block;
+        frame.idx = 0;
     }
 }
 

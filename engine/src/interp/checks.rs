@@ -1,17 +1,17 @@
 //! The implicit checks of arithmetic, inserted before the term is built (the term store keeps
 //! SMT-LIB semantics, where `x / 0` is defined): a zero divisor, `INT_MIN / -1` (and `% -1`)
-//! at the operand width, and a shift by the width or more. Each is one [`Executor::check`]:
+//! at the operand width, and a shift by the width or more. Each is one [`Context::check`]:
 //! when failing is feasible an error test is written for it, and the path goes on constrained
 //! to pass. The order of the checks is the concrete interpreter's.
 
-use crate::executor::Executor;
+use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::state::{Ending, ExecutionState};
-use crate::ErrorKind;
+use crate::symbolic::context::Context;
+use crate::symbolic::state::{Ending, ExecutionState};
 use penumbra_ir::BinaryOp;
 use penumbra_solver::{mask, TermId};
 
-impl Executor<'_> {
+impl Context<'_> {
     /// Checks the operands of a division, remainder or shift; `Some` when the whole path fails.
     pub fn check_binary(
         &mut self,

@@ -1,0 +1,133 @@
+//! Loads, stores and stack allocation: an address is resolved by the machine
+//! ([`Context::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
+//! ([`Context::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
+//! little-endian terms.
+
+use super::step::{set_result, val};
+use crate::address::{bytes_text, Access, Origin, Segment, MAX_STACK_BYTES};
+use crate::error::ErrorKind;
+use crate::run_error::RunError;
+use crate::shadow::pairs::PairTarget;
+use crate::symbolic::access::Target;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::state::ExecutionState;
+use penumbra_ir::{Body, Inst, Value};
+use penumbra_solver::TermId;
+
+impl Context<'_> {
+    /// Reads a little-endian value of `bits` bits (1, 8, 16, 32, 64) at `addr`.
+    pub fn read_value(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        bits: u32,
+    ) -> Result<Result<TermId, Flow>, RunError> {
+        let len = bits.div_ceil(8) as usize;
+        let addr = self.view(st, addr);
+        let target = if self.store.has_shadow(addr) {
+            self.resolve_pair(st, inst, addr, len as u64, Access::Read)?
+        } else {
+            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Read)?)
+        };
+        let mut bytes = [self.prog.zero_byte; 8];
+        match target {
+            PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes),
+            PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes),
+            PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
+        }
+        let mut v = bytes[len - 1];
+        for &b in bytes[..len - 1].iter().rev() {
+            v = self.store.concat(v, b);
+        }
+        if bits == 1 {
+            v = self.store.extract(v, 0, 0);
+        }
+        Ok(Ok(v))
+    }
+
+    /// Writes the value `v` little-endian at `addr` (an `i1` as one byte 0 or 1).
+    pub fn write_value(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        v: TermId,
+    ) -> Result<Flow, RunError> {
+        let w = self.store.width(v);
+        let v = if w == 1 { self.store.zext(v, 8) } else { v };
+        let len = usize::from(self.store.width(v) / 8);
+        let addr = self.view(st, addr);
+        let target = if self.store.has_shadow(addr) {
+            self.resolve_pair(st, inst, addr, len as u64, Access::Write)?
+        } else {
+            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Write)?)
+        };
+        let mut bytes = [self.prog.zero_byte; 8];
+        for (i, b) in bytes.iter_mut().enumerate().take(len) {
+            let lo = (8 * i) as u8;
+            *b = self.store.extract(v, lo + 7, lo);
+        }
+        match target {
+            PairTarget::One(Target::Obj(obj, offset)) => self.write_target(st, obj, offset, &bytes[..len]),
+            PairTarget::Two { old, new } => self.write_pair(st, old, new, &bytes[..len]),
+            PairTarget::One(Target::Flow(flow)) => return Ok(flow),
+        }
+        Ok(Flow::Next)
+    }
+
+    pub(crate) fn load(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        addr: Value,
+    ) -> Result<Flow, RunError> {
+        let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
+        let bits = body.values[r].ty.bits();
+        match self.read_value(st, inst, val(st, addr), bits)? {
+            Ok(v) => {
+                set_result(st, body, inst, v);
+                Ok(Flow::Next)
+            }
+            Err(flow) => Ok(flow),
+        }
+    }
+
+    pub(crate) fn store_inst(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: Value,
+        value: Value,
+    ) -> Result<Flow, RunError> {
+        self.write_value(st, inst, val(st, addr), val(st, value))
+    }
+
+    /// A fresh stack object of `size` bytes for the executing frame.
+    pub(crate) fn alloca(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        size: u64,
+        align: u64,
+    ) -> Result<Flow, RunError> {
+        let line = body.srclocs[inst].line;
+        let func = st.frame().func;
+        let origin = Origin::Stack { func, line };
+        let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.prog.zero_byte) else {
+            let what = bytes_text(size);
+            let limit = bytes_text(MAX_STACK_BYTES);
+            return Ok(Flow::End(self.error(
+                st,
+                ErrorKind::StackOverflow,
+                format!("stack object of {what} exceeds the stack limit of {limit}"),
+            )));
+        };
+        st.frame_mut().allocas.push(id);
+        let base = self.store.constant(64, st.mem.object(id).base);
+        set_result(st, body, inst, base);
+        Ok(Flow::Next)
+    }
+}

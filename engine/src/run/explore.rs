@@ -1,0 +1,298 @@
+//! The run loop: pick a state from the searcher, step it until it forks or ends, repeat, within
+//! the budgets.
+//!
+//! A [`Runner`] holds what the loop works with: the interpreter's [`Context`], the test writer,
+//! the budgets and the observer. What differs between modes is a [`Policy`]: what becomes of a
+//! path that ended (counted and tested now, or held back by the concolic phase of seeded mode)
+//! and which states stay in the search (all of them, or, in the concolic phase, those that did
+//! not diverge).
+
+use super::budget::Budget;
+use super::{Observer, Progress};
+use crate::config::StopReason;
+use crate::output::testgen::TestWriter;
+use crate::run_error::RunError;
+use crate::search::{Searcher, StateId};
+use crate::shadow::execute::BlockEnd;
+use crate::symbolic::context::{Context, EndedPath, Flow};
+use crate::symbolic::state::{Ending, ExecutionState};
+use std::time::Duration;
+
+/// The mode-specific part of the loop.
+pub(crate) trait Policy {
+    /// A path ended (past `penumbra_execute` blocks): count it and write its test, or keep it.
+    fn path_ended(&mut self, runner: &mut Runner<'_, '_>, path: EndedPath) -> Result<(), RunError>;
+    /// A state that stepped without ending, or was made by the step (`new`): whether it stays
+    /// in the search (`Some`) or leaves it.
+    fn place(&mut self, runner: &mut Runner<'_, '_>, st: ExecutionState, new: bool) -> Option<ExecutionState>;
+}
+
+/// Every state is explored and every path gets its test at once: complete shadow execution,
+/// plain symbolic execution and the bounded phase of seeded shadow execution.
+pub(crate) struct ExploreAll;
+
+impl Policy for ExploreAll {
+    fn path_ended(&mut self, runner: &mut Runner<'_, '_>, path: EndedPath) -> Result<(), RunError> {
+        runner.record(path)
+    }
+
+    fn place(&mut self, _: &mut Runner<'_, '_>, st: ExecutionState, _: bool) -> Option<ExecutionState> {
+        Some(st)
+    }
+}
+
+/// What the loop works with.
+pub(crate) struct Runner<'p, 'o> {
+    pub ctx: Context<'p>,
+    pub tests: TestWriter,
+    pub budget: Budget,
+    observer: &'o mut dyn Observer,
+    next_progress: Duration,
+}
+
+impl<'p, 'o> Runner<'p, 'o> {
+    pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
+        Runner { ctx, tests, budget, observer, next_progress: Duration::from_secs(1) }
+    }
+
+    /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
+    /// stops the run or the phase is over. States still in the search stay in `slab`.
+    pub fn explore(
+        &mut self,
+        slab: &mut Slab,
+        searcher: &mut dyn Searcher,
+        initial: Vec<ExecutionState>,
+        policy: &mut dyn Policy,
+    ) -> Result<(), RunError> {
+        for st in initial {
+            let id = slab.insert(st);
+            searcher.add(id, None);
+        }
+        self.count_live(slab);
+        while let Some(id) = searcher.select() {
+            if self.budget.exhausted(&self.ctx.stats) || self.budget.phase_over() {
+                break;
+            }
+            let Some(mut st) = slab.take(id) else { break };
+            match self.run_state(&mut st, policy)? {
+                Some(ending) => {
+                    self.end(policy, EndedPath { st, ending })?;
+                    searcher.remove(id);
+                    slab.free(id);
+                    // The step may have left states (an ending inside a `penumbra_execute`
+                    // block goes on as a new state).
+                    for s in std::mem::take(&mut self.ctx.new_states) {
+                        if let Some(s) = policy.place(self, s, true) {
+                            let child = slab.insert(s);
+                            searcher.add(child, None);
+                        }
+                    }
+                }
+                None => {
+                    let new_states = std::mem::take(&mut self.ctx.new_states);
+                    let mut children = Vec::with_capacity(new_states.len());
+                    for s in new_states {
+                        if let Some(s) = policy.place(self, s, true) {
+                            children.push(slab.insert(s));
+                        }
+                    }
+                    match policy.place(self, st, false) {
+                        Some(st) => {
+                            slab.put(id, st);
+                            if !children.is_empty() {
+                                searcher.forked(id, &children);
+                            }
+                        }
+                        None => {
+                            searcher.remove(id);
+                            slab.free(id);
+                            for &child in &children {
+                                searcher.add(child, None);
+                            }
+                        }
+                    }
+                }
+            }
+            self.count_live(slab);
+            self.progress();
+        }
+        Ok(())
+    }
+
+    /// Tells the observer that exploration is over.
+    pub fn finished(&mut self) {
+        self.observer.finished();
+    }
+
+    fn count_live(&mut self, slab: &Slab) {
+        self.ctx.live_states = slab.len();
+        self.ctx.stats.max_live_states = self.ctx.stats.max_live_states.max(slab.len() as u64);
+    }
+
+    /// Steps `st` until it forks (new states in the context), ends, leaves its seed, or a budget
+    /// stops the run.
+    fn run_state(&mut self, st: &mut ExecutionState, policy: &mut dyn Policy) -> Result<Option<Ending>, RunError> {
+        let prog = self.ctx.prog;
+        let max_instructions = self.budget.max_instructions();
+        loop {
+            if self.ctx.stats.instructions >= max_instructions {
+                self.budget.stop = Some(StopReason::MaxInstructions);
+                return Ok(None);
+            }
+            let Some(frame) = st.stack.last() else {
+                return Ok(Some(Ending::Exit(0)));
+            };
+            let Some(body) = prog.module.funcs[frame.func].body.as_ref() else {
+                return Ok(Some(self.ctx.unsupported(st, "a frame of a function without a body")));
+            };
+            let Some(&inst) = body.layout.block_insts(frame.block).get(frame.idx as usize) else {
+                return Ok(Some(self.ctx.unsupported(st, "a block without a terminator")));
+            };
+            self.ctx.stats.instructions += 1;
+            st.instructions += 1;
+            let flow = self.ctx.step(st, body, inst)?;
+            if !self.ctx.ended.is_empty() {
+                self.settle(policy)?;
+            }
+            match flow {
+                Flow::Next => {
+                    st.frame_mut().idx += 1;
+                    st.resolve_attempts = 0;
+                }
+                Flow::Jumped => st.resolve_attempts = 0,
+                Flow::Retry => {}
+                Flow::End(ending) => return Ok(Some(ending)),
+            }
+            if !self.ctx.new_states.is_empty() || (st.follows_seed() && st.divergence.is_some()) {
+                return Ok(None);
+            }
+            if self.ctx.stats.instructions & 0x3fff == 0 {
+                if self.budget.exhausted(&self.ctx.stats) || self.budget.phase_over() {
+                    return Ok(None);
+                }
+                self.progress();
+            }
+        }
+    }
+
+    /// The paths the step ended besides the stepping state's own, in order.
+    fn settle(&mut self, policy: &mut dyn Policy) -> Result<(), RunError> {
+        let mut ended = std::mem::take(&mut self.ctx.ended);
+        for path in ended.drain(..) {
+            self.end(policy, path)?;
+        }
+        self.ctx.ended = ended;
+        Ok(())
+    }
+
+    /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise
+    /// the policy decides what becomes of it.
+    pub fn end(&mut self, policy: &mut dyn Policy, path: EndedPath) -> Result<(), RunError> {
+        match self.ctx.end_in_execute_block(path) {
+            BlockEnd::Continue(st) => {
+                self.ctx.stats.states += 1;
+                self.ctx.new_states.push(st);
+                Ok(())
+            }
+            BlockEnd::Ended(path) => policy.path_ended(self, path),
+        }
+    }
+
+    /// Counts a path's ending and writes its test, if it gets one: in shadow execution a test
+    /// per diff path and per error in both versions.
+    pub fn record(&mut self, path: EndedPath) -> Result<(), RunError> {
+        let stats = &mut self.ctx.stats;
+        match &path.ending {
+            Ending::Exit(_) => stats.paths_completed += 1,
+            Ending::Error(e) => {
+                stats.errors += 1;
+                *stats.error_kinds.entry(e.kind.as_str()).or_insert(0) += 1;
+            }
+            Ending::Unsupported { message, location } => {
+                stats.unsupported += 1;
+                let site = (location.line, location.func.clone(), message.clone());
+                *stats.unsupported_sites.entry(site).or_insert(0) += 1;
+            }
+            Ending::AssumeFalse(_) => stats.assume_false += 1,
+            Ending::Early(_) => stats.early += 1,
+        }
+        if self.ctx.config.mode.shadow().is_some() {
+            // A false assume means the path does not exist, diverged or not.
+            let diff_path = path.st.divergence.is_some() && !matches!(path.ending, Ending::AssumeFalse(_));
+            if diff_path {
+                stats.diff_paths += 1;
+            } else if !matches!(path.ending, Ending::Error(_)) {
+                return Ok(());
+            }
+        }
+        stats.tests += 1;
+        self.tests.write(&self.ctx.store, &path.st, &path.ending)
+    }
+
+    /// Tells the observer how the run goes, once a second.
+    fn progress(&mut self) {
+        let elapsed = self.budget.elapsed();
+        if elapsed < self.next_progress {
+            return;
+        }
+        self.next_progress = elapsed + Duration::from_secs(1);
+        let s = &self.ctx.stats;
+        self.observer.progress(&Progress {
+            elapsed,
+            paths_completed: s.paths_completed,
+            errors: s.errors,
+            live_states: self.ctx.live_states as u64,
+            instructions: s.instructions,
+            solver_queries: self.ctx.solver.stats().core_queries,
+        });
+    }
+}
+
+/// The live states, by id; ids of ended states are reused (deterministically: last freed first).
+#[derive(Default)]
+pub(crate) struct Slab {
+    slots: Vec<Option<ExecutionState>>,
+    free: Vec<StateId>,
+    len: usize,
+}
+
+impl Slab {
+    fn insert(&mut self, st: ExecutionState) -> StateId {
+        self.len += 1;
+        match self.free.pop() {
+            Some(id) => {
+                self.slots[id.index()] = Some(st);
+                id
+            }
+            None => {
+                self.slots.push(Some(st));
+                StateId::new(self.slots.len() - 1)
+            }
+        }
+    }
+
+    fn take(&mut self, id: StateId) -> Option<ExecutionState> {
+        self.slots.get_mut(id.index())?.take()
+    }
+
+    fn put(&mut self, id: StateId, st: ExecutionState) {
+        self.slots[id.index()] = Some(st);
+    }
+
+    fn free(&mut self, id: StateId) {
+        self.len -= 1;
+        self.free.push(id);
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Takes every live state out, in slot order.
+    pub fn drain(&mut self) -> Vec<ExecutionState> {
+        let states: Vec<ExecutionState> = self.slots.drain(..).flatten().collect();
+        self.free.clear();
+        self.len = 0;
+        states
+    }
+}

@@ -1,0 +1,218 @@
+//! `penumbra_execute(OLD|NEW)` blocks in shadow execution (ShadowJPF+): code that exists in one
+//! version only runs against that version's state alone, and only what the versions then do
+//! differently is a divergence — not reaching the block itself, as with `change(0, 1)`.
+//!
+//! At a branch on `penumbra_execute(V)` in a state running both versions, the old version
+//! runs its side up to the branch's immediate post-dominator (the `join`, where both sides
+//! meet), then the new version runs its side from the branch to the join, and the two frames
+//! merge into shadows ([`ExecuteBlock`]). Each side writes memory keeping the other version's
+//! bytes (see [`Context::write_target`]), so memory needs no merge. A side that leaves the
+//! block another way is a divergence: the old version returning or ending early (then the new
+//! version's side runs on alone), or the new version doing so (the path follows it).
+//!
+//! Control flow is what the block changes, so every jump goes through [`Context::jump`] here,
+//! which hands over between the sides at the join.
+
+use crate::symbolic::context::{Context, EndedPath, Flow};
+use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side};
+use penumbra_ir::{Block, Body, Dest, Version};
+use penumbra_solver::TermId;
+
+/// What a path ending inside a `penumbra_execute` block becomes.
+pub enum BlockEnd {
+    /// The old version ended alone: this state runs the new version's side on.
+    Continue(ExecutionState),
+    /// The path ends as it is (outside a block, or the new version ended alone: a divergence).
+    Ended(EndedPath),
+}
+
+impl Context<'_> {
+    /// Moves `st` to `dest` (see [`ExecutionState::goto`]); inside a block, at the join the old
+    /// version hands over to the new one, or the new one merges with the old one.
+    pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) {
+        st.goto(body, dest, &mut self.scratch);
+        if st.execute.is_some() {
+            self.after_jump_in_block(st, body);
+        }
+    }
+
+    /// A branch on `cond` right after `penumbra_execute` in a state running both versions:
+    /// starts the block if the condition is the execute's (constant and different in the two
+    /// versions) and the sides meet again in this function. `None`: an ordinary branch.
+    pub fn enter_execute_block(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        cond: TermId,
+        then_dest: Dest,
+        else_dest: Dest,
+    ) -> Option<Flow> {
+        if st.mode != ExecMode::Both {
+            return None;
+        }
+        let (o, n) = self.store.projections(cond);
+        let (Some(o), Some(n)) = (self.store.as_const(o), self.store.as_const(n)) else { return None };
+        if o == n {
+            return None;
+        }
+        let frame = st.frame();
+        let pick = |taken: u64| if taken & 1 == 1 { then_dest } else { else_dest };
+        let (old_dest, new_dest) = (pick(o), pick(n));
+        let (old_block, new_block) = (body.dests[old_dest].block, body.dests[new_dest].block);
+        // `if (penumbra_execute(V)) {...}` without `else`: the other version's destination is
+        // the code after the block, where V's side arrives unless it returns early. With an
+        // `else`, the sides meet where every path from the branch meets.
+        let join = if reaches(body, old_block, new_block, frame.block) {
+            new_block
+        } else if reaches(body, new_block, old_block, frame.block) {
+            old_block
+        } else {
+            self.prog.post_dominators(frame.func)?[frame.block].expand()?
+        };
+        st.execute = Some(Box::new(ExecuteBlock {
+            depth: st.stack.len(),
+            join,
+            new_dest: Some(new_dest),
+            at_branch: frame.clone(),
+            old_at_join: None,
+        }));
+        st.mode = ExecMode::Block(Version::Old);
+        self.jump(st, body, old_dest);
+        Some(Flow::Jumped)
+    }
+
+    /// After a jump inside a block's frame: at the join, the old version hands over to the new
+    /// one, or the new one merges with the old one.
+    fn after_jump_in_block(&mut self, st: &mut ExecutionState, body: &Body) {
+        let Some(block) = st.execute.as_deref() else { return };
+        if st.stack.len() != block.depth || st.frame().block != block.join || st.frame().idx != 0 {
+            return;
+        }
+        let mut block = st.execute.take().expect("checked above");
+        match block.new_dest.take() {
+            Some(new_dest) => {
+                block.old_at_join = Some(st.frame().clone());
+                *st.frame_mut() = block.at_branch.clone();
+                st.mode = ExecMode::Block(Version::New);
+                st.execute = Some(block);
+                self.jump(st, body, new_dest);
+            }
+            None => {
+                let old = block.old_at_join.expect("the old side reached the join first");
+                let frame = st.frame_mut();
+                for (value, &o) in frame.values.iter_mut().zip(&old.values) {
+                    *value = self.store.shadow(o, *value);
+                }
+                for id in old.allocas {
+                    if !frame.allocas.contains(&id) {
+                        frame.allocas.push(id);
+                    }
+                }
+                st.mode = ExecMode::Both;
+            }
+        }
+    }
+
+    /// A `return` from a block's frame (`true`: handled here, the state goes on without
+    /// returning). The old version returning inside its block is a divergence after which the
+    /// new version's side runs alone; the new version returning is a divergence the path
+    /// follows (the caller performs the return).
+    pub fn return_in_execute_block(&mut self, st: &mut ExecutionState) -> bool {
+        let Some(block) = st.execute.as_deref() else { return false };
+        if st.stack.len() != block.depth {
+            return false;
+        }
+        match st.mode {
+            ExecMode::Block(Version::Old) => {
+                let prog = self.prog;
+                let Some(body) = prog.module.funcs[st.frame().func].body.as_ref() else { return false };
+                self.leave_for_new(st, body, Side::Returns);
+                true
+            }
+            _ => {
+                // Reported at the `penumbra_execute` branch, as for the old version.
+                let block = st.execute.take().expect("in a block");
+                st.mode = ExecMode::Both;
+                let returning = std::mem::replace(st.frame_mut(), block.at_branch);
+                self.diverge(st, Side::Continues, Side::Returns);
+                *st.frame_mut() = returning;
+                false
+            }
+        }
+    }
+
+    /// What a path that ended becomes. Outside a block it ends as it is. In the old version's
+    /// side, the old version alone ends (an error or exit in old code): a divergence, and the new
+    /// version's side runs on as a new state. In the new version's side: a divergence that ends
+    /// the path.
+    pub fn end_in_execute_block(&mut self, path: EndedPath) -> BlockEnd {
+        if path.st.execute.is_none() {
+            return BlockEnd::Ended(path);
+        }
+        let what = match &path.ending {
+            Ending::Error(_) => Side::Fails,
+            Ending::Exit(_) => Side::Exits,
+            Ending::Unsupported { .. } => Side::Unsupported,
+            Ending::AssumeFalse(_) | Ending::Early(_) => return BlockEnd::Ended(path),
+        };
+        let EndedPath { mut st, ending } = path;
+        match st.mode {
+            ExecMode::Block(Version::Old) => {
+                // Unwind to the block's frame (the old side may end inside a call).
+                let depth = st.execute.as_ref().map_or(0, |b| b.depth);
+                st.stack.truncate(depth);
+                let prog = self.prog;
+                let Some(body) = st.stack.last().and_then(|f| prog.module.funcs[f.func].body.as_ref()) else {
+                    return BlockEnd::Ended(EndedPath { st, ending });
+                };
+                self.leave_for_new(&mut st, body, what);
+                BlockEnd::Continue(st)
+            }
+            _ => {
+                st.execute = None;
+                st.mode = ExecMode::Both;
+                self.diverge(&mut st, Side::Continues, what);
+                BlockEnd::Ended(EndedPath { st, ending })
+            }
+        }
+    }
+
+    /// The old version left its side early (`old` says how): record the divergence and run the
+    /// new version's side from the branch, alone.
+    fn leave_for_new(&mut self, st: &mut ExecutionState, body: &Body, old: Side) {
+        let mut block = st.execute.take().expect("in a block");
+        let new_dest = block.new_dest.take().expect("the old side runs first");
+        // An ending diverges where it happens; a return (through the function's one return
+        // block, whose line says little) at the `penumbra_execute` branch.
+        st.mode = ExecMode::Both;
+        let returned = old == Side::Returns;
+        if !returned {
+            self.diverge(st, old, Side::Continues);
+        }
+        *st.stack.last_mut().expect("the block's frame") = block.at_branch;
+        if returned {
+            self.diverge(st, old, Side::Continues);
+        }
+        self.jump(st, body, new_dest);
+    }
+}
+
+/// Whether `to` is reachable from `from` without passing through `avoid`.
+fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
+    let mut seen = vec![from];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if b == to {
+            return true;
+        }
+        let Some(term) = body.layout.terminator(b) else { continue };
+        for d in body.successors(term) {
+            let next = body.dests[d].block;
+            if next != avoid && !seen.contains(&next) {
+                seen.push(next);
+                work.push(next);
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,13 @@
+//! Shadow execution's semantics above the machine's forks: `change(old, new)` values and
+//! allocations whose size differs between versions (`values`), accesses through an address
+//! that differs between versions (`pairs`), and `penumbra_execute(OLD|NEW)` blocks, where one
+//! version runs alone (`execute`).
+//!
+//! Four-way forking itself is part of the machine ([`four_way`](crate::symbolic::four_way)):
+//! every check a memory access makes may be a four-way question, so it sits below the
+//! accesses. Seeded mode, a way of running (its phases, queue and budgets), is in
+//! [`run`](crate::run).
+
+pub mod execute;
+pub mod pairs;
+mod values;

@@ -1,0 +1,169 @@
+//! Accesses through an address that holds a shadow: the old and the new version may access
+//! different objects (`p = change(a, b); *p = 1`). Equal projections (proven under the path
+//! condition) are one access; otherwise each version's address is resolved to its own object,
+//! the bounds check is one four-way question (an error in one version only is a divergence),
+//! and the read or write happens at both places, each version's bytes kept apart as shadows.
+
+use crate::address::{bytes_text, Access, ObjectId, Resolution};
+use crate::error::ErrorKind;
+use crate::run_error::RunError;
+use crate::symbolic::access::{Offset, Target};
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::state::{ExecMode, ExecutionState, Side};
+use penumbra_ir::Inst;
+use penumbra_solver::{eval_version, TermId, Version as TermVersion};
+
+/// Where an access goes in each version when its address holds a shadow.
+#[derive(Debug)]
+pub enum PairTarget {
+    /// The versions access the same place (or only the new version goes on).
+    One(Target),
+    /// Old accesses `old`, new accesses `new`.
+    Two { old: (ObjectId, Offset), new: (ObjectId, Offset) },
+}
+
+impl Context<'_> {
+    /// Resolves an access whose address `addr` holds a shadow, in a state running both
+    /// versions. Equal projections (proven under the path condition) are one access.
+    /// Otherwise each version's address is resolved to the object its model value lies in,
+    /// and the bounds check is one four-way question: an error in one version only is a
+    /// divergence (the path ends when the new version fails, and follows the new version when
+    /// only the old one fails); an error in both is an ordinary error. When a model value lies
+    /// in no object, both addresses are fixed to their model values and classified.
+    pub(crate) fn resolve_pair(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: TermId,
+        len: u64,
+        access: Access,
+    ) -> Result<PairTarget, RunError> {
+        let (ao, an) = self.store.projections(addr);
+        if self.solver.prove_equal(&mut self.store, &st.pc, ao, an)? {
+            return Ok(PairTarget::One(self.resolve(st, inst, an, len, access)?));
+        }
+        let module = &self.prog.module;
+        let value = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v);
+        let (mo, mn) = (value(self, ao, TermVersion::Old), value(self, an, TermVersion::New));
+        let live = |r: Resolution| match r {
+            Resolution::InBounds { obj, .. } => Some(obj),
+            Resolution::Fault {
+                obj: Some(obj),
+                kind: ErrorKind::OutOfBoundsRead | ErrorKind::OutOfBoundsWrite,
+                ..
+            } => Some(obj),
+            _ => None,
+        };
+        let objects = (live(st.mem.classify(module, mo, len, access)), live(st.mem.classify(module, mn, len, access)));
+        let (Some(oo), Some(on)) = objects else {
+            return self.resolve_pair_concrete(st, ao, an, len, access);
+        };
+        let (ib_o, ib_n) = (self.in_bounds(st, oo, ao, len), self.in_bounds(st, on, an, len));
+        let (out_o, out_n) = (self.store.not(ib_o), self.store.not(ib_n));
+        let fail = self.store.shadow(out_o, out_n);
+        let kind = access.out_of_bounds();
+        let message = format!("{} of {} out of the bounds of its object", access.name(), bytes_text(len));
+        if let Some(ending) = self.check(st, fail, |ex, st| ex.error(st, kind, message))? {
+            return Ok(PairTarget::One(Target::Flow(Flow::End(ending))));
+        }
+        if st.mode != ExecMode::Both {
+            // Only the old version failed: the new version goes on alone.
+            return Ok(PairTarget::One(self.resolve(st, inst, addr, len, access)?));
+        }
+        let offset = |ex: &mut Self, obj: ObjectId, a: TermId| {
+            let base = ex.store.constant(64, st.mem.object(obj).base);
+            let off = ex.store.sub(a, base);
+            match ex.store.as_const(off) {
+                Some(c) => Offset::Const(c),
+                None => Offset::Sym(off),
+            }
+        };
+        let (off_o, off_n) = (offset(self, oo, ao), offset(self, on, an));
+        Ok(PairTarget::Two { old: (oo, off_o), new: (on, off_n) })
+    }
+
+    /// [`Context::resolve_pair`] when a version's address lies in no object: both are fixed to
+    /// their model values and classified like constant addresses.
+    fn resolve_pair_concrete(
+        &mut self,
+        st: &mut ExecutionState,
+        ao: TermId,
+        an: TermId,
+        len: u64,
+        access: Access,
+    ) -> Result<PairTarget, RunError> {
+        if self.store.as_const(ao).is_none() || self.store.as_const(an).is_none() {
+            self.stats.concretized_offsets += 1;
+        }
+        let vo = self.concretize(st, ao);
+        let vn = self.concretize(st, an);
+        let module = &self.prog.module;
+        let ended = |flow| Ok(PairTarget::One(Target::Flow(Flow::End(flow))));
+        match (st.mem.classify(module, vo, len, access), st.mem.classify(module, vn, len, access)) {
+            (Resolution::InBounds { obj: oo, offset: of }, Resolution::InBounds { obj: no, offset: nf }) => {
+                Ok(PairTarget::Two { old: (oo, Offset::Const(of)), new: (no, Offset::Const(nf)) })
+            }
+            (Resolution::Unsupported(m), _) | (_, Resolution::Unsupported(m)) => {
+                ended(self.unsupported(st, m.to_string()))
+            }
+            (Resolution::InBounds { .. }, Resolution::Fault { kind, message, .. }) => {
+                self.diverge(st, Side::Passes, Side::Fails);
+                ended(self.error(st, kind, message))
+            }
+            (Resolution::Fault { .. }, Resolution::InBounds { obj, offset }) => {
+                self.diverge(st, Side::Fails, Side::Passes);
+                Ok(PairTarget::One(Target::Obj(obj, Offset::Const(offset))))
+            }
+            (Resolution::Fault { .. }, Resolution::Fault { kind, message, .. }) => ended(self.error(st, kind, message)),
+        }
+    }
+
+    /// Reads `len` bytes at two places: the old version's bytes from `old`, the new version's
+    /// from `new`, as shadows.
+    pub(crate) fn read_pair(
+        &mut self,
+        st: &mut ExecutionState,
+        old: (ObjectId, Offset),
+        new: (ObjectId, Offset),
+        len: usize,
+        out: &mut [TermId; 8],
+    ) {
+        let mut from_old = [self.prog.zero_byte; 8];
+        self.read_target(st, old.0, old.1, len, &mut from_old);
+        self.read_target(st, new.0, new.1, len, out);
+        for (slot, &o) in out.iter_mut().zip(&from_old).take(len) {
+            *slot = self.store.shadow(o, *slot);
+        }
+    }
+
+    /// Writes `data` at two places: the old version's value at `old` (the new version's bytes
+    /// there unchanged), then the new version's value at `new` (keeping the old version's).
+    /// Each write is an ordinary one, after which the object's bytes are merged with what they
+    /// were before: over the written range for a constant offset, over the object otherwise.
+    pub(crate) fn write_pair(
+        &mut self,
+        st: &mut ExecutionState,
+        old: (ObjectId, Offset),
+        new: (ObjectId, Offset),
+        data: &[TermId],
+    ) {
+        for (version, (obj, offset)) in [(TermVersion::Old, old), (TermVersion::New, new)] {
+            let (from, to) = match offset {
+                Offset::Const(off) => (off as usize, off as usize + data.len()),
+                Offset::Sym(_) => (0, st.mem.object(obj).size as usize),
+            };
+            let before = st.mem.bytes(obj, from as u64, (to - from) as u64);
+            self.write_target(st, obj, offset, data);
+            let after = st.mem.bytes(obj, from as u64, (to - from) as u64);
+            let merged: Vec<TermId> = before
+                .iter()
+                .zip(&after)
+                .map(|(&b, &a)| match version {
+                    TermVersion::Old => self.store.shadow(a, b),
+                    TermVersion::New => self.store.shadow(b, a),
+                })
+                .collect();
+            st.mem.write_bytes(obj, from as u64, &merged);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! [`Context`]: what every part of the symbolic interpreter works in — the prepared
+//! [`Program`], the run's configuration, the term store, the solver and the counters — and what
+//! a step leaves for the run loop: the states it forked off ([`Context::new_states`]) and the
+//! paths it ended besides the stepping state's own ([`Context::ended`], the failing sides of
+//! checks). The state being stepped is passed alongside as `&mut ExecutionState`.
+//!
+//! The context knows nothing of the run loop, the searcher, budgets or tests: it sits below
+//! them (`run/` drives it), so the instruction semantics cannot depend on how a run is driven.
+
+use super::program::Program;
+use super::state::{Ending, ExecutionState};
+use super::stats::Stats;
+use crate::config::EngineConfig;
+use crate::error::{ErrorKind, Location, RuntimeError};
+use penumbra_solver::{eval_version, mask, Model, Solver, TermId, TermStore, Version as TermVersion};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+/// What a step of an instruction did.
+#[derive(Debug)]
+pub enum Flow {
+    /// Go on with the next instruction of the block.
+    Next,
+    /// Control moved (branch, call, return): the frame's position is already set.
+    Jumped,
+    /// Execute the same instruction again (a symbolic pointer resolved to another object).
+    Retry,
+    /// The path ended.
+    End(Ending),
+}
+
+/// A path that ended, with the state as it was at its end.
+#[derive(Debug)]
+pub struct EndedPath {
+    pub st: ExecutionState,
+    pub ending: Ending,
+}
+
+/// The context of the symbolic interpreter (see the module documentation).
+pub struct Context<'p> {
+    pub prog: &'p Program,
+    pub config: &'p EngineConfig,
+    pub store: TermStore,
+    pub solver: Solver,
+    pub stats: Stats,
+    /// States forked off during the current step, in order.
+    pub new_states: Vec<ExecutionState>,
+    /// Paths ended during the current step other than the stepping state's, in order.
+    pub ended: Vec<EndedPath>,
+    /// States in the search (the one stepping included), for the state budget.
+    pub live_states: usize,
+    /// Reused buffer (branch and call arguments).
+    pub scratch: Vec<TermId>,
+    /// The first variable of each symbolic object made by a state that follows a seed, by
+    /// (ordinal on the path, name, size). Runs along different seeds reuse them, so seeds that
+    /// take the same path build the same path condition (and queue the same divergence point).
+    pub seed_vars: FxHashMap<(usize, Rc<str>, u32), u32>,
+}
+
+impl<'p> Context<'p> {
+    pub fn new(prog: &'p Program, config: &'p EngineConfig, store: TermStore, solver: Solver) -> Self {
+        Context {
+            prog,
+            config,
+            store,
+            solver,
+            stats: Stats::default(),
+            new_states: Vec::new(),
+            ended: Vec::new(),
+            live_states: 0,
+            scratch: Vec::new(),
+            seed_vars: FxHashMap::default(),
+        }
+    }
+
+    /// Records that a path branching off `st` ended: `st` with `extra` (the condition of the
+    /// ending side, if the path condition does not imply it yet) and `model`, a model of it.
+    pub fn end_path(&mut self, st: &ExecutionState, extra: Option<TermId>, model: Rc<Model>, ending: Ending) {
+        let mut ended = st.clone();
+        ended.pc.extend(extra);
+        ended.model = model;
+        self.ended.push(EndedPath { st: ended, ending });
+    }
+
+    /// The location errors of `st` are reported at: the executing instruction of the innermost
+    /// frame that is not part of penumbra's C library (so an overflow inside `strcpy` is
+    /// reported at the line of the call).
+    pub fn location(&self, st: &ExecutionState) -> Location {
+        let module = &self.prog.module;
+        let frame = st.stack.iter().rev().find(|f| !self.prog.info(f.func).internal).or(st.stack.last());
+        let Some(frame) = frame else { return Location::new("main", 0) };
+        let func = &module.funcs[frame.func];
+        let line = func
+            .body
+            .as_ref()
+            .and_then(|b| b.layout.block_insts(frame.block).get(frame.idx as usize).map(|&i| b.srclocs[i].line))
+            .unwrap_or(func.line);
+        Location::new(func.name.clone(), line)
+    }
+
+    /// An ending for an unsupported construct at the current location.
+    pub fn unsupported(&self, st: &ExecutionState, message: impl Into<String>) -> Ending {
+        Ending::Unsupported { message: message.into(), location: self.location(st) }
+    }
+
+    /// An error ending at the current location.
+    pub fn error(&self, st: &ExecutionState, kind: ErrorKind, message: impl Into<String>) -> Ending {
+        Ending::Error(RuntimeError { kind, message: message.into(), location: self.location(st) })
+    }
+
+    /// The term `st` uses for the value `t`: `t` itself unless the state follows one version,
+    /// then that version's projection.
+    #[inline]
+    pub fn view(&mut self, st: &ExecutionState, t: TermId) -> TermId {
+        if !self.store.has_shadow(t) {
+            return t;
+        }
+        match st.mode.single() {
+            None => t,
+            Some(penumbra_ir::Version::Old) => self.store.old(t),
+            Some(penumbra_ir::Version::New) => self.store.new(t),
+        }
+    }
+
+    /// The value of `t` under the state's model, without constraining it (for output only;
+    /// a shadow gives its new version's value).
+    pub fn model_value(&self, st: &ExecutionState, t: TermId) -> u64 {
+        match self.store.as_const(t) {
+            Some(c) => c,
+            None => eval_version(&self.store, t, &*st.model, TermVersion::New) & mask(self.store.width(t)),
+        }
+    }
+
+    /// A width-1 truth value of `t` (`t != 0` for wider terms).
+    pub fn truth(&mut self, t: TermId) -> TermId {
+        let w = self.store.width(t);
+        if w == 1 {
+            return t;
+        }
+        let zero = self.store.zero(w);
+        self.store.ne(t, zero)
+    }
+
+    /// `t` truncated or zero-extended to `w` bits (the concrete interpreter masks registers).
+    pub fn fit(&mut self, t: TermId, w: u8) -> TermId {
+        let tw = self.store.width(t);
+        match tw.cmp(&w) {
+            std::cmp::Ordering::Equal => t,
+            std::cmp::Ordering::Greater => self.store.extract(t, w - 1, 0),
+            std::cmp::Ordering::Less => self.store.zext(t, w),
+        }
+    }
+}

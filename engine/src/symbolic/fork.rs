@@ -1,0 +1,192 @@
+//! Forking: the one place where a path meets a symbolic condition.
+//!
+//! Every decision that depends on a term goes through here — branches and switch cases
+//! ([`Context::branch`]), the implicit checks whose failing side is an error
+//! ([`Context::check`]), and values the engine must fix ([`Context::concretize`]). A condition
+//! holding a shadow term (shadow execution, before the path diverged) becomes a four-way
+//! question ([`four_way`](super::four_way)) without the instructions that ask knowing it.
+//! Every fork has one result shape, [`Branch`].
+//!
+//! **Feasibility with a model in hand.** Each state carries a model of its path condition. A
+//! condition's value under that model says, with no solver call, which side is feasible; only
+//! the *other* side is asked about (`pc ∧ ¬side`), and the solver's model for it becomes the
+//! model of the state that takes it. Constant conditions never reach the solver. A test at the
+//! end of a path is the state's model: no further query.
+
+use super::context::Context;
+use super::state::{Decision, Ending, ExecutionState};
+use crate::run_error::RunError;
+use penumbra_ir::Inst;
+use penumbra_solver::{eval, mask, satisfies, SatResult, TermId};
+use std::rc::Rc;
+
+/// Which sides of a decision a state goes on with.
+#[derive(Debug)]
+pub enum Branch {
+    /// The state takes `side`; each of `others` is a new state that takes its own side (none
+    /// when only one side is feasible). In shadow execution some of them may have diverged.
+    Sides { side: bool, others: Vec<(bool, ExecutionState)> },
+    /// More than one side is feasible but the state reached the depth budget: it ends early.
+    Early,
+}
+
+impl Branch {
+    /// Only `side` is feasible (or followed).
+    pub fn only(side: bool) -> Branch {
+        Branch::Sides { side, others: Vec::new() }
+    }
+}
+
+/// What kind of decision a fork is, for describing a divergence.
+#[derive(Copy, Clone, Debug)]
+pub enum Site {
+    /// A conditional branch: `true` / `false`.
+    Branch,
+    /// One case group of a switch on this selector: the divergence names each version's case.
+    Switch(TermId, penumbra_ir::JumpTable),
+}
+
+impl Context<'_> {
+    /// Decides the width-1 condition `cond` at `inst` for `st`.
+    pub fn branch(&mut self, st: &mut ExecutionState, cond: TermId, inst: Inst) -> Result<Branch, RunError> {
+        self.branch_at(st, cond, inst, Site::Branch)
+    }
+
+    /// [`Context::branch`], saying what kind of decision it is.
+    pub fn branch_at(
+        &mut self,
+        st: &mut ExecutionState,
+        cond: TermId,
+        inst: Inst,
+        site: Site,
+    ) -> Result<Branch, RunError> {
+        let cond = self.view(st, cond);
+        if let Some(c) = self.store.as_const(cond) {
+            return Ok(Branch::only(c & 1 == 1));
+        }
+        if self.store.has_shadow(cond) {
+            return self.branch_four_way(st, cond, inst, site);
+        }
+        let model_side = eval(&self.store, cond, &*st.model) & 1 == 1;
+        let not_cond = self.store.not(cond);
+        let (taken, other_cond) = if model_side { (cond, not_cond) } else { (not_cond, cond) };
+        if st.follows_seed() {
+            // Follow the seed: no question, the seed's side joins the path condition.
+            st.pc.push(taken);
+            return Ok(Branch::only(model_side));
+        }
+        let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[other_cond], &st.model)?;
+        match res {
+            SatResult::Sat => {}
+            SatResult::Unsat => return Ok(Branch::only(model_side)),
+            SatResult::Unknown => {
+                self.stats.solver_unknown += 1;
+                return Ok(Branch::only(model_side));
+            }
+        }
+        if self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
+            return Ok(Branch::Early);
+        }
+        if self.config.budgets.max_states.is_some_and(|max| self.live_states + self.new_states.len() >= max) {
+            self.stats.dropped += 1;
+            return Ok(Branch::only(model_side));
+        }
+        let mut other = st.clone();
+        st.pc.push(taken);
+        other.pc.push(other_cond);
+        other.model = Rc::new(model.unwrap_or_default());
+        debug_assert!(satisfies(&self.store, &other.pc, &*other.model), "the solver's model satisfies the path");
+        st.depth += 1;
+        other.depth += 1;
+        st.trail.push(Decision { inst, side: u32::from(model_side) });
+        other.trail.push(Decision { inst, side: u32::from(!model_side) });
+        // The state goes on with the true side and the new one takes the false side, whatever
+        // the model took: depth-first search explores the false side first.
+        if !model_side {
+            std::mem::swap(st, &mut other);
+        }
+        self.stats.forks += 1;
+        self.stats.states += 1;
+        Ok(Branch::Sides { side: true, others: vec![(false, other)] })
+    }
+
+    /// An implicit check: `fail` (width 1) is the condition under which the operation is an
+    /// error. If failing is feasible, an error test is written for it (with `error`'s ending);
+    /// if passing is feasible too, `st` continues constrained to pass and `None` is returned;
+    /// otherwise the whole path fails and its ending is returned.
+    ///
+    /// In shadow execution a check whose condition holds a shadow is a four-way question: an
+    /// error in both versions is an ordinary error; an error in the new version only is a
+    /// divergence that ends the path with the error (a regression); an error in the old
+    /// version only is a divergence after which the new version goes on (a fix).
+    pub fn check(
+        &mut self,
+        st: &mut ExecutionState,
+        fail: TermId,
+        error: impl FnOnce(&Self, &ExecutionState) -> Ending,
+    ) -> Result<Option<Ending>, RunError> {
+        let fail = self.view(st, fail);
+        if let Some(c) = self.store.as_const(fail) {
+            return Ok((c & 1 == 1).then(|| error(self, st)));
+        }
+        if self.store.has_shadow(fail) {
+            return self.check_four_way(st, fail, error);
+        }
+        let pass = self.store.not(fail);
+        if st.follows_seed() {
+            // Follow the seed: an error off its path is not a divergence, so not explored.
+            return Ok(if eval(&self.store, fail, &*st.model) & 1 == 1 {
+                st.pc.push(fail);
+                Some(error(self, st))
+            } else {
+                st.pc.push(pass);
+                None
+            });
+        }
+        if eval(&self.store, fail, &*st.model) & 1 == 1 {
+            // The current model fails: is passing possible?
+            let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[pass], &st.model)?;
+            if res == SatResult::Unknown {
+                self.stats.solver_unknown += 1;
+            }
+            if res != SatResult::Sat {
+                return Ok(Some(error(self, st)));
+            }
+            let ending = error(self, st);
+            self.end_path(st, Some(fail), st.model.clone(), ending);
+            st.pc.push(pass);
+            st.model = Rc::new(model.unwrap_or_default());
+            debug_assert!(satisfies(&self.store, &st.pc, &*st.model), "the solver's model satisfies the path");
+        } else {
+            let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[fail], &st.model)?;
+            match res {
+                SatResult::Sat => {
+                    let ending = error(self, st);
+                    self.end_path(st, Some(fail), Rc::new(model.unwrap_or_default()), ending);
+                    st.pc.push(pass);
+                }
+                SatResult::Unsat => {}
+                SatResult::Unknown => self.stats.solver_unknown += 1,
+            }
+        }
+        Ok(None)
+    }
+
+    /// Fixes the term `t` to its value under the state's model, adding the equality to the path
+    /// condition (sound, not complete: other values are not explored). No solver call.
+    pub fn concretize(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
+        let t = self.view(st, t);
+        if let Some(c) = self.store.as_const(t) {
+            return c;
+        }
+        if self.store.has_shadow(t) {
+            return self.concretize_shadow(st, t);
+        }
+        let w = self.store.width(t);
+        let v = eval(&self.store, t, &*st.model) & mask(w);
+        let k = self.store.constant(w, v);
+        let eq = self.store.eq(t, k);
+        st.pc.push(eq);
+        v
+    }
+}

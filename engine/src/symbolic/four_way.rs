@@ -1,0 +1,245 @@
+//! Four-way forking (Shadow, ICSE 2016; ShadowJPF+): a condition that holds a shadow term has
+//! an old and a new projection, and a state may go four ways — both true, both false, and the
+//! two divergent cases — each feasible outcome with its own model. A diff outcome is a
+//! *divergence*: the state records where and what each version did ([`Context::diverge`]) and
+//! follows the new version from then on.
+//!
+//! Branches and switch cases fork once per feasible outcome ([`Context::branch`] sends them
+//! here); a check whose failing condition holds a shadow is an error in both versions, a
+//! regression (new fails: the path ends), or a fix (old fails: the new version goes on); a
+//! value both versions need as one number ([`Context::concretize`]) is fixed to a common value
+//! when the versions can agree on one, and otherwise diverges.
+
+use super::context::Context;
+use super::fork::{Branch, Site};
+use super::state::{Decision, Divergence, Ending, ExecMode, ExecutionState, Side};
+use crate::run_error::RunError;
+use penumbra_ir::Inst;
+use penumbra_solver::{eval_version, mask, satisfies, Model, Outcome, SatResult, TermId, Version as TermVersion};
+use std::rc::Rc;
+
+impl Context<'_> {
+    /// The feasible outcomes of a condition holding a shadow, each with its model, in
+    /// [`Outcome::ALL`] order. A concolic state gets its seed's outcome first, then only the
+    /// diff outcomes off it (divergences to queue); the same outcome off the seed is not
+    /// explored.
+    fn outcomes(&mut self, st: &ExecutionState, cond: TermId) -> Result<Vec<(Outcome, Rc<Model>)>, RunError> {
+        let (o, n) = self.store.projections(cond);
+        let here = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v) & 1 == 1;
+        let model_outcome = Outcome::from_values(here(self, o, TermVersion::Old), here(self, n, TermVersion::New));
+        let core_before = self.solver.stats().core_queries;
+        let fw = self.solver.four_way_from(&mut self.store, &st.pc, cond, &st.model)?;
+        self.stats.four_way_checks += 1;
+        if self.solver.stats().core_queries == core_before {
+            self.stats.four_way_without_core += 1;
+        }
+        self.stats.solver_unknown += fw.unknown.len() as u64;
+        let mut out: Vec<(Outcome, Rc<Model>)> = Vec::with_capacity(4);
+        if st.follows_seed() {
+            out.push((model_outcome, st.model.clone()));
+            for outcome in [Outcome::DiffTrue, Outcome::DiffFalse] {
+                if outcome != model_outcome {
+                    if let Some(m) = fw.get(outcome) {
+                        out.push((outcome, Rc::new(m.clone())));
+                    }
+                }
+            }
+            return Ok(out);
+        }
+        for outcome in Outcome::ALL {
+            if outcome == model_outcome {
+                out.push((outcome, st.model.clone()));
+            } else if let Some(m) = fw.get(outcome) {
+                out.push((outcome, Rc::new(m.clone())));
+            }
+        }
+        // The model's outcome is always among them (the model satisfies the path), so the list
+        // is never empty, even when every query timed out.
+        Ok(out)
+    }
+
+    /// The constraints of `outcome` of `cond` (its two projections' values) on `st`.
+    fn constrain_outcome(&mut self, st: &mut ExecutionState, cond: TermId, outcome: Outcome) {
+        let (o, n) = self.store.projections(cond);
+        let lit = |ex: &mut Self, t: TermId, v: bool| if v { t } else { ex.store.not(t) };
+        let lo = lit(self, o, outcome.old_value());
+        let ln = lit(self, n, outcome.new_value());
+        st.pc.push(lo);
+        if ln != lo {
+            st.pc.push(ln);
+        }
+    }
+
+    /// Describes what each version does at a divergence of `site`.
+    fn describe(&mut self, st: &ExecutionState, site: Site, outcome: Outcome) -> (Side, Side) {
+        match site {
+            Site::Branch => (Side::Branch(outcome.old_value()), Side::Branch(outcome.new_value())),
+            Site::Switch(selector, table) => {
+                let body = self.prog.module.funcs[st.frame().func].body.as_ref();
+                let (o, n) = self.store.projections(selector);
+                let label = |ex: &Self, t: TermId, v: TermVersion| {
+                    let value = eval_version(&ex.store, t, &*st.model, v) & mask(ex.store.width(t));
+                    let is_case = body.is_some_and(|b| b.jump_tables[table].cases.iter().any(|&(k, _)| k == value));
+                    if is_case {
+                        Side::Case(penumbra_solver::semantics::to_signed(value, ex.store.width(t)))
+                    } else {
+                        Side::Default
+                    }
+                };
+                (label(self, o, TermVersion::Old), label(self, n, TermVersion::New))
+            }
+        }
+    }
+
+    /// The four-way fork of a branch whose condition holds a shadow.
+    pub(super) fn branch_four_way(
+        &mut self,
+        st: &mut ExecutionState,
+        cond: TermId,
+        inst: Inst,
+        site: Site,
+    ) -> Result<Branch, RunError> {
+        let mut outcomes = self.outcomes(st, cond)?;
+        if outcomes.len() > 1 && self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
+            return Ok(Branch::Early);
+        }
+        if let Some(max) = self.config.budgets.max_states {
+            let room = max.saturating_sub(self.live_states + self.new_states.len()) + 1;
+            if outcomes.len() > room {
+                self.stats.dropped += (outcomes.len() - room) as u64;
+                outcomes.truncate(room.max(1));
+            }
+        }
+        let forked = outcomes.len() > 1;
+        let mut states: Vec<(bool, ExecutionState)> = Vec::with_capacity(outcomes.len());
+        let last = outcomes.len() - 1;
+        for (i, (outcome, model)) in outcomes.into_iter().enumerate() {
+            let mut s = if i == last {
+                std::mem::replace(st, ExecutionState::new(st.mem.clone(), st.mode))
+            } else {
+                st.clone()
+            };
+            self.constrain_outcome(&mut s, cond, outcome);
+            s.model = model;
+            debug_assert!(satisfies(&self.store, &s.pc, &*s.model), "the solver's model satisfies the path");
+            if forked {
+                s.depth += 1;
+                s.trail.push(Decision { inst, side: outcome as u32 });
+            }
+            if !outcome.is_same() {
+                let (old, new) = self.describe(&s, site, outcome);
+                self.diverge(&mut s, old, new);
+            }
+            states.push((outcome.new_value(), s));
+        }
+        let (side, first) = states.remove(0);
+        *st = first;
+        if states.is_empty() {
+            return Ok(Branch::only(side));
+        }
+        self.stats.forks += 1;
+        self.stats.states += states.len() as u64;
+        Ok(Branch::Sides { side, others: states })
+    }
+
+    /// The four-way form of [`Context::check`] (see there).
+    pub(super) fn check_four_way(
+        &mut self,
+        st: &mut ExecutionState,
+        fail: TermId,
+        error: impl FnOnce(&Self, &ExecutionState) -> Ending,
+    ) -> Result<Option<Ending>, RunError> {
+        let outcomes = self.outcomes(st, fail)?;
+        let ending = error(self, st);
+        let (failing, passing): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|(o, _)| o.new_value());
+        // Passing outcomes go on: the first as `st`, the others re-execute the instruction.
+        let mut continuing: Vec<ExecutionState> = Vec::new();
+        for (outcome, model) in &passing {
+            let mut s = st.clone();
+            self.constrain_outcome(&mut s, fail, *outcome);
+            s.model = model.clone();
+            if !outcome.is_same() {
+                self.diverge(&mut s, Side::Fails, Side::Passes);
+            }
+            continuing.push(s);
+        }
+        let mut ended: Option<ExecutionState> = None;
+        for (outcome, model) in failing {
+            let mut s = st.clone();
+            self.constrain_outcome(&mut s, fail, outcome);
+            s.model = model;
+            if !outcome.is_same() {
+                self.diverge(&mut s, Side::Passes, Side::Fails);
+            }
+            if continuing.is_empty() && ended.is_none() {
+                ended = Some(s);
+            } else {
+                let model = s.model.clone();
+                self.end_path(&s, None, model, ending.clone());
+            }
+        }
+        if let Some(s) = ended {
+            *st = s;
+            return Ok(Some(ending));
+        }
+        let mut rest = continuing.into_iter();
+        *st = rest.next().expect("some outcome is feasible");
+        for s in rest {
+            self.stats.states += 1;
+            self.new_states.push(s);
+        }
+        Ok(None)
+    }
+
+    /// Marks `st` as diverged at its current instruction: from now on it follows the new
+    /// version. `old` and `new` say what each version did there.
+    pub fn diverge(&mut self, st: &mut ExecutionState, old: Side, new: Side) {
+        debug_assert_eq!(st.mode, ExecMode::Both, "only a state running both versions diverges");
+        let loc = self.location(st);
+        st.divergence = Some(Rc::new(Divergence { func: loc.func, line: loc.line, old, new }));
+        st.mode = ExecMode::Diverged;
+        self.stats.divergences += 1;
+    }
+
+    /// Fixes a value holding a shadow (a size, a pointer handed to the C library, a function
+    /// pointer) in a state running both versions. When the versions can agree on one value,
+    /// both projections are fixed to it and the state runs on in both versions. When they
+    /// cannot, the path diverges here (the versions compute different values that penumbra
+    /// cannot use together) and follows the new version's value.
+    pub(crate) fn concretize_shadow(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
+        let w = self.store.width(t);
+        let (o, n) = self.store.projections(t);
+        let value_of = |ex: &Self, st: &ExecutionState, x: TermId, v: TermVersion| {
+            eval_version(&ex.store, x, &*st.model, v) & mask(w)
+        };
+        let mut vo = value_of(self, st, o, TermVersion::Old);
+        let mut vn = value_of(self, st, n, TermVersion::New);
+        if vo != vn {
+            let same = self.store.eq(o, n);
+            match self.solver.check_model_from(&self.store, &st.pc, &[same], &st.model) {
+                Ok((SatResult::Sat, Some(model))) => {
+                    st.model = Rc::new(model);
+                    vn = value_of(self, st, n, TermVersion::New);
+                    vo = vn;
+                }
+                Ok((SatResult::Unknown, _)) => self.stats.solver_unknown += 1,
+                _ => {}
+            }
+        }
+        let kn = self.store.constant(w, vn);
+        let eq_new = self.store.eq(n, kn);
+        if vo == vn {
+            let eq_old = self.store.eq(o, kn);
+            st.pc.push(eq_old);
+            st.pc.push(eq_new);
+        } else {
+            let ko = self.store.constant(w, vo);
+            let eq_old = self.store.eq(o, ko);
+            st.pc.push(eq_old);
+            st.pc.push(eq_new);
+            self.stats.value_divergences += 1;
+            self.diverge(st, Side::Value(vo), Side::Value(vn));
+        }
+        vn
+    }
+}
