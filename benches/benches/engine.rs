@@ -12,7 +12,9 @@
 //!   every value is a constant term (throughput in interpreted instructions);
 //! - `fork/{16,262144}_slots`: `forks.c`, 4,096 paths that each write one slot of a global
 //!   array after the forks, with a 64-byte and a 1 MiB array: what a fork costs and whether
-//!   it grows with the memory a state holds (copy-on-write);
+//!   it grows with the memory a state holds (copy-on-write); `fork/deep_path`: `forks_deep.c`,
+//!   the same 4,096 paths after 2,000 path constraints each: whether a fork (and a query)
+//!   grows with the length of the path;
 //! - `shadow/controller`: complete shadow execution of the wheel-brake controller (8 changed
 //!   conditions, about 2*10^5 states; issue 5's target is under 2 s), and
 //!   `shadow/controller_refactored` beside `run/controller_refactored` (the overhead of shadow
@@ -128,6 +130,14 @@ fn fork(c: &mut Criterion) {
             })
         });
     }
+    let deep = program_with("forks_deep.c", &["DEPTH=2000"]);
+    let cfg = config(SolverConfig::default());
+    group.bench_function("deep_path", |b| {
+        b.iter(|| {
+            let s = penumbra_engine::run(&deep, &cfg).expect("runs");
+            assert_eq!(s.paths_completed, 4_096);
+        })
+    });
     group.finish();
 }
 

@@ -27,6 +27,7 @@ use crate::chain::Answer;
 use crate::error::SolverError;
 use crate::eval::Evaluator;
 use crate::model::Model;
+use crate::path::{Path, PathCondition};
 use crate::solver::Solver;
 use crate::term::{TermId, TermStore};
 
@@ -129,9 +130,14 @@ impl Solver {
     /// Which of the four outcomes of branching on `cond` are feasible under
     /// `pc`, with a model each. `cond` is width 1 and may contain shadows;
     /// `pc` may not (it holds projections).
-    pub fn four_way(&mut self, store: &mut TermStore, pc: &[TermId], cond: TermId) -> Result<FourWay, SolverError> {
+    pub fn four_way(
+        &mut self,
+        store: &mut TermStore,
+        pc: &(impl PathCondition + ?Sized),
+        cond: TermId,
+    ) -> Result<FourWay, SolverError> {
         let start = std::time::Instant::now();
-        let r = self.four_way_inner(store, pc, cond, None);
+        let r = self.with_path_mut(store, pc, |s, store, pc| s.four_way_inner(store, pc, cond, None));
         self.stats.total_time_us += crate::chain::micros(start.elapsed());
         r
     }
@@ -142,12 +148,12 @@ impl Solver {
     pub fn four_way_from(
         &mut self,
         store: &mut TermStore,
-        pc: &[TermId],
+        pc: &(impl PathCondition + ?Sized),
         cond: TermId,
         base: &Model,
     ) -> Result<FourWay, SolverError> {
         let start = std::time::Instant::now();
-        let r = self.four_way_inner(store, pc, cond, Some(base));
+        let r = self.with_path_mut(store, pc, |s, store, pc| s.four_way_inner(store, pc, cond, Some(base)));
         self.stats.total_time_us += crate::chain::micros(start.elapsed());
         r
     }
@@ -155,7 +161,7 @@ impl Solver {
     fn four_way_inner(
         &mut self,
         store: &mut TermStore,
-        pc: &[TermId],
+        pc: Path<'_>,
         cond: TermId,
         base: Option<&Model>,
     ) -> Result<FourWay, SolverError> {
@@ -228,7 +234,7 @@ impl Solver {
     fn settle(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: Path<'_>,
         lits: &[TermId],
         out: Outcome,
         fw: &mut FourWay,

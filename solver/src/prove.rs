@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::chain::{is_subset, micros, Answer};
 use crate::error::SolverError;
+use crate::path::{Path, PathCondition};
 use crate::solver::Solver;
 use crate::term::{TermId, TermStore};
 
@@ -55,12 +56,12 @@ impl Solver {
     pub fn prove_equal(
         &mut self,
         store: &mut TermStore,
-        pc: &[TermId],
+        pc: &(impl PathCondition + ?Sized),
         a: TermId,
         b: TermId,
     ) -> Result<bool, SolverError> {
         let start = std::time::Instant::now();
-        let r = self.prove_equal_inner(store, pc, a, b);
+        let r = self.with_path_mut(store, pc, |s, store, pc| s.prove_equal_inner(store, pc, a, b));
         self.stats.total_time_us += micros(start.elapsed());
         r
     }
@@ -68,7 +69,7 @@ impl Solver {
     fn prove_equal_inner(
         &mut self,
         store: &mut TermStore,
-        pc: &[TermId],
+        pc: Path<'_>,
         a: TermId,
         b: TermId,
     ) -> Result<bool, SolverError> {
@@ -93,7 +94,7 @@ impl Solver {
             return Ok(v == 0);
         }
         let pair = (a.min(b), a.max(b));
-        let mut key: Vec<TermId> = pc.to_vec();
+        let mut key: Vec<TermId> = pc.items.to_vec();
         key.sort_unstable();
         key.dedup();
         if self.proofs.lookup(pair, &key) {
@@ -115,7 +116,7 @@ impl Solver {
     pub fn shadow_under(
         &mut self,
         store: &mut TermStore,
-        pc: &[TermId],
+        pc: &(impl PathCondition + ?Sized),
         old: TermId,
         new: TermId,
     ) -> Result<TermId, SolverError> {

@@ -25,6 +25,7 @@ use crate::chain::{micros, Answer, Ctx, Layer, Next, Query};
 use crate::core::Core;
 use crate::error::SolverError;
 use crate::model::Model;
+use crate::path::{FlatPath, Path, PathCondition};
 use crate::prove::ProofCache;
 use crate::query_log::QueryLog;
 use crate::stats::SolverStats;
@@ -110,6 +111,8 @@ pub struct Solver {
     vars: VarIndex,
     store_id: Option<u64>,
     pub(crate) proofs: ProofCache,
+    /// The last fork-list path condition asked about, flattened.
+    pub(crate) flat: FlatPath,
 }
 
 impl std::fmt::Debug for Solver {
@@ -145,6 +148,7 @@ impl Solver {
             vars: VarIndex::new(config.var_index_capacity),
             store_id: None,
             proofs: ProofCache::new(config.proof_cache_capacity),
+            flat: FlatPath::default(),
             config,
         })
     }
@@ -177,9 +181,14 @@ impl Solver {
     }
 
     /// Is `pc ∧ extra` satisfiable?
-    pub fn check(&mut self, store: &TermStore, pc: &[TermId], extra: &[TermId]) -> Result<SatResult, SolverError> {
+    pub fn check(
+        &mut self,
+        store: &TermStore,
+        pc: &(impl PathCondition + ?Sized),
+        extra: &[TermId],
+    ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        let r = self.query(store, pc, extra, false, None).map(|a| sat_result(&a));
+        let r = self.with_path(store, pc, |s, pc| s.query(store, pc, extra, false, None)).map(|a| sat_result(&a));
         self.stats.total_time_us += micros(start.elapsed());
         r
     }
@@ -189,7 +198,7 @@ impl Solver {
     pub fn check_model(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: &(impl PathCondition + ?Sized),
         extra: &[TermId],
     ) -> Result<(SatResult, Option<Model>), SolverError> {
         self.check_model_impl(store, pc, extra, None)
@@ -202,7 +211,7 @@ impl Solver {
     pub fn check_model_from(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: &(impl PathCondition + ?Sized),
         extra: &[TermId],
         base: &Model,
     ) -> Result<(SatResult, Option<Model>), SolverError> {
@@ -212,12 +221,12 @@ impl Solver {
     fn check_model_impl(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: &(impl PathCondition + ?Sized),
         extra: &[TermId],
         base: Option<&Model>,
     ) -> Result<(SatResult, Option<Model>), SolverError> {
         let start = Instant::now();
-        let r = self.query(store, pc, extra, true, base).map(|a| match a {
+        let r = self.with_path(store, pc, |s, pc| s.query(store, pc, extra, true, base)).map(|a| match a {
             Answer::Sat(m) => (SatResult::Sat, Some(m.unwrap_or_default())),
             Answer::Unsat => (SatResult::Unsat, None),
             Answer::Unknown => (SatResult::Unknown, None),
@@ -227,17 +236,31 @@ impl Solver {
     }
 
     /// A model of `pc`, or `None` when it is unsat or the check timed out.
-    pub fn get_model(&mut self, store: &TermStore, pc: &[TermId]) -> Result<Option<Model>, SolverError> {
+    pub fn get_model(
+        &mut self,
+        store: &TermStore,
+        pc: &(impl PathCondition + ?Sized),
+    ) -> Result<Option<Model>, SolverError> {
         Ok(self.check_model(store, pc, &[])?.1)
     }
 
     /// Can `cond` hold under `pc`? (`Unknown` counts as yes.)
-    pub fn may_be_true(&mut self, store: &TermStore, pc: &[TermId], cond: TermId) -> Result<bool, SolverError> {
+    pub fn may_be_true(
+        &mut self,
+        store: &TermStore,
+        pc: &(impl PathCondition + ?Sized),
+        cond: TermId,
+    ) -> Result<bool, SolverError> {
         Ok(self.check(store, pc, &[cond])? != SatResult::Unsat)
     }
 
     /// Does `cond` hold in every model of `pc`? (`Unknown` counts as no.)
-    pub fn must_be_true(&mut self, store: &mut TermStore, pc: &[TermId], cond: TermId) -> Result<bool, SolverError> {
+    pub fn must_be_true(
+        &mut self,
+        store: &mut TermStore,
+        pc: &(impl PathCondition + ?Sized),
+        cond: TermId,
+    ) -> Result<bool, SolverError> {
         self.check_constraint(store, cond)?;
         let neg = store.not(cond);
         Ok(self.check(store, pc, &[neg])? == SatResult::Unsat)
@@ -262,7 +285,7 @@ impl Solver {
     pub(crate) fn query(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        path: Path<'_>,
         extra: &[TermId],
         need_model: bool,
         base: Option<&Model>,
@@ -272,19 +295,21 @@ impl Solver {
             Some(id) if id != store.store_id() => return Err(SolverError::StoreMismatch),
             Some(_) => {}
         }
-        for &c in pc.iter().chain(extra) {
+        let pc = path.items;
+        for &c in pc[path.checked..].iter().chain(extra) {
             self.check_constraint(store, c)?;
         }
         self.stats.queries += 1;
 
         // Constants: a false constraint decides; true ones are dropped.
         let is_const = |c: &TermId| store.as_const(*c).is_some();
-        if pc.iter().chain(extra).any(|&c| store.is_false(c)) {
+        let pc_has_const = path.has_const.unwrap_or_else(|| pc.iter().any(is_const));
+        if extra.iter().any(|&c| store.is_false(c)) || (pc_has_const && pc.iter().any(|&c| store.is_false(c))) {
             self.stats.trivial += 1;
             return Ok(Answer::Unsat);
         }
         let strip = |cs: &[TermId]| -> Vec<TermId> { cs.iter().copied().filter(|c| !is_const(c)).collect() };
-        let pc: Cow<'_, [TermId]> = if pc.iter().any(is_const) { Cow::Owned(strip(pc)) } else { Cow::Borrowed(pc) };
+        let pc: Cow<'_, [TermId]> = if pc_has_const { Cow::Owned(strip(pc)) } else { Cow::Borrowed(pc) };
         let extra: Cow<'_, [TermId]> =
             if extra.iter().any(is_const) { Cow::Owned(strip(extra)) } else { Cow::Borrowed(extra) };
         if pc.is_empty() && extra.is_empty() {

@@ -14,6 +14,7 @@ use crate::symbolic::program::FuncKind;
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState, Frame};
 use penumbra_ir::{Body, Func, Inst, Value};
 use penumbra_solver::TermId;
+use std::rc::Rc;
 
 impl<'p> Context<'p> {
     /// A direct call of `func` with the caller's `args`.
@@ -67,10 +68,14 @@ impl<'p> Context<'p> {
         let Some(entry) = callee.layout.entry_block() else {
             return Flow::End(self.unsupported(st, "function without blocks"));
         };
-        let mut values = self.prog.info(func).template.clone();
-        for (&p, &a) in callee.block_params(entry).iter().zip(args) {
-            let w = callee.values[p].ty.bits() as u8;
-            values[p.as_u32() as usize] = self.fit(a, w);
+        let mut values: Rc<[TermId]> = self.prog.info(func).template.clone();
+        let params = callee.block_params(entry);
+        if !params.is_empty() {
+            let slots = Rc::make_mut(&mut values);
+            for (&p, &a) in params.iter().zip(args) {
+                let w = callee.values[p].ty.bits() as u8;
+                slots[p.as_u32() as usize] = self.fit(a, w);
+            }
         }
         st.stack.push(Frame { func, block: entry, idx: 0, values, ret_to: body.results[inst], allocas: Vec::new() });
         Flow::Jumped
@@ -150,7 +155,7 @@ impl<'p> Context<'p> {
                 Some(v) => self.fit(v, w),
                 None => self.store.zero(w),
             };
-            st.frame_mut().values[r.as_u32() as usize] = t;
+            st.frame_mut().set(r, t);
         }
         st.frame_mut().idx += 1;
         Flow::Jumped
@@ -161,7 +166,7 @@ impl<'p> Context<'p> {
         if let Some(r) = body.results[inst] {
             let w = body.values[r].ty.bits() as u8;
             let t = self.fit(t, w);
-            st.frame_mut().values[r.as_u32() as usize] = t;
+            st.frame_mut().set(r, t);
         }
     }
 }

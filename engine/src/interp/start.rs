@@ -161,9 +161,10 @@ fn enter_main(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[TermId]) {
     let body = prog.module.funcs[main].body.as_ref().expect("main is defined");
     let entry = body.layout.entry_block().expect("main has an entry block");
     let mut values = prog.info(main).template.clone();
+    let slots = Rc::make_mut(&mut values);
     for (&p, &a) in body.block_params(entry).iter().zip(args) {
-        values[p.as_u32() as usize] = a;
+        slots[p.as_u32() as usize] = a;
     }
     st.stack.push(Frame { func: main, block: entry, idx: 0, values, ret_to: None, allocas: Vec::new() });
-    debug_assert!(penumbra_solver::satisfies(&ctx.store, &st.pc, &*st.model), "the model satisfies the path");
+    debug_assert!(penumbra_solver::satisfies(&ctx.store, &st.pc.to_vec(), &*st.model), "the model satisfies the path");
 }

@@ -17,14 +17,14 @@ use penumbra_solver::TermId;
 /// The term of `v` in the top frame.
 #[inline]
 pub fn val(st: &ExecutionState, v: Value) -> TermId {
-    st.frame().values[v.as_u32() as usize]
+    st.frame().value(v)
 }
 
 /// Sets the result of `inst`, if it has one.
 #[inline]
 pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: TermId) {
     if let Some(r) = body.results[inst] {
-        st.frame_mut().values[r.as_u32() as usize] = t;
+        st.frame_mut().set(r, t);
     }
 }
 
@@ -55,7 +55,7 @@ impl<'p> Context<'p> {
                         CastOp::Sext => self.store.sext(x, to),
                         CastOp::Trunc => self.store.extract(x, to - 1, 0),
                     };
-                    st.frame_mut().values[r.as_u32() as usize] = t;
+                    st.frame_mut().set(r, t);
                 }
             }
             InstData::Select { args: [c, a, b] } => {

@@ -269,7 +269,7 @@ impl TestWriter {
             std::fs::write(&ktest_path, ktest.to_bytes())
                 .map_err(|e| RunError::io(format!("cannot write {}", ktest_path.display()), e))?;
             record.ktest = Some(format!("{}.ktest", record.name));
-            let path_condition = self.write_pc.then(|| to_smtlib(store, &st.pc));
+            let path_condition = self.write_pc.then(|| to_smtlib(store, &st.pc.to_vec()));
             if let Some(out) = &mut self.sidecar {
                 let line = Sidecar { record: &record, args: &self.args, path_condition };
                 let failed =

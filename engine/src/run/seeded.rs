@@ -19,7 +19,6 @@ use crate::run_error::RunError;
 use crate::search;
 use crate::symbolic::context::EndedPath;
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
-use penumbra_solver::TermId;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -52,11 +51,6 @@ impl Policy for Concolic {
     }
 }
 
-/// Whether `prefix` is a prefix of (or equal to) `pc`.
-fn extends(pc: &[TermId], prefix: &[TermId]) -> bool {
-    pc.len() >= prefix.len() && pc[..prefix.len()] == *prefix
-}
-
 /// The points no other point covers, and the endings no point and no earlier ending covers,
 /// each in the order they were found (which keeps the run deterministic). A point covers
 /// another when its path condition is a prefix of the other's; of two equal ones the first
@@ -71,13 +65,13 @@ fn distinct(points: Vec<ExecutionState>, endings: Vec<EndedPath>) -> (Vec<Execut
             !points
                 .iter()
                 .enumerate()
-                .any(|(j, q)| j != i && extends(&p.pc, &q.pc) && (q.pc.len() < p.pc.len() || j < i))
+                .any(|(j, q)| j != i && p.pc.starts_with(&q.pc) && (q.pc.len() < p.pc.len() || j < i))
         })
         .collect();
     let points: Vec<ExecutionState> = points.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect();
     let mut kept: Vec<EndedPath> = Vec::new();
     for e in endings {
-        if points.iter().any(|p| extends(&e.st.pc, &p.pc)) || kept.iter().any(|k| k.st.pc == e.st.pc) {
+        if points.iter().any(|p| e.st.pc.starts_with(&p.pc)) || kept.iter().any(|k| k.st.pc == e.st.pc) {
             continue;
         }
         kept.push(e);

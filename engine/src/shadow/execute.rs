@@ -17,6 +17,7 @@ use crate::symbolic::context::{Context, EndedPath, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side};
 use penumbra_ir::{Block, Body, Dest, Version};
 use penumbra_solver::TermId;
+use std::rc::Rc;
 
 /// What a path ending inside a `penumbra_execute` block becomes.
 pub enum BlockEnd {
@@ -100,7 +101,7 @@ impl Context<'_> {
             None => {
                 let old = block.old_at_join.expect("the old side reached the join first");
                 let frame = st.frame_mut();
-                for (value, &o) in frame.values.iter_mut().zip(&old.values) {
+                for (value, &o) in Rc::make_mut(&mut frame.values).iter_mut().zip(old.values.iter()) {
                     *value = self.store.shadow(o, *value);
                 }
                 for id in old.allocas {

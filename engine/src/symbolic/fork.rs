@@ -95,7 +95,10 @@ impl Context<'_> {
         st.pc.push(taken);
         other.pc.push(other_cond);
         other.model = Rc::new(model.unwrap_or_default());
-        debug_assert!(satisfies(&self.store, &other.pc, &*other.model), "the solver's model satisfies the path");
+        debug_assert!(
+            satisfies(&self.store, &other.pc.to_vec(), &*other.model),
+            "the solver's model satisfies the path"
+        );
         st.depth += 1;
         other.depth += 1;
         st.trail.push(Decision { inst, side: u32::from(model_side) });
@@ -156,7 +159,7 @@ impl Context<'_> {
             self.end_path(st, Some(fail), st.model.clone(), ending);
             st.pc.push(pass);
             st.model = Rc::new(model.unwrap_or_default());
-            debug_assert!(satisfies(&self.store, &st.pc, &*st.model), "the solver's model satisfies the path");
+            debug_assert!(satisfies(&self.store, &st.pc.to_vec(), &*st.model), "the solver's model satisfies the path");
         } else {
             let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[fail], &st.model)?;
             match res {

@@ -121,7 +121,7 @@ impl Context<'_> {
             };
             self.constrain_outcome(&mut s, cond, outcome);
             s.model = model;
-            debug_assert!(satisfies(&self.store, &s.pc, &*s.model), "the solver's model satisfies the path");
+            debug_assert!(satisfies(&self.store, &s.pc.to_vec(), &*s.model), "the solver's model satisfies the path");
             if forked {
                 s.depth += 1;
                 s.trail.push(Decision { inst, side: outcome as u32 });

@@ -16,6 +16,7 @@ use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use penumbra_ir::{immediate_post_dominators, Block, Func, InstData, Module, ValueDef};
 use penumbra_solver::{TermId, TermStore};
+use std::rc::Rc;
 
 /// The immediate post-dominator of each block of a function.
 pub type PostDoms = SecondaryMap<Block, PackedOption<Block>>;
@@ -36,7 +37,7 @@ pub enum FuncKind {
 pub struct FuncInfo {
     pub kind: FuncKind,
     /// One term per SSA value (constants and addresses set; results and parameters 0).
-    pub template: Vec<TermId>,
+    pub template: Rc<[TermId]>,
     /// Part of penumbra's C library: errors inside it are reported at the caller's line.
     pub internal: bool,
     /// The post-dominators of a function with `penumbra_execute` blocks.
@@ -75,8 +76,8 @@ impl Program {
                     Some(_) => FuncKind::Defined,
                     None => libc::bind(&func.name).map_or(FuncKind::Unknown, FuncKind::Native),
                 };
-                let template = match &func.body {
-                    None => Vec::new(),
+                let template: Rc<[TermId]> = match &func.body {
+                    None => Rc::from([]),
                     Some(body) => body
                         .values
                         .values()

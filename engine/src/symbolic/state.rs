@@ -2,8 +2,11 @@
 //! value a [`TermId`]), its copy-on-write [`Memory`], its path condition with a model that
 //! satisfies it, its fork depth and trail of decisions, and the symbolic objects made so far.
 //!
-//! Cloning a state is the fork: frames are small vectors of term ids, memory and the symbolic
-//! object list are shared `Rc`s, and the model is shared until one side gets a new one.
+//! Cloning a state is the fork, and it costs the same whatever the path's length: the path
+//! condition and the trail of decisions are [`ForkList`]s (chunks shared with the parent, a
+//! short tail copied), each frame's values are an `Rc` copied when first written, memory and
+//! the symbolic object list are shared `Rc`s, and the model is shared until one side gets a
+//! new one.
 //!
 //! The state also carries its [`ExecMode`]: one version (`change(a, b)` is `a` or `b`), or
 //! shadow execution, where values may be shadow terms holding both versions' values until the
@@ -14,7 +17,7 @@ use crate::address::ObjectId;
 use crate::concrete::Inputs;
 use crate::error::{Location, RuntimeError};
 use penumbra_ir::{Block, Body, Dest, Func, Inst, Module, Value, Version};
-use penumbra_solver::{Model, TermId, VarId};
+use penumbra_solver::{ForkList, Model, TermId, VarId};
 use std::fmt;
 use std::rc::Rc;
 
@@ -130,12 +133,27 @@ pub struct Frame {
     pub block: Block,
     /// Index of the next instruction in the block's layout.
     pub idx: u32,
-    /// The value of every SSA value of the function (constants and addresses prefilled).
-    pub values: Vec<TermId>,
+    /// The value of every SSA value of the function (constants and addresses prefilled),
+    /// shared with the frame's forks until written.
+    pub values: Rc<[TermId]>,
     /// Where the caller wants the result (the call's result value in the caller's frame).
     pub ret_to: Option<Value>,
     /// Stack objects to kill on return.
     pub allocas: Vec<ObjectId>,
+}
+
+impl Frame {
+    /// The term of `v`.
+    #[inline]
+    pub fn value(&self, v: Value) -> TermId {
+        self.values[v.as_u32() as usize]
+    }
+
+    /// Sets the term of `v` (copying the values if a fork shares them).
+    #[inline]
+    pub fn set(&mut self, v: Value, t: TermId) {
+        Rc::make_mut(&mut self.values)[v.as_u32() as usize] = t;
+    }
 }
 
 /// A symbolic object: a name (unique within the state), the memory object, and its bytes'
@@ -234,14 +252,14 @@ pub struct Stdin {
 pub struct ExecutionState {
     pub stack: Vec<Frame>,
     pub mem: Memory,
-    /// Constraints of the path, oldest first (the solver pops to the common prefix).
-    pub pc: Vec<TermId>,
+    /// Constraints of the path, oldest first (the solver finds what changed by identity).
+    pub pc: ForkList<TermId>,
     /// An assignment satisfying `pc` (unmentioned variables are 0).
     pub model: Rc<Model>,
     /// Symbolic forks so far.
     pub depth: u32,
     /// The decisions at those forks.
-    pub trail: Vec<Decision>,
+    pub trail: ForkList<Decision>,
     pub symbolics: Rc<Vec<SymbolicObject>>,
     pub mode: ExecMode,
     /// Shadow execution: the path's divergence, once it happened.
@@ -269,10 +287,10 @@ impl ExecutionState {
         ExecutionState {
             stack: Vec::new(),
             mem,
-            pc: Vec::new(),
+            pc: ForkList::new(),
             model: Rc::new(Model::new()),
             depth: 0,
-            trail: Vec::new(),
+            trail: ForkList::new(),
             symbolics: Rc::new(Vec::new()),
             mode,
             divergence: None,
@@ -328,9 +346,10 @@ impl ExecutionState {
         let frame = self.frame_mut();
         if !args.is_empty() {
             scratch.clear();
-            scratch.extend(args.iter().map(|&a| frame.values[a.as_u32() as usize]));
+            scratch.extend(args.iter().map(|&a| frame.value(a)));
+            let values = Rc::make_mut(&mut frame.values);
             for (&p, &t) in body.block_params(data.block).iter().zip(scratch.iter()) {
-                frame.values[p.as_u32() as usize] = t;
+                values[p.as_u32() as usize] = t;
             }
         }
         frame.block = data.block;
@@ -343,10 +362,30 @@ mod tests {
     use super::*;
 
     /// States are cloned at every fork: keep them small. A frame is a function, a position,
-    /// two vectors and the caller's result slot.
+    /// its shared values, its stack objects and the caller's result slot.
     #[test]
     fn state_and_frame_sizes_are_pinned() {
-        assert_eq!(std::mem::size_of::<Frame>(), 72);
-        assert!(std::mem::size_of::<ExecutionState>() <= 272, "{}", std::mem::size_of::<ExecutionState>());
+        assert_eq!(std::mem::size_of::<Frame>(), 64);
+        assert!(std::mem::size_of::<ExecutionState>() <= 288, "{}", std::mem::size_of::<ExecutionState>());
+    }
+
+    /// A fork shares the path condition's chunks and the frames' values with its parent.
+    #[test]
+    fn a_fork_shares_the_path_and_the_frames_values() {
+        let mut store = penumbra_solver::TermStore::default();
+        let mut t = |i: u64| store.constant(32, i);
+        let mut st = ExecutionState::new(Memory::default(), ExecMode::Single(Version::New));
+        let values: Rc<[TermId]> = (0..8).map(&mut t).collect();
+        let (func, block) = (Func::from_u32(0), Block::from_u32(0));
+        st.stack.push(Frame { func, block, idx: 0, values, ret_to: None, allocas: Vec::new() });
+        st.pc.extend((0..1000).map(&mut t));
+        let mut fork = st.clone();
+        assert!(Rc::ptr_eq(&st.frame().values, &fork.frame().values));
+        fork.pc.push(t(5000));
+        assert_eq!(fork.pc.common_prefix(&st.pc), 1000);
+        fork.frame_mut().set(Value::from_u32(3), t(77));
+        assert!(!Rc::ptr_eq(&st.frame().values, &fork.frame().values));
+        assert_eq!(st.frame().value(Value::from_u32(3)), t(3));
+        assert_eq!(fork.frame().value(Value::from_u32(3)), t(77));
     }
 }
