@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under `dir`, with its module path (`["symbolic", "fork"]`; `[]` for
 /// `lib.rs`).
-fn modules(root: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+fn modules(root: &Path) -> Modules {
     let mut out = BTreeMap::new();
     let mut work = vec![root.to_path_buf()];
     while let Some(dir) = work.pop() {
@@ -208,7 +208,7 @@ fn parse_tree(code: &str, at: usize) -> (Vec<Vec<String>>, usize) {
 }
 
 /// The module a path names an item of: its longest prefix that is a module.
-fn owner(path: &[String], known: &BTreeMap<Vec<String>, PathBuf>) -> Vec<String> {
+fn owner(path: &[String], known: &Modules) -> Vec<String> {
     (0..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| known.contains_key(p)).unwrap_or_default()
 }
 
@@ -245,10 +245,14 @@ fn find_circle<N: Ord + Clone>(graph: &BTreeMap<N, BTreeSet<N>>) -> Option<Vec<N
     graph.keys().find_map(|n| visit(n, graph, &mut state, &mut Vec::new()))
 }
 
-fn import_graph() -> (BTreeMap<Vec<String>, PathBuf>, BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) {
+/// A module by its path (`["symbolic", "fork"]`), and what each module imports.
+type Modules = BTreeMap<Vec<String>, PathBuf>;
+type Graph = BTreeMap<Vec<String>, BTreeSet<Vec<String>>>;
+
+fn import_graph() -> (Modules, Graph) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
     let known = modules(&root);
-    let mut graph: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    let mut graph = Graph::new();
     for (module, path) in &known {
         let source = std::fs::read_to_string(path).expect("readable source");
         let edges = graph.entry(module.clone()).or_default();
