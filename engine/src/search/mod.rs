@@ -1,6 +1,6 @@
 //! Searchers: which live state runs next.
 //!
-//! The executor tells a [`Searcher`] about states as they appear (`add` for initial states,
+//! The run loop tells a [`Searcher`] about states as they appear (`add` for initial states,
 //! `forked` when a running state produced new ones) and disappear (`remove`), and asks it to
 //! `select` the state to step next. Every searcher is deterministic: DFS and BFS by
 //! construction, random-path from its seed ([`SplitMix64`]).
@@ -22,7 +22,7 @@ pub use random_path::RandomPath;
 
 use crate::config::SearchKind;
 
-/// A live state's id (an index into the executor's state table; reused after a state ends).
+/// A live state's id (an index into the run loop's state table; reused after a state ends).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StateId(u32);
 

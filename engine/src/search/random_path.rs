@@ -1,7 +1,7 @@
 //! KLEE's random-path searcher: the live states are the leaves of the tree of forks; selecting
 //! walks down from a root, picking a child uniformly at random at each node. A state below
 //! many forks is selected rarely; a subtree with few states is not starved by a deep one.
-//! Deterministic for a given seed (the executor's calls are deterministic).
+//! Deterministic for a given seed (the run loop's calls are deterministic).
 
 use super::{Searcher, SplitMix64, StateId};
 

@@ -14,7 +14,7 @@
 //! **Symbolic offsets.** [`select_byte`] reads a byte at a symbolic offset as an `ite` chain
 //! over the *runs* of equal bytes of the object (a large zeroed buffer with a few writes is a
 //! short chain); [`Memory::write_symbolic`] writes with one `ite` per byte of the object. The
-//! executor concretises an offset instead when the chain would exceed [`MAX_ITE_RUNS`] runs
+//! interpreter concretises an offset instead when the chain would exceed [`MAX_ITE_RUNS`] runs
 //! or the object [`MAX_SYMBOLIC_WRITE_BYTES`] bytes (counted in the run summary).
 
 use super::object_bytes::ObjectBytes;
