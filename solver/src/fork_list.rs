@@ -45,7 +45,16 @@ impl<T> Drop for ForkList<T> {
 
 impl<T: Copy> Clone for ForkList<T> {
     fn clone(&self) -> Self {
-        ForkList { last: self.last.clone(), tail: self.tail.clone() }
+        // Room for a whole tail: a fork appends to its copy at once, and growing a vector of
+        // exactly the copied length would reallocate it on the first push.
+        let mut tail = Vec::with_capacity(CHUNK);
+        tail.extend_from_slice(&self.tail);
+        ForkList { last: self.last.clone(), tail }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.last.clone_from(&source.last);
+        self.tail.clone_from(&source.tail);
     }
 }
 
@@ -158,6 +167,10 @@ impl<T: Copy + PartialEq> ForkList<T> {
         }
         // Everything up to the shared chunk is common; compare element by element after it.
         let shared = len(a);
+        if shared == self.chunked() && shared == other.chunked() {
+            // The usual case (the same full chunks): only the tails differ.
+            return shared + self.tail.iter().zip(&other.tail).take_while(|(x, y)| x == y).count();
+        }
         shared + self.iter_from(shared).zip(other.iter_from(shared)).take_while(|(x, y)| x == y).count()
     }
 

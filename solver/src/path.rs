@@ -82,14 +82,12 @@ impl FlatPath {
     fn follow(&mut self, solver: &Solver, store: &TermStore, list: &ForkList<TermId>) -> Result<(), SolverError> {
         let keep = self.list.common_prefix(list);
         self.items.truncate(keep);
-        self.list = ForkList::new();
         if self.first_const.is_some_and(|i| i >= keep) {
             self.first_const = None;
         }
         for c in list.iter_from(keep) {
             if let Err(e) = solver.check_constraint(store, c) {
-                self.items.clear();
-                self.first_const = None;
+                *self = FlatPath::default();
                 return Err(e);
             }
             if self.first_const.is_none() && store.as_const(c).is_some() {
@@ -97,7 +95,7 @@ impl FlatPath {
             }
             self.items.push(c);
         }
-        self.list = list.clone();
+        self.list.clone_from(list);
         Ok(())
     }
 }

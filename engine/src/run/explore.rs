@@ -47,12 +47,14 @@ pub(crate) struct Runner<'p, 'o> {
     pub tests: TestWriter,
     pub budget: Budget,
     observer: &'o mut dyn Observer,
-    next_progress: Duration,
+    /// When to tell the observer next (`None`: it does not want to be told).
+    next_progress: Option<Duration>,
 }
 
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
-        Runner { ctx, tests, budget, observer, next_progress: Duration::from_secs(1) }
+        let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
+        Runner { ctx, tests, budget, observer, next_progress }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -231,11 +233,12 @@ impl<'p, 'o> Runner<'p, 'o> {
 
     /// Tells the observer how the run goes, once a second.
     fn progress(&mut self) {
+        let Some(next) = self.next_progress else { return };
         let elapsed = self.budget.elapsed();
-        if elapsed < self.next_progress {
+        if elapsed < next {
             return;
         }
-        self.next_progress = elapsed + Duration::from_secs(1);
+        self.next_progress = Some(elapsed + Duration::from_secs(1));
         let s = &self.ctx.stats;
         self.observer.progress(&Progress {
             elapsed,

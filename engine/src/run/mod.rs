@@ -39,6 +39,11 @@ pub struct Progress {
 
 /// Watches a run.
 pub trait Observer {
+    /// Whether [`Observer::progress`] should be called (the run loop then reads the clock
+    /// after every state it steps).
+    fn wants_progress(&self) -> bool {
+        true
+    }
     /// Called about once a second while the run goes on.
     fn progress(&mut self, _progress: &Progress) {}
     /// Called once when exploration is over, before the summary is made.
@@ -48,7 +53,11 @@ pub trait Observer {
 /// An observer that ignores everything.
 pub struct Quiet;
 
-impl Observer for Quiet {}
+impl Observer for Quiet {
+    fn wants_progress(&self) -> bool {
+        false
+    }
+}
 
 /// Runs `module` symbolically under `config` and returns the summary.
 pub fn run(module: &Module, config: &EngineConfig) -> Result<RunSummary, RunError> {
