@@ -12,7 +12,7 @@ use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::state::{Ending, ExecutionState, SymbolicObject};
+use crate::symbolic::state::{EarlyReason, Ending, ExecutionState, SymbolicObject};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval, SatResult, TermId};
 use std::rc::Rc;
@@ -103,7 +103,7 @@ impl Context<'_> {
             SatResult::Unsat => Ok(Flow::End(Ending::AssumeFalse(self.location(st)))),
             SatResult::Unknown => {
                 self.stats.solver_unknown += 1;
-                Ok(Flow::End(Ending::AssumeFalse(self.location(st))))
+                Ok(Flow::End(Ending::Early(EarlyReason::SolverUnknown)))
             }
         }
     }

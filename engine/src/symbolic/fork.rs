@@ -80,7 +80,10 @@ impl Context<'_> {
             SatResult::Sat => {}
             SatResult::Unsat => return Ok(Branch::only(model_side)),
             SatResult::Unknown => {
+                // The other side may be feasible: the path records the side it takes, or a
+                // later fork could take a model on the other side (a false error or divergence).
                 self.stats.solver_unknown += 1;
+                st.pc.push(taken);
                 return Ok(Branch::only(model_side));
             }
         }
@@ -88,7 +91,9 @@ impl Context<'_> {
             return Ok(Branch::Early);
         }
         if self.config.budgets.max_states.is_some_and(|max| self.live_states + self.new_states.len() >= max) {
+            // Not forked, still decided: the side taken joins the path condition.
             self.stats.dropped += 1;
+            st.pc.push(taken);
             return Ok(Branch::only(model_side));
         }
         let mut other = st.clone();
@@ -169,7 +174,11 @@ impl Context<'_> {
                     st.pc.push(pass);
                 }
                 SatResult::Unsat => {}
-                SatResult::Unknown => self.stats.solver_unknown += 1,
+                SatResult::Unknown => {
+                    // Failing may be feasible: the path goes on on the side it knows, passing.
+                    self.stats.solver_unknown += 1;
+                    st.pc.push(pass);
+                }
             }
         }
         Ok(None)

@@ -106,6 +106,8 @@ impl Context<'_> {
         if let Some(max) = self.config.budgets.max_states {
             let room = max.saturating_sub(self.live_states + self.new_states.len()) + 1;
             if outcomes.len() > room {
+                // Divergences are what the run is for: the same-outcomes go first.
+                outcomes.sort_by_key(|(outcome, _)| outcome.is_same());
                 self.stats.dropped += (outcomes.len() - room) as u64;
                 outcomes.truncate(room.max(1));
             }

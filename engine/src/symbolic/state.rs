@@ -213,14 +213,18 @@ pub enum EarlyReason {
     MaxDepth,
     /// Seeded shadow execution: a divergence point's share of `--bse-budget` ran out.
     BseBudget,
+    /// The solver could not say whether the path can go on (an `assume` it timed out on):
+    /// not known to be infeasible, so not `assume-false`.
+    SolverUnknown,
 }
 
 impl EarlyReason {
-    /// `max-depth`, `bse-budget`: the word of test records and summaries.
+    /// `max-depth`, `bse-budget`, `solver-unknown`: the word of test records and summaries.
     pub fn name(self) -> &'static str {
         match self {
             EarlyReason::MaxDepth => "max-depth",
             EarlyReason::BseBudget => "bse-budget",
+            EarlyReason::SolverUnknown => "solver-unknown",
         }
     }
 }

@@ -265,3 +265,54 @@ int main(void) {
     assert_eq!(std::fs::read_link(tmp.path().join("penumbra-last")).unwrap(), Path::new("penumbra-out-1"));
     let _ = EngineConfig::default();
 }
+
+/// A branch the state budget keeps from forking still decides the path (issue 14): with room
+/// for one state, the path takes the model's side of `x > 5` (x = 0: false) and records it, so
+/// the division's zero check (x == 10) is infeasible on it. Without the record the run reported
+/// a division by zero at x = 10, an input that returns at the branch. Every test replays.
+#[test]
+fn a_branch_not_forked_under_the_state_budget_still_records_its_side() {
+    let src = r#"#include <penumbra.h>
+int main(void) {
+  int x;
+  penumbra_make_symbolic(&x, sizeof x, "x");
+  if (x > 5)
+    return 0;
+  return 100 / (x - 10);
+}
+"#;
+    let module = compile(src);
+    let mut c = config();
+    c.budgets.max_states = Some(1);
+    let s = run_with(&module, &c);
+    assert_eq!((s.paths_completed, s.errors, s.dropped_states), (1, 0, 1), "{}", s.human());
+    assert_eq!(int_input(&s.tests[0], "x"), 0);
+    assert_replays(&module, &c, &s);
+}
+
+/// Under a full state budget a four-way fork keeps its divergence (issue 14): with room for one
+/// state, `change(x > 5, x > 6)` at x = 0 (the model: both false) goes on with the diff outcome
+/// (x = 6: old true, new false), not with the model's same outcome.
+#[test]
+fn under_the_state_budget_a_divergence_is_the_last_outcome_dropped() {
+    let module = compile(
+        r#"#include <penumbra.h>
+int main(void) {
+  int x;
+  penumbra_make_symbolic(&x, sizeof x, "x");
+  if (change(x > 5, x > 6))
+    return 1;
+  return 0;
+}
+"#,
+    );
+    let mut c = config();
+    c.mode = penumbra_engine::Mode::Shadow(penumbra_engine::ShadowMode::Complete);
+    c.budgets.max_states = Some(1);
+    let s = run_with(&module, &c);
+    assert_eq!(s.diff_paths, 1, "{}", s.human());
+    let diverged = of_kind(&s, "divergence");
+    assert_eq!(diverged.len(), 1);
+    assert_eq!(int_input(diverged[0], "x"), 6);
+    assert_eq!((diverged[0].old.as_deref(), diverged[0].new.as_deref()), (Some("true"), Some("false")));
+}
