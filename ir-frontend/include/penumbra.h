@@ -3,9 +3,10 @@
  * A unified program merges the old and the new version of a patch and marks every edit with
  * change(old, new). The same file builds three ways:
  *
- *   - symbolic (no macro defined): what `penumbra` compiles. change() and the other
- *     annotations become calls of declared functions that penumbra's frontend turns into IR
- *     instructions; nothing here needs a definition at link time.
+ *   - symbolic (no macro defined): what `penumbra` compiles. change(a, b) becomes a branch
+ *     on penumbra_execute(OLD), and the annotations calls of declared functions that
+ *     penumbra's frontend turns into IR instructions; nothing here needs a definition at
+ *     link time.
  *   - native old (-DPENUMBRA_VERSION_OLD) and native new (-DPENUMBRA_VERSION_NEW): plain C for
  *     replay. change(a, b) is (a) resp. (b), penumbra_execute(V) is a constant comparison, and
  *     penumbra_make_symbolic / penumbra_assume / penumbra_assert (and their klee_ spellings in
@@ -55,35 +56,21 @@ void penumbra_assert(int cond);
 
 #else /* the symbolic build, compiled by penumbra */
 
-/* One declared function per width: the frontend lowers each call into an IR `change`. */
-signed char __penumbra_change_i8(signed char old_value, signed char new_value);
-short __penumbra_change_i16(short old_value, short new_value);
-int __penumbra_change_i32(int old_value, int new_value);
-long long __penumbra_change_i64(long long old_value, long long new_value);
-void *__penumbra_change_ptr(const volatile void *old_value, const volatile void *new_value);
-/* Floating point is not modelled: these exist so that change() on a float compiles, and the
- * frontend reports it as unsupported where it is used. */
-float __penumbra_change_f32(float old_value, float new_value);
-double __penumbra_change_f64(double old_value, double new_value);
-long double __penumbra_change_f80(long double old_value, long double new_value);
 int __penumbra_execute(int version);
 
-/* The type of change(old, new) is the type of `1 ? (old) : (new)`: the usual arithmetic
- * conversions for numbers (so change(x > 5, x > 10) is an int), the composite type for
- * pointers. _Generic picks the function of that width; the cast gives the result that type
- * back (a pointer comes back with its pointee type, not as void *). */
-#define __penumbra_change_fn(e)                                                              \
-  _Generic((e),                                                                              \
-      _Bool: __penumbra_change_i8, char: __penumbra_change_i8,                               \
-      signed char: __penumbra_change_i8, unsigned char: __penumbra_change_i8,                \
-      short: __penumbra_change_i16, unsigned short: __penumbra_change_i16,                   \
-      int: __penumbra_change_i32, unsigned int: __penumbra_change_i32,                       \
-      long: __penumbra_change_i64, unsigned long: __penumbra_change_i64,                     \
-      long long: __penumbra_change_i64, unsigned long long: __penumbra_change_i64,           \
-      float: __penumbra_change_f32, double: __penumbra_change_f64,                           \
-      long double: __penumbra_change_f80, default: __penumbra_change_ptr)
-#define penumbra_change(old, new)                                                            \
-  ((__typeof__(1 ? (old) : (new)))__penumbra_change_fn(1 ? (old) : (new))((old), (new)))
+/* Each operand runs in its own version only, as a penumbra_execute block (ShadowJPF+): the old
+ * operand's side effects and errors (a write, a null dereference, a read past a buffer) are
+ * the old version's alone, and likewise for the new one, exactly as in the two native builds.
+ * The type is that of `1 ? (old) : (new)`. The statement expression keeps clang from threading
+ * an enclosing `if` through the two operands: both meet again at the variable, which is where
+ * the block ends (__extension__: no pedantic warning for it). Where both operands are pure (no
+ * call, division or memory access but a whole variable's read), the frontend folds the block
+ * into one IR `change`. */
+#define penumbra_change(old, new)                                                                 \
+  (__extension__({                                                                                \
+    __typeof__(1 ? (old) : (new)) __penumbra_changed = __penumbra_execute(PENUMBRA_OLD) ? (old) : (new); \
+    __penumbra_changed;                                                                           \
+  }))
 #define penumbra_execute(version) __penumbra_execute(version)
 
 #endif

@@ -3,6 +3,9 @@
 use crate::common::{func_text, lower, text};
 
 #[test]
+/// `change(old, new)` is a `penumbra_execute` block in the header; with pure operands the
+/// frontend folds it back into one `change`, its sides' blocks and the execute gone (the
+/// numbers skip what was folded away).
 fn change_in_a_branch_condition_becomes_a_change_of_the_two_comparisons() {
     let m = lower(
         "classify.c",
@@ -17,19 +20,19 @@ int classify(int x) {
     let expected = "\
 fn @classify(i32) -> i32 {  ; line 2
 block0(v0: i32):
-    v3 = icmp.sgt v0, 5                      ; line 3
-    v4 = zext.i32 v3                         ; line 3
-    v6 = icmp.sgt v0, 10                     ; line 3
-    v7 = zext.i32 v6                         ; line 3
-    v8 = change.i32 v4, v7                   ; line 3
-    v10 = icmp.ne v8, 0                      ; line 3
-    brif v10, block1, block2                 ; line 3
-block1:
-    jump block3(1)                           ; line 4
-block2:
-    jump block3(0)                           ; line 5
-block3(v1: i32):
-    ret v1                                   ; line 6
+    v8 = icmp.sgt v0, 5                      ; line 3
+    v9 = zext.i32 v8                         ; line 3
+    v11 = icmp.sgt v0, 10                    ; line 3
+    v12 = zext.i32 v11                       ; line 3
+    v13 = change.i32 v9, v12                 ; line 3
+    v14 = icmp.ne v13, 0                     ; line 3
+    brif v14, block4, block5                 ; line 3
+block4:
+    jump block6(1)                           ; line 4
+block5:
+    jump block6(0)                           ; line 5
+block6(v2: i32):
+    ret v2                                   ; line 6
 }
 ";
     assert_eq!(func_text(&m, "classify"), expected);

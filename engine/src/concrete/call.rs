@@ -109,9 +109,13 @@ impl<'a> Interp<'a> {
         }
         self.machine.line = cur.body.srclocs[inst].line;
         let value = match model {
-            LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name)?,
-            _ => libc::call(&mut self.machine, model, name, &self.scratch)?,
+            LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name),
+            _ => libc::call(&mut self.machine, model, name, &self.scratch),
         };
+        if !self.machine.observed.is_empty() {
+            self.record_outputs(cur.func, inst);
+        }
+        let value = value?;
         if let Some((r, ty)) = Self::result_type(cur, inst) {
             self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask();
         }

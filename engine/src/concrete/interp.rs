@@ -15,12 +15,15 @@ use super::config::RunConfig;
 use super::exec;
 use super::machine::Machine;
 use super::program::Program;
-use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent};
+use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent, Traced};
 use super::stop::{Fault, Halt, Stop};
 use crate::address::{bytes_text, ObjectId, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::{ErrorKind, Location, RuntimeError};
 use cranelift_entity::EntityRef;
-use penumbra_ir::{Block, Body, Dest, Func, Inst, InstData, Module, Type, Value, Version};
+use penumbra_ir::{
+    execute_join, immediate_post_dominators, tests_execute, Block, Body, Dest, Func, Inst, InstData, Module, Type,
+    Value, Version,
+};
 use rustc_hash::FxHashMap;
 
 /// One activation record. Kept small: deep recursion keeps up to `max_call_depth` of them.
@@ -76,8 +79,13 @@ pub(super) struct Interp<'a> {
     pub floor: usize,
     /// [`RunConfig::trace`], copied here so the branch arms test a field of `self`.
     pub tracing: bool,
-    /// The decisions so far, when tracing.
-    pub trace: Vec<TraceEvent>,
+    /// The events so far, when tracing.
+    pub trace: Vec<Traced>,
+    /// When tracing: a `penumbra_execute` ran outside any execute block, so the next `brif`
+    /// (unless a `jump` comes first) starts one, as in the symbolic engine.
+    pub pending_execute: bool,
+    /// When tracing, inside an execute block: its frame depth and join block.
+    pub execute_block: Option<(usize, Block)>,
 }
 
 impl Program<'_> {
@@ -120,7 +128,10 @@ fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         floor: 0,
         tracing: config.trace,
         trace: Vec::new(),
+        pending_execute: false,
+        execute_block: None,
     };
+    interp.machine.tracing = config.trace;
     let outcome = match interp.execute(prog.main, &args) {
         Ok(value) => Outcome::Exit(value.map_or(0, |v| (v & 0xff) as i32)),
         Err(halt) => interp.outcome(halt),
@@ -220,7 +231,10 @@ impl<'a> Interp<'a> {
                 };
                 self.set_result(cur, inst, v);
             }
-            InstData::Execute { version } => self.set_result(cur, inst, u64::from(*version == self.version)),
+            InstData::Execute { version } => {
+                self.pending_execute = self.tracing && self.execute_block.is_none();
+                self.set_result(cur, inst, u64::from(*version == self.version));
+            }
             InstData::MakeSymbolic { args: [addr, size, name] } => {
                 self.make_symbolic(self.reg(cur, *addr), self.reg(cur, *size), self.reg(cur, *name))?;
             }
@@ -236,14 +250,25 @@ impl<'a> Interp<'a> {
             }
             InstData::Jump { dest } => {
                 self.branch(cur, *dest);
+                if self.tracing {
+                    self.pending_execute = false;
+                    self.at_join(cur);
+                }
                 return Ok(Flow::Continue);
             }
             InstData::Brif { cond, then_dest, else_dest } => {
                 let taken = self.reg(cur, *cond) != 0;
-                if self.tracing {
+                let (dest, other) = if taken { (*then_dest, *else_dest) } else { (*else_dest, *then_dest) };
+                if self.tracing
+                    && !(std::mem::take(&mut self.pending_execute)
+                        && self.enter_execute_block(cur, inst, *cond, dest, other))
+                {
                     self.record(TraceEvent::Brif { func: cur.func, inst, side: u8::from(taken) });
                 }
-                self.branch(cur, if taken { *then_dest } else { *else_dest });
+                self.branch(cur, dest);
+                if self.tracing {
+                    self.at_join(cur);
+                }
                 return Ok(Flow::Continue);
             }
             InstData::Switch { arg, table } => {
@@ -258,10 +283,16 @@ impl<'a> Interp<'a> {
                     });
                 }
                 self.branch(cur, index.map_or(table.default, |i| table.cases[i].1));
+                if self.tracing {
+                    self.at_join(cur);
+                }
                 return Ok(Flow::Continue);
             }
             InstData::Return { value } => {
                 let v = value.map(|v| self.reg(cur, v));
+                if self.tracing {
+                    self.trace_return(cur, inst, v);
+                }
                 return Ok(self.ret(cur, v));
             }
             InstData::Unreachable => {
@@ -276,12 +307,62 @@ impl<'a> Interp<'a> {
         Ok(Flow::Continue)
     }
 
-    /// Appends a decision to the trace. Out of line and cold: the hot loop only pays the test
+    /// Appends an event to the trace. Out of line and cold: the hot loop only pays the test
     /// of [`Interp::tracing`] at branches.
     #[cold]
     #[inline(never)]
-    fn record(&mut self, event: TraceEvent) {
-        self.trace.push(event);
+    pub(super) fn record(&mut self, event: TraceEvent) {
+        self.trace.push(Traced { step: self.steps, event });
+    }
+
+    /// Traces the values a library call at `inst` made the user see.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn record_outputs(&mut self, func: Func, inst: Inst) {
+        for value in std::mem::take(&mut self.machine.observed) {
+            self.record(TraceEvent::Output { func, inst, value });
+        }
+    }
+
+    /// At the `brif` `inst` right after a `penumbra_execute` (this version goes to `dest`, the
+    /// other to `other`): starts an execute block if its sides meet again in this function, as
+    /// the symbolic engine does (`shadow::execute`).
+    #[cold]
+    #[inline(never)]
+    fn enter_execute_block(&mut self, cur: &Cursor<'a>, inst: Inst, cond: Value, dest: Dest, other: Dest) -> bool {
+        let body = cur.body;
+        if !tests_execute(body, cond) {
+            return false;
+        }
+        let (mine, theirs) = (body.dests[dest].block, body.dests[other].block);
+        let (old, new) = if self.version == Version::Old { (mine, theirs) } else { (theirs, mine) };
+        let ipdom = || immediate_post_dominators(body)[cur.block].expand();
+        let Some(join) = execute_join(body, cur.block, old, new, ipdom) else { return false };
+        self.record(TraceEvent::ExecuteEnter { func: cur.func, inst });
+        self.execute_block = Some((self.frames.len(), join));
+        true
+    }
+
+    /// After a jump: the end of the execute block whose join `cur` reached.
+    fn at_join(&mut self, cur: &Cursor<'a>) {
+        if self.execute_block == Some((self.frames.len(), cur.block)) {
+            self.execute_block = None;
+            self.record(TraceEvent::ExecuteJoin);
+        }
+    }
+
+    /// Before the `return` `inst`: `main`'s status is output, and a return from an execute
+    /// block's frame ends the block.
+    #[cold]
+    #[inline(never)]
+    fn trace_return(&mut self, cur: &Cursor<'a>, inst: Inst, value: Option<u64>) {
+        if let (Some(v), 1) = (value, self.frames.len()) {
+            self.record(TraceEvent::Output { func: cur.func, inst, value: v & 0xff });
+        }
+        if self.execute_block.is_some_and(|(depth, _)| depth == self.frames.len()) {
+            self.execute_block = None;
+            self.record(TraceEvent::ExecuteReturn);
+        }
     }
 
     /// The value of `v` in the executing frame.

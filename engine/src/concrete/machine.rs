@@ -32,6 +32,10 @@ pub struct Machine<'a> {
     pub rand: GlibcRand,
     /// Where `strtok(NULL, ...)` continues (0: nowhere).
     pub strtok_next: u64,
+    /// Whether the run is traced: then the values the user sees are kept in `observed` (see
+    /// [`TraceEvent::Output`](super::TraceEvent::Output)) until the interpreter takes them.
+    pub tracing: bool,
+    pub observed: Vec<u64>,
 }
 
 impl<'a> Machine<'a> {
@@ -45,7 +49,17 @@ impl<'a> Machine<'a> {
             stdin_pos: 0,
             line: 0,
             rand: GlibcRand::default(),
+            tracing: false,
+            observed: Vec::new(),
             strtok_next: 0,
+        }
+    }
+
+    /// A value the user sees (an exit status, a printed number or character), kept for the
+    /// trace.
+    pub fn observe(&mut self, value: u64) {
+        if self.tracing {
+            self.observed.push(value);
         }
     }
 

@@ -39,7 +39,7 @@ mod stop;
 
 pub use config::{Inputs, RunConfig};
 pub use program::{run, LoadError, Program};
-pub use result::{Outcome, RunResult, SymbolicObject, TraceEvent};
+pub use result::{Outcome, RunResult, SymbolicObject, TraceEvent, Traced};
 
 /// The address layout, for tools that want to recognise where an address points.
 pub mod layout {

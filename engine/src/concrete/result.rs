@@ -72,7 +72,8 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// One conditional decision of a traced run ([`RunConfig::trace`](super::RunConfig::trace)).
+/// One event of a traced run ([`RunConfig::trace`](super::RunConfig::trace)): a conditional
+/// decision, the bounds of a `penumbra_execute` block, or a value the user sees.
 ///
 /// These are exactly the places where the symbolic engine forks on a condition that depends on
 /// the inputs: a `brif` is one two-way fork, a `switch` one decision among its targets (which
@@ -96,6 +97,27 @@ pub enum TraceEvent {
     /// or its default (`index` = the number of cases). Cases are matched by value, so `index`
     /// is the case whose value the selector had, even if other cases share its target.
     Switch { func: Func, inst: Inst, index: u32 },
+    /// The `brif` `inst` of `func` on a `penumbra_execute(V)` (outside any other block) starts
+    /// an execute block: this version runs its side up to the block's join. The symbolic
+    /// engine runs the old side, then the new one, and merges them at the join.
+    ExecuteEnter { func: Func, inst: Inst },
+    /// The block's side reached its join: both versions run on together.
+    ExecuteJoin,
+    /// The block's function returned inside the block (its side never reached the join).
+    ExecuteReturn,
+    /// A value the user sees, where the symbolic engine compares the versions' values
+    /// (`shadow::output`): `main`'s return value or `exit`'s status (its low 8 bits), a number
+    /// or character `printf` formats (zero-extended from its type), a byte `putchar` or `fputc`
+    /// writes. Inside an execute block the versions' outputs are their own and not compared.
+    Output { func: Func, inst: Inst, value: u64 },
+}
+
+/// A trace event and the number of instructions executed before it (its position: two runs
+/// that made the same decisions reach each event after the same number of steps).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Traced {
+    pub step: u64,
+    pub event: TraceEvent,
 }
 
 /// Everything a run produced.
@@ -108,11 +130,10 @@ pub struct RunResult {
     pub steps: u64,
     /// The symbolic objects in creation order.
     pub symbolics: Vec<SymbolicObject>,
-    /// The conditional decisions in execution order, when [`RunConfig::trace`] was set (else
-    /// empty).
+    /// The events in execution order, when [`RunConfig::trace`] was set (else empty).
     ///
     /// [`RunConfig::trace`]: super::RunConfig::trace
-    pub trace: Vec<TraceEvent>,
+    pub trace: Vec<Traced>,
 }
 
 impl RunResult {

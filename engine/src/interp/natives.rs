@@ -133,7 +133,9 @@ impl<'p> Context<'p> {
                 Some(dst)
             }
             Native::Exit => {
-                let code = self.model_value(st, arg!(0));
+                let status = self.fit(arg!(0), 8);
+                self.observe(st, inst, status)?;
+                let code = self.model_value(st, status);
                 return Ok(Err(Flow::End(Ending::Exit((code & 0xff) as i32))));
             }
             Native::Abort => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "abort() called")))),

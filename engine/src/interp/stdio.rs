@@ -1,7 +1,8 @@
 //! `<stdio.h>` natives. Output to `stdout`/`stderr` is discarded (a symbolic run prints
 //! nothing of the program's; replaying a test shows its real output): the models only compute
 //! the return values and perform the reads a real call would (so `printf("%s", p)` with a bad
-//! `p` is still an error). Symbolic arguments of `printf`, `puts`, ... are read under the
+//! `p` is still an error). In shadow execution a printed number or character whose versions can
+//! differ is a divergence ([`Context::observe`]); printed strings are not compared yet. Symbolic arguments of `printf`, `puts`, ... are read under the
 //! state's model *without* constraining the path. `sprintf`/`snprintf` write into memory, so
 //! their symbolic arguments are fixed to their model values (added to the path condition).
 //! Standard input is the `--sym-stdin` bytes (or empty): `getchar`/`fgetc` return the next
@@ -57,12 +58,12 @@ impl<'p> Context<'p> {
         let int32 = |ex: &mut Self, v: u64| Some(ex.store.constant(32, v));
         let r = match native {
             Native::Printf => {
-                let text = tri!(self.format(st, a, 0, name, false));
+                let text = tri!(self.format(st, inst, a, 0, name, false)?);
                 int32(self, text.len() as u64)
             }
             Native::Fprintf => {
                 let stream = tri!(self.stream(st, tri!(arg(self, st, 0))));
-                let text = tri!(self.format(st, a, 1, name, false));
+                let text = tri!(self.format(st, inst, a, 1, name, false)?);
                 int32(self, if stream == Stream::Stdin { EOF } else { text.len() as u64 })
             }
             Native::Sprintf | Native::Snprintf => {
@@ -73,7 +74,7 @@ impl<'p> Context<'p> {
                 } else {
                     (None, 1)
                 };
-                let mut text = tri!(self.format(st, a, fmt_index, name, true));
+                let mut text = tri!(self.format(st, inst, a, fmt_index, name, true)?);
                 let n = text.len() as u64;
                 if limit != Some(0) {
                     if let Some(size) = limit {
@@ -98,6 +99,8 @@ impl<'p> Context<'p> {
             }
             Native::Putchar => {
                 let c = tri!(arg(self, st, 0));
+                let byte = self.fit(c, 8);
+                self.observe(st, inst, byte)?;
                 let k = self.store.constant(self.store.width(c), 0xff);
                 Some(self.store.and(c, k))
             }
@@ -114,6 +117,8 @@ impl<'p> Context<'p> {
                 if stream == Stream::Stdin {
                     int32(self, EOF)
                 } else {
+                    let byte = self.fit(c, 8);
+                    self.observe(st, inst, byte)?;
                     let k = self.store.constant(self.store.width(c), 0xff);
                     Some(self.store.and(c, k))
                 }
@@ -183,21 +188,40 @@ impl<'p> Context<'p> {
     fn format(
         &mut self,
         st: &mut ExecutionState,
+        inst: Inst,
         a: &[TermId],
         fmt_index: usize,
         name: &str,
         constrain: bool,
-    ) -> Result<Vec<u8>, Ending> {
+    ) -> Result<Result<Vec<u8>, Ending>, RunError> {
         let Some(&fmt) = a.get(fmt_index) else {
             let message = format!("{name} called with {} arguments, needs at least {}", a.len(), fmt_index + 1);
-            return Err(self.error(st, ErrorKind::InvalidCall, message));
+            return Ok(Err(self.error(st, ErrorKind::InvalidCall, message)));
         };
         let fmt = self.concretize(st, fmt);
-        let fmt = self.read_cstring(st, fmt, None)?;
+        let fmt = match self.read_cstring(st, fmt, None) {
+            Ok(fmt) => fmt,
+            Err(ending) => return Ok(Err(ending)),
+        };
         let mut out = Vec::with_capacity(fmt.len() + 16);
-        let mut args = VarArgs { ex: self, st, name, values: &a[fmt_index + 1..], next: 0, constrain };
-        printf::format(&fmt, &mut args, &mut out)?;
-        Ok(out)
+        let mut args = VarArgs { ex: self, st, inst, name, values: &a[fmt_index + 1..], next: 0, constrain };
+        match printf::format(&fmt, &mut args, &mut out) {
+            Ok(()) => Ok(Ok(out)),
+            Err(Stop::End(ending)) => Ok(Err(ending)),
+            Err(Stop::Failed(e)) => Err(e),
+        }
+    }
+}
+
+/// Why formatting stopped: the path ended, or the engine failed.
+enum Stop {
+    End(Ending),
+    Failed(RunError),
+}
+
+impl From<Ending> for Stop {
+    fn from(ending: Ending) -> Self {
+        Stop::End(ending)
     }
 }
 
@@ -205,6 +229,7 @@ impl<'p> Context<'p> {
 struct VarArgs<'x, 'p> {
     ex: &'x mut Context<'p>,
     st: &'x mut ExecutionState,
+    inst: Inst,
     name: &'x str,
     values: &'x [TermId],
     next: usize,
@@ -212,30 +237,52 @@ struct VarArgs<'x, 'p> {
 }
 
 impl PrintfArgs for VarArgs<'_, '_> {
-    type Error = Ending;
+    type Error = Stop;
 
-    fn next_arg(&mut self) -> Result<u64, Ending> {
-        let Some(&t) = self.values.get(self.next) else {
-            let message = format!("{}'s format needs more than the {} arguments given", self.name, self.values.len());
-            return Err(self.ex.error(self.st, ErrorKind::InvalidCall, message));
-        };
-        self.next += 1;
-        if self.ex.store.as_const(t).is_none() {
-            self.ex.stats.printed_symbolic += 1;
-            if self.constrain {
-                return Ok(self.ex.concretize(self.st, t));
-            }
+    fn next_arg(&mut self) -> Result<u64, Stop> {
+        let t = self.next_value()?;
+        if !self.constrain {
+            // Printed to a stream: the user sees it (sprintf's bytes are observed where they
+            // are printed, if ever).
+            self.ex.observe(self.st, self.inst, t).map_err(Stop::Failed)?;
         }
-        Ok(self.ex.model_value(self.st, t))
+        Ok(self.value_of(t))
     }
 
-    fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Ending> {
+    fn next_string(&mut self) -> Result<u64, Stop> {
+        let t = self.next_value()?;
+        Ok(self.value_of(t))
+    }
+
+    fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Stop> {
         let bytes = self.ex.read_cstring(self.st, addr, max)?;
         out.extend_from_slice(&bytes);
         Ok(())
     }
 
-    fn unsupported(&mut self, what: String) -> Ending {
-        self.ex.unsupported(self.st, what)
+    fn unsupported(&mut self, what: String) -> Stop {
+        Stop::End(self.ex.unsupported(self.st, what))
+    }
+}
+
+impl VarArgs<'_, '_> {
+    fn next_value(&mut self) -> Result<TermId, Stop> {
+        let Some(&t) = self.values.get(self.next) else {
+            let message = format!("{}'s format needs more than the {} arguments given", self.name, self.values.len());
+            return Err(Stop::End(self.ex.error(self.st, ErrorKind::InvalidCall, message)));
+        };
+        self.next += 1;
+        Ok(t)
+    }
+
+    /// The argument's value: symbolic ones under the state's model, fixed to it for `sprintf`.
+    fn value_of(&mut self, t: TermId) -> u64 {
+        if self.ex.store.as_const(t).is_none() {
+            self.ex.stats.printed_symbolic += 1;
+            if self.constrain {
+                return self.ex.concretize(self.st, t);
+            }
+        }
+        self.ex.model_value(self.st, t)
     }
 }

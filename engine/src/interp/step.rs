@@ -11,7 +11,7 @@ use crate::run_error::RunError;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::fork::{Branch, Site};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
-use penumbra_ir::{BinaryOp, Body, CastOp, Dest, Inst, InstData, IntCC, Value, Version};
+use penumbra_ir::{tests_execute, BinaryOp, Body, CastOp, Dest, Inst, InstData, IntCC, Value, Version};
 use penumbra_solver::TermId;
 
 /// The term of `v` in the top frame.
@@ -109,12 +109,14 @@ impl<'p> Context<'p> {
             InstData::Assume { cond } => return self.assume(st, inst, val(st, *cond)),
             InstData::Assert { cond } => return self.assert(st, val(st, *cond)),
             InstData::Jump { dest } => {
+                // A `penumbra_execute` folded into a `change` (pure operands) has no branch.
+                st.pending_execute = None;
                 self.jump(st, body, *dest);
                 return Ok(Flow::Jumped);
             }
             InstData::Brif { cond, then_dest, else_dest } => {
                 let c = self.truth(val(st, *cond));
-                if st.pending_execute.take().is_some() {
+                if st.pending_execute.take().is_some() && tests_execute(body, *cond) {
                     if let Some(flow) = self.enter_execute_block(st, body, c, *then_dest, *else_dest) {
                         return Ok(flow);
                     }
@@ -131,7 +133,15 @@ impl<'p> Context<'p> {
                 return Ok(Flow::Jumped);
             }
             InstData::Switch { arg, table } => return self.switch(st, body, inst, val(st, *arg), *table),
-            InstData::Return { value } => return Ok(self.ret(st, value.map(|v| val(st, v)))),
+            InstData::Return { value } => {
+                let value = value.map(|v| val(st, v));
+                if let (Some(v), 1) = (value, st.stack.len()) {
+                    // `main` returns: its status is output.
+                    let status = self.fit(v, 8);
+                    self.observe(st, inst, status)?;
+                }
+                return Ok(self.ret(st, value));
+            }
             InstData::Unreachable => {
                 return Ok(Flow::End(self.error(st, ErrorKind::Unreachable, "reached unreachable code")));
             }

@@ -16,8 +16,14 @@ pub const MAX_FIELD: usize = 1 << 20;
 /// What the formatter needs from its caller.
 pub trait PrintfArgs {
     type Error;
-    /// The next variadic argument, zero-extended from its type to 64 bits.
+    /// The next variadic argument, zero-extended from its type to 64 bits; its value shows in
+    /// the output (a number, a character, a width).
     fn next_arg(&mut self) -> Result<u64, Self::Error>;
+    /// The next variadic argument as the address of a `%s` string: the string shows, not the
+    /// address.
+    fn next_string(&mut self) -> Result<u64, Self::Error> {
+        self.next_arg()
+    }
     /// Appends the NUL-terminated string at `addr` (never null), at most `max` bytes of it.
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Self::Error>;
     /// The error for a conversion penumbra does not model (e.g. `%f`).
@@ -150,7 +156,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
                 pad(out, &spec, &[c], false);
             }
             b's' if !wide => {
-                let addr = args.next_arg()?;
+                let addr = args.next_string()?;
                 let mut s = Vec::new();
                 if addr == 0 {
                     // glibc prints "(null)" unless the precision is too small for it.

@@ -228,8 +228,8 @@ impl TestWriter {
         };
         if let Some(d) = &st.divergence {
             record.line = Some(d.line);
-            record.old = Some(d.old.to_string());
-            record.new = Some(d.new.to_string());
+            record.old = Some(d.old.describe(store, model));
+            record.new = Some(d.new.describe(store, model));
         } else if let (true, Ending::Error(e)) = (st.mode.is_shadow(), ending) {
             record.line = Some(e.location.line);
         }

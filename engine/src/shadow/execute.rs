@@ -15,9 +15,8 @@
 
 use crate::symbolic::context::{Context, EndedPath, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side};
-use penumbra_ir::{Block, Body, Dest, Version};
+use penumbra_ir::{execute_join, Body, Dest, Version};
 use penumbra_solver::TermId;
-use std::rc::Rc;
 
 /// What a path ending inside a `penumbra_execute` block becomes.
 pub enum BlockEnd {
@@ -37,9 +36,10 @@ impl Context<'_> {
         }
     }
 
-    /// A branch on `cond` right after `penumbra_execute` in a state running both versions:
-    /// starts the block if the condition is the execute's (constant and different in the two
-    /// versions) and the sides meet again in this function. `None`: an ordinary branch.
+    /// A branch on `cond` right after `penumbra_execute` in a state running both versions, computed
+    /// from executes and constants alone (`penumbra_ir::tests_execute`): starts the block if the
+    /// versions' conditions differ and the sides meet again in this function. `None`: an
+    /// ordinary branch.
     pub fn enter_execute_block(
         &mut self,
         st: &mut ExecutionState,
@@ -60,16 +60,10 @@ impl Context<'_> {
         let pick = |taken: u64| if taken & 1 == 1 { then_dest } else { else_dest };
         let (old_dest, new_dest) = (pick(o), pick(n));
         let (old_block, new_block) = (body.dests[old_dest].block, body.dests[new_dest].block);
-        // `if (penumbra_execute(V)) {...}` without `else`: the other version's destination is
-        // the code after the block, where V's side arrives unless it returns early. With an
-        // `else`, the sides meet where every path from the branch meets.
-        let join = if reaches(body, old_block, new_block, frame.block) {
-            new_block
-        } else if reaches(body, new_block, old_block, frame.block) {
-            old_block
-        } else {
-            self.prog.post_dominators(frame.func)?[frame.block].expand()?
-        };
+        let prog = self.prog;
+        let join = execute_join(body, frame.block, old_block, new_block, || {
+            prog.post_dominators(frame.func).and_then(|p| p[frame.block].expand())
+        })?;
         st.execute = Some(Box::new(ExecuteBlock {
             depth: st.stack.len(),
             join,
@@ -100,10 +94,25 @@ impl Context<'_> {
             }
             None => {
                 let old = block.old_at_join.expect("the old side reached the join first");
-                let frame = st.frame_mut();
-                for (value, &o) in Rc::make_mut(&mut frame.values).iter_mut().zip(old.values.iter()) {
-                    *value = self.store.shadow(o, *value);
+                // What the block computed leaves it through the join's parameters (the sides
+                // dominate nothing after the join): where the versions provably agree there,
+                // the pair collapses (refactoring elimination, as for `change`).
+                let params = body.block_params(block.join);
+                let mut values = st.frame().values.to_vec();
+                for (i, (value, &o)) in values.iter_mut().zip(old.values.iter()).enumerate() {
+                    if *value == o {
+                        continue;
+                    }
+                    let (po, pn) = (self.store.old(o), self.store.new(*value));
+                    *value = if params.iter().any(|p| p.as_u32() as usize == i) {
+                        let merged = self.solver.shadow_under(&mut self.store, &st.pc, po, pn);
+                        merged.unwrap_or_else(|_| self.store.shadow(po, pn))
+                    } else {
+                        self.store.shadow(po, pn)
+                    };
                 }
+                let frame = st.frame_mut();
+                frame.values = values.into();
                 for id in old.allocas {
                     if !frame.allocas.contains(&id) {
                         frame.allocas.push(id);
@@ -159,11 +168,9 @@ impl Context<'_> {
         let EndedPath { mut st, ending } = path;
         match st.mode {
             ExecMode::Block(Version::Old) => {
-                // Unwind to the block's frame (the old side may end inside a call).
                 let depth = st.execute.as_ref().map_or(0, |b| b.depth);
-                st.stack.truncate(depth);
                 let prog = self.prog;
-                let Some(body) = st.stack.last().and_then(|f| prog.module.funcs[f.func].body.as_ref()) else {
+                let Some(body) = st.stack.get(depth - 1).and_then(|f| prog.module.funcs[f.func].body.as_ref()) else {
                     return BlockEnd::Ended(EndedPath { st, ending });
                 };
                 self.leave_for_new(&mut st, body, what);
@@ -179,41 +186,23 @@ impl Context<'_> {
     }
 
     /// The old version left its side early (`old` says how): record the divergence and run the
-    /// new version's side from the branch, alone.
+    /// new version's side from the branch, alone. `body` is the block's function's.
     fn leave_for_new(&mut self, st: &mut ExecutionState, body: &Body, old: Side) {
         let mut block = st.execute.take().expect("in a block");
         let new_dest = block.new_dest.take().expect("the old side runs first");
-        // An ending diverges where it happens; a return (through the function's one return
-        // block, whose line says little) at the `penumbra_execute` branch.
+        // An ending diverges where it happens (maybe in a call made by the old side); a return
+        // (through the function's one return block, whose line says little) at the
+        // `penumbra_execute` branch.
         st.mode = ExecMode::Both;
         let returned = old == Side::Returns;
         if !returned {
             self.diverge(st, old, Side::Continues);
         }
+        st.stack.truncate(block.depth);
         *st.stack.last_mut().expect("the block's frame") = block.at_branch;
         if returned {
             self.diverge(st, old, Side::Continues);
         }
         self.jump(st, body, new_dest);
     }
-}
-
-/// Whether `to` is reachable from `from` without passing through `avoid`.
-fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
-    let mut seen = vec![from];
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        if b == to {
-            return true;
-        }
-        let Some(term) = body.layout.terminator(b) else { continue };
-        for d in body.successors(term) {
-            let next = body.dests[d].block;
-            if next != avoid && !seen.contains(&next) {
-                seen.push(next);
-                work.push(next);
-            }
-        }
-    }
-    false
 }

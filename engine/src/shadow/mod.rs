@@ -1,7 +1,8 @@
 //! Shadow execution's semantics above the machine's forks: `change(old, new)` values and
 //! allocations whose size differs between versions (`values`), accesses through an address
 //! that differs between versions (`pairs`), and `penumbra_execute(OLD|NEW)` blocks, where one
-//! version runs alone (`execute`).
+//! version runs alone (`execute`), and values whose versions differ where the program outputs
+//! them (`output`).
 //!
 //! Four-way forking itself is part of the machine ([`four_way`](crate::symbolic::four_way)):
 //! every check a memory access makes may be a four-way question, so it sits below the
@@ -9,5 +10,6 @@
 //! [`run`](crate::run).
 
 pub mod execute;
+mod output;
 pub mod pairs;
 mod values;

@@ -265,9 +265,34 @@ impl Context<'_> {
     pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjectId, offset: Offset, data: &[TermId]) {
         if let ExecMode::Block(version) = st.mode {
             // One version's write inside a `penumbra_execute` block: keep the other version's
-            // bytes (at a fixed offset).
+            // bytes.
             let off = match offset {
                 Offset::Const(off) => off,
+                Offset::Sym(off) if st.mem.object(obj).size <= MAX_SYMBOLIC_WRITE_BYTES => {
+                    // Write symbolically, then take this version's projection of the result and
+                    // the other version's of what was there (no concrete offset: that would
+                    // drop the paths of every other offset).
+                    let size = st.mem.object(obj).size;
+                    let before = st.mem.bytes(obj, 0, size);
+                    st.mem.write_symbolic(&mut self.store, obj, off, data);
+                    let after = st.mem.bytes(obj, 0, size);
+                    let merged: Vec<TermId> = before
+                        .iter()
+                        .zip(&after)
+                        .map(|(&b, &a)| match version {
+                            Version::Old => {
+                                let (o, n) = (self.store.old(a), self.store.new(b));
+                                self.store.shadow(o, n)
+                            }
+                            Version::New => {
+                                let (o, n) = (self.store.old(b), self.store.new(a));
+                                self.store.shadow(o, n)
+                            }
+                        })
+                        .collect();
+                    st.mem.write_bytes(obj, 0, &merged);
+                    return;
+                }
                 Offset::Sym(off) => {
                     self.stats.concretized_offsets += 1;
                     self.concretize(st, off)

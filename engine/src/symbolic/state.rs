@@ -17,7 +17,7 @@ use crate::address::ObjectId;
 use crate::concrete::Inputs;
 use crate::error::{Location, RuntimeError};
 use penumbra_ir::{Block, Body, Dest, Func, Inst, Module, Value, Version};
-use penumbra_solver::{ForkList, Model, TermId, VarId};
+use penumbra_solver::{eval, mask, ForkList, Model, TermId, TermStore, VarId};
 use std::fmt;
 use std::rc::Rc;
 
@@ -97,6 +97,9 @@ pub enum Side {
     Fails,
     /// A value the engine had to make concrete, which the versions could not agree on.
     Value(u64),
+    /// A value the user sees (output), named at the test's inputs: its term in this version
+    /// (see [`Side::describe`]).
+    Shows(TermId),
     /// Inside a `penumbra_execute` block: the version returns from the function ...
     Returns,
     /// ... goes on past the block ...
@@ -118,10 +121,22 @@ impl fmt::Display for Side {
             Side::Passes => f.write_str("passes"),
             Side::Fails => f.write_str("fails"),
             Side::Value(v) => write!(f, "value {v}"),
+            Side::Shows(_) => f.write_str("value"),
             Side::Returns => f.write_str("returns"),
             Side::Continues => f.write_str("continues"),
             Side::Exits => f.write_str("exits"),
             Side::Unsupported => f.write_str("unsupported"),
+        }
+    }
+}
+
+impl Side {
+    /// The side's words in the test of inputs `model`: a value shown is named by its value
+    /// there (the test's own, not the one the divergence was found with).
+    pub fn describe(&self, store: &TermStore, model: &Model) -> String {
+        match *self {
+            Side::Shows(t) => format!("value {}", eval(store, t, model) & mask(store.width(t))),
+            ref side => side.to_string(),
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use super::oracle::{Expected, Oracle, Var};
 use penumbra_engine::{RunSummary, SearchKind};
-pub use penumbra_fuzz_checks::compare::{check_seeded, check_summary, complete_config, report, seeded_config, show};
+pub use penumbra_fuzz_checks::compare::{check_seeded, check_summary, complete_config, report, seeded_config};
 use penumbra_ir::{compile_source, CompileOptions, Module};
 
 /// Compiles a program of the suite; its file name shows in diagnostics.

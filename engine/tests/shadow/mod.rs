@@ -10,16 +10,17 @@
 //! manifest's expected counts. [`sanity`] pins the oracle itself to hand-computed answers, and
 //! [`trace`] tests the concrete interpreter's traces the oracle is built on.
 //!
-//! The programs cover every annotation pattern of the shadow papers (see each file's header).
-//! Programs with `penumbra_execute` blocks (`programs/execute_*.c`) are a separate group, in
-//! [`execute`]: under ShadowJPF+'s semantics such a block runs against one version's state
-//! without an immediate divergence, which branch traces cannot express, so their expected
-//! results are computed by hand there; the trace oracle's conservative answers (the block's
-//! `if` differs, as `change(0, 1)`) are pinned beside them.
+//! The programs cover every annotation pattern of the shadow papers (see each file's header),
+//! `penumbra_execute` blocks (ShadowJPF+: a block runs against one version's state without an
+//! immediate divergence; [`execute`] pins their results by hand too), `change` operands with
+//! effects and errors of their own version ([`operands`]), and divergences that show only in
+//! output.
 
 mod compare;
 mod execute;
+mod operands;
 mod oracle;
+mod outputs;
 mod sanity;
 mod suite;
 mod trace;
@@ -102,9 +103,15 @@ programs! {
     interaction_and: [int("x", -4, 4), int("y", -4, 4)];
     interaction_cancel: [int("x", -4, 4)];
     interaction_seq: [int("n", 0, 3)];
-    // No divergence at all.
+    // No divergence at all, and one in output only.
     refactor: [int("x", -8, 8)];
     output_only: [int("x", -3, 3)];
+    // penumbra_execute blocks, and change() operands that are blocks.
+    execute_new: [int("x", -3, 3)];
+    execute_old: [int("x", 0, 4)];
+    execute_return: [int("x", -2, 2)];
+    operand_deref: [int("k", -1, 1)];
+    operand_effect: [int("x", 0, 3)];
     // Calls and recursion.
     call_arg: [int("x", -5, 5)];
     callee_return: [int("x", -3, 3), int("y", 0, 2)];

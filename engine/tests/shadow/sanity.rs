@@ -93,13 +93,19 @@ fn switch_targets_follow_the_question_chain() {
     assert_eq!(groups, expected);
 }
 
-/// Refactorings and output-only changes have no divergent input.
+/// Refactorings have no divergent input; a change that reaches only the output diverges where
+/// it is printed, at every input (x + 1 against x + 2), and the new version's `x > 0` then
+/// splits the path in two.
 #[test]
-fn no_divergence_without_a_different_decision() {
+fn a_refactoring_does_not_diverge_and_an_output_change_does() {
     let refactor = include_str!("programs/refactor.c");
     assert_eq!(explore("refactor", refactor, &[int("x", -8, 8)]), (0, set(&[]), 0));
     let output = include_str!("programs/output_only.c");
-    assert_eq!(explore("output_only", output, &[int("x", -3, 3)]), (0, set(&[]), 0));
+    let vars = [int("x", -3, 3)];
+    assert_eq!(explore("output_only", output, &vars), (2, set(&[-3, -2, -1, 0, 1, 2, 3]), 0));
+    for x in -3..=3 {
+        assert_eq!(divergence_line("output_only", output, &vars, &[x]), line_of(output, "printf(\""));
+    }
 }
 
 /// The comparison itself can fail: doctored engine summaries of `switch_selector` (4 diff

@@ -1,6 +1,6 @@
-//! The concrete interpreter's branch traces (`RunConfig::trace`), which the oracle is built
-//! on: every `brif` and `switch` decision in execution order, nothing else, and nothing at
-//! all unless asked for.
+//! The concrete interpreter's traces (`RunConfig::trace`), which the oracle is built on: every
+//! `brif` and `switch` decision, the bounds of `penumbra_execute` blocks and the values the
+//! user sees, in execution order, nothing else, and nothing at all unless asked for.
 
 use super::compare::compile;
 use penumbra_engine::concrete::{Inputs, Outcome, Program, RunConfig, TraceEvent};
@@ -43,7 +43,8 @@ fn shape(version: Version, x: i32) -> Vec<(String, char, u32)> {
     assert!(matches!(r.outcome, Outcome::Exit(_)), "{}", r.outcome);
     r.trace
         .iter()
-        .map(|e| match *e {
+        .filter(|e| !matches!(e.event, TraceEvent::Output { .. }))
+        .map(|e| match e.event {
             TraceEvent::Brif { func, inst, side } => {
                 assert!(matches!(module.funcs[func].body.as_ref().unwrap().insts[inst], InstData::Brif { .. }));
                 (name(func), 'b', u32::from(side))
@@ -52,6 +53,7 @@ fn shape(version: Version, x: i32) -> Vec<(String, char, u32)> {
                 assert!(matches!(module.funcs[func].body.as_ref().unwrap().insts[inst], InstData::Switch { .. }));
                 (name(func), 's', index)
             }
+            other => panic!("no execute block here: {other:?}"),
         })
         .collect()
 }
@@ -83,6 +85,69 @@ fn trace_is_empty_unless_asked_for() {
     let off = run(Version::New, 8, false);
     assert!(off.trace.is_empty());
     let on = run(Version::New, 8, true);
-    assert_eq!(on.trace.len(), 6);
+    // Six decisions and main's status.
+    assert_eq!(on.trace.len(), 7);
     assert_eq!((off.outcome, off.steps, off.stdout), (on.outcome, on.steps, on.stdout), "tracing changes nothing else");
+}
+
+const BLOCKS: &str = r#"#include "penumbra.h"
+#include <stdio.h>
+static int bump(int *c, int by) { *c += by; return *c; }
+int main(void) {
+  int x, counter = 0;
+  penumbra_make_symbolic(&x, sizeof x, "x");
+  int v = change(bump(&counter, 1), bump(&counter, 100));
+  if (x > 3)
+    printf("%d %s\n", v + x, "!");
+  if (penumbra_execute(PENUMBRA_NEW)) {
+    if (x > 5)
+      return 4;
+  }
+  putchar('a' + x);
+  return counter;
+}
+"#;
+
+/// The events of `BLOCKS` as words: `enter`, `join`, `return`, `b0`/`b1` (a branch's side),
+/// `out N`.
+fn block_events(version: Version, x: i32) -> Vec<String> {
+    let module = compile("trace_blocks", BLOCKS);
+    let program = Program::new(&module).unwrap();
+    let inputs = Inputs::Named(BTreeMap::from([("x".to_string(), x.to_le_bytes().to_vec())]));
+    let r = program.run(&RunConfig { version, inputs, trace: true, ..RunConfig::default() });
+    let mut steps = r.trace.iter().map(|e| e.step).collect::<Vec<_>>();
+    steps.dedup();
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "events in execution order");
+    r.trace
+        .iter()
+        .map(|e| match e.event {
+            TraceEvent::Brif { side, .. } => format!("b{side}"),
+            TraceEvent::Switch { index, .. } => format!("s{index}"),
+            TraceEvent::ExecuteEnter { .. } => "enter".into(),
+            TraceEvent::ExecuteJoin => "join".into(),
+            TraceEvent::ExecuteReturn => "return".into(),
+            TraceEvent::Output { value, .. } => format!("out {value}"),
+        })
+        .collect()
+}
+
+#[test]
+fn trace_records_execute_blocks_and_outputs() {
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // `change` with calls is an execute block (each version runs its own operand); printf's
+    // number is output, its string is not; the `if (penumbra_execute(NEW))` block is empty in
+    // old (its branch goes straight to the join); `putchar` and main's status are output.
+    assert_eq!(
+        block_events(Version::Old, 4),
+        words(&["enter", "join", "b1", "out 5", "enter", "join", "out 101", "out 1"])
+    );
+    assert_eq!(
+        block_events(Version::New, 4),
+        words(&["enter", "join", "b1", "out 104", "enter", "b0", "join", "out 101", "out 100"])
+    );
+    // x = 6: new returns inside its block (main's status first, then the block's end).
+    assert_eq!(
+        block_events(Version::New, 6),
+        words(&["enter", "join", "b1", "out 106", "enter", "b1", "out 4", "return"])
+    );
 }

@@ -86,6 +86,8 @@ fn labels_fit(oracle: &Oracle, site: &Site, old: &str, new: &str) -> bool {
         Site::Branch { old: o, new: n } => old == o.to_string() && new == n.to_string(),
         Site::Check { old_fails: true } => (old, new) == ("fails", "passes"),
         Site::Check { old_fails: false } => (old, new) == ("passes", "fails"),
+        Site::Block { old: o, new: n } => (old, new) == (o, n),
+        Site::Output { old: o, new: n } => old == format!("value {o}") && new == format!("value {n}"),
         Site::Switch { func, inst, question, new_took } => {
             // The engine names each version's target by its selector value when it diverged;
             // only the version that took `question` is pinned to it, the other to a later target
@@ -222,7 +224,7 @@ fn check_tests(oracle: &Oracle, summary: &RunSummary, problems: &mut Vec<String>
         if tests.len() > 1 {
             problems.push(format!(
                 "one diff path (at {}, old {:?}) has several tests: {}",
-                sig.at,
+                sig.prefix.len(),
                 sig.old,
                 tests.join(", ")
             ));
@@ -239,12 +241,12 @@ fn describe(oracle: &Oracle, sig: &Signature, points: &[Point]) -> String {
     let Verdict::Diverges(d) = oracle.verdict(&points[0]) else { unreachable!("a path's inputs diverge") };
     let end = oracle.run(Version::New, &points[0]).outcome;
     format!(
-        "inputs {}{more}: line {}, {:?} (decision {} of new's {}, old {:?}); new: {end}",
+        "inputs {}{more}: line {}, {:?} (decision {} of the path's {}, old {:?}); new: {end}",
         shown.join(" "),
         d.line,
         d.site,
-        sig.at,
-        sig.new_trace.len(),
+        sig.prefix.len(),
+        sig.prefix.len() + sig.rest.len(),
         sig.old
     )
 }

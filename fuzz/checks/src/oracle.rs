@@ -1,42 +1,53 @@
 //! The brute-force oracle for complete shadow execution: run the old and the new version of a
-//! unified program concretely on every input of a small domain, with branch traces
+//! unified program concretely on every input of a small domain, with traces
 //! ([`RunConfig::trace`]), and derive from the two traces of each input whether it diverges
 //! and which *diff path* of the engine it belongs to (its [`Signature`]).
 //!
 //! # Why a signature is one diff path
 //!
 //! The symbolic engine forks at exactly the decisions a trace records (`brif` sides and
-//! `switch` targets; see [`TraceEvent`]) and at implicit checks (bounds, division, shift,
+//! `switch` targets; see [`TraceEvent`]), at implicit checks (bounds, division, shift,
 //! assertion), which a run that passes them does not record and a run that fails them ends
-//! at. Before a divergence a complete-mode path runs both versions jointly: its decisions are
-//! those both versions make, i.e. the common prefix of the two traces. At the first position
-//! `at` where the versions differ the path takes a diff outcome (which side *old* took there
-//! is part of the path: `diff-true` and `diff-false` are different forks, and after a failed
+//! at, and at outputs whose versions' values may differ (the trace records each output value).
+//! The oracle walks the two traces as the engine's path runs the versions:
+//! - Outside execute blocks both versions run jointly: the path's decisions are those both
+//!   make, and outputs of equal values are not decisions (the path goes on agreeing).
+//! - At a `penumbra_execute` block (ShadowJPF+; `change(old, new)` with operands that have
+//!   effects is one too), the old version runs its side up to the join, then the new version
+//!   its side: the path's decisions are the old side's, then the new side's, then the joint
+//!   ones after the join. A side that ends (an error or exit) or returns before the join is a
+//!   divergence: after the old side's, the new side runs on alone; the new side's ends the path
+//!   (or, for a return, the path follows it). Outputs inside a side are that version's own.
+//!
+//! At the first difference the path takes a diverging outcome (which side *old* took there is
+//! part of the path: `diff-true` and `diff-false` are different forks, and after a failed
 //! check in old only the path goes on while after one in new only it ends; which check old
-//! failed is part of it too, as a division is two checks and two forks). From then on the
-//! path follows the new version only, two-way, so its remaining decisions are the new trace's.
-//! The path's ending is how the new run ended: an exit (the exit status is output, not a
-//! decision, so it is not part of the path), or an error at one particular instruction (a
-//! check the path failed). Hence an engine diff path is determined by, and determines,
-//! `(at, what old did at `at`, new's whole trace, new's ending kind and place)`: exactly the
-//! inputs with one signature form one diff path, and `diff_paths` is the number of distinct
-//! signatures. Old's behaviour after `at` is deliberately not in the signature.
+//! failed is part of it too, as a division is two checks and two forks; which output differed
+//! is part of it, not the values). From then on the path follows the new version only,
+//! two-way, so its remaining decisions are the new trace's. The path's ending is how the new
+//! run ended: an exit, or an error at one particular instruction (a check the path failed).
+//! Hence an engine diff path is determined by, and determines, `(the path's decisions up to
+//! the difference, what old did there, new's decisions after it, new's ending kind and
+//! place)`: exactly the inputs with one signature form one diff path, and `diff_paths` is the
+//! number of distinct signatures. Old's behaviour after the difference is deliberately not in
+//! the signature.
 //!
 //! Two details make the correspondence exact:
 //! - **Switches** are asked by the engine as a chain of questions, one per distinct target in
 //!   table order (cases sharing a target, or the default's target, are one question), the
-//!   default last. [`Oracle::expand`] rewrites each switch event into that chain (`false` for
+//!   default last. [`Oracle::items`] rewrites each switch event into that chain (`false` for
 //!   every earlier question, `true` for the target taken). So when old's target comes after
 //!   new's, the path diverges at new's question with old on the `false` side, and old's actual
 //!   target does not split the path further; when it comes before, old's question is the
 //!   divergence and new's target is decided by the following questions.
 //! - **Places within a straight-line stretch.** Two runs with the same decisions execute the
-//!   same instructions in the same order, so the step count at which a run ended names the
-//!   instruction (in the new version, and, before the divergence, in both). An error in one
-//!   version only, with the traces equal up to the shorter one, is the check the other version
-//!   passed: the earlier failing step is the divergence (`Fails` when old failed first and new
-//!   went on, `Passes` when new failed first, which ends the path). Errors of the same kind at
-//!   the same step in both versions are an ordinary error, not a divergence.
+//!   same instructions in the same order, so the number of steps since the last trace event
+//!   at which a run ended names the instruction, and a run's total step count is a function of
+//!   its decisions. An error in one version only, where both traces ran out after the same
+//!   events, is the check the other version passed: the earlier failing step is the
+//!   divergence (`Fails` when old failed first and new went on, `Passes` when new failed
+//!   first, which ends the path). Errors of the same kind at the same step in both versions
+//!   are an ordinary error, not a divergence.
 //!
 //! The oracle serves the engine's shadow tests (hand-written C programs, `engine/tests/shadow/`)
 //! and the `shadow` fuzz target (generated IR programs); [`crate::compare`] holds the
@@ -47,7 +58,7 @@
 //! and must keep out-of-bounds indices within the redzone of the object they miss, so that
 //! an address never resolves to a neighbouring object.
 
-use penumbra_engine::concrete::{Inputs, Outcome, Program, RunConfig, RunResult, TraceEvent};
+use penumbra_engine::concrete::{Inputs, Outcome, Program, RunConfig, RunResult, TraceEvent, Traced};
 use penumbra_engine::ErrorKind;
 use penumbra_ir::{Body, Func, Inst, InstData, Module, Version};
 use std::collections::{BTreeMap, BTreeSet};
@@ -127,21 +138,34 @@ pub enum End {
 pub enum OldAction {
     /// Took this side of the decision where new took the other.
     Took(bool),
-    /// Failed the check for `kind` at step `step`, which new passed. The kind matters: one
-    /// instruction can hold two checks (a division: the divisor is zero, then signed overflow),
-    /// and the engine forks at each, so failing either is a different diff path.
+    /// Failed the check for `kind` at step `step`, which new passed (or, inside an execute
+    /// block, its side ended with that error). The kind matters: one instruction can hold two
+    /// checks (a division: the divisor is zero, then signed overflow), and the engine forks at
+    /// each, so failing either is a different diff path.
     Fails { step: u64, kind: ErrorKind },
     /// Passed the check at which new failed (new's [`End`] names it).
     Passes,
+    /// Exited inside its side of an execute block.
+    Exits,
+    /// Returned from the block's function inside its side of an execute block.
+    Returns,
+    /// Reached the join of an execute block whose new side ended or returned.
+    Continues,
+    /// Output a different value than new at new's `event`-th event (an output instruction, or
+    /// one of its numbers: a `printf` of two). The values are not part of the path: the engine
+    /// writes one test for every input whose outputs differ there.
+    Output { event: usize },
 }
 
 /// An input's diff path (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Signature {
-    /// Index of the first difference in the (expanded) traces.
-    pub at: usize,
+    /// The path's decisions up to the first difference: the versions' common ones, and inside
+    /// execute blocks the old side's then the new side's.
+    pub prefix: Vec<Decision>,
     pub old: OldAction,
-    pub new_trace: Vec<Decision>,
+    /// The new version's decisions after the first difference (the path follows it alone).
+    pub rest: Vec<Decision>,
     pub new_end: End,
 }
 
@@ -155,6 +179,12 @@ pub enum Site {
     Switch { func: Func, inst: Inst, question: u32, new_took: bool },
     /// A check failed in one version only (`fails`/`passes` labels).
     Check { old_fails: bool },
+    /// An execute block's side of one version ended, exited or returned, where the other's
+    /// reached the join: the engine's words for each (`fails`, `exits`, `returns`,
+    /// `continues`).
+    Block { old: &'static str, new: &'static str },
+    /// The versions output these values (`value N` labels).
+    Output { old: u64, new: u64 },
 }
 
 /// A divergent input: its signature and where the first difference is.
@@ -194,6 +224,49 @@ impl Expected {
     pub fn diff_paths(&self) -> usize {
         self.paths.len()
     }
+}
+
+/// One event of a run as the engine's path sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    Decide(Decision),
+    Enter { func: Func, inst: Inst },
+    Join,
+    Return,
+    Output { func: Func, inst: Inst, value: u64 },
+}
+
+impl Item {
+    fn decision(&self) -> Option<Decision> {
+        match *self {
+            Item::Decide(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// How one version's side of an execute block ended.
+enum SideEnd {
+    Joined,
+    Returned,
+    Ended,
+}
+
+/// Runs one version's side of an execute block from `items[*k]`: its decisions join the path
+/// (its outputs are its own, not compared), up to the join, a return from the block's
+/// function, or the end of the run.
+fn side(items: &[(Item, u64)], k: &mut usize, path: &mut Vec<Decision>) -> SideEnd {
+    while let Some(&(item, _)) = items.get(*k) {
+        *k += 1;
+        match item {
+            Item::Decide(d) => path.push(d),
+            Item::Output { .. } => {}
+            Item::Join => return SideEnd::Joined,
+            Item::Return => return SideEnd::Returned,
+            Item::Enter { .. } => panic!("an execute block inside another one's side"),
+        }
+    }
+    SideEnd::Ended
 }
 
 /// Runs are bounded so that a program bug (an endless loop) fails the test instead of hanging.
@@ -277,21 +350,29 @@ impl<'m> Oracle<'m> {
         Some(questions[index])
     }
 
-    /// A trace as the engine's questions (see the module documentation on switches).
-    pub fn expand(&self, trace: &[TraceEvent]) -> Vec<Decision> {
+    /// A trace as the engine sees it: each switch event as its chain of questions (see the
+    /// module documentation on switches), with the step of each event.
+    fn items(&self, trace: &[Traced]) -> Vec<(Item, u64)> {
         let mut out = Vec::with_capacity(trace.len());
-        for &event in trace {
+        for &Traced { step, event } in trace {
             match event {
                 TraceEvent::Brif { func, inst, side } => {
-                    out.push(Decision { func, inst, question: 0, side: side == 1 })
+                    out.push((Item::Decide(Decision { func, inst, question: 0, side: side == 1 }), step))
                 }
                 TraceEvent::Switch { func, inst, index } => {
                     let taken = self.switch_questions(func, inst)[index as usize];
                     let asked = taken.map_or(self.question_count(func, inst), |q| q + 1);
                     for question in 0..asked {
-                        out.push(Decision { func, inst, question, side: Some(question) == taken });
+                        out.push((
+                            Item::Decide(Decision { func, inst, question, side: Some(question) == taken }),
+                            step,
+                        ));
                     }
                 }
+                TraceEvent::ExecuteEnter { func, inst } => out.push((Item::Enter { func, inst }, step)),
+                TraceEvent::ExecuteJoin => out.push((Item::Join, step)),
+                TraceEvent::ExecuteReturn => out.push((Item::Return, step)),
+                TraceEvent::Output { func, inst, value } => out.push((Item::Output { func, inst, value }, step)),
             }
         }
         out
@@ -309,7 +390,8 @@ impl<'m> Oracle<'m> {
         self.judge(point, &old, &new)
     }
 
-    /// The verdict from the two traced runs of `point`.
+    /// The verdict from the two traced runs of `point`: walks the two traces as the engine's
+    /// path runs the versions (see the module documentation).
     pub fn judge(&self, point: &[i64], old: &RunResult, new: &RunResult) -> Verdict {
         let rejected = |r: &RunResult| matches!(r.outcome, Outcome::AssumptionViolated(_));
         match (rejected(old), rejected(new)) {
@@ -326,47 +408,134 @@ impl<'m> Oracle<'m> {
                 r.outcome
             );
         }
-        let (to, tn) = (self.expand(&old.trace), self.expand(&new.trace));
-        let at = to.iter().zip(&tn).position(|(a, b)| a != b);
+        let (o, n) = (self.items(&old.trace), self.items(&new.trace));
         let new_end = match &new.outcome {
             Outcome::Error(e) => End::Error { kind: e.kind, step: new.steps },
             _ => End::Exit,
         };
-        let signature = |at, old| Signature { at, old, new_trace: tn.clone(), new_end: new_end.clone() };
-        if let Some(at) = at {
-            let (a, b) = (to[at], tn[at]);
-            assert_eq!(
-                (a.func, a.inst, a.question),
-                (b.func, b.inst, b.question),
-                "{point:?}: equal decisions led to different instructions (a call through a pointer?)"
-            );
-            let site = if a.question == 0 && matches!(self.body(a.func).insts[a.inst], InstData::Brif { .. }) {
-                Site::Branch { old: a.side, new: b.side }
-            } else {
-                Site::Switch { func: a.func, inst: a.inst, question: a.question, new_took: b.side }
-            };
-            let line = self.line(a.func, a.inst);
-            return Verdict::Diverges(Divergence { signature: signature(at, OldAction::Took(a.side)), line, site });
+        let diverge = |prefix: Vec<Decision>, old: OldAction, rest: &[(Item, u64)], site, line| {
+            let rest = rest.iter().filter_map(|(item, _)| item.decision()).collect();
+            Verdict::Diverges(Divergence {
+                signature: Signature { prefix, old, rest, new_end: new_end.clone() },
+                line,
+                site,
+            })
+        };
+        let mut path = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        loop {
+            match (o.get(i).map(|e| e.0), n.get(j).map(|e| e.0)) {
+                (Some(Item::Decide(a)), Some(Item::Decide(b))) => {
+                    if a == b {
+                        path.push(a);
+                        (i, j) = (i + 1, j + 1);
+                        continue;
+                    }
+                    assert_eq!(
+                        (a.func, a.inst, a.question),
+                        (b.func, b.inst, b.question),
+                        "{point:?}: equal decisions led to different instructions (a call through a pointer?)"
+                    );
+                    let site = if a.question == 0 && matches!(self.body(a.func).insts[a.inst], InstData::Brif { .. }) {
+                        Site::Branch { old: a.side, new: b.side }
+                    } else {
+                        Site::Switch { func: a.func, inst: a.inst, question: a.question, new_took: b.side }
+                    };
+                    return diverge(path, OldAction::Took(a.side), &n[j..], site, self.line(a.func, a.inst));
+                }
+                (Some(Item::Output { func, inst, value: vo }), Some(Item::Output { func: f, inst: k, value: vn })) => {
+                    assert_eq!((func, inst), (f, k), "{point:?}: equal decisions led to different outputs");
+                    if vo == vn {
+                        (i, j) = (i + 1, j + 1);
+                        continue;
+                    }
+                    let site = Site::Output { old: vo, new: vn };
+                    return diverge(path, OldAction::Output { event: j }, &n[j + 1..], site, self.line(func, inst));
+                }
+                (Some(Item::Enter { func, inst }), Some(Item::Enter { func: f, inst: k })) => {
+                    assert_eq!((func, inst), (f, k), "{point:?}: equal decisions led to different blocks");
+                    (i, j) = (i + 1, j + 1);
+                    let branch_line = self.line(func, inst);
+                    match side(&o, &mut i, &mut path) {
+                        SideEnd::Joined => {}
+                        SideEnd::Returned => {
+                            let site = Site::Block { old: "returns", new: "continues" };
+                            return diverge(path, OldAction::Returns, &n[j..], site, branch_line);
+                        }
+                        SideEnd::Ended => {
+                            let (word, line) = self.ending(&o, old);
+                            let action = match &old.outcome {
+                                Outcome::Error(e) => OldAction::Fails { step: old.steps, kind: e.kind },
+                                _ => OldAction::Exits,
+                            };
+                            return diverge(path, action, &n[j..], Site::Block { old: word, new: "continues" }, line);
+                        }
+                    }
+                    match side(&n, &mut j, &mut path) {
+                        SideEnd::Joined => {}
+                        SideEnd::Returned => {
+                            let site = Site::Block { old: "continues", new: "returns" };
+                            return diverge(path, OldAction::Continues, &n[j..], site, branch_line);
+                        }
+                        SideEnd::Ended => {
+                            let (word, line) = self.ending(&n, new);
+                            return diverge(
+                                path,
+                                OldAction::Continues,
+                                &[],
+                                Site::Block { old: "continues", new: word },
+                                line,
+                            );
+                        }
+                    }
+                }
+                (None, None) => return self.both_ended(point, &path, old, new, &o, &n, diverge),
+                // Old ended where new went on to its next event: it failed a check new passed
+                // (an exit would be at the same instruction in both, after equal outputs).
+                (None, Some(_)) => {
+                    let Outcome::Error(e) = &old.outcome else { panic!("{point:?}: old exited while new went on") };
+                    let action = OldAction::Fails { step: old.steps, kind: e.kind };
+                    return diverge(path, action, &n[j..], Site::Check { old_fails: true }, e.location.line);
+                }
+                (Some(_), None) => {
+                    let Outcome::Error(e) = &new.outcome else { panic!("{point:?}: new exited while old went on") };
+                    return diverge(path, OldAction::Passes, &[], Site::Check { old_fails: false }, e.location.line);
+                }
+                (a, b) => {
+                    panic!("{point:?}: after equal decisions the versions' traces differ in kind: {a:?} and {b:?}")
+                }
+            }
         }
-        // One trace is a prefix of the other: the runs differ, if at all, in how they ended.
-        let at = to.len().min(tn.len());
-        let error = |r: &RunResult| match &r.outcome {
-            Outcome::Error(e) => Some((e.kind, e.location.line, r.steps)),
+    }
+
+    /// Both runs ended after the same events: the same way (no divergence), or one version
+    /// failed a check first.
+    #[allow(clippy::too_many_arguments)]
+    fn both_ended(
+        &self,
+        point: &[i64],
+        path: &[Decision],
+        old: &RunResult,
+        new: &RunResult,
+        o: &[(Item, u64)],
+        n: &[(Item, u64)],
+        diverge: impl Fn(Vec<Decision>, OldAction, &[(Item, u64)], Site, u32) -> Verdict,
+    ) -> Verdict {
+        // Steps since the last event, which both runs reached after the same instructions.
+        let since = |r: &RunResult, items: &[(Item, u64)]| r.steps - items.last().map_or(0, |e| e.1);
+        let error = |r: &RunResult, items| match &r.outcome {
+            Outcome::Error(e) => Some((e.kind, e.location.line, since(r, items))),
             _ => None,
         };
-        // Which version failed first: the one with fewer steps (both executed the same
-        // instructions up to there). At one instruction, the engine's order of the division
-        // checks decides: division by zero before signed overflow.
-        let old_first = match (error(old), error(new)) {
-            (None, None) => {
-                assert_eq!(to.len(), tn.len(), "{point:?}: both exited after different decisions");
-                return Verdict::Same;
-            }
+        // Which version failed first: the one with fewer steps. At one instruction, the
+        // engine's order of the division checks decides: division by zero before signed
+        // overflow.
+        let old_first = match (error(old, o), error(new, n)) {
+            (None, None) => return Verdict::Same,
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (Some((ko, _, so)), Some((kn, _, sn))) => {
                 if so == sn && ko == kn {
-                    assert_eq!(to.len(), tn.len(), "{point:?}");
                     return Verdict::BothError;
                 }
                 if so == sn {
@@ -382,15 +551,23 @@ impl<'m> Oracle<'m> {
             }
         };
         if old_first {
-            let (kind, line, step) = error(old).expect("old failed");
-            assert!(to.len() <= tn.len(), "{point:?}: old failed after new's last decision");
-            let site = Site::Check { old_fails: true };
-            Verdict::Diverges(Divergence { signature: signature(at, OldAction::Fails { step, kind }), line, site })
+            let (kind, line, _) = error(old, o).expect("old failed");
+            let action = OldAction::Fails { step: old.steps, kind };
+            diverge(path.to_vec(), action, &[], Site::Check { old_fails: true }, line)
         } else {
-            let (_, line, _) = error(new).expect("new failed");
-            assert!(tn.len() <= to.len(), "{point:?}: new failed after old's last decision");
-            let site = Site::Check { old_fails: false };
-            Verdict::Diverges(Divergence { signature: signature(at, OldAction::Passes), line, site })
+            let (_, line, _) = error(new, n).expect("new failed");
+            diverge(path.to_vec(), OldAction::Passes, &[], Site::Check { old_fails: false }, line)
+        }
+    }
+
+    /// How a run that ended inside its side of an execute block ended, in the engine's word,
+    /// and where: an error's line, or the line of the `exit` call (whose status is the run's
+    /// last event).
+    fn ending(&self, items: &[(Item, u64)], run: &RunResult) -> (&'static str, u32) {
+        match (&run.outcome, items.last()) {
+            (Outcome::Error(e), _) => ("fails", e.location.line),
+            (_, Some(&(Item::Output { func, inst, .. }, _))) => ("exits", self.line(func, inst)),
+            (other, last) => panic!("a run ended inside an execute block with {other} after {last:?}"),
         }
     }
 

@@ -65,6 +65,8 @@ pub fn check(data: &[u8]) -> Result<&'static str, String> {
 fn divergence_class(oracle: &Oracle, expected: &Expected) -> &'static str {
     let kind = |points: &Vec<Point>| match oracle.verdict(&points[0]) {
         Verdict::Diverges(d) => match d.site {
+            Site::Block { .. } => 5,
+            Site::Output { .. } => 4,
             Site::Check { .. } => 3,
             Site::Switch { .. } => 2,
             Site::Branch { .. } => 1,
@@ -72,6 +74,8 @@ fn divergence_class(oracle: &Oracle, expected: &Expected) -> &'static str {
         _ => unreachable!("a diff path's inputs diverge"),
     };
     match expected.paths.values().map(kind).max() {
+        Some(5) => "diverges in an execute block",
+        Some(4) => "diverges in output",
         Some(3) => "diverges at a check",
         Some(2) => "diverges at a switch",
         Some(_) => "diverges at a branch",

@@ -3,18 +3,21 @@
 //! structured body over four `int` variables held in stack slots (as C at `-O0` keeps them,
 //! so shadow values go through memory; only the loop counter is a block parameter): assignments
 //! whose expressions contain `change(old, new)`, `if`/`else`, `switch` with shared targets,
-//! bounded loops, early returns, divisions and shifts by variables, `assert`s, and reads and
-//! writes of an 8-byte array at computed indices.
+//! bounded loops, early returns, divisions and shifts by variables, `assert`s, reads and
+//! writes of an 8-byte array at computed indices, `printf` of numbers and the exit status
+//! (output, where the versions' values may differ), and `penumbra_execute` blocks: code in one
+//! version only, and `change` operands that are whole statements with effects, errors and
+//! returns of their own version (as `penumbra.h` lowers `change(old, new)` with calls).
 //!
 //! The programs stay inside what the brute-force oracle ([`crate::oracle`]) can judge: no C
-//! library, no calls through pointers, array indices confined to `-4..=11` (out of bounds only
+//! library but `printf` of integers, no calls through pointers, no execute block inside another, array indices confined to `-4..=11` (out of bounds only
 //! into the redzone of the array they miss), assumptions only on the inputs (so never
 //! version-dependent), and every loop runs at most three times (every run exits or fails).
 
 use crate::build::{line, ModuleBuilder};
 use crate::oracle::Var;
 use crate::source::Source;
-use penumbra_ir::{BinaryOp, CastOp, FunctionBuilder, IntCC, Module, Type, Value, PTR};
+use penumbra_ir::{BinaryOp, CastOp, Func, FunctionBuilder, Global, IntCC, Module, Type, Value, Version, PTR};
 
 /// A generated program and its input domain.
 pub struct ShadowProgram {
@@ -35,6 +38,10 @@ struct Gen<'r, R: Source> {
     budget: u32,
     line: u32,
     in_loop: bool,
+    /// Inside one version's side of an execute block.
+    in_block: bool,
+    printf: Func,
+    format: Global,
 }
 
 /// A random program from `rng`'s choices (see the module documentation).
@@ -42,6 +49,8 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
     let vars = domain(rng);
     let mut mb = ModuleBuilder::new();
     let names: Vec<_> = vars.iter().map(|v| mb.string(&format!("name_{}", v.name), v.name)).collect();
+    let printf = mb.declare_varargs("printf", &[PTR], Some(Type::I32));
+    let format = mb.string("format", "%d\n");
     mb.main(|b, _| {
         line(b, 1);
         let slots: Vec<Value> = (0..SLOTS).map(|_| b.alloca(4, 4)).collect();
@@ -63,7 +72,8 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
             b.assume(below);
             b.store(slots[k], x);
         }
-        let mut g = Gen { rng: &mut *rng, slots, arr, budget: 0, line: 1, in_loop: false };
+        let mut g =
+            Gen { rng: &mut *rng, slots, arr, budget: 0, line: 1, in_loop: false, in_block: false, printf, format };
         for k in vars.len()..SLOTS {
             let c = g.small(b);
             b.store(g.slots[k], c);
@@ -208,7 +218,7 @@ impl<R: Source> Gen<'_, R> {
         self.budget -= 1;
         self.next_line(b);
         let nest = depth < 2;
-        match self.rng.below(16) {
+        match self.rng.below(19) {
             0..=3 => {
                 let v = self.expr(b, 2);
                 self.assign(b, v);
@@ -252,6 +262,12 @@ impl<R: Source> Gen<'_, R> {
                 self.assign(b, v);
             }
             14 => self.early_return(b),
+            15 => {
+                let v = self.expr(b, 1);
+                let format = b.global_addr(self.format);
+                b.call(self.printf, &[format, v], Some(Type::I32));
+            }
+            16 | 17 if nest && !self.in_block => self.execute_block(b, depth),
             _ => {
                 let v = self.expr(b, 1);
                 self.assign(b, v);
@@ -324,6 +340,41 @@ impl<R: Source> Gen<'_, R> {
         let next = b.binary(BinaryOp::Add, i, one);
         b.jump(head, &[next]);
         b.switch_to_block(exit);
+    }
+
+    /// A `penumbra_execute(V)` block: `v = change({stmts; e1}, {stmts; e2})` with each side's
+    /// statements run in its version only, or `if (penumbra_execute(V)) { stmts }` (code one
+    /// version has and the other does not).
+    fn execute_block(&mut self, b: &mut FunctionBuilder, depth: u32) {
+        let version = if self.rng.chance(50) { Version::Old } else { Version::New };
+        let x = b.execute(version);
+        let (then, join) = (b.create_block(), b.create_block());
+        self.in_block = true;
+        if self.rng.chance(60) {
+            let other = b.create_block();
+            let v = b.append_block_param(join, Type::I32);
+            let (t, e) = (b.dest(then, &[]), b.dest(other, &[]));
+            b.brif(x, t, e);
+            for block in [then, other] {
+                b.switch_to_block(block);
+                let n = self.rng.below(3);
+                self.block(b, depth + 1, n);
+                let value = self.expr(b, 1);
+                b.jump(join, &[value]);
+            }
+            b.switch_to_block(join);
+            self.in_block = false;
+            self.assign(b, v);
+        } else {
+            let (t, e) = (b.dest(then, &[]), b.dest(join, &[]));
+            b.brif(x, t, e);
+            b.switch_to_block(then);
+            let n = 1 + self.rng.below(3);
+            self.block(b, depth + 1, n);
+            b.jump(join, &[]);
+            b.switch_to_block(join);
+            self.in_block = false;
+        }
     }
 
     /// `if (c) return e;`

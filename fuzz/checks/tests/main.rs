@@ -68,6 +68,8 @@ fn shadow() {
     at_least(&c, "diverges at a branch", 10, total);
     at_least(&c, "diverges at a switch", 3, total);
     at_least(&c, "diverges at a check", 10, total);
+    at_least(&c, "diverges in an execute block", 3, total);
+    at_least(&c, "diverges in output", 10, total);
     at_least(&c, "same", 5, total);
 }
 

@@ -44,6 +44,52 @@ impl<'a> FunctionBuilder<'a> {
         value
     }
 
+    /// Takes `block`, which nothing branches to, out of the function.
+    pub fn remove_block(&mut self, block: Block) {
+        self.body.layout.remove_block(block);
+    }
+
+    /// Removes the instructions defining `values` if nothing uses them and they can neither
+    /// fail nor have an effect (comparisons, casts, `execute`, arithmetic that cannot trap),
+    /// then the instructions that made their operands, and so on.
+    pub fn remove_if_unused(&mut self, values: &[Value]) {
+        let body = &mut *self.body;
+        let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+        for &b in body.layout.blocks() {
+            for &i in body.layout.block_insts(b) {
+                for v in body.inst_args(i) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            }
+        }
+        let mut work = values.to_vec();
+        while let Some(v) = work.pop() {
+            let ValueDef::Result(inst) = body.values[v].def else { continue };
+            if uses.get(&v).copied().unwrap_or(0) > 0 {
+                continue;
+            }
+            let removable = match &body.insts[inst] {
+                InstData::Icmp { .. } | InstData::Cast { .. } | InstData::Execute { .. } => true,
+                InstData::Binary { op, .. } => !op.is_division() && !op.is_shift(),
+                _ => false,
+            };
+            let Some(&block) = body.layout.blocks().iter().find(|&&b| body.layout.block_insts(b).contains(&inst))
+            else {
+                continue;
+            };
+            if !removable {
+                continue;
+            }
+            for a in body.inst_args(inst) {
+                if let Some(n) = uses.get_mut(&a) {
+                    *n -= 1;
+                }
+                work.push(a);
+            }
+            body.layout.remove_inst(block, inst);
+        }
+    }
+
     pub fn switch_to_block(&mut self, block: Block) {
         self.current = Some(block);
     }

@@ -66,6 +66,18 @@ impl Layout {
         self.insts[block].push(inst);
     }
 
+    /// Takes `block` out of the layout (with its instructions): the frontend drops the blocks
+    /// it folded into their predecessor.
+    pub fn remove_block(&mut self, block: Block) {
+        self.blocks.retain(|&b| b != block);
+        self.insts[block].clear();
+    }
+
+    /// Takes `inst` out of `block`: the frontend drops instructions it made dead.
+    pub fn remove_inst(&mut self, block: Block, inst: Inst) {
+        self.insts[block].retain(|&i| i != inst);
+    }
+
     /// Blocks in layout order.
     pub fn blocks(&self) -> &[Block] {
         &self.blocks

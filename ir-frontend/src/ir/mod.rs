@@ -20,7 +20,7 @@ pub use entities::{Block, Dest, Func, Global, Inst, JumpTable, Msg, Value};
 pub use function::{BlockData, Body, Function, Layout, Signature, SrcLoc, ValueData, ValueDef};
 pub use instructions::{BinaryOp, CastOp, DestData, InstData, IntCC, JumpTableData, ValueList, Version};
 pub use module::{GlobalData, GlobalInit, Module, Reloc, RelocTarget};
-pub use postdom::immediate_post_dominators;
+pub use postdom::{execute_join, immediate_post_dominators, tests_execute};
 pub use text::{escape_bytes, inst_to_string, module_to_string, write_function, write_module};
 pub use types::{Type, PTR};
 pub use verifier::{verify_function, verify_module, VerifierError};

@@ -7,7 +7,7 @@
 //! (return, unreachable, unsupported) flows into. Blocks that cannot reach the exit (infinite
 //! loops) have no post-dominator.
 
-use super::{Block, Body};
+use super::{Block, Body, InstData, Value, ValueDef};
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::SecondaryMap;
 
@@ -103,4 +103,76 @@ pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOptio
         }
     }
     out
+}
+
+/// Where the two sides of a `penumbra_execute(V)` branch in block `branch` meet again: the
+/// join of an execute block, which both interpreters must agree on. The versions go to `old`
+/// and `new`. `if (penumbra_execute(V)) {...}` without `else`: the other version's destination
+/// is the code after the block, where V's side arrives unless it returns early. With an
+/// `else`, the sides meet where every path from the branch meets: `ipdom`, the branch block's
+/// immediate post-dominator (asked only then). `None`: the sides never meet in this function.
+pub fn execute_join(
+    body: &Body,
+    branch: Block,
+    old: Block,
+    new: Block,
+    ipdom: impl FnOnce() -> Option<Block>,
+) -> Option<Block> {
+    if reaches(body, old, new, branch) {
+        Some(new)
+    } else if reaches(body, new, old, branch) {
+        Some(old)
+    } else {
+        ipdom()
+    }
+}
+
+/// Whether `to` is reachable from `from` without passing through `avoid`.
+fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
+    let mut seen = vec![from];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if b == to {
+            return true;
+        }
+        let Some(term) = body.layout.terminator(b) else { continue };
+        for d in body.successors(term) {
+            let next = body.dests[d].block;
+            if next != avoid && !seen.contains(&next) {
+                seen.push(next);
+                work.push(next);
+            }
+        }
+    }
+    false
+}
+
+/// Whether `v` is computed from `penumbra_execute(V)` results and constants alone (at least
+/// one execute): a branch on it is an execute block's, the same decision on every input of a
+/// version. The symbolic engine sees that as a condition whose versions are different
+/// constants; the concrete interpreter, which sees one version's value only, asks this.
+pub fn tests_execute(body: &Body, v: Value) -> bool {
+    fn walk(body: &Body, v: Value, depth: u32, seen_execute: &mut bool) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        let def = match body.values[v].def {
+            ValueDef::Const(_) => return true,
+            ValueDef::Result(inst) => inst,
+            _ => return false,
+        };
+        let mut operands = |args: &[Value]| args.iter().all(|&a| walk(body, a, depth + 1, seen_execute));
+        match &body.insts[def] {
+            InstData::Execute { .. } => {
+                *seen_execute = true;
+                true
+            }
+            InstData::Icmp { args, .. } | InstData::Binary { args, .. } => operands(args),
+            InstData::Cast { arg, .. } => operands(&[*arg]),
+            InstData::Select { args } => operands(args),
+            _ => false,
+        }
+    }
+    let mut seen_execute = false;
+    walk(body, v, 0, &mut seen_execute) && seen_execute
 }

@@ -13,18 +13,18 @@ const EOF: u64 = -1i32 as u32 as u64;
 pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
     let r = match f {
         LibcFn::Printf => {
-            let text = format(m, a, 0)?;
+            let text = format(m, a, 0, true)?;
             m.stdout.extend_from_slice(&text);
             text.len() as u64
         }
         LibcFn::Fprintf => {
             let stream = m.stream(a.get(0)?)?;
-            let text = format(m, a, 1)?;
+            let text = format(m, a, 1, true)?;
             emit(m, stream, &text, text.len() as u64)
         }
         LibcFn::Sprintf => {
             let buf = a.get(0)?;
-            let mut text = format(m, a, 1)?;
+            let mut text = format(m, a, 1, false)?;
             let n = text.len() as u64;
             text.push(0);
             m.mem.write(buf, text.len() as u64)?.copy_from_slice(&text);
@@ -32,7 +32,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
         }
         LibcFn::Snprintf => {
             let (buf, size) = (a.get(0)?, a.get(1)?);
-            let mut text = format(m, a, 2)?;
+            let mut text = format(m, a, 2, false)?;
             let n = text.len() as u64;
             if size > 0 {
                 text.truncate(usize::try_from(size - 1).unwrap_or(usize::MAX));
@@ -49,6 +49,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
         }
         LibcFn::Putchar => {
             let c = a.get(0)? as u8;
+            m.observe(u64::from(c));
             m.stdout.push(c);
             u64::from(c)
         }
@@ -60,6 +61,9 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
         LibcFn::Fputc => {
             let c = a.get(0)? as u8;
             let stream = m.stream(a.get(1)?)?;
+            if stream != Stream::Stdin {
+                m.observe(u64::from(c));
+            }
             emit(m, stream, &[c], u64::from(c))
         }
         LibcFn::Fwrite => {
@@ -116,11 +120,12 @@ fn fgets(m: &mut Machine<'_>, a: &Args<'_>) -> Result<u64, Fault> {
     Ok(buf)
 }
 
-/// Formats the call's format string (argument `fmt_index`) with the arguments after it.
-fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize) -> Result<Vec<u8>, Fault> {
+/// Formats the call's format string (argument `fmt_index`) with the arguments after it;
+/// `printed`: the text goes to a stream, so the numbers in it are observed.
+fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize, printed: bool) -> Result<Vec<u8>, Fault> {
     let fmt = m.mem.read_cstr(a.get(fmt_index)?)?;
     let mut out = Vec::with_capacity(fmt.len() + 16);
-    let mut args = VarArgs { m, name: a.name, values: &a.values[fmt_index + 1..], next: 0 };
+    let mut args = VarArgs { m, name: a.name, values: &a.values[fmt_index + 1..], next: 0, printed };
     printf::format(&fmt, &mut args, &mut out)?;
     Ok(out)
 }
@@ -131,20 +136,22 @@ struct VarArgs<'x, 'a> {
     name: &'x str,
     values: &'x [u64],
     next: usize,
+    printed: bool,
 }
 
 impl PrintfArgs for VarArgs<'_, '_> {
     type Error = Fault;
 
     fn next_arg(&mut self) -> Result<u64, Fault> {
-        let v = self.values.get(self.next).copied().ok_or_else(|| {
-            Fault::error(
-                ErrorKind::InvalidCall,
-                format!("{}'s format needs more than the {} arguments given", self.name, self.values.len()),
-            )
-        })?;
-        self.next += 1;
+        let v = self.next_value()?;
+        if self.printed {
+            self.m.observe(v);
+        }
         Ok(v)
+    }
+
+    fn next_string(&mut self) -> Result<u64, Fault> {
+        self.next_value()
     }
 
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Fault> {
@@ -158,5 +165,18 @@ impl PrintfArgs for VarArgs<'_, '_> {
 
     fn unsupported(&mut self, what: String) -> Fault {
         Fault::Unsupported(what)
+    }
+}
+
+impl VarArgs<'_, '_> {
+    fn next_value(&mut self) -> Result<u64, Fault> {
+        let v = self.values.get(self.next).copied().ok_or_else(|| {
+            Fault::error(
+                ErrorKind::InvalidCall,
+                format!("{}'s format needs more than the {} arguments given", self.name, self.values.len()),
+            )
+        })?;
+        self.next += 1;
+        Ok(v)
     }
 }

@@ -22,7 +22,11 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             m.mem.free(a.get(0)?, m.line)?;
             return Ok(None);
         }
-        LibcFn::Exit => return Err(Stop::Exit(a.int(0)? & 0xff)),
+        LibcFn::Exit => {
+            let status = a.int(0)? & 0xff;
+            m.observe(status as u64);
+            return Err(Stop::Exit(status));
+        }
         LibcFn::Abort => return Err(Fault::error(ErrorKind::Abort, "abort() called").into()),
         LibcFn::AssertFail => return Err(assert_fail(m, a)?.into()),
         LibcFn::Atoi => parse(m, a.get(0)?, 0, 10, Signedness::Signed)? as u32 as u64,

@@ -1,6 +1,6 @@
-/* A change that reaches only the exit status and the output: the versions never branch
- * differently, so there is no divergence (an exit status is output, not a decision).
- * x in [-3, 3]. */
+/* A change that reaches only the output and the exit status: the versions never branch
+ * differently, but they print different numbers, a divergence at the printf for every x
+ * (issue 14). x in [-3, 3]. */
 #include <stdio.h>
 #include "penumbra.h"
 

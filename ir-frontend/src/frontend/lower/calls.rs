@@ -5,13 +5,14 @@
 //!
 //! | C                                            | IR                         |
 //! |----------------------------------------------|----------------------------|
-//! | `change(old, new)` (`__penumbra_change_i*`)  | `change`                   |
 //! | `penumbra_execute(V)` (`__penumbra_execute`) | `execute old` / `execute new` |
 //! | `penumbra_make_symbolic`, `klee_make_symbolic` | `make_symbolic`          |
 //! | `penumbra_assume`, `klee_assume`             | `assume (cond != 0)`       |
 //! | `penumbra_assert`, `klee_assert`             | `assert (cond != 0)`       |
 //!
-//! LLVM intrinsics (`llvm.*`) are in [`super::intrinsics`].
+//! `change(old, new)` is a branch on `penumbra_execute(OLD)` (see `penumbra.h`); where its
+//! operands are pure, [`super::change`] folds it into an IR `change`. LLVM intrinsics
+//! (`llvm.*`) are in [`super::intrinsics`].
 
 use super::function::FnLower;
 use super::libc_sig;
@@ -23,9 +24,6 @@ use llvm_ir::{Constant, Name, Operand, Type as LType};
 /// The annotations of `penumbra.h` / `klee/klee.h`, by the name of the declared function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum PenumbraOp {
-    Change,
-    /// `change()` of a floating-point value: unsupported.
-    ChangeFloat,
     Execute,
     MakeSymbolic,
     Assume,
@@ -35,12 +33,6 @@ pub(super) enum PenumbraOp {
 impl PenumbraOp {
     pub(super) fn from_name(name: &str) -> Option<PenumbraOp> {
         Some(match name {
-            "__penumbra_change_i8"
-            | "__penumbra_change_i16"
-            | "__penumbra_change_i32"
-            | "__penumbra_change_i64"
-            | "__penumbra_change_ptr" => PenumbraOp::Change,
-            "__penumbra_change_f32" | "__penumbra_change_f64" | "__penumbra_change_f80" => PenumbraOp::ChangeFloat,
             "__penumbra_execute" => PenumbraOp::Execute,
             "penumbra_make_symbolic" | "klee_make_symbolic" => PenumbraOp::MakeSymbolic,
             "penumbra_assume" | "klee_assume" => PenumbraOp::Assume,
@@ -51,7 +43,6 @@ impl PenumbraOp {
 
     fn arity(self) -> usize {
         match self {
-            PenumbraOp::Change | PenumbraOp::ChangeFloat => 2,
             PenumbraOp::MakeSymbolic => 3,
             PenumbraOp::Execute | PenumbraOp::Assume | PenumbraOp::Assert => 1,
         }
@@ -164,19 +155,6 @@ impl<'a, 'm> FnLower<'a, 'm> {
             return Err(Unsup::msg(format!("{name} takes {} arguments, given {}", op.arity(), args.len())));
         }
         match op {
-            PenumbraOp::ChangeFloat => return Err(Unsup::msg("floating point: change() of a floating-point value")),
-            PenumbraOp::Change => {
-                let ty = ret.ok_or_else(|| Unsup::msg(format!("{name} without a result")))?;
-                let old = self.operand(&args[0].0)?;
-                let new = self.operand(&args[1].0)?;
-                let old = self.convert(old, ty);
-                let new = self.convert(new, ty);
-                let v = self.b.change(old, new);
-                if let Some(dest) = &c.dest {
-                    self.define(dest, v);
-                }
-                return Ok(());
-            }
             PenumbraOp::Execute => {
                 let version = match args[0].0.as_constant() {
                     Some(Constant::Int { value: 0, .. }) => Version::Old,
@@ -226,13 +204,6 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
         let zero = self.b.iconst(ty, 0);
         self.b.icmp(IntCC::Ne, x, zero)
-    }
-
-    /// An argument of `change` in the result type: booleans zero-extend, integers
-    /// sign-extend (C's promotions), wider values truncate.
-    fn convert(&mut self, x: Value, to: Type) -> Value {
-        let widen = if self.b.body().value_type(x) == Type::I1 { CastOp::Zext } else { CastOp::Sext };
-        self.resize(x, to, widen)
     }
 
     /// `memcpy`/`memmove(dst, src, len)` of the C library (`len` is converted to 64 bits).

@@ -108,11 +108,15 @@ pub(super) struct FnLower<'a, 'm> {
     entry_cursor: Option<Block>,
     /// The LLVM block being lowered (its name identifies phi edges even when the code is
     /// being emitted into a fresh block after an `unsupported`).
-    current: usize,
+    pub(super) current: usize,
     /// Whether the LLVM block being lowered is reachable from the entry: there, every value
     /// used must already be lowered, and a miss is a frontend bug.
     reachable: bool,
     missing: Vec<String>,
+    /// LLVM blocks folded into their predecessor (the sides of a `change` with pure operands),
+    /// not lowered, and the folded branches' conditions, removed if nothing else uses them.
+    pub(super) folded_sides: Vec<usize>,
+    pub(super) folded_conditions: Vec<Value>,
 }
 
 impl<'a, 'm> FnLower<'a, 'm> {
@@ -133,6 +137,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             current: 0,
             reachable: true,
             missing: Vec::new(),
+            folded_sides: Vec::new(),
+            folded_conditions: Vec::new(),
         }
     }
 
@@ -183,9 +189,17 @@ impl<'a, 'm> FnLower<'a, 'm> {
         self.entry_cursor = self.b.current_block();
         let (order, reachable) = self.block_order();
         for i in order {
+            if self.folded_sides.contains(&i) {
+                continue;
+            }
             self.reachable = reachable[i];
             self.lower_block(i);
         }
+        for &i in &self.folded_sides {
+            self.b.remove_block(self.ir_blocks[i]);
+        }
+        let conditions = std::mem::take(&mut self.folded_conditions);
+        self.b.remove_if_unused(&conditions);
     }
 
     /// `byval` parameters are copies the callee owns: make the copy on entry, so that writes
@@ -278,7 +292,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
         (order, reachable)
     }
 
-    fn successors(&self, i: usize) -> Vec<usize> {
+    /// The blocks block `i` may branch to, by index.
+    pub(super) fn successors(&self, i: usize) -> Vec<usize> {
         let names: Vec<&Name> = match &self.f.basic_blocks[i].term {
             Terminator::Br(b) => vec![&b.dest],
             Terminator::CondBr(c) => vec![&c.true_dest, &c.false_dest],
@@ -413,6 +428,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 self.b.ins(inst, None);
             }
             Terminator::CondBr(c) => {
+                if self.fold_change(c)? {
+                    return Ok(());
+                }
                 let cond = self.operand(&c.condition)?;
                 let then_dest = self.dest(&c.true_dest)?;
                 let else_dest = self.dest(&c.false_dest)?;
@@ -448,6 +466,23 @@ impl<'a, 'm> FnLower<'a, 'm> {
         Ok(())
     }
 
+    /// The index of the LLVM block called `name`.
+    pub(super) fn block_of(&self, name: &Name) -> Option<usize> {
+        self.block_index.get(name).copied()
+    }
+
+    /// The IR block of LLVM block `i`.
+    pub(super) fn ir_block(&self, i: usize) -> Block {
+        self.ir_blocks[i]
+    }
+
+    /// Lowers LLVM block `i`, which only the current block enters, into the current IR block
+    /// (after it, instead of behind a jump): `i`'s own IR block leaves the function.
+    pub(super) fn continue_block_as(&mut self, i: usize) {
+        self.b.remove_block(self.ir_blocks[i]);
+        self.ir_blocks[i] = self.b.current_block().expect("lowering a block");
+    }
+
     /// A destination for the edge from the current LLVM block to `target`, passing the
     /// incoming values of `target`'s phis. Floating-point phis get a 0 stand-in: their block
     /// begins with `unsupported`.
@@ -480,7 +515,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
 }
 
 /// `llvm.dbg.*` calls: no code, and no meaningful location.
-fn is_debug_intrinsic(inst: &Instruction) -> bool {
+pub(super) fn is_debug_intrinsic(inst: &Instruction) -> bool {
     match inst {
         Instruction::Call(c) => super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
         _ => false,

@@ -63,6 +63,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 self.select_aggregate(&s.condition, &s.true_value, &s.false_value, &s.dest)
             }
             I::Select(s) => {
+                if self.fold_select(s)? {
+                    return Ok(());
+                }
                 let cond = self.operand(&s.condition)?;
                 let a = self.operand(&s.true_value)?;
                 let b = self.operand(&s.false_value)?;

@@ -19,6 +19,7 @@
 
 mod aggregates;
 mod calls;
+mod change;
 mod consts;
 mod function;
 mod globals;

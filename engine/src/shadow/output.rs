@@ -1,0 +1,97 @@
+//! Divergences that show only in output (issue 14): a value the user sees — the exit status, a
+//! number or character written to stdout or stderr — whose old and new values can differ is a
+//! divergence where it is output, even if no branch ever tests it (`return change(0, x == 42)`,
+//! `printf("%d", change(x * 2, (x << 1) | (x == 7)))`). Shadow and ShadowJPF+ see only branches;
+//! penumbra sees what users see.
+//!
+//! [`Context::observe`] asks whether the versions' values can differ under the path condition.
+//! Where they can, a copy of the state diverges there (it runs the output instruction again,
+//! following the new version); where they can also agree, the state goes on constrained to
+//! agree. Under a full state budget the state itself takes the divergence: divergences are what
+//! the run is for, so they are the last thing dropped. A state following a seed (seeded mode)
+//! keeps the seed's side, and a divergence the seed does not take is a copy, as at a four-way
+//! fork.
+
+use crate::run_error::RunError;
+use crate::symbolic::context::Context;
+use crate::symbolic::state::{Decision, ExecMode, ExecutionState, Side};
+use penumbra_ir::Inst;
+use penumbra_solver::{eval, SatResult, TermId};
+use std::rc::Rc;
+
+impl Context<'_> {
+    /// `t` (at instruction `inst`) reaches the program's output: see the module documentation.
+    pub fn observe(&mut self, st: &mut ExecutionState, inst: Inst, t: TermId) -> Result<(), RunError> {
+        if st.mode != ExecMode::Both {
+            return Ok(());
+        }
+        let t = self.view(st, t);
+        if !self.store.has_shadow(t) {
+            return Ok(());
+        }
+        let (o, n) = self.store.projections(t);
+        let same = self.store.eq(o, n);
+        if self.store.as_const(same) == Some(1) {
+            return Ok(());
+        }
+        let differ = self.store.not(same);
+        let model_differs = eval(&self.store, differ, &*st.model) & 1 == 1;
+        let other = if model_differs { same } else { differ };
+        let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[other], &st.model)?;
+        let budget_full =
+            self.config.budgets.max_states.is_some_and(|max| self.live_states + self.new_states.len() >= max);
+        // A state following a seed keeps the seed's side; only a divergence is worth a copy
+        // (as at a four-way fork).
+        let keep_one = budget_full || (st.follows_seed() && model_differs);
+        match res {
+            SatResult::Sat if !keep_one => {
+                let model = Rc::new(model.unwrap_or_default());
+                let mut diverged = st.clone();
+                diverged.pc.push(differ);
+                st.pc.push(same);
+                if model_differs {
+                    st.model = model;
+                } else {
+                    diverged.model = model;
+                }
+                st.depth += 1;
+                diverged.depth += 1;
+                st.trail.push(Decision { inst, side: 0 });
+                diverged.trail.push(Decision { inst, side: 1 });
+                self.diverge_on_values(&mut diverged, o, n);
+                self.stats.forks += 1;
+                self.stats.states += 1;
+                self.new_states.push(diverged);
+            }
+            SatResult::Sat => {
+                // Keep the divergence, drop the agreeing side.
+                if !model_differs {
+                    st.model = Rc::new(model.unwrap_or_default());
+                }
+                if budget_full {
+                    self.stats.dropped += 1;
+                }
+                st.pc.push(differ);
+                self.diverge_on_values(st, o, n);
+            }
+            SatResult::Unsat | SatResult::Unknown => {
+                if res == SatResult::Unknown {
+                    self.stats.solver_unknown += 1;
+                }
+                // The side the model takes (the only one, or the only one known).
+                if model_differs {
+                    st.pc.push(differ);
+                    self.diverge_on_values(st, o, n);
+                } else {
+                    st.pc.push(same);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks `st` diverged at an output; its test names each version's value at its inputs.
+    fn diverge_on_values(&mut self, st: &mut ExecutionState, o: TermId, n: TermId) {
+        self.diverge(st, Side::Shows(o), Side::Shows(n));
+    }
+}

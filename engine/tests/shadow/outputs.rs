@@ -1,0 +1,40 @@
+//! Divergences that show only in output (issue 14): a printed number or an exit status whose
+//! versions differ is a divergence, with the test's own values as its sides.
+
+use super::compare::{compile, engine};
+
+/// `(x, line, old, new, exit status)` of each divergence test.
+fn divergences(name: &str, source: &str) -> Vec<(i32, u32, String, String, Option<i32>)> {
+    let module = compile(name, source);
+    let summary = engine(&module).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut out: Vec<_> = summary
+        .tests
+        .iter()
+        .filter(|t| t.kind == "divergence")
+        .map(|t| {
+            let bytes = &t.inputs.0.iter().find(|i| i.name == "x").expect("x").bytes;
+            let x = i32::from_le_bytes(bytes[..4].try_into().unwrap());
+            let side = |s: &Option<String>| s.clone().unwrap_or_default();
+            (x, t.line.unwrap_or(0), side(&t.old), side(&t.new), t.exit_code)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn line_of(source: &str, mark: &str) -> u32 {
+    source.lines().position(|l| l.contains(mark)).expect("the mark is in the source") as u32 + 1
+}
+
+#[test]
+fn a_printed_number_and_an_exit_status_that_differ_are_divergences() {
+    let src = include_str!("programs/output_printf.c");
+    let (printf, status) = (line_of(src, "/* the printf */"), line_of(src, "/* the status */"));
+    assert_eq!(
+        divergences("output_printf", src),
+        [
+            (7, printf, "value 14".into(), "value 15".into(), Some(0)),
+            (42, status, "value 0".into(), "value 1".into(), Some(1)),
+        ]
+    );
+}
