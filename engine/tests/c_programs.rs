@@ -475,3 +475,41 @@ int main(void) {
     );
     assert_error(&r, ErrorKind::OutOfBoundsRead, "main", 4);
 }
+
+/// Constructors by ascending priority (table order within one), `atexit` handlers last
+/// registered first (one registered by a constructor), then destructors in the reverse of the
+/// constructors' order; `exit` deep in the stack runs them too, `_exit` does not. The expected
+/// text is what glibc prints for the same program.
+#[test]
+fn constructors_atexit_handlers_and_destructors_run_in_the_native_order() {
+    let src = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static int limit;
+static void h1(void) { printf("atexit h1\n"); }
+static void h2(void) { printf("atexit h2\n"); }
+__attribute__((constructor)) static void c1(void) { limit = 5; printf("ctor c1\n"); atexit(h1); }
+__attribute__((constructor(200))) static void c0(void) { printf("ctor c0 (prio 200)\n"); }
+__attribute__((constructor)) static void c2(void) { printf("ctor c2\n"); }
+__attribute__((destructor)) static void d1(void) { printf("dtor d1\n"); }
+__attribute__((destructor)) static void d2(void) { printf("dtor d2\n"); }
+__attribute__((destructor(200))) static void d0(void) { printf("dtor d0 (prio 200)\n"); }
+static void deep(int how) { if (how == 1) exit(4); if (how == 2) _exit(5); }
+int main(int argc, char **argv) {
+  printf("main limit=%d\n", limit);
+  atexit(h2);
+  deep(argc - 1);
+  return 3;
+}"#;
+    let lines = "ctor c0 (prio 200)\nctor c1\nctor c2\nmain limit=5\n";
+    let after = "atexit h2\natexit h1\ndtor d2\ndtor d1\ndtor d0 (prio 200)\n";
+    assert_exit(&run_c(src), 3, &format!("{lines}{after}"));
+    let with_args = |args: &[&str]| {
+        let args = ["prog"].iter().chain(args).map(|a| a.to_string()).collect();
+        run_c_with(src, &RunConfig { args, ..RunConfig::default() })
+    };
+    assert_exit(&with_args(&["x"]), 4, &format!("{lines}{after}"));
+    // Natively `_exit` also drops what stdio buffered (all of it, through a pipe); penumbra
+    // writes unbuffered, so only the handlers' and destructors' lines are missing.
+    assert_exit(&with_args(&["x", "y"]), 5, lines);
+}

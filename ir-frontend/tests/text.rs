@@ -221,3 +221,26 @@ block0:
 ";
     assert_eq!(func_text(&m, "main"), expected);
 }
+
+#[test]
+fn constructors_and_destructors_are_listed_in_run_order() {
+    let m = lower(
+        "ctors.c",
+        r#"__attribute__((constructor)) static void a(void) {}
+__attribute__((constructor(101))) static void b(void) {}
+__attribute__((destructor)) static void c(void) {}
+__attribute__((destructor)) static void d(void) {}
+__attribute__((destructor(101))) static void e(void) {}
+int main(void) { return 0; }
+"#,
+    );
+    let names = |fs: &[penumbra_ir::Func]| fs.iter().map(|&f| m.funcs[f].name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&m.ctors), ["b", "a"]);
+    assert_eq!(names(&m.dtors), ["d", "c", "e"]);
+    let listing = text(&m);
+    assert!(
+        listing.contains("; constructors (in run order): @b @a\n; destructors (in run order): @d @c @e\n"),
+        "{listing}"
+    );
+    assert!(!listing.contains("llvm.global"), "the tables are not program data: {listing}");
+}

@@ -110,6 +110,7 @@ impl<'a> Interp<'a> {
         self.machine.line = cur.body.srclocs[inst].line;
         let value = match model {
             LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name),
+            LibcFn::Atexit => self.register_atexit(self.scratch.first().copied().unwrap_or(0)),
             _ => libc::call(&mut self.machine, model, name, &self.scratch),
         };
         if !self.machine.observed.is_empty() {

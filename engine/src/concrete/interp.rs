@@ -86,6 +86,10 @@ pub(super) struct Interp<'a> {
     pub pending_execute: bool,
     /// When tracing, inside an execute block: its frame depth and join block.
     pub execute_block: Option<(usize, Block)>,
+    /// Running `main` (not a constructor, `atexit` handler or destructor).
+    pub in_main: bool,
+    /// The `atexit` handlers registered so far.
+    pub atexit: Vec<Func>,
 }
 
 impl Program<'_> {
@@ -130,12 +134,11 @@ fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         trace: Vec::new(),
         pending_execute: false,
         execute_block: None,
+        in_main: false,
+        atexit: Vec::new(),
     };
     interp.machine.tracing = config.trace;
-    let outcome = match interp.execute(prog.main, &args) {
-        Ok(value) => Outcome::Exit(value.map_or(0, |v| (v & 0xff) as i32)),
-        Err(halt) => interp.outcome(halt),
-    };
+    let outcome = interp.run_program(prog.main, &args);
     RunResult {
         stdout: interp.machine.stdout,
         stderr: interp.machine.stderr,
@@ -147,8 +150,8 @@ fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
 }
 
 impl<'a> Interp<'a> {
-    /// Runs `main` with `args` to completion.
-    fn execute(&mut self, main: Func, args: &[u64]) -> Result<Option<u64>, Halt> {
+    /// Runs `func` (`main`, a constructor, a handler) with `args` to completion.
+    pub(super) fn execute(&mut self, main: Func, args: &[u64]) -> Result<Option<u64>, Halt> {
         let cur = self.enter_main(main, args).map_err(|f| Halt { stop: f.into(), func: main, inst: None })?;
         self.run_frames(cur)
     }
@@ -356,7 +359,7 @@ impl<'a> Interp<'a> {
     #[cold]
     #[inline(never)]
     fn trace_return(&mut self, cur: &Cursor<'a>, inst: Inst, value: Option<u64>) {
-        if let (Some(v), 1) = (value, self.frames.len()) {
+        if let (Some(v), 1, true) = (value, self.frames.len(), self.in_main) {
             self.record(TraceEvent::Output { func: cur.func, inst, value: v & 0xff });
         }
         if self.execute_block.is_some_and(|(depth, _)| depth == self.frames.len()) {
@@ -420,7 +423,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The outcome for a run that stopped at `halt`.
-    fn outcome(&self, halt: Halt) -> Outcome {
+    pub(super) fn outcome(&self, halt: Halt) -> Outcome {
         let location = || self.location(halt.func, halt.inst);
         match halt.stop {
             Stop::Exit(status) => Outcome::Exit(status),

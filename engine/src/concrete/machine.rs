@@ -36,6 +36,8 @@ pub struct Machine<'a> {
     /// [`TraceEvent::Output`](super::TraceEvent::Output)) until the interpreter takes them.
     pub tracing: bool,
     pub observed: Vec<u64>,
+    /// The last `exit` was `_exit` or `_Exit`: no handlers run.
+    pub quick_exit: bool,
 }
 
 impl<'a> Machine<'a> {
@@ -51,6 +53,7 @@ impl<'a> Machine<'a> {
             rand: GlibcRand::default(),
             tracing: false,
             observed: Vec::new(),
+            quick_exit: false,
             strtok_next: 0,
         }
     }

@@ -31,6 +31,7 @@ mod exec;
 mod interp;
 mod intrinsics;
 mod libc;
+mod lifecycle;
 mod machine;
 pub(crate) mod memory;
 pub mod program;

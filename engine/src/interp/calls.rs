@@ -143,9 +143,7 @@ impl<'p> Context<'p> {
             st.mem.kill_stack_object(id);
         }
         if st.stack.is_empty() {
-            // `main` returned: the status is the model's value (replay computes the same).
-            let status = value.map_or(0, |v| self.model_value(st, v) & 0xff);
-            return Flow::End(Ending::Exit(status as i32));
+            return self.bottom_returned(st, value);
         }
         let module = &self.prog.module;
         let caller_func = st.frame().func;

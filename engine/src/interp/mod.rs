@@ -15,6 +15,7 @@
 mod calls;
 mod checks;
 mod intrinsics;
+mod lifecycle;
 mod memory;
 mod natives;
 pub mod start;

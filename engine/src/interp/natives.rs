@@ -135,8 +135,20 @@ impl<'p> Context<'p> {
             Native::Exit => {
                 let status = self.fit(arg!(0), 8);
                 self.observe(st, inst, status)?;
-                let code = self.model_value(st, status);
-                return Ok(Err(Flow::End(Ending::Exit((code & 0xff) as i32))));
+                let code = (self.model_value(st, status) & 0xff) as i32;
+                return Ok(Err(self.exit(st, code)));
+            }
+            Native::QuickExit => {
+                let status = self.fit(arg!(0), 8);
+                self.observe(st, inst, status)?;
+                let code = (self.model_value(st, status) & 0xff) as i32;
+                return Ok(Err(Flow::End(Ending::Exit(code))));
+            }
+            Native::Atexit => {
+                if let Err(ending) = self.register_atexit(st, arg!(0)) {
+                    return Ok(Err(Flow::End(ending)));
+                }
+                Some(self.store.constant(32, 0))
             }
             Native::Abort => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "abort() called")))),
             Native::Trap => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "trap (llvm.trap)")))),

@@ -17,7 +17,7 @@ use crate::address::Argv;
 use crate::config::{Mode, SymArg};
 use crate::run_error::RunError;
 use crate::symbolic::context::Context;
-use crate::symbolic::state::{ExecMode, ExecutionState, Frame, SymbolicObject};
+use crate::symbolic::state::{ExecMode, ExecutionState, SymbolicObject};
 use penumbra_solver::TermId;
 use std::rc::Rc;
 
@@ -154,17 +154,8 @@ fn build_argv(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[ArgString]
     Ok(values.iter().zip(widths).map(|(&v, w)| ctx.store.constant(w, v)).collect())
 }
 
-/// Pushes `main`'s frame with its arguments.
+/// Starts the program (its constructors, then `main` with its arguments).
 fn enter_main(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[TermId]) {
-    let prog = ctx.prog;
-    let main = prog.main;
-    let body = prog.module.funcs[main].body.as_ref().expect("main is defined");
-    let entry = body.layout.entry_block().expect("main has an entry block");
-    let mut values = prog.info(main).template.clone();
-    let slots = Rc::make_mut(&mut values);
-    for (&p, &a) in body.block_params(entry).iter().zip(args) {
-        slots[p.as_u32() as usize] = a;
-    }
-    st.stack.push(Frame { func: main, block: entry, idx: 0, values, ret_to: None, allocas: Vec::new() });
+    ctx.start_program(st, args);
     debug_assert!(penumbra_solver::satisfies(&ctx.store, &st.pc.to_vec(), &*st.model), "the model satisfies the path");
 }

@@ -135,7 +135,7 @@ impl<'p> Context<'p> {
             InstData::Switch { arg, table } => return self.switch(st, body, inst, val(st, *arg), *table),
             InstData::Return { value } => {
                 let value = value.map(|v| val(st, v));
-                if let (Some(v), 1) = (value, st.stack.len()) {
+                if let (Some(v), 1, true) = (value, st.stack.len(), st.in_main()) {
                     // `main` returns: its status is output.
                     let status = self.fit(v, 8);
                     self.observe(st, inst, status)?;

@@ -299,6 +299,32 @@ pub struct ExecutionState {
     /// How many times the current instruction was re-executed to resolve a symbolic pointer
     /// to another object (reset when an instruction completes).
     pub resolve_attempts: u32,
+    /// Where the program is in its life around `main` (`interp::lifecycle`); `None`: in
+    /// `main`, no `atexit` handler registered (most programs, always).
+    pub life: Option<Box<Life>>,
+}
+
+/// Constructors, `main`, or the exit sequence, and the `atexit` handlers registered so far.
+#[derive(Clone, Debug)]
+pub struct Life {
+    pub phase: Phase,
+    pub atexit: Vec<Func>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Phase {
+    /// Running the constructors; `next` is the one after the running one. `main` then gets
+    /// `main_args`.
+    Constructors {
+        next: u32,
+        main_args: Rc<[TermId]>,
+    },
+    Main,
+    /// Exiting with `status`: running the `atexit` handlers, then destructor `next_dtor` on.
+    Exiting {
+        status: i32,
+        next_dtor: u32,
+    },
 }
 
 impl ExecutionState {
@@ -320,7 +346,13 @@ impl ExecutionState {
             stdin: Stdin::default(),
             instructions: 0,
             resolve_attempts: 0,
+            life: None,
         }
+    }
+
+    /// Whether the state runs `main` (not a constructor, an `atexit` handler or a destructor).
+    pub fn in_main(&self) -> bool {
+        self.life.as_ref().is_none_or(|l| matches!(l.phase, Phase::Main))
     }
 
     pub fn frame(&self) -> &Frame {

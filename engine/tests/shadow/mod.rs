@@ -112,6 +112,9 @@ programs! {
     execute_return: [int("x", -2, 2)];
     operand_deref: [int("k", -1, 1)];
     operand_effect: [int("x", 0, 3)];
+    // Constructors, atexit handlers and destructors.
+    ctor_limit: [int("x", 0, 9)];
+    exit_handlers: [int("x", 0, 5)];
     // Calls and recursion.
     call_arg: [int("x", -5, 5)];
     callee_return: [int("x", -3, 3), int("y", 0, 2)];

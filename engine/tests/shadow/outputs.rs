@@ -38,3 +38,20 @@ fn a_printed_number_and_an_exit_status_that_differ_are_divergences() {
         ]
     );
 }
+
+/// The divergence a constructor's value moves: at x == 5, where `limit` is after the
+/// constructor, not at x == 0.
+#[test]
+fn a_constructor_runs_before_main() {
+    let src = include_str!("programs/ctor_limit.c");
+    let (compare, _) = (line_of(src, "/* the comparison */"), ());
+    assert_eq!(divergences("ctor_limit", src), [(5, compare, "false".into(), "true".into(), Some(1))]);
+}
+
+/// The destructor's output differs at total == 3 (x = 3), after main returned.
+#[test]
+fn a_destructor_runs_at_exit_and_its_output_is_compared() {
+    let src = include_str!("programs/exit_handlers.c");
+    let line = line_of(src, "/* the destructor's output */");
+    assert_eq!(divergences("exit_handlers", src), [(3, line, "value 3".into(), "value 4".into(), Some(0))]);
+}

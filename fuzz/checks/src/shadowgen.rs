@@ -5,7 +5,8 @@
 //! whose expressions contain `change(old, new)`, `if`/`else`, `switch` with shared targets,
 //! bounded loops, early returns, divisions and shifts by variables, `assert`s, reads and
 //! writes of an 8-byte array at computed indices, `printf` of numbers and the exit status
-//! (output, where the versions' values may differ), and `penumbra_execute` blocks: code in one
+//! (output, where the versions' values may differ), a constructor and a destructor around
+//! `main` (a global set before it, printed after it), and `penumbra_execute` blocks: code in one
 //! version only, and `change` operands that are whole statements with effects, errors and
 //! returns of their own version (as `penumbra.h` lowers `change(old, new)` with calls).
 //!
@@ -51,6 +52,7 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
     let names: Vec<_> = vars.iter().map(|v| mb.string(&format!("name_{}", v.name), v.name)).collect();
     let printf = mb.declare_varargs("printf", &[PTR], Some(Type::I32));
     let format = mb.string("format", "%d\n");
+    let limit = lifecycle(&mut mb, rng, printf, format);
     mb.main(|b, _| {
         line(b, 1);
         let slots: Vec<Value> = (0..SLOTS).map(|_| b.alloca(4, 4)).collect();
@@ -75,7 +77,14 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
         let mut g =
             Gen { rng: &mut *rng, slots, arr, budget: 0, line: 1, in_loop: false, in_block: false, printf, format };
         for k in vars.len()..SLOTS {
-            let c = g.small(b);
+            let c = match limit {
+                // The last slot starts as what the constructor computed.
+                Some(limit) if k == SLOTS - 1 => {
+                    let at = b.global_addr(limit);
+                    b.load(Type::I32, at)
+                }
+                _ => g.small(b),
+            };
             b.store(g.slots[k], c);
         }
         for i in 0..8u64 {
@@ -93,6 +102,46 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
         b.ret(Some(r));
     });
     ShadowProgram { module: mb.finish(), vars }
+}
+
+/// Sometimes a constructor that sets a global `limit` (to a changed constant) before `main`
+/// reads it, and a destructor that prints a value computed from it after `main` (equal in the
+/// versions except where `limit` is 3): returns the global.
+fn lifecycle(mb: &mut ModuleBuilder, rng: &mut impl Source, printf: Func, format: Global) -> Option<Global> {
+    if !rng.chance(25) {
+        return None;
+    }
+    let limit = mb.global("limit", &[0; 4], false);
+    let (a, b) = (rng.below(6), rng.below(6));
+    let init = mb.declare("init_limit", &[], None);
+    mb.define(init, |fb, _| {
+        line(fb, 1);
+        let (a, b) = (fb.iconst(Type::I32, a), fb.iconst(Type::I32, b));
+        let v = fb.change(a, b);
+        let at = fb.global_addr(limit);
+        fb.store(at, v);
+        fb.ret(None);
+    });
+    mb.module.ctors.push(init);
+    if rng.chance(50) {
+        let fini = mb.declare("fini", &[], None);
+        mb.define(fini, |fb, _| {
+            line(fb, 1);
+            let at = fb.global_addr(limit);
+            let v = fb.load(Type::I32, at);
+            let three = fb.iconst(Type::I32, 3);
+            let is_three = fb.icmp(IntCC::Eq, v, three);
+            let bump = fb.cast(CastOp::Zext, is_three, Type::I32);
+            let zero = fb.iconst(Type::I32, 0);
+            let delta = fb.change(zero, bump);
+            let shown = fb.binary(BinaryOp::Add, v, delta);
+            let f = fb.global_addr(format);
+            fb.call(printf, &[f, shown], Some(Type::I32));
+            fb.ret(None);
+        });
+        mb.module.dtors.push(fini);
+    }
+    Some(limit)
 }
 
 /// One to three inputs over at most 125 points (17, 9 * 9 or 5 * 5 * 5 values).

@@ -55,6 +55,10 @@ pub struct Module {
     pub messages: PrimaryMap<Msg, String>,
     /// The main source file name, for diagnostics.
     pub source_file: String,
+    /// Constructors, in the order they run before `main`.
+    pub ctors: Vec<Func>,
+    /// Destructors, in the order they run at exit (after the `atexit` handlers).
+    pub dtors: Vec<Func>,
     func_names: FxHashMap<String, Func>,
     global_names: FxHashMap<String, Global>,
 }

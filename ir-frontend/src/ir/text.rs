@@ -32,6 +32,12 @@ pub fn module_to_string(module: &Module) -> String {
 
 pub fn write_module(out: &mut impl Write, module: &Module) -> fmt::Result {
     writeln!(out, "; module {}", module.source_file)?;
+    for (what, funcs) in [("constructors", &module.ctors), ("destructors", &module.dtors)] {
+        if !funcs.is_empty() {
+            let names: Vec<String> = funcs.iter().map(|&f| format!("@{}", module.funcs[f].name)).collect();
+            writeln!(out, "; {what} (in run order): {}", names.join(" "))?;
+        }
+    }
     for (_, global) in module.globals.iter() {
         write_global(out, module, global)?;
     }

@@ -75,6 +75,10 @@ pub enum LibcFn {
     Realloc,
     Free,
     Exit,
+    /// `_exit`, `_Exit`: no `atexit` handlers, no destructors.
+    QuickExit,
+    /// Registered by the interpreter, which knows the program's functions.
+    Atexit,
     Abort,
     AssertFail,
     Atoi,
@@ -149,7 +153,9 @@ impl LibcFn {
             "calloc" => Calloc,
             "realloc" => Realloc,
             "free" => Free,
-            "exit" | "_Exit" | "_exit" => Exit,
+            "exit" => Exit,
+            "_Exit" | "_exit" => QuickExit,
+            "atexit" => Atexit,
             "abort" => Abort,
             "__assert_fail" => AssertFail,
             "atoi" => Atoi,
@@ -208,9 +214,9 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         | Fgets => stdio::call(m, f, &a),
         Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
         | Strdup | Strndup | Strspn | Strcspn | Strtok | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
-        Malloc | Calloc | Realloc | Free | Exit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul | Abs | Labs
-        | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
-        Qsort | Bsearch => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),
+        Malloc | Calloc | Realloc | Free | Exit | QuickExit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul
+        | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
+        Qsort | Bsearch | Atexit => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

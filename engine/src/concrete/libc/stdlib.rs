@@ -22,9 +22,10 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             m.mem.free(a.get(0)?, m.line)?;
             return Ok(None);
         }
-        LibcFn::Exit => {
+        LibcFn::Exit | LibcFn::QuickExit => {
             let status = a.int(0)? & 0xff;
             m.observe(status as u64);
+            m.quick_exit = f == LibcFn::QuickExit;
             return Err(Stop::Exit(status));
         }
         LibcFn::Abort => return Err(Fault::error(ErrorKind::Abort, "abort() called").into()),

@@ -9,7 +9,7 @@
 //! - **Native models** ([`Native`], executed by `interp/natives.rs` and `interp/stdio.rs`):
 //!   the heap (`malloc`, `calloc`, `realloc`, `free`), bulk memory (`memcpy`, `memmove`,
 //!   `memset`: one bounds check over the whole range, bytes moved as terms), process control
-//!   (`exit`, `abort`, `__assert_fail`),
+//!   (`exit`, `atexit`, `abort`, `__assert_fail`),
 //!   output (`printf` and friends: the output is discarded, and symbolic arguments are read
 //!   under the state's model *without* adding constraints — replay shows the real output),
 //!   standard input (`getchar`, `fgetc` over `--sym-stdin` bytes), and the pure `<ctype.h>`,
@@ -41,6 +41,9 @@ pub enum Native {
     Memmove,
     Memset,
     Exit,
+    /// `_exit`, `_Exit`: no `atexit` handlers, no destructors.
+    QuickExit,
+    Atexit,
     Abort,
     Trap,
     AssertFail,
@@ -100,7 +103,9 @@ pub fn bind(name: &str) -> Option<Native> {
         "free" => Free,
         "memcpy" | "memmove" => Memmove,
         "memset" => Memset,
-        "exit" | "_Exit" | "_exit" => Exit,
+        "exit" => Exit,
+        "_Exit" | "_exit" => QuickExit,
+        "atexit" => Atexit,
         "abort" => Abort,
         "__assert_fail" => AssertFail,
         "__errno_location" => ErrnoLocation,

@@ -56,6 +56,9 @@ impl<'m> ModuleCx<'m> {
     pub(super) fn declare_globals(&mut self) {
         let llvm = self.llvm;
         for g in &llvm.global_vars {
+            if matches!(&g.name, Name::Name(n) if super::lifecycle::TABLES.contains(&n.as_str())) {
+                continue;
+            }
             let key = global_key(&g.name);
             let layout = self.info.global_layout(&key);
             let size = layout.map_or(0, |l| l.size);

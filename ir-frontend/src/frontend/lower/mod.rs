@@ -25,6 +25,7 @@ mod function;
 mod globals;
 mod inst;
 mod intrinsics;
+mod lifecycle;
 mod memory;
 mod types;
 mod varargs;
@@ -92,6 +93,7 @@ fn lower_module(llvm: &llvm_ir::Module, info: &LlvmInfo, source_name: &str) -> R
     cx.declare_globals();
     cx.declare_functions();
     cx.init_globals();
+    cx.collect_constructors();
     for f in &llvm.functions {
         let Some(id) = cx.funcs.get(f.name.as_str()).copied() else { continue };
         let (body, line) = function::lower_function(&mut cx, f)?;

@@ -1,0 +1,123 @@
+//! The program's life around `main`, as the native C runtime runs it: the constructors
+//! first (with `main`'s arguments, as glibc passes them), then `main`, then at exit — `main`
+//! returning or `exit` called — the `atexit` handlers, last registered first, then the
+//! destructors. Each runs as the state's only frame; when it returns, the next one starts.
+//! `_exit` and `_Exit` skip the handlers, as natively.
+
+use crate::error::ErrorKind;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::state::{Ending, ExecutionState, Frame, Life, Phase};
+use penumbra_ir::Func;
+use penumbra_solver::TermId;
+use std::rc::Rc;
+
+impl Context<'_> {
+    /// Starts the program: its first constructor, or `main` with `args`.
+    pub(crate) fn start_program(&mut self, st: &mut ExecutionState, args: &[TermId]) {
+        let prog = self.prog;
+        match prog.module.ctors.first() {
+            Some(&first) => {
+                st.life = Some(Box::new(Life {
+                    phase: Phase::Constructors { next: 1, main_args: args.into() },
+                    atexit: Vec::new(),
+                }));
+                self.push_bottom(st, first, args);
+            }
+            None => self.push_bottom(st, prog.main, args),
+        }
+    }
+
+    /// The state's bottom frame returned `value`: the next constructor or `main` starts, or
+    /// the exit sequence goes on.
+    pub(crate) fn bottom_returned(&mut self, st: &mut ExecutionState, value: Option<TermId>) -> Flow {
+        let prog = self.prog;
+        let phase = st.life.as_ref().map_or(Phase::Main, |l| l.phase.clone());
+        match phase {
+            Phase::Constructors { next, main_args } => {
+                let life = st.life.as_mut().expect("constructors run with a life");
+                let func = match prog.module.ctors.get(next as usize) {
+                    Some(&ctor) => {
+                        life.phase = Phase::Constructors { next: next + 1, main_args: main_args.clone() };
+                        ctor
+                    }
+                    None => {
+                        life.phase = Phase::Main;
+                        prog.main
+                    }
+                };
+                self.push_bottom(st, func, &main_args);
+                Flow::Jumped
+            }
+            Phase::Main => {
+                // The status is the model's value (replay computes the same).
+                let status = value.map_or(0, |v| self.model_value(st, v) & 0xff) as i32;
+                self.exit(st, status)
+            }
+            Phase::Exiting { status, .. } => self.exit(st, status),
+        }
+    }
+
+    /// `exit(status)` (or `main` returning it): unwinds the stack and runs the next `atexit`
+    /// handler or destructor, or ends the path. Inside a `penumbra_execute` block the path
+    /// ends at once (the block's version exits; its handlers are not the block's to run).
+    pub(crate) fn exit(&mut self, st: &mut ExecutionState, status: i32) -> Flow {
+        let dtors = &self.prog.module.dtors;
+        if st.execute.is_some() || (st.life.is_none() && dtors.is_empty()) {
+            return Flow::End(Ending::Exit(status));
+        }
+        while let Some(frame) = st.stack.pop() {
+            for &id in &frame.allocas {
+                st.mem.kill_stack_object(id);
+            }
+        }
+        let life = st.life.get_or_insert_with(|| Box::new(Life { phase: Phase::Main, atexit: Vec::new() }));
+        let next_dtor = match life.phase {
+            Phase::Exiting { next_dtor, .. } => next_dtor,
+            _ => 0,
+        };
+        let next = match life.atexit.pop() {
+            Some(handler) => {
+                life.phase = Phase::Exiting { status, next_dtor };
+                handler
+            }
+            None => match dtors.get(next_dtor as usize) {
+                Some(&dtor) => {
+                    life.phase = Phase::Exiting { status, next_dtor: next_dtor + 1 };
+                    dtor
+                }
+                None => return Flow::End(Ending::Exit(status)),
+            },
+        };
+        self.push_bottom(st, next, &[]);
+        Flow::Jumped
+    }
+
+    /// `atexit(handler)`: registers the function at address `handler`; `Err`: the path's
+    /// error, `handler` is not a function of the program.
+    pub(crate) fn register_atexit(&mut self, st: &mut ExecutionState, handler: TermId) -> Result<(), Ending> {
+        let addr = self.concretize(st, handler);
+        let module = &self.prog.module;
+        let Some(func) = crate::address::func_at(addr, module.funcs.len()).filter(|&f| module.funcs[f].body.is_some())
+        else {
+            let message = format!("atexit({addr:#x}): not the address of a function of the program");
+            return Err(self.error(st, ErrorKind::InvalidCall, message));
+        };
+        let life = st.life.get_or_insert_with(|| Box::new(Life { phase: Phase::Main, atexit: Vec::new() }));
+        life.atexit.push(func);
+        Ok(())
+    }
+
+    /// Pushes a frame for `func` as the state's only one, `args` for its parameters.
+    fn push_bottom(&mut self, st: &mut ExecutionState, func: Func, args: &[TermId]) {
+        let prog = self.prog;
+        let body = prog.module.funcs[func].body.as_ref().expect("a defined function");
+        let entry = body.layout.entry_block().expect("a function has an entry block");
+        let mut values = prog.info(func).template.clone();
+        let slots = Rc::make_mut(&mut values);
+        for (&p, &a) in body.block_params(entry).iter().zip(args) {
+            let w = body.values[p].ty.bits() as u8;
+            slots[p.as_u32() as usize] = self.fit(a, w);
+        }
+        st.stack.push(Frame { func, block: entry, idx: 0, values, ret_to: None, allocas: Vec::new() });
+    }
+}
