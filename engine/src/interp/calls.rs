@@ -12,7 +12,7 @@ use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::fork::Branch;
 use crate::symbolic::program::FuncKind;
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState, Frame};
-use penumbra_ir::{Body, Func, Inst, Value};
+use penumbra_ir::{Block, Body, Func, Inst, Value};
 use penumbra_solver::TermId;
 use std::rc::Rc;
 
@@ -68,6 +68,21 @@ impl<'p> Context<'p> {
         let Some(entry) = callee.layout.entry_block() else {
             return Flow::End(self.unsupported(st, "function without blocks"));
         };
+        let frame = self.new_frame(func, callee, entry, args, body.results[inst]);
+        st.stack.push(frame);
+        Flow::Jumped
+    }
+
+    /// A frame for `func` (body `callee`) at its `entry`, with `args` for its parameters,
+    /// returning its value to `ret_to` of the caller (`None`: a bottom frame, or no result).
+    pub(crate) fn new_frame(
+        &mut self,
+        func: Func,
+        callee: &Body,
+        entry: Block,
+        args: &[TermId],
+        ret_to: Option<Value>,
+    ) -> Frame {
         let mut values: Rc<[TermId]> = self.prog.info(func).template.clone();
         let params = callee.block_params(entry);
         if !params.is_empty() {
@@ -77,8 +92,7 @@ impl<'p> Context<'p> {
                 slots[p.as_u32() as usize] = self.fit(a, w);
             }
         }
-        st.stack.push(Frame { func, block: entry, idx: 0, values, ret_to: body.results[inst], allocas: Vec::new() });
-        Flow::Jumped
+        Frame { func, block: entry, idx: 0, values, ret_to, allocas: Vec::new() }
     }
 
     /// A call through a function pointer (`args[0]` is the callee address).
@@ -138,10 +152,7 @@ impl<'p> Context<'p> {
         if st.execute.is_some() && self.return_in_execute_block(st) {
             return Flow::Jumped;
         }
-        let Some(frame) = st.stack.pop() else { return Flow::End(Ending::Exit(0)) };
-        for &id in &frame.allocas {
-            st.mem.kill_stack_object(id);
-        }
+        let Some(frame) = st.pop_frame() else { return Flow::End(Ending::Exit(0)) };
         if st.stack.is_empty() {
             return self.bottom_returned(st, value);
         }

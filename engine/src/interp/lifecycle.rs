@@ -6,10 +6,9 @@
 
 use crate::error::ErrorKind;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::state::{Ending, ExecutionState, Frame, Life, Phase};
+use crate::symbolic::state::{Ending, ExecutionState, Life, Phase};
 use penumbra_ir::Func;
 use penumbra_solver::TermId;
-use std::rc::Rc;
 
 impl Context<'_> {
     /// Starts the program: its first constructor, or `main` with `args`.
@@ -65,12 +64,8 @@ impl Context<'_> {
         if st.execute.is_some() || (st.life.is_none() && dtors.is_empty()) {
             return Flow::End(Ending::Exit(status));
         }
-        while let Some(frame) = st.stack.pop() {
-            for &id in &frame.allocas {
-                st.mem.kill_stack_object(id);
-            }
-        }
-        let life = st.life.get_or_insert_with(|| Box::new(Life { phase: Phase::Main, atexit: Vec::new() }));
+        while st.pop_frame().is_some() {}
+        let life = st.life.get_or_insert_default();
         let next_dtor = match life.phase {
             Phase::Exiting { next_dtor, .. } => next_dtor,
             _ => 0,
@@ -102,8 +97,7 @@ impl Context<'_> {
             let message = format!("atexit({addr:#x}): not the address of a function of the program");
             return Err(self.error(st, ErrorKind::InvalidCall, message));
         };
-        let life = st.life.get_or_insert_with(|| Box::new(Life { phase: Phase::Main, atexit: Vec::new() }));
-        life.atexit.push(func);
+        st.life.get_or_insert_default().atexit.push(func);
         Ok(())
     }
 
@@ -112,12 +106,7 @@ impl Context<'_> {
         let prog = self.prog;
         let body = prog.module.funcs[func].body.as_ref().expect("a defined function");
         let entry = body.layout.entry_block().expect("a function has an entry block");
-        let mut values = prog.info(func).template.clone();
-        let slots = Rc::make_mut(&mut values);
-        for (&p, &a) in body.block_params(entry).iter().zip(args) {
-            let w = body.values[p].ty.bits() as u8;
-            slots[p.as_u32() as usize] = self.fit(a, w);
-        }
-        st.stack.push(Frame { func, block: entry, idx: 0, values, ret_to: None, allocas: Vec::new() });
+        let frame = self.new_frame(func, body, entry, args, None);
+        st.stack.push(frame);
     }
 }

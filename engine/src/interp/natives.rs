@@ -132,17 +132,12 @@ impl<'p> Context<'p> {
                 }
                 Some(dst)
             }
-            Native::Exit => {
+            Native::Exit | Native::QuickExit => {
                 let status = self.fit(arg!(0), 8);
                 self.observe(st, inst, status)?;
                 let code = (self.model_value(st, status) & 0xff) as i32;
-                return Ok(Err(self.exit(st, code)));
-            }
-            Native::QuickExit => {
-                let status = self.fit(arg!(0), 8);
-                self.observe(st, inst, status)?;
-                let code = (self.model_value(st, status) & 0xff) as i32;
-                return Ok(Err(Flow::End(Ending::Exit(code))));
+                let flow = if native == Native::Exit { self.exit(st, code) } else { Flow::End(Ending::Exit(code)) };
+                return Ok(Err(flow));
             }
             Native::Atexit => {
                 if let Err(ending) = self.register_atexit(st, arg!(0)) {

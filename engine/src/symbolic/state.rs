@@ -305,26 +305,21 @@ pub struct ExecutionState {
 }
 
 /// Constructors, `main`, or the exit sequence, and the `atexit` handlers registered so far.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Life {
     pub phase: Phase,
     pub atexit: Vec<Func>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub enum Phase {
     /// Running the constructors; `next` is the one after the running one. `main` then gets
     /// `main_args`.
-    Constructors {
-        next: u32,
-        main_args: Rc<[TermId]>,
-    },
+    Constructors { next: u32, main_args: Rc<[TermId]> },
+    #[default]
     Main,
     /// Exiting with `status`: running the `atexit` handlers, then destructor `next_dtor` on.
-    Exiting {
-        status: i32,
-        next_dtor: u32,
-    },
+    Exiting { status: i32, next_dtor: u32 },
 }
 
 impl ExecutionState {
@@ -353,6 +348,15 @@ impl ExecutionState {
     /// Whether the state runs `main` (not a constructor, an `atexit` handler or a destructor).
     pub fn in_main(&self) -> bool {
         self.life.as_ref().is_none_or(|l| matches!(l.phase, Phase::Main))
+    }
+
+    /// Pops the top frame, its stack objects dying with it.
+    pub fn pop_frame(&mut self) -> Option<Frame> {
+        let frame = self.stack.pop()?;
+        for &id in &frame.allocas {
+            self.mem.kill_stack_object(id);
+        }
+        Some(frame)
     }
 
     pub fn frame(&self) -> &Frame {

@@ -2,6 +2,7 @@
 //! versions differ is a divergence, with the test's own values as its sides.
 
 use super::compare::{compile, engine};
+use crate::symbolic::support::line_of;
 
 /// `(x, line, old, new, exit status)` of each divergence test.
 fn divergences(name: &str, source: &str) -> Vec<(i32, u32, String, String, Option<i32>)> {
@@ -22,10 +23,6 @@ fn divergences(name: &str, source: &str) -> Vec<(i32, u32, String, String, Optio
     out
 }
 
-fn line_of(source: &str, mark: &str) -> u32 {
-    source.lines().position(|l| l.contains(mark)).expect("the mark is in the source") as u32 + 1
-}
-
 #[test]
 fn a_printed_number_and_an_exit_status_that_differ_are_divergences() {
     let src = include_str!("programs/output_printf.c");
@@ -44,7 +41,7 @@ fn a_printed_number_and_an_exit_status_that_differ_are_divergences() {
 #[test]
 fn a_constructor_runs_before_main() {
     let src = include_str!("programs/ctor_limit.c");
-    let (compare, _) = (line_of(src, "/* the comparison */"), ());
+    let compare = line_of(src, "/* the comparison */");
     assert_eq!(divergences("ctor_limit", src), [(5, compare, "false".into(), "true".into(), Some(1))]);
 }
 

@@ -5,6 +5,7 @@
 
 use super::compare::{check_summary, compile, engine};
 use super::oracle::{int, Oracle, Point, Var, Verdict};
+use crate::symbolic::support::line_of;
 use penumbra_engine::RunSummary;
 use std::collections::BTreeSet;
 
@@ -17,10 +18,6 @@ fn explore(name: &str, source: &str, vars: &[Var]) -> (usize, BTreeSet<Point>, u
 
 fn set(points: &[i64]) -> BTreeSet<Point> {
     points.iter().map(|&x| vec![x]).collect()
-}
-
-fn line_of(source: &str, mark: &str) -> u32 {
-    source.lines().position(|l| l.contains(mark)).expect("the mark is in the source") as u32 + 1
 }
 
 /// The line of the first difference for one input.

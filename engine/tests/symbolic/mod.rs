@@ -2,7 +2,7 @@
 //! inputs and lines, replay of every generated test through the concrete interpreter,
 //! determinism, searchers and budgets.
 
-mod support;
+pub mod support;
 
 mod basics;
 mod errors;

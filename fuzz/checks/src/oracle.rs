@@ -269,6 +269,53 @@ fn side(items: &[(Item, u64)], k: &mut usize, path: &mut Vec<Decision>) -> SideE
     SideEnd::Ended
 }
 
+/// Both runs ended after the same events (`o` and `n`): the same way (`Ok`: no divergence), or
+/// one version failed a check first (`Err`: what old did, where and at which line).
+fn both_ended(
+    point: &[i64],
+    old: &RunResult,
+    new: &RunResult,
+    o: &[(Item, u64)],
+    n: &[(Item, u64)],
+) -> Result<Verdict, (OldAction, Site, u32)> {
+    // Steps since the last event, which both runs reached after the same instructions.
+    let since = |r: &RunResult, items: &[(Item, u64)]| r.steps - items.last().map_or(0, |e| e.1);
+    let error = |r: &RunResult, items| match &r.outcome {
+        Outcome::Error(e) => Some((e.kind, e.location.line, since(r, items))),
+        _ => None,
+    };
+    // Which version failed first: the one with fewer steps. At one instruction, the
+    // engine's order of the division checks decides: division by zero before signed
+    // overflow.
+    let old_first = match (error(old, o), error(new, n)) {
+        (None, None) => return Ok(Verdict::Same),
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        (Some((ko, _, so)), Some((kn, _, sn))) => {
+            if so == sn && ko == kn {
+                return Ok(Verdict::BothError);
+            }
+            if so == sn {
+                let rank = |k| match k {
+                    ErrorKind::DivisionByZero => 0,
+                    ErrorKind::SignedDivisionOverflow => 1,
+                    other => panic!("{point:?}: two different errors ({ko}, {kn}) at one instruction ({other})"),
+                };
+                rank(ko) < rank(kn)
+            } else {
+                so < sn
+            }
+        }
+    };
+    if old_first {
+        let (kind, line, _) = error(old, o).expect("old failed");
+        Err((OldAction::Fails { step: old.steps, kind }, Site::Check { old_fails: true }, line))
+    } else {
+        let (_, line, _) = error(new, n).expect("new failed");
+        Err((OldAction::Passes, Site::Check { old_fails: false }, line))
+    }
+}
+
 /// Runs are bounded so that a program bug (an endless loop) fails the test instead of hanging.
 const MAX_STEPS: u64 = 1_000_000;
 
@@ -489,7 +536,12 @@ impl<'m> Oracle<'m> {
                         }
                     }
                 }
-                (None, None) => return self.both_ended(point, &path, old, new, &o, &n, diverge),
+                (None, None) => {
+                    return match both_ended(point, old, new, &o, &n) {
+                        Ok(verdict) => verdict,
+                        Err((action, site, line)) => diverge(path, action, &[], site, line),
+                    }
+                }
                 // Old ended where new went on to its next event: it failed a check new passed
                 // (an exit would be at the same instruction in both, after equal outputs).
                 (None, Some(_)) => {
@@ -505,58 +557,6 @@ impl<'m> Oracle<'m> {
                     panic!("{point:?}: after equal decisions the versions' traces differ in kind: {a:?} and {b:?}")
                 }
             }
-        }
-    }
-
-    /// Both runs ended after the same events: the same way (no divergence), or one version
-    /// failed a check first.
-    #[allow(clippy::too_many_arguments)]
-    fn both_ended(
-        &self,
-        point: &[i64],
-        path: &[Decision],
-        old: &RunResult,
-        new: &RunResult,
-        o: &[(Item, u64)],
-        n: &[(Item, u64)],
-        diverge: impl Fn(Vec<Decision>, OldAction, &[(Item, u64)], Site, u32) -> Verdict,
-    ) -> Verdict {
-        // Steps since the last event, which both runs reached after the same instructions.
-        let since = |r: &RunResult, items: &[(Item, u64)]| r.steps - items.last().map_or(0, |e| e.1);
-        let error = |r: &RunResult, items| match &r.outcome {
-            Outcome::Error(e) => Some((e.kind, e.location.line, since(r, items))),
-            _ => None,
-        };
-        // Which version failed first: the one with fewer steps. At one instruction, the
-        // engine's order of the division checks decides: division by zero before signed
-        // overflow.
-        let old_first = match (error(old, o), error(new, n)) {
-            (None, None) => return Verdict::Same,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (Some((ko, _, so)), Some((kn, _, sn))) => {
-                if so == sn && ko == kn {
-                    return Verdict::BothError;
-                }
-                if so == sn {
-                    let rank = |k| match k {
-                        ErrorKind::DivisionByZero => 0,
-                        ErrorKind::SignedDivisionOverflow => 1,
-                        other => panic!("{point:?}: two different errors ({ko}, {kn}) at one instruction ({other})"),
-                    };
-                    rank(ko) < rank(kn)
-                } else {
-                    so < sn
-                }
-            }
-        };
-        if old_first {
-            let (kind, line, _) = error(old, o).expect("old failed");
-            let action = OldAction::Fails { step: old.steps, kind };
-            diverge(path.to_vec(), action, &[], Site::Check { old_fails: true }, line)
-        } else {
-            let (_, line, _) = error(new, n).expect("new failed");
-            diverge(path.to_vec(), OldAction::Passes, &[], Site::Check { old_fails: false }, line)
         }
     }
 
