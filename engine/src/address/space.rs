@@ -182,6 +182,12 @@ impl<C> AddressSpace<C> {
         self.objects.values()
     }
 
+    /// Per data segment (globals, heap, stack), every object as `(base, id)` in increasing
+    /// address order.
+    pub fn address_order(&self) -> [&[(u64, ObjectId)]; 3] {
+        [&self.index[0], &self.index[1], &self.index[2]]
+    }
+
     /// Allocates an object of `size` bytes with the contents `make(size)`; `None` when the
     /// segment (or its budget) is exhausted. `align` is rounded up to a power of two, at least 16.
     pub fn allocate(

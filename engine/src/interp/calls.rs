@@ -8,10 +8,10 @@ use super::step::val;
 use crate::address::func_at;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
+use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::fork::Branch;
 use crate::symbolic::program::FuncKind;
-use crate::symbolic::state::{EarlyReason, Ending, ExecutionState, Frame};
+use crate::symbolic::state::{Ending, ExecutionState, Frame};
 use penumbra_ir::{Block, Body, Func, Inst, Value};
 use penumbra_solver::TermId;
 use std::rc::Rc;
@@ -110,19 +110,14 @@ impl<'p> Context<'p> {
         let addr = match self.store.as_const(addr_term) {
             Some(a) => a,
             None if self.store.has_shadow(addr_term) => self.concretize(st, addr_term),
-            None => {
-                // One state per possible callee: this one takes the model's.
-                let v = self.model_value(st, addr_term);
-                let k = self.store.constant(64, v);
-                let hit = self.store.eq(addr_term, k);
-                match self.branch(st, hit, inst)? {
-                    Branch::Sides { side: false, .. } => return Ok(Flow::Retry),
-                    // The others re-execute the call, with another callee.
-                    Branch::Sides { side: true, others } => self.new_states.extend(others.into_iter().map(|(_, o)| o)),
-                    Branch::Early => return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth))),
-                }
-                v
+            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => {
+                self.stats.concretized_pointers += 1;
+                self.concretize(st, addr_term)
             }
+            None => match self.resolve_callee(st, inst, addr_term)? {
+                Ok(addr) => addr,
+                Err(flow) => return Ok(flow),
+            },
         };
         let module = &self.prog.module;
         let Some(func) = func_at(addr, module.funcs.len()) else {

@@ -7,6 +7,7 @@
 
 use super::testgen::{TestRecord, TestWriter};
 use crate::config::{EngineConfig, StopReason};
+use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
 use crate::symbolic::stats::Stats;
 use penumbra_solver::SolverStats;
 use serde::Serialize;
@@ -181,6 +182,12 @@ impl RunSummary {
         if s.concretized_offsets > 0 {
             warnings
                 .push(format!("{} symbolic offsets into large objects were fixed to one value", s.concretized_offsets));
+        }
+        if s.concretized_pointers > 0 {
+            warnings.push(format!(
+                "{} symbolic pointers that may point into more than {MAX_RESOLVE_ATTEMPTS} objects were fixed to one value",
+                s.concretized_pointers
+            ));
         }
         if s.concretized_sizes > 0 {
             warnings.push(format!("{} symbolic sizes or lengths were fixed to one value", s.concretized_sizes));

@@ -25,8 +25,8 @@ pub enum PairTarget {
 impl Context<'_> {
     /// Resolves an access whose address `addr` holds a shadow, in a state running both
     /// versions. Equal projections (proven under the path condition) are one access.
-    /// Otherwise each version's address is resolved to the object its model value lies in,
-    /// and the bounds check is one four-way question: an error in one version only is a
+    /// Otherwise each version's address is resolved to the object it was derived from or its
+    /// model value lies in, and the bounds check is one four-way question: an error in one version only is a
     /// divergence (the path ends when the new version fails, and follows the new version when
     /// only the old one fails); an error in both is an ordinary error. When a model value lies
     /// in no object, both addresses are fixed to their model values and classified.
@@ -54,7 +54,13 @@ impl Context<'_> {
             } => Some(obj),
             _ => None,
         };
-        let objects = (live(st.mem.classify(module, mo, len, access)), live(st.mem.classify(module, mn, len, access)));
+        // Each version's address belongs to the object it was derived from, if it has one (as
+        // a single address does: `Context::resolve_symbolic`), else to the object its model
+        // value is in or next to.
+        let object = |ex: &Self, t: TermId, v: u64| {
+            ex.derived_object(st, t).or_else(|| live(st.mem.classify(module, v, len, access)))
+        };
+        let objects = (object(self, ao, mo), object(self, an, mn));
         let (Some(oo), Some(on)) = objects else {
             return self.resolve_pair_concrete(st, ao, an, len, access);
         };

@@ -4,19 +4,8 @@
 //! **Constant addresses** are resolved like the concrete interpreter resolves them: the object
 //! containing the address (or whose redzone it is in), its liveness, writability and bounds.
 //!
-//! **Symbolic addresses** are resolved through the state's model. The model's value `v` of the
-//! address picks a candidate object `O`; then one comparison, KLEE's implicit bounds check
-//! `addr - base(O) <u size(O) - width + 1` (which also rejects negative offsets), is branched
-//! on. The in-bounds side accesses `O` at the symbolic offset. The other side, when feasible,
-//! is a new state that *re-executes* the access: its model picks another value, which lands in
-//! another object (a pointer that may point to several objects forks once per object) or in no
-//! object, and then it is an error test. Before re-executing, its model is steered towards the
-//! smallest overflow of `O` when one is feasible, so an out-of-bounds index is reported as an
-//! overflow of the object it indexes whatever value the solver picked first; when only a large
-//! offset is feasible, the error is whatever the concrete interpreter reports for that address.
-//! If the model's value is already an error, the error is reported for the region around it and
-//! the rest re-executed. After [`MAX_RESOLVE_ATTEMPTS`] re-executions the address is fixed to
-//! its model value.
+//! **Symbolic addresses** are resolved KLEE-style, one state per object the address may fall
+//! into and one error for the rest ([`resolve`](super::resolve)).
 //!
 //! In shadow execution an object may have a different size in each version
 //! (`malloc(change(4, 5))`): an access to it is also checked against each version's size, a
@@ -24,18 +13,15 @@
 //! `penumbra_execute` block a write changes only the running version's projection of the bytes.
 
 use super::context::{Context, Flow};
-use super::fork::Branch;
 use super::memory::{select_byte, MAX_SYMBOLIC_WRITE_BYTES};
-use super::state::{EarlyReason, Ending, ExecMode, ExecutionState};
-use crate::address::{bytes_text, Access, ObjectId, Resolution, NULL_PAGE_END, REDZONE};
-use crate::error::ErrorKind;
+use super::state::{Ending, ExecMode, ExecutionState};
+use crate::address::{bytes_text, Access, ObjectId, Resolution};
 use crate::run_error::RunError;
 use penumbra_ir::{Inst, Version};
-use penumbra_solver::{SatResult, TermId};
-use std::rc::Rc;
+use penumbra_solver::TermId;
 
-/// Re-executions of one access to resolve a symbolic pointer before it is fixed.
-pub const MAX_RESOLVE_ATTEMPTS: u32 = 8;
+/// The most objects (or functions) one access forks to before its address is fixed.
+pub const MAX_RESOLVE_ATTEMPTS: u32 = 64;
 
 /// An offset into an object.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -89,7 +75,10 @@ impl Context<'_> {
             Some(a) => a,
             // Both versions, one address wanted (the C library's accesses): fix it.
             None if self.store.has_shadow(addr) => self.concretize(st, addr),
-            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.concretize(st, addr),
+            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => {
+                self.stats.concretized_pointers += 1;
+                self.concretize(st, addr)
+            }
             None => return self.resolve_symbolic(st, inst, addr, len, access),
         };
         if let Some((id, off)) = st.mem.permitted(a, len, access) {
@@ -100,66 +89,6 @@ impl Context<'_> {
             Resolution::Fault { kind, message, .. } => self.error(st, kind, message),
             Resolution::Unsupported(m) => self.unsupported(st, m.to_string()),
         })))
-    }
-
-    fn resolve_symbolic(
-        &mut self,
-        st: &mut ExecutionState,
-        inst: Inst,
-        addr: TermId,
-        len: u64,
-        access: Access,
-    ) -> Result<Target, RunError> {
-        let module = &self.prog.module;
-        let v = self.model_value(st, addr);
-        match st.mem.classify(module, v, len, access) {
-            Resolution::InBounds { obj, .. } => {
-                let in_bounds = self.in_bounds(st, obj, addr, len);
-                match self.branch(st, in_bounds, inst)? {
-                    Branch::Sides { side: false, .. } => return Ok(Target::Flow(Flow::Retry)),
-                    Branch::Sides { side: true, others } => {
-                        // The states out of bounds re-execute the access.
-                        for (_, mut other) in others {
-                            self.steer_to_overflow(&mut other, obj, addr);
-                            other.resolve_attempts += 1;
-                            self.new_states.push(other);
-                        }
-                    }
-                    Branch::Early => return Ok(Target::Flow(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
-                }
-                let off = self.offset_term(st, obj, addr);
-                Ok(Target::Obj(obj, Offset::Sym(off)))
-            }
-            Resolution::Fault { kind, obj: Some(o), message }
-                if matches!(kind, ErrorKind::OutOfBoundsRead | ErrorKind::OutOfBoundsWrite) =>
-            {
-                // The model overflows `o`: report that, and go on inside `o` if possible.
-                let in_bounds = self.in_bounds(st, o, addr, len);
-                let out = self.store.not(in_bounds);
-                if let Some(ending) = self.check(st, out, |ex, st| ex.error(st, kind, message))? {
-                    return Ok(Target::Flow(Flow::End(ending)));
-                }
-                let off = self.offset_term(st, o, addr);
-                Ok(Target::Obj(o, Offset::Sym(off)))
-            }
-            Resolution::Fault { kind, obj, message } => {
-                let region = self.fault_region(st, obj, addr, v);
-                let ending = self.error(st, kind, message);
-                match self.branch(st, region, inst)? {
-                    Branch::Sides { side: false, .. } => Ok(Target::Flow(Flow::Retry)),
-                    Branch::Sides { side: true, others } => {
-                        // The states outside the region re-execute the access.
-                        for (_, mut other) in others {
-                            other.resolve_attempts += 1;
-                            self.new_states.push(other);
-                        }
-                        Ok(Target::Flow(Flow::End(ending)))
-                    }
-                    Branch::Early => Ok(Target::Flow(Flow::End(ending))),
-                }
-            }
-            Resolution::Unsupported(m) => Ok(Target::Flow(Flow::End(self.unsupported(st, m.to_string())))),
-        }
     }
 
     /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`.
@@ -173,64 +102,6 @@ impl Context<'_> {
         let off = self.store.sub(addr, base);
         let limit = self.store.constant(64, limit);
         self.store.ult(off, limit)
-    }
-
-    fn offset_term(&mut self, st: &ExecutionState, obj: ObjectId, addr: TermId) -> TermId {
-        let base = self.store.constant(64, st.mem.object(obj).base);
-        self.store.sub(addr, base)
-    }
-
-    /// The addresses around the model value `v` that share its verdict: the null page, the
-    /// bytes of a freed (or read-only) object, or `v` alone.
-    fn fault_region(&mut self, st: &ExecutionState, obj: Option<ObjectId>, addr: TermId, v: u64) -> TermId {
-        if v < NULL_PAGE_END {
-            let k = self.store.constant(64, NULL_PAGE_END);
-            return self.store.ult(addr, k);
-        }
-        if let Some(o) = obj {
-            let o = st.mem.object(o);
-            if v.wrapping_sub(o.base) < o.size {
-                let base = self.store.constant(64, o.base);
-                let off = self.store.sub(addr, base);
-                let size = self.store.constant(64, o.size);
-                return self.store.ult(off, size);
-            }
-        }
-        // No object: the gap between the objects around `v` (their redzones excluded, which
-        // belong to their objects' overflows), so one error covers the whole invalid range.
-        let (mut lo, mut hi) = (NULL_PAGE_END, u64::MAX);
-        for o in st.mem.objects() {
-            let (start, end) = (o.base.saturating_sub(REDZONE), o.base.saturating_add(o.size).saturating_add(REDZONE));
-            if end <= v {
-                lo = lo.max(end);
-            } else if start > v {
-                hi = hi.min(start);
-            }
-        }
-        if lo > v || hi <= v {
-            let k = self.store.constant(64, v);
-            return self.store.eq(addr, k);
-        }
-        let (lo_k, span) = (self.store.constant(64, lo), self.store.constant(64, hi - lo));
-        let off = self.store.sub(addr, lo_k);
-        self.store.ult(off, span)
-    }
-
-    /// Gives `other` (whose address is outside `obj`) a model in which the address overflows
-    /// `obj` by less than half a redzone, if there is one: the ASan-style report.
-    fn steer_to_overflow(&mut self, other: &mut ExecutionState, obj: ObjectId, addr: TermId) {
-        let o = other.mem.object(obj);
-        let low = o.base.wrapping_sub(REDZONE / 2);
-        let span = o.size + REDZONE;
-        let low = self.store.constant(64, low);
-        let off = self.store.sub(addr, low);
-        let span = self.store.constant(64, span);
-        let near = self.store.ult(off, span);
-        if let Ok((SatResult::Sat, Some(model))) =
-            self.solver.check_model_from(&self.store, &other.pc, &[near], &other.model)
-        {
-            other.model = Rc::new(model);
-        }
     }
 
     /// The `len` (1..=8) bytes at a resolved target, as terms.

@@ -24,5 +24,6 @@ pub mod libc;
 pub mod memory;
 pub mod object_bytes;
 pub mod program;
+pub mod resolve;
 pub mod state;
 pub mod stats;

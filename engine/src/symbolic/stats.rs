@@ -29,6 +29,8 @@ pub struct Stats {
     /// Symbolic offsets fixed to one value because the object was too large for an `ite`
     /// chain.
     pub concretized_offsets: u64,
+    /// Symbolic pointers fixed to one value after forking to the most objects one access may.
+    pub concretized_pointers: u64,
     /// Symbolic sizes and lengths (of `malloc`, `memcpy`, ...) fixed to one value.
     pub concretized_sizes: u64,
     /// Symbolic values printed under the model without constraining them.

@@ -8,4 +8,5 @@ mod basics;
 mod errors;
 mod libc;
 mod paths;
+mod pointers;
 mod runs;

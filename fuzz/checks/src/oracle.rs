@@ -55,8 +55,9 @@
 //!
 //! Programs checked this way must not call the C library (the engine runs it as C code with
 //! forks of its own) except `printf` of integers, must not call through function pointers,
-//! and must keep out-of-bounds indices within the redzone of the object they miss, so that
-//! an address never resolves to a neighbouring object.
+//! and must keep out-of-bounds addresses out of every other object's bytes: the engine reports
+//! such an address as an overflow of the object the pointer was derived from, the concrete
+//! interpreter as an access to the object it lands in.
 
 use penumbra_engine::concrete::{Inputs, Outcome, Program, RunConfig, RunResult, TraceEvent, Traced};
 use penumbra_engine::ErrorKind;

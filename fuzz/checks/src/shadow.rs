@@ -10,8 +10,15 @@
 //! Then seeded mode runs on the same program from one to three random inputs of the domain as
 //! seeds ([`crate::compare::check_seeded`]): every test it writes must hold as in complete
 //! mode, and the diff path of each seed that diverges must be among them.
+//!
+//! Last, complete mode runs again under budgets that cut it short: one to three states alive
+//! at once, and half the time a millisecond per solver check (with every query going to
+//! Bitwuzla, some answer unknown): whatever such a run explores, each test it writes must be what it claims
+//! ([`crate::compare::check_budgeted`]).
 
-use crate::compare::{check_seeded, check_summary, complete_config, report, seeded_config, show};
+use crate::compare::{
+    budgeted_config, check_budgeted, check_seeded, check_summary, complete_config, report, seeded_config, show,
+};
 use crate::oracle::{Expected, Oracle, Point, Site, Verdict};
 use crate::shadowgen::random_shadow_program;
 use crate::source::Source;
@@ -53,6 +60,19 @@ pub fn check(data: &[u8]) -> Result<&'static str, String> {
             shown.join(" "),
             program.vars,
             report(&problems, Some(&seeded)),
+            listing()
+        ));
+    }
+    let (max_states, starved) = (1 + u.below(3) as usize, u.chance(50));
+    let budgeted = penumbra_engine::run(module, &budgeted_config(search, seed, max_states, starved))
+        .map_err(|e| format!("the engine failed under budgets: {e}\nprogram:\n{}", listing()))?;
+    let problems = check_budgeted(&oracle, &budgeted);
+    if !problems.is_empty() {
+        return Err(format!(
+            "complete shadow execution with at most {max_states} states{} claims what is not so on the domain {:?}:\n{}\nprogram:\n{}",
+            if starved { " and 1 ms solver checks" } else { "" },
+            program.vars,
+            report(&problems, Some(&budgeted)),
             listing()
         ));
     }

@@ -4,15 +4,17 @@
 //! so shadow values go through memory; only the loop counter is a block parameter): assignments
 //! whose expressions contain `change(old, new)`, `if`/`else`, `switch` with shared targets,
 //! bounded loops, early returns, divisions and shifts by variables, `assert`s, reads and
-//! writes of an 8-byte array at computed indices, `printf` of numbers and the exit status
+//! writes of an 8-byte array at computed indices (which may be far out of bounds), `printf` of
+//! numbers and the exit status
 //! (output, where the versions' values may differ), a constructor and a destructor around
 //! `main` (a global set before it, printed after it), and `penumbra_execute` blocks: code in one
 //! version only, and `change` operands that are whole statements with effects, errors and
 //! returns of their own version (as `penumbra.h` lowers `change(old, new)` with calls).
 //!
 //! The programs stay inside what the brute-force oracle ([`crate::oracle`]) can judge: no C
-//! library but `printf` of integers, no calls through pointers, no execute block inside another, array indices confined to `-4..=11` (out of bounds only
-//! into the redzone of the array they miss), assumptions only on the inputs (so never
+//! library but `printf` of integers, no calls through pointers, no execute block inside
+//! another, array indices confined to `-24..=39` (out of bounds only into the gaps around the
+//! array they miss, never into another object's bytes), assumptions only on the inputs (so never
 //! version-dependent), and every loop runs at most three times (every run exits or fails).
 
 use crate::build::{line, ModuleBuilder};
@@ -241,13 +243,16 @@ impl<R: Source> Gen<'_, R> {
         b.store(slot, v);
     }
 
-    /// The array element at an index computed from `e`: `arr + ((e & 15) - 4)`.
+    /// The array element at an index computed from an expression `e`: `arr + ((e & 15) - 4)`,
+    /// mostly in bounds, or `arr + ((e & 63) - 24)`, mostly not: an index that may be far
+    /// below or above the array, into the gaps around it (never into another object).
     fn element(&mut self, b: &mut FunctionBuilder) -> Value {
         let e = self.expr(b, 1);
-        let fifteen = b.iconst(Type::I32, 15);
-        let masked = b.binary(BinaryOp::And, e, fifteen);
-        let four = b.iconst(Type::I32, 4);
-        let index = b.binary(BinaryOp::Sub, masked, four);
+        let (mask, shift) = if self.rng.chance(70) { (15, 4) } else { (63, 24) };
+        let mask = b.iconst(Type::I32, mask);
+        let masked = b.binary(BinaryOp::And, e, mask);
+        let shift = b.iconst(Type::I32, shift);
+        let index = b.binary(BinaryOp::Sub, masked, shift);
         let wide = b.cast(CastOp::Sext, index, Type::I64);
         b.binary(BinaryOp::Add, self.arr, wide)
     }
