@@ -9,8 +9,11 @@
 //! that point's BSE subtree; so points are kept only when no other point's path condition is a
 //! prefix of theirs, and the paths the concolic phase ended (a divergence where the new version
 //! fails ends at once; an error in both versions along a seed) are held back until every seed
-//! has run and kept only when neither a kept point nor an earlier ending covers them. Each diff
-//! path then has one test however many seeds lead to it.
+//! has run. An ending no kept point covers is recorded unless an earlier ending has its path.
+//! An ending a point covers is what the seed confirmed: it is recorded unless that point's BSE
+//! re-reached its path (explored the whole subtree, or ended a path with the same condition),
+//! so a regression a seed hit survives a BSE share that runs out. Each diff path then has one
+//! test however many seeds lead to it.
 
 use super::explore::{ExploreAll, Policy, Runner, Slab};
 use crate::concrete::Inputs;
@@ -51,11 +54,14 @@ impl Policy for Concolic {
     }
 }
 
-/// The points no other point covers, and the endings no point and no earlier ending covers,
-/// each in the order they were found (which keeps the run deterministic). A point covers
-/// another when its path condition is a prefix of the other's; of two equal ones the first
-/// found stays.
-fn distinct(points: Vec<ExecutionState>, endings: Vec<EndedPath>) -> (Vec<ExecutionState>, Vec<EndedPath>) {
+/// The points no other point covers, the endings no point and no earlier ending covers, and
+/// per kept point the endings it covers, each in the order they were found (which keeps the
+/// run deterministic). A point covers another when its path condition is a prefix of the
+/// other's; of two equal ones the first found stays.
+fn distinct(
+    points: Vec<ExecutionState>,
+    endings: Vec<EndedPath>,
+) -> (Vec<ExecutionState>, Vec<EndedPath>, Vec<Vec<EndedPath>>) {
     // Point i is covered by point j when j's path condition is a shorter prefix of i's, or
     // equal to it and j was found first.
     let keep: Vec<bool> = points
@@ -70,13 +76,49 @@ fn distinct(points: Vec<ExecutionState>, endings: Vec<EndedPath>) -> (Vec<Execut
         .collect();
     let points: Vec<ExecutionState> = points.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect();
     let mut kept: Vec<EndedPath> = Vec::new();
+    let mut covered: Vec<Vec<EndedPath>> = points.iter().map(|_| Vec::new()).collect();
     for e in endings {
-        if points.iter().any(|p| e.st.pc.starts_with(&p.pc)) || kept.iter().any(|k| k.st.pc == e.st.pc) {
-            continue;
+        if let Some(i) = points.iter().position(|p| e.st.pc.starts_with(&p.pc)) {
+            if !covered[i].iter().any(|c| c.st.pc == e.st.pc) {
+                covered[i].push(e);
+            }
+        } else if !kept.iter().any(|k| k.st.pc == e.st.pc) {
+            kept.push(e);
         }
-        kept.push(e);
     }
-    (points, kept)
+    (points, kept, covered)
+}
+
+/// Bounded symbolic execution from one point: every path gets its test, and the endings the
+/// concolic phase confirmed under the point are marked when a path with their condition ends.
+struct Reaching {
+    confirmed: Vec<EndedPath>,
+    reached: Vec<bool>,
+}
+
+impl Reaching {
+    fn new(confirmed: Vec<EndedPath>) -> Self {
+        let reached = vec![false; confirmed.len()];
+        Reaching { confirmed, reached }
+    }
+
+    /// The confirmed endings no path of the point's BSE reached.
+    fn unreached(self) -> Vec<EndedPath> {
+        self.confirmed.into_iter().zip(self.reached).filter_map(|(e, reached)| (!reached).then_some(e)).collect()
+    }
+}
+
+impl Policy for Reaching {
+    fn path_ended(&mut self, runner: &mut Runner<'_, '_>, path: EndedPath) -> Result<(), RunError> {
+        for (c, reached) in self.confirmed.iter().zip(&mut self.reached) {
+            *reached |= c.st.pc == path.st.pc;
+        }
+        runner.record(path)
+    }
+
+    fn place(&mut self, _: &mut Runner<'_, '_>, st: ExecutionState, _: bool) -> Option<ExecutionState> {
+        Some(st)
+    }
 }
 
 /// Seeded shadow execution. Phase 1 follows each seed concolically: where the seed's own path
@@ -109,7 +151,7 @@ pub(crate) fn run_seeded(
         // A seed whose path did not end (a budget) leaves its state behind: drop it.
         runner.ctx.stats.dropped += slab.drain().len() as u64;
     }
-    let (points, endings) = distinct(concolic.points, concolic.held);
+    let (points, endings, covered) = distinct(concolic.points, concolic.held);
     for e in endings {
         runner.record(e)?;
     }
@@ -117,7 +159,9 @@ pub(crate) fn run_seeded(
     let mut budget_hit = false;
     let bse_start = Instant::now();
     let count = points.len();
+    let mut covered = covered.into_iter();
     for (i, point) in points.into_iter().enumerate() {
+        let mut reaching = Reaching::new(covered.next().unwrap_or_default());
         let left = bse_budget.saturating_sub(bse_start.elapsed());
         let share = left / (count - i) as u32;
         let phase_end = Instant::now() + share;
@@ -126,21 +170,80 @@ pub(crate) fn run_seeded(
         runner.ctx.solver.set_deadline(Some(run_deadline.map_or(phase_end, |run| run.min(phase_end))));
         let mut bfs = search::make(SearchKind::Bfs, runner.ctx.config.random_seed);
         let cut_before = runner.ctx.solver.stats().core_deadline;
-        runner.explore(slab, &mut *bfs, vec![point], &mut ExploreAll)?;
+        runner.explore(slab, &mut *bfs, vec![point], &mut reaching)?;
         runner.budget.phase_deadline = None;
         runner.ctx.solver.set_deadline(run_deadline);
         // A query the point's share cut short lost part of its subtree.
-        if runner.ctx.solver.stats().core_deadline > cut_before && runner.budget.stop.is_none() {
-            budget_hit = true;
+        let mut cut = runner.ctx.solver.stats().core_deadline > cut_before;
+        let left_over = if runner.budget.stop.is_none() { slab.drain() } else { Vec::new() };
+        cut |= !left_over.is_empty();
+        if runner.budget.stop.is_none() {
+            budget_hit |= cut;
+        }
+        // The subtree was not explored to its end: what the seed confirmed in it stays, and a
+        // state left on the way to it needs no test of its own.
+        let confirmed = if cut || runner.budget.stop.is_some() { reaching.unreached() } else { Vec::new() };
+        for st in left_over {
+            if confirmed.iter().any(|e| e.st.pc.starts_with(&st.pc)) {
+                runner.ctx.stats.dropped += 1;
+                continue;
+            }
+            runner.end(&mut ExploreAll, EndedPath { st, ending: Ending::Early(EarlyReason::BseBudget) })?;
+        }
+        for e in confirmed {
+            runner.record(e)?;
         }
         if runner.budget.stop.is_some() {
             break;
         }
-        let left_over = slab.drain();
-        budget_hit |= !left_over.is_empty();
-        for st in left_over {
-            runner.end(&mut ExploreAll, EndedPath { st, ending: Ending::Early(EarlyReason::BseBudget) })?;
+    }
+    // Points the run stopped before: their confirmed endings stay too.
+    for rest in covered {
+        for e in rest {
+            runner.record(e)?;
         }
     }
     Ok(budget_hit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::memory::Memory;
+    use crate::symbolic::state::ExecMode;
+    use penumbra_solver::{TermId, TermStore};
+
+    fn state(pc: &[TermId]) -> ExecutionState {
+        let mut st = ExecutionState::new(Memory::default(), ExecMode::Both);
+        for &t in pc {
+            st.pc.push(t);
+        }
+        st
+    }
+
+    fn ended(pc: &[TermId], status: i32) -> EndedPath {
+        EndedPath { st: state(pc), ending: Ending::Exit(status) }
+    }
+
+    /// An ending a point covers is kept aside for that point (recorded when its BSE is cut
+    /// short), not dropped; an ending no point covers is recorded once.
+    #[test]
+    fn endings_under_a_point_are_kept_for_it() {
+        let mut store = TermStore::default();
+        let t: Vec<TermId> = (0..5).map(|k| store.constant(8, k)).collect();
+        let points = vec![state(&[t[0], t[1]]), state(&[t[0], t[1], t[2]]), state(&[t[0], t[4]])];
+        let endings = vec![ended(&[t[0], t[1], t[3]], 1), ended(&[t[0], t[3]], 2), ended(&[t[0], t[3]], 3)];
+        let (points, kept, covered) = distinct(points, endings);
+        let pcs = |states: Vec<&ExecutionState>| states.iter().map(|s| s.pc.to_vec()).collect::<Vec<_>>();
+        assert_eq!(pcs(points.iter().collect()), vec![vec![t[0], t[1]], vec![t[0], t[4]]]);
+        let statuses = |paths: &[EndedPath]| paths.iter().map(|p| format!("{:?}", p.ending)).collect::<Vec<_>>();
+        assert_eq!(statuses(&kept), vec!["Exit(2)"]);
+        assert_eq!(covered.iter().map(|c| statuses(c)).collect::<Vec<_>>(), vec![vec!["Exit(1)"], vec![]]);
+        // Nothing of the point's BSE reached it: it stays; once reached, it goes.
+        let under_first = covered.into_iter().next().unwrap();
+        assert_eq!(statuses(&Reaching::new(under_first).unreached()), vec!["Exit(1)"]);
+        let mut reaching = Reaching::new(vec![ended(&[t[0], t[1], t[3]], 1)]);
+        reaching.reached[0] = true;
+        assert!(reaching.unreached().is_empty());
+    }
 }

@@ -11,18 +11,22 @@
 //! seeds ([`crate::compare::check_seeded`]): every test it writes must hold as in complete
 //! mode, and the diff path of each seed that diverges must be among them.
 //!
-//! Last, complete mode runs again under budgets that cut it short: one to three states alive
+//! Seeded mode runs again with no BSE time: every test must still hold, and each seed whose
+//! new version fails at its divergence (a path the concolic phase ends itself) must still have
+//! its test. Last, complete mode runs again under budgets that cut it short: one to three states alive
 //! at once, and half the time a millisecond per solver check (with every query going to
 //! Bitwuzla, some answer unknown): whatever such a run explores, each test it writes must be what it claims
 //! ([`crate::compare::check_budgeted`]).
 
 use crate::compare::{
-    budgeted_config, check_budgeted, check_seeded, check_summary, complete_config, report, seeded_config, show,
+    budgeted_config, check_budgeted, check_seeded, check_summary, complete_config, report, seeded_config,
+    seeded_config_within, show,
 };
 use crate::oracle::{Expected, Oracle, Point, Site, Verdict};
 use crate::shadowgen::random_shadow_program;
 use crate::source::Source;
 use penumbra_engine::SearchKind;
+use std::time::Duration;
 
 /// The fuzz target (see the module documentation). `Ok` says where the program diverges.
 pub fn check(data: &[u8]) -> Result<&'static str, String> {
@@ -60,6 +64,20 @@ pub fn check(data: &[u8]) -> Result<&'static str, String> {
             shown.join(" "),
             program.vars,
             report(&problems, Some(&seeded)),
+            listing()
+        ));
+    }
+    // The concolic phase alone (no BSE time): what the seeds confirmed must still be there.
+    let concolic = penumbra_engine::run(module, &seeded_config_within(&program.vars, &seeds, Duration::ZERO))
+        .map_err(|e| format!("the engine failed in seeded mode without BSE: {e}\nprogram:\n{}", listing()))?;
+    let problems = check_seeded(&oracle, &concolic, &seeds);
+    if !problems.is_empty() {
+        let shown: Vec<String> = seeds.iter().map(|p| format!("[{}]", show(&program.vars, p))).collect();
+        return Err(format!(
+            "seeded shadow execution without BSE time from {} disagrees with the oracle on the domain {:?}:\n{}\nprogram:\n{}",
+            shown.join(" "),
+            program.vars,
+            report(&problems, Some(&concolic)),
             listing()
         ));
     }
