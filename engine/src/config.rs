@@ -200,8 +200,10 @@ pub struct EngineConfig {
     /// Write the path condition (SMT-LIB2) into each test's JSON sidecar.
     pub write_path_condition: bool,
     pub solver: SolverConfig,
-    /// Call depth beyond which a call is a stack overflow.
-    pub max_call_depth: usize,
+    /// The stack the program may use, in bytes (as [`RunConfig::stack_limit`]).
+    ///
+    /// [`RunConfig::stack_limit`]: crate::concrete::RunConfig::stack_limit
+    pub stack_limit: u64,
 }
 
 impl Default for EngineConfig {
@@ -217,7 +219,7 @@ impl Default for EngineConfig {
             test_record_limit: None,
             write_path_condition: true,
             solver: SolverConfig::default(),
-            max_call_depth: crate::concrete::RunConfig::default().max_call_depth as usize,
+            stack_limit: crate::address::STACK_LIMIT,
         }
     }
 }

@@ -39,13 +39,15 @@ pub enum ErrorKind {
     Abort,
     /// Reaching an `unreachable` instruction (e.g. falling off a non-void function).
     Unreachable,
-    /// The call-depth limit was exceeded (or a stack object was too large).
+    /// The stack limit (8 MiB of frames and stack objects) was exceeded.
     StackOverflow,
+    /// `memcpy` between overlapping ranges (AddressSanitizer's `memcpy-param-overlap`).
+    MemcpyParamOverlap,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 15] = [
+    pub const ALL: [ErrorKind; 16] = [
         ErrorKind::OutOfBoundsRead,
         ErrorKind::OutOfBoundsWrite,
         ErrorKind::NullDereference,
@@ -61,6 +63,7 @@ impl ErrorKind {
         ErrorKind::Abort,
         ErrorKind::Unreachable,
         ErrorKind::StackOverflow,
+        ErrorKind::MemcpyParamOverlap,
     ];
 
     /// The stable kebab-case name used in JSON and diagnostics.
@@ -81,6 +84,7 @@ impl ErrorKind {
             ErrorKind::Abort => "abort",
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::StackOverflow => "stack-overflow",
+            ErrorKind::MemcpyParamOverlap => "memcpy-param-overlap",
         }
     }
 

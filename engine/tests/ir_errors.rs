@@ -282,7 +282,7 @@ fn assertions_abort_and_unreachable() {
 }
 
 #[test]
-fn unbounded_recursion_overflows_the_call_depth() {
+fn unbounded_recursion_overflows_the_stack() {
     let mut mb = ModuleBuilder::new();
     let f = mb.declare("f", &[Type::I32], Some(Type::I32));
     mb.define(f, |b, p| {
@@ -299,10 +299,10 @@ fn unbounded_recursion_overflows_the_call_depth() {
         b.ret(r);
     });
     let m = mb.finish();
-    let r = run(&m, &RunConfig { max_call_depth: 100, ..RunConfig::default() });
+    let r = run(&m, &RunConfig { stack_limit: 1600, ..RunConfig::default() });
     let msg = assert_error(&r, ErrorKind::StackOverflow, "f", 3);
-    assert_eq!(msg, "calling 'f' exceeds the call depth limit of 100 frames");
-    // The default limit is 100,000 frames.
+    assert_eq!(msg, "calling 'f' exceeds the stack limit of 1600 bytes (100 frames use 1600 bytes)");
+    // The default limit is the native 8 MiB.
     let r = run_default(&m);
     assert_error(&r, ErrorKind::StackOverflow, "f", 3);
 }

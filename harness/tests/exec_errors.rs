@@ -177,6 +177,25 @@ int main(void) {
     assert_error("oob_global_write.c", src, "out-of-bounds-write", "filling\n");
 }
 
+/// As AddressSanitizer says: `memcpy` between overlapping ranges is an error (`memmove` is
+/// not, nor a `memcpy` of a range onto itself).
+#[test]
+fn memcpy_between_overlapping_ranges_is_memcpy_param_overlap() {
+    let src = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char buf[16] = "abcdefgh";
+    memmove(buf + 1, buf, 4);
+    memcpy(buf, buf, 4);
+    memcpy(buf + 8, buf, 4);
+    printf("%s\n", buf);
+    memcpy(buf + 2, buf, 4); // <- error
+    return 0;
+}
+"#;
+    assert_error("memcpy_overlap.c", src, "memcpy-param-overlap", "aabcdfghaabc\n");
+}
+
 #[test]
 fn strcpy_into_a_too_small_buffer_is_out_of_bounds_write_at_the_call() {
     let src = r#"#include <stdio.h>

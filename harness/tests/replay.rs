@@ -123,6 +123,30 @@ fn offbyone_n4_is_a_regression_and_negative_n_both_error() {
     assert!(error_text(&negative.new).contains("out of bounds"), "{negative:?}");
 }
 
+/// A sanitizer report is read from the sanitizers' own log, never from the program's output:
+/// a program that prints UBSan's words to stderr has no error.
+#[test]
+fn program_output_that_looks_like_a_sanitizer_report_is_output() {
+    let file = write_c(
+        "fake_report.c",
+        r#"#include <stdio.h>
+#include <penumbra.h>
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (change(x > 5, x > 4))
+        fprintf(stderr, "fake_report.c:7:9: runtime error: index 4 out of bounds\nSUMMARY: AddressSanitizer: heap-buffer-overflow fake_report.c:7:9 in main\n");
+    return 0;
+}
+"#,
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tests = shadow_replay(&file.path, &dir.path().join("out"), &[]);
+    assert_eq!(tests.len(), 1, "{tests:#?}");
+    let five = find(&tests, "x", |v| v == 5);
+    assert_eq!((five.class.as_str(), &five.old, &five.new), ("silent", &exit(0, ""), &exit(0, "")));
+}
+
 /// threshold.c with a fixed version that prints `fixed_prints` where the versions differ.
 fn threshold_with_fixed(fixed_source: &str) -> (Replayed, Value) {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -32,6 +32,36 @@ pub const MAX_GLOBAL_BYTES: u64 = 256 << 20;
 /// The most live stack bytes (all frames); beyond that an `alloca` is a stack overflow.
 pub const MAX_STACK_BYTES: u64 = 256 << 20;
 
+/// The stack a program may use: the native default (`ulimit -s`, 8 MiB).
+pub const STACK_LIMIT: u64 = 8 << 20;
+/// What a frame costs on the stack besides its stack objects: a return address and a saved
+/// frame pointer, as on x86-64.
+pub const FRAME_BYTES: u64 = 16;
+
+/// The stack check both interpreters make before a call (`adding` is [`FRAME_BYTES`]) or a
+/// stack object (`adding` is its size), with `frames` frames whose live stack objects hold
+/// `locals` bytes: `Err` is the stack-overflow message, about `what` is added.
+pub fn check_stack(frames: usize, locals: u64, adding: u64, limit: u64, what: impl FnOnce() -> String) -> Result<(), String> {
+    let used = frames as u64 * FRAME_BYTES + locals;
+    if used.saturating_add(adding) <= limit {
+        return Ok(());
+    }
+    let s = if frames == 1 { "" } else { "s" };
+    Err(format!("{} exceeds the stack limit of {} ({frames} frame{s} use {})", what(), bytes_text(limit), bytes_text(used)))
+}
+
+/// `memcpy(dst, src, n)`'s overlap check, as AddressSanitizer makes it: the ranges may not
+/// overlap unless they are the same. `Some` is the error message.
+pub fn memcpy_overlap(dst: u64, src: u64, n: u64) -> Option<String> {
+    let overlaps = dst != src && (dst.wrapping_sub(src) < n || src.wrapping_sub(dst) < n);
+    overlaps.then(|| memcpy_overlap_message(n))
+}
+
+/// The message of an overlapping `memcpy` of `n` bytes.
+pub fn memcpy_overlap_message(n: u64) -> String {
+    format!("memcpy of {} between overlapping ranges", bytes_text(n))
+}
+
 /// The address of function `func`.
 pub fn func_addr(func: Func) -> u64 {
     FUNC_BASE + FUNC_STRIDE * func.index() as u64

@@ -182,6 +182,11 @@ impl<C> AddressSpace<C> {
         self.objects.values()
     }
 
+    /// The bytes of the live objects of a segment.
+    pub fn live_bytes(&self, segment: Segment) -> u64 {
+        self.live[segment.index()]
+    }
+
     /// Per data segment (globals, heap, stack), every object as `(base, id)` in increasing
     /// address order.
     pub fn address_order(&self) -> [&[(u64, ObjectId)]; 3] {

@@ -6,13 +6,13 @@
 use super::interp::{Cursor, Flow, Frame, Interp};
 use super::libc::{self, LibcFn};
 use super::stop::{Fault, Stop};
-use crate::address::func_at;
+use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Body, Func, Inst, Value};
 
 /// The most SSA values all frames may hold together (128 MiB of registers): deep recursion
-/// of a large function overflows here before the call-depth limit, as its native stack would.
+/// of a large function overflows here before the stack limit, as its native stack would.
 pub const MAX_REGISTERS: usize = 1 << 24;
 
 impl<'a> Interp<'a> {
@@ -72,16 +72,11 @@ impl<'a> Interp<'a> {
         if callee.body.is_none() {
             return self.call_library(cur, inst, func, args);
         }
-        if self.frames.len() >= self.config.max_call_depth as usize {
-            return Err(Fault::error(
-                ErrorKind::StackOverflow,
-                format!(
-                    "calling '{}' exceeds the call depth limit of {} frames",
-                    callee.name, self.config.max_call_depth
-                ),
-            )
-            .into());
-        }
+        let locals = self.machine.mem.live_bytes(Segment::Stack);
+        check_stack(self.frames.len(), locals, FRAME_BYTES, self.config.stack_limit, || {
+            format!("calling '{}'", callee.name)
+        })
+        .map_err(|message| Fault::error(ErrorKind::StackOverflow, message))?;
         if let Some(top) = self.frames.last_mut() {
             top.pc = cur.pc as u32;
             top.block = cur.block;

@@ -12,7 +12,7 @@
 use super::interp::Interp;
 use super::libc::{self, LibcFn};
 use super::stop::{Fault, Stop};
-use crate::address::func_at;
+use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
 use cranelift_entity::EntityRef;
 use penumbra_ir::Func;
@@ -31,16 +31,11 @@ impl<'a> Interp<'a> {
                 None => Err(Fault::unsupported(format!("unknown external function '{name}'")).into()),
             };
         }
-        if self.frames.len() >= self.config.max_call_depth as usize {
-            return Err(Fault::error(
-                ErrorKind::StackOverflow,
-                format!(
-                    "calling '{}' exceeds the call depth limit of {} frames",
-                    callee.name, self.config.max_call_depth
-                ),
-            )
-            .into());
-        }
+        let locals = self.machine.mem.live_bytes(Segment::Stack);
+        check_stack(self.frames.len(), locals, FRAME_BYTES, self.config.stack_limit, || {
+            format!("calling '{}'", callee.name)
+        })
+        .map_err(|message| Fault::error(ErrorKind::StackOverflow, message))?;
         let saved_floor = self.floor;
         self.floor = self.frames.len();
         let frame = self.push_frame(func)?;

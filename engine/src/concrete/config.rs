@@ -20,9 +20,11 @@ pub struct RunConfig {
     ///
     /// [`Outcome::StepLimit`]: super::Outcome::StepLimit
     pub max_steps: Option<u64>,
-    /// The deepest call stack allowed (frames, `main` included); a call beyond it is a
-    /// `stack-overflow` error.
-    pub max_call_depth: u32,
+    /// The stack the program may use, in bytes: its frames ([`FRAME_BYTES`] each) and live
+    /// stack objects; a call or a stack object beyond it is a `stack-overflow` error.
+    ///
+    /// [`FRAME_BYTES`]: crate::address::FRAME_BYTES
+    pub stack_limit: u64,
     /// Record every conditional decision (`brif` side, `switch` case) in
     /// [`RunResult::trace`](super::RunResult::trace), in execution order. Off by default: the
     /// shadow-execution oracle tests compare the traces of the old and the new version.
@@ -31,8 +33,7 @@ pub struct RunConfig {
 
 impl Default for RunConfig {
     /// The new version, no inputs (all symbolic bytes zero), `argv = ["program"]`, empty
-    /// stdin, no step limit, a call depth of 100,000 frames (about what an 8 MiB native
-    /// stack holds of small frames), no trace.
+    /// stdin, no step limit, the native default stack of 8 MiB, no trace.
     fn default() -> Self {
         RunConfig {
             version: Version::New,
@@ -40,7 +41,7 @@ impl Default for RunConfig {
             args: vec!["program".to_string()],
             stdin: Vec::new(),
             max_steps: None,
-            max_call_depth: 100_000,
+            stack_limit: crate::address::STACK_LIMIT,
             trace: false,
         }
     }

@@ -17,7 +17,7 @@ use super::machine::Machine;
 use super::program::Program;
 use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent, Traced};
 use super::stop::{Fault, Halt, Stop};
-use crate::address::{bytes_text, ObjectId, Origin, Segment, MAX_STACK_BYTES};
+use crate::address::{bytes_text, check_stack, ObjectId, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::{ErrorKind, Location, RuntimeError};
 use cranelift_entity::EntityRef;
 use penumbra_ir::{
@@ -26,7 +26,7 @@ use penumbra_ir::{
 };
 use rustc_hash::FxHashMap;
 
-/// One activation record. Kept small: deep recursion keeps up to `max_call_depth` of them.
+/// One activation record. Kept small: deep recursion keeps up to half a million of them (8 MiB of 16-byte frames).
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Frame {
     pub func: Func,
@@ -408,6 +408,11 @@ impl<'a> Interp<'a> {
     fn alloca(&mut self, cur: &Cursor<'a>, inst: Inst, size: u64, align: u64) -> Result<u64, Fault> {
         let line = cur.body.srclocs[inst].line;
         let origin = Origin::Stack { func: cur.func, line };
+        let locals = self.machine.mem.live_bytes(Segment::Stack);
+        check_stack(self.frames.len(), locals, size, self.config.stack_limit, || {
+            format!("stack object of {}", bytes_text(size))
+        })
+        .map_err(|message| Fault::error(ErrorKind::StackOverflow, message))?;
         let Some(id) = self.machine.mem.allocate(Segment::Stack, size, align, origin) else {
             return Err(Fault::error(
                 ErrorKind::StackOverflow,
@@ -457,7 +462,7 @@ impl<'a> Interp<'a> {
 mod tests {
     use super::*;
 
-    /// A frame per call, up to `max_call_depth` of them: keep it at 20 bytes (five `u32`s).
+    /// A frame per call, up to half a million of them: keep it at 20 bytes (five `u32`s).
     /// Anything bigger per frame belongs in the register file or the alloca stack.
     #[test]
     fn frame_is_20_bytes() {

@@ -46,6 +46,11 @@ impl<'m> Memory<'m> {
         self.space.object(id)
     }
 
+    /// The bytes of the live objects of a segment.
+    pub fn live_bytes(&self, segment: Segment) -> u64 {
+        self.space.live_bytes(segment)
+    }
+
     /// Allocates a zeroed object; `None` when the segment (or its budget) is exhausted.
     pub fn allocate(&mut self, segment: Segment, size: u64, align: u64, origin: Origin) -> Option<ObjectId> {
         self.space.allocate(segment, size, align, origin, |n| vec![0; n])

@@ -5,7 +5,7 @@
 //! after free; `main` returning ends the path with its exit status).
 
 use super::step::val;
-use crate::address::func_at;
+use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
@@ -53,14 +53,12 @@ impl<'p> Context<'p> {
         args: &[TermId],
     ) -> Flow {
         let module = &self.prog.module;
-        if st.stack.len() >= self.config.max_call_depth {
-            let name = &module.funcs[func].name;
-            let limit = self.config.max_call_depth;
-            return Flow::End(self.error(
-                st,
-                ErrorKind::StackOverflow,
-                format!("calling '{name}' exceeds the call depth limit of {limit} frames"),
-            ));
+        let locals = st.mem.live_bytes(Segment::Stack);
+        let fits = check_stack(st.stack.len(), locals, FRAME_BYTES, self.config.stack_limit, || {
+            format!("calling '{}'", module.funcs[func].name)
+        });
+        if let Err(message) = fits {
+            return Flow::End(self.error(st, ErrorKind::StackOverflow, message));
         }
         let Some(callee) = module.funcs[func].body.as_ref() else {
             return Flow::End(self.unsupported(st, "call of a function without a body"));

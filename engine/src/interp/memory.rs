@@ -4,7 +4,7 @@
 //! little-endian terms.
 
 use super::step::{set_result, val};
-use crate::address::{bytes_text, Access, Origin, Segment, MAX_STACK_BYTES};
+use crate::address::{bytes_text, check_stack, Access, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
@@ -116,6 +116,13 @@ impl Context<'_> {
         let line = body.srclocs[inst].line;
         let func = st.frame().func;
         let origin = Origin::Stack { func, line };
+        let locals = st.mem.live_bytes(Segment::Stack);
+        let fits = check_stack(st.stack.len(), locals, size, self.config.stack_limit, || {
+            format!("stack object of {}", bytes_text(size))
+        });
+        if let Err(message) = fits {
+            return Ok(Flow::End(self.error(st, ErrorKind::StackOverflow, message)));
+        }
         let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.prog.zero_byte) else {
             let what = bytes_text(size);
             let limit = bytes_text(MAX_STACK_BYTES);

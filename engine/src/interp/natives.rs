@@ -8,7 +8,7 @@
 //! destination, before copying).
 
 use super::step::val;
-use crate::address::{Access, ObjectId, Origin, Segment};
+use crate::address::{memcpy_overlap, memcpy_overlap_message, Access, ObjectId, Origin, Segment};
 use crate::error::ErrorKind;
 use crate::libc::ctype::Class;
 use crate::run_error::RunError;
@@ -110,9 +110,14 @@ impl<'p> Context<'p> {
                 }
                 None
             }
-            Native::Memmove => {
+            Native::Memcpy | Native::Memmove => {
                 let (dst, src, n) = (arg!(0), arg!(1), arg!(2));
                 let n = self.size_arg(st, n);
+                if native == Native::Memcpy {
+                    if let Some(ending) = self.check_memcpy_overlap(st, dst, src, n)? {
+                        return Ok(Err(Flow::End(ending)));
+                    }
+                }
                 if let Err(flow) = self.copy(st, inst, dst, src, n)? {
                     return Ok(Err(flow));
                 }
@@ -347,6 +352,29 @@ impl<'p> Context<'p> {
     /// concrete interpreter's verdicts).
     fn heap_block(&self, st: &ExecutionState, addr: u64, op: &str) -> Result<ObjectId, Ending> {
         st.mem.heap_block(&self.prog.module, addr, op).map_err(|(kind, message)| self.error(st, kind, message))
+    }
+
+    /// `memcpy(dst, src, n)`'s check that the ranges do not overlap (unless they are the same),
+    /// made before the copy as AddressSanitizer makes it.
+    fn check_memcpy_overlap(
+        &mut self,
+        st: &mut ExecutionState,
+        dst: TermId,
+        src: TermId,
+        n: u64,
+    ) -> Result<Option<Ending>, RunError> {
+        let (d, s) = (self.view(st, dst), self.view(st, src));
+        if let (Some(d), Some(s)) = (self.store.as_const(d), self.store.as_const(s)) {
+            return Ok(memcpy_overlap(d, s, n).map(|m| self.error(st, ErrorKind::MemcpyParamOverlap, m)));
+        }
+        let n_k = self.store.constant(64, n);
+        let (ds, sd) = (self.store.sub(d, s), self.store.sub(s, d));
+        let (near_after, near_before) = (self.store.ult(ds, n_k), self.store.ult(sd, n_k));
+        let near = self.store.or(near_after, near_before);
+        let same = self.store.eq(d, s);
+        let different = self.store.not(same);
+        let fail = self.store.and(different, near);
+        self.check(st, fail, |ex, st| ex.error(st, ErrorKind::MemcpyParamOverlap, memcpy_overlap_message(n)))
     }
 
     /// `memmove(dst, src, n)`: checks the whole source (read), then the whole destination

@@ -320,3 +320,52 @@ fn both_interpreters_give_the_same_fault_message() {
         assert_eq!(errors[0].error.as_ref().map(|e| e.message.as_str()), Some(message), "{src}");
     }
 }
+
+/// The stack is the native 8 MiB: 150,000 frames of a small function fit (a frame-count limit
+/// of 100,000 called this a stack overflow), unbounded recursion does not.
+#[test]
+fn the_stack_holds_what_the_native_stack_holds() {
+    let src = r#"#include <penumbra.h>
+static int depth_of(int n) { return n == 0 ? 0 : 1 + depth_of(n - 1); }
+static int forever(int n) { return forever(n + 1) + 1; } // <- error
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (x == 3)
+        return forever(0);
+    return depth_of(150000) == 150000;
+}"#;
+    let s = explore(src);
+    assert_eq!((s.paths_completed, s.errors), (1, 1), "{}", s.human());
+    assert_eq!(of_kind(&s, "path")[0].exit_code, Some(1));
+    let e = errors_at_mark(&s, src, "stack-overflow");
+    assert_eq!(int_input(e[0], "x"), 3);
+    let message = &e[0].error.as_ref().unwrap().message;
+    assert!(message.starts_with("calling 'forever' exceeds the stack limit of 8388608 bytes ("), "{message}");
+}
+
+/// `memcpy` whose ranges overlap for some inputs: an error for exactly those (a copy onto
+/// itself is none), as AddressSanitizer reports it.
+#[test]
+fn memcpy_with_a_symbolic_overlap() {
+    let src = r#"#include <penumbra.h>
+#include <string.h>
+int main(void) {
+    char buf[16] = "abcdefghijklmno";
+    int k;
+    penumbra_make_symbolic(&k, sizeof k, "k");
+    if (k < 0 || k > 8)
+        return 0;
+    memcpy(buf + k, buf, 4); // <- error
+    return buf[4];
+}"#;
+    let s = explore(src);
+    let errors = errors_at_mark(&s, src, "memcpy-param-overlap");
+    assert_eq!(errors.len(), 1, "{}", s.human());
+    assert!((1..=3).contains(&int_input(errors[0], "k")));
+    assert_eq!(errors[0].error.as_ref().unwrap().message, "memcpy of 4 bytes between overlapping ranges");
+    for t in of_kind(&s, "path") {
+        let k = int_input(t, "k");
+        assert!(!(1..=3).contains(&k), "k = {k} overlaps but completed");
+    }
+}

@@ -177,7 +177,7 @@ source:
             ))
         }
     };
-    let config = RunConfig { max_steps: Some(20_000), max_call_depth: 1_000, ..RunConfig::default() };
+    let config = RunConfig { max_steps: Some(20_000), stack_limit: 16_000, ..RunConfig::default() };
     let _ = program.run(&config);
     Ok("compiled")
 }

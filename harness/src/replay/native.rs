@@ -123,6 +123,10 @@ pub struct RunInput<'a> {
 pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
     let out_path = input.scratch.with_extension("stdout");
     let err_path = input.scratch.with_extension("stderr");
+    // The sanitizers report into files of their own (`<log>.<pid>`), never into the program's
+    // stderr, so no output of the program can pass for a report.
+    let log = input.scratch.with_extension("san");
+    let with_log = |options: &str| format!("{options}:log_path=\"{}\"", log.display());
     let create = |p: &Path| File::create(p).with_context(|| format!("cannot create {}", p.display()));
     let stdin = File::open(input.stdin).with_context(|| format!("cannot open {}", input.stdin.display()))?;
     let mut cmd = Command::new(exe);
@@ -131,8 +135,8 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
     }
     cmd.args(input.args.iter().skip(1))
         .env("KTEST_FILE", input.objects)
-        .env("ASAN_OPTIONS", ASAN_OPTIONS)
-        .env("UBSAN_OPTIONS", UBSAN_OPTIONS)
+        .env("ASAN_OPTIONS", with_log(ASAN_OPTIONS))
+        .env("UBSAN_OPTIONS", with_log(UBSAN_OPTIONS))
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(create(&out_path)?))
         .stderr(Stdio::from(create(&err_path)?));
@@ -156,6 +160,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
     let stderr = String::from_utf8_lossy(&read(&err_path)?).into_owned();
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
+    let sanitizer_log = take_logs(&log)?;
     let Some(status) = status else {
         return Ok(RunOutcome::Error(format!("timeout after {:.1} s", input.timeout.as_secs_f64())));
     };
@@ -164,7 +169,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
             return Ok(RunOutcome::ReplayFailed(line.to_string()));
         }
     }
-    if let Some(report) = error_report(&stderr) {
+    if let Some(report) = error_report(&sanitizer_log, &stderr) {
         return Ok(RunOutcome::Error(report));
     }
     match (status.code(), status.signal()) {
@@ -182,11 +187,30 @@ fn read(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The one-line description of the error a run's stderr reports, if any: a UBSan
-/// `runtime error`, an AddressSanitizer summary, or a failed `penumbra_assert` with the line of
-/// the call.
-pub fn error_report(stderr: &str) -> Option<String> {
-    let lines: Vec<&str> = stderr.lines().collect();
+/// The text of the sanitizer log files of one run (`<log>.<pid>`, one per process), which are
+/// removed.
+fn take_logs(log: &Path) -> Result<String> {
+    let (Some(dir), Some(name)) = (log.parent(), log.file_name()) else { return Ok(String::new()) };
+    let prefix = format!("{}.", name.to_string_lossy());
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&prefix)))
+        .collect();
+    files.sort();
+    let mut text = String::new();
+    for file in files {
+        text.push_str(&String::from_utf8_lossy(&read(&file)?));
+        let _ = std::fs::remove_file(&file);
+    }
+    Ok(text)
+}
+
+/// The one-line description of the error a run reports, if any: a UBSan `runtime error` or an
+/// AddressSanitizer summary in the sanitizers' log, or a failed `penumbra_assert` (reported by
+/// the replay runtime on stderr) with the line of the call.
+pub fn error_report(sanitizer_log: &str, stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = sanitizer_log.lines().collect();
     // UBSan: "file.c:10:12: runtime error: index 4 out of bounds for type 'int[4]'".
     if let Some(line) = lines.iter().find(|l| l.contains(": runtime error: ")) {
         let (place, what) = line.split_once(": runtime error: ")?;
@@ -201,9 +225,12 @@ pub fn error_report(stderr: &str) -> Option<String> {
             _ => format!("AddressSanitizer: {kind}"),
         });
     }
-    if let Some(i) = lines.iter().position(|l| l.starts_with("penumbra-replay: assertion failed")) {
-        // The first stack frame in the program (below the runtime and the sanitizer's own).
-        let caller = lines[i + 1..].iter().filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
+    let err: Vec<&str> = stderr.lines().collect();
+    if let Some(i) = err.iter().position(|l| l.starts_with("penumbra-replay: assertion failed")) {
+        // The first stack frame in the program (below the runtime and the sanitizer's own);
+        // the sanitizer prints the stack into its log.
+        let frames = lines.iter().chain(&err[i + 1..]);
+        let caller = frames.filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
             let place = l.split_whitespace().last()?;
             (place.contains(".c:") && !place.contains(RUNTIME_FILE) && !place.contains("sanitizer"))
                 .then(|| short_place(place))
@@ -249,21 +276,27 @@ mod tests {
     fn ubsan_reports_name_the_check_and_line() {
         let stderr = "/tmp/x/offbyone.c:10:5: runtime error: index 4 out of bounds for type 'int[4]'\nSUMMARY: UndefinedBehaviorSanitizer: undefined-behavior /tmp/x/offbyone.c:10:5 in \n";
         assert_eq!(
-            error_report(stderr).as_deref(),
+            error_report(stderr, "").as_deref(),
             Some("runtime error: index 4 out of bounds for type 'int[4]' at offbyone.c:10")
         );
+        // The same text printed by the program is output, not a report.
+        assert_eq!(error_report("", stderr), None);
     }
 
     #[test]
     fn asan_summaries_name_the_kind_and_line() {
         let stderr = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n    #0 0x1 in main /a/b/t.c:7:3\nSUMMARY: AddressSanitizer: heap-buffer-overflow /a/b/t.c:7:3 in main\n";
-        assert_eq!(error_report(stderr).as_deref(), Some("AddressSanitizer: heap-buffer-overflow at t.c:7"));
+        assert_eq!(error_report(stderr, "").as_deref(), Some("AddressSanitizer: heap-buffer-overflow at t.c:7"));
+        assert_eq!(error_report("", stderr), None);
     }
 
     #[test]
     fn failed_assertions_name_the_caller() {
         let stderr = "penumbra-replay: assertion failed\n    #0 0x4 in __sanitizer_print_stack_trace /x/asan_stack.cpp:87:3\n    #1 0x5 in penumbra_assert /o/penumbra_replay_runtime.c:114:5\n    #2 0x6 in foo /src/foo.c:16:7\n";
-        assert_eq!(error_report(stderr).as_deref(), Some("assertion failed at foo.c:16"));
-        assert_eq!(error_report("hello\n"), None);
+        assert_eq!(error_report("", stderr).as_deref(), Some("assertion failed at foo.c:16"));
+        // The stack in the sanitizer's log, the marker on stderr.
+        let (marker, stack) = stderr.split_once('\n').unwrap();
+        assert_eq!(error_report(stack, marker).as_deref(), Some("assertion failed at foo.c:16"));
+        assert_eq!(error_report("", "hello\n"), None);
     }
 }

@@ -65,6 +65,7 @@ pub enum LibcFn {
     Strtok,
     /// `memcpy` and `memmove`: both copy as `memmove` does (an overlapping `memcpy` is not
     /// reported).
+    Memcpy,
     Memmove,
     Memset,
     Memcmp,
@@ -145,7 +146,8 @@ impl LibcFn {
             "strspn" => Strspn,
             "strcspn" => Strcspn,
             "strtok" => Strtok,
-            "memcpy" | "memmove" => Memmove,
+            "memcpy" => Memcpy,
+            "memmove" => Memmove,
             "memset" => Memset,
             "memcmp" => Memcmp,
             "memchr" => Memchr,
@@ -213,7 +215,7 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite | Fflush | Getchar | Fgetc
         | Fgets => stdio::call(m, f, &a),
         Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
-        | Strdup | Strndup | Strspn | Strcspn | Strtok | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
+        | Strdup | Strndup | Strspn | Strcspn | Strtok | Memcpy | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
         Malloc | Calloc | Realloc | Free | Exit | QuickExit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul
         | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
         Qsort | Bsearch | Atexit => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),

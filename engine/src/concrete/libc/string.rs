@@ -6,6 +6,8 @@
 
 use super::super::machine::Machine;
 use super::super::stop::Fault;
+use crate::address::memcpy_overlap;
+use crate::error::ErrorKind;
 use super::{Args, LibcFn, Ret};
 
 pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
@@ -89,6 +91,14 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             mem.scan(s, u64::MAX, |b| b == 0 || set.contains(&b) != inside)?.unwrap_or(0)
         }
         LibcFn::Strtok => strtok(m, a.get(0)?, a.get(1)?)?,
+        LibcFn::Memcpy => {
+            let (dst, src, n) = (a.get(0)?, a.get(1)?, a.get(2)?);
+            if let Some(message) = memcpy_overlap(dst, src, n) {
+                return Err(Fault::error(ErrorKind::MemcpyParamOverlap, message).into());
+            }
+            mem.copy(dst, src, n)?;
+            dst
+        }
         LibcFn::Memmove => {
             let dst = a.get(0)?;
             mem.copy(dst, a.get(1)?, a.get(2)?)?;

@@ -38,6 +38,7 @@ pub enum Native {
     Realloc,
     Free,
     /// `memcpy`, `memmove` (and the `llvm.mem*` intrinsics): copies as `memmove` does.
+    Memcpy,
     Memmove,
     Memset,
     Exit,
@@ -85,7 +86,8 @@ pub fn bind(name: &str) -> Option<Native> {
     if let Some(rest) = name.strip_prefix("llvm.") {
         let base = rest.split('.').next().unwrap_or(rest);
         return Some(match base {
-            "memcpy" | "memmove" => Memmove,
+            "memcpy" => Memcpy,
+            "memmove" => Memmove,
             "memset" => Memset,
             "lifetime" | "dbg" | "assume" | "stackrestore" | "donothing" => Nop,
             "stacksave" => StackSave,
@@ -101,7 +103,8 @@ pub fn bind(name: &str) -> Option<Native> {
         "calloc" => Calloc,
         "realloc" => Realloc,
         "free" => Free,
-        "memcpy" | "memmove" => Memmove,
+        "memcpy" => Memcpy,
+        "memmove" => Memmove,
         "memset" => Memset,
         "exit" => Exit,
         "_Exit" | "_exit" => QuickExit,
@@ -145,7 +148,7 @@ mod tests {
             let defined = LIBC_C.contains(&format!(" {name}(")) || LIBC_C.contains(&format!("*{name}("));
             assert!(defined, "{name} is not defined in libc.c");
         }
-        assert_eq!(bind("llvm.memcpy.p0.p0.i64"), Some(Native::Memmove));
+        assert_eq!(bind("llvm.memcpy.p0.p0.i64"), Some(Native::Memcpy));
         assert_eq!(bind("isdigit"), Some(Native::IsClass(Class::Digit)));
         assert_eq!(bind("fopen"), None);
     }
