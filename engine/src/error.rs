@@ -166,6 +166,7 @@ mod tests {
                 "abort",
                 "unreachable",
                 "stack-overflow",
+                "memcpy-param-overlap",
             ]
         );
         for kind in ErrorKind::ALL {

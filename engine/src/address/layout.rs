@@ -41,13 +41,24 @@ pub const FRAME_BYTES: u64 = 16;
 /// The stack check both interpreters make before a call (`adding` is [`FRAME_BYTES`]) or a
 /// stack object (`adding` is its size), with `frames` frames whose live stack objects hold
 /// `locals` bytes: `Err` is the stack-overflow message, about `what` is added.
-pub fn check_stack(frames: usize, locals: u64, adding: u64, limit: u64, what: impl FnOnce() -> String) -> Result<(), String> {
+pub fn check_stack(
+    frames: usize,
+    locals: u64,
+    adding: u64,
+    limit: u64,
+    what: impl FnOnce() -> String,
+) -> Result<(), String> {
     let used = frames as u64 * FRAME_BYTES + locals;
     if used.saturating_add(adding) <= limit {
         return Ok(());
     }
     let s = if frames == 1 { "" } else { "s" };
-    Err(format!("{} exceeds the stack limit of {} ({frames} frame{s} use {})", what(), bytes_text(limit), bytes_text(used)))
+    Err(format!(
+        "{} exceeds the stack limit of {} ({frames} frame{s} use {})",
+        what(),
+        bytes_text(limit),
+        bytes_text(used)
+    ))
 }
 
 /// `memcpy(dst, src, n)`'s overlap check, as AddressSanitizer makes it: the ranges may not

@@ -215,7 +215,9 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         Printf | Fprintf | Sprintf | Snprintf | Puts | Putchar | Fputs | Fputc | Fwrite | Fflush | Getchar | Fgetc
         | Fgets => stdio::call(m, f, &a),
         Strlen | Strnlen | Strcmp | Strncmp | Strcpy | Strncpy | Strcat | Strncat | Strchr | Strrchr | Strstr
-        | Strdup | Strndup | Strspn | Strcspn | Strtok | Memcpy | Memmove | Memset | Memcmp | Memchr => string::call(m, f, &a),
+        | Strdup | Strndup | Strspn | Strcspn | Strtok | Memcpy | Memmove | Memset | Memcmp | Memchr => {
+            string::call(m, f, &a)
+        }
         Malloc | Calloc | Realloc | Free | Exit | QuickExit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul
         | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
         Qsort | Bsearch | Atexit => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),

@@ -6,9 +6,9 @@
 
 use super::super::machine::Machine;
 use super::super::stop::Fault;
+use super::{Args, LibcFn, Ret};
 use crate::address::memcpy_overlap;
 use crate::error::ErrorKind;
-use super::{Args, LibcFn, Ret};
 
 pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
     let mem = &mut m.mem;
