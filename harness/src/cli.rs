@@ -132,14 +132,18 @@ pub struct ExecArgs {
     #[arg(long, value_enum, default_value_t = VersionArg::New)]
     pub version: VersionArg,
     /// Value of the symbolic object NAME: an integer (decimal or 0x hex, may be negative, stored
-    /// little-endian), `hex:BYTES` or `str:TEXT`. Objects without a value are all zero.
+    /// little-endian), `hex:BYTES` or `str:TEXT`. Objects without a value are all zero; a
+    /// shorter value is padded with zeros. A NAME the program does not make, or a value longer
+    /// than its object (an integer that does not fit it), is refused.
     #[arg(long = "input", value_name = "NAME=VALUE")]
     pub inputs: Vec<String>,
     /// Stop after this many IR instructions.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
-    /// Replay a test written by `penumbra run`: its objects feed the symbolic objects in order of
-    /// creation, and its `--sym-arg`/`--sym-args`/`--sym-stdin` objects become argv and stdin.
+    /// Replay a test written by `penumbra run` (or KLEE): its objects feed the symbolic objects
+    /// in order of creation, and its `--sym-arg`/`--sym-args`/`--sym-stdin` objects become argv
+    /// and stdin. Its objects must be the program's (names, sizes, number): a test that does
+    /// not fit is refused.
     #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
     pub ktest: Option<PathBuf>,
     #[command(flatten)]
@@ -180,7 +184,8 @@ pub struct ShadowArgs {
     /// `penumbra exec --input` (repeat the flag for more seeds).
     #[arg(long = "seed", value_name = "NAME=VALUE,...")]
     pub seeds: Vec<String>,
-    /// A seed input for --mode seeded from a .ktest file (objects in order of creation;
+    /// A seed input for --mode seeded from a .ktest file (objects in order of creation, checked
+    /// against the program's by running it; KLEE POSIX-runtime tests are read by name;
     /// repeatable).
     #[arg(long = "seed-ktest", value_name = "FILE")]
     pub seed_ktests: Vec<PathBuf>,

@@ -6,8 +6,8 @@ use crate::compile::compile_program;
 use crate::inputs::parse_inputs;
 use anyhow::{Context, Result};
 use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
-use penumbra_engine::output::ktest::KTest;
-use penumbra_engine::output::replay::replay_config;
+use penumbra_engine::output::ktest::{KTest, KTestObject};
+use penumbra_engine::output::replay::{named_inputs_fit, objects_fit, replay_config, replay_inputs};
 use penumbra_ir::Version;
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,23 +22,36 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
         VersionArg::Old => Version::Old,
         VersionArg::New => Version::New,
     };
-    let config = match &args.ktest {
+    let mut given = None;
+    let (config, own) = match &args.ktest {
         Some(path) => ktest_config(path, args, version)?,
         None => {
             let inputs = parse_inputs(&args.inputs)?;
+            given = Some(inputs.clone());
             let mut argv = vec![args.file.display().to_string()];
             argv.extend(args.args.iter().cloned());
-            RunConfig {
+            let config = RunConfig {
                 version,
                 inputs: Inputs::Named(inputs),
                 args: argv,
                 max_steps: args.max_steps,
                 ..RunConfig::default()
-            }
+            };
+            (config, Vec::new())
         }
     };
     let module = compile_program(&args.file, &args.compile)?;
     let result = run_concrete(&module, &config);
+    // Inputs that do not fit the program's objects are refused, not fed by position, padded
+    // or cut.
+    match (&args.ktest, &given) {
+        (Some(path), _) => objects_fit(&own, &result.symbolics)
+            .with_context(|| format!("{} does not fit {}", path.display(), args.file.display()))?,
+        (None, Some(named)) => {
+            named_inputs_fit(named, &result.symbolics).context("--input does not fit the program")?
+        }
+        (None, None) => {}
+    }
     std::io::stdout().lock().write_all(&result.stdout)?;
     let mut stderr = std::io::stderr().lock();
     stderr.write_all(&result.stderr)?;
@@ -62,7 +75,7 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
 
 /// The run a `.ktest` file describes (objects in creation order, argv and stdin from its
 /// symbolic-environment objects).
-fn ktest_config(path: &std::path::Path, args: &ExecArgs, version: Version) -> Result<RunConfig> {
+fn ktest_config(path: &std::path::Path, args: &ExecArgs, version: Version) -> Result<(RunConfig, Vec<KTestObject>)> {
     if !args.args.is_empty() {
         anyhow::bail!("--ktest takes the program's arguments from the test; do not pass ARGS");
     }
@@ -70,5 +83,6 @@ fn ktest_config(path: &std::path::Path, args: &ExecArgs, version: Version) -> Re
     let test = KTest::from_bytes(&bytes).with_context(|| format!("cannot read {}", path.display()))?;
     let mut config = replay_config(&test, version).with_context(|| format!("cannot replay {}", path.display()))?;
     config.max_steps = args.max_steps;
-    Ok(config)
+    let own = replay_inputs(&test).with_context(|| format!("cannot replay {}", path.display()))?.own;
+    Ok((config, own))
 }

@@ -7,6 +7,12 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// The SHA-256 of a source file, in hex.
+fn source_hash(source: &Path) -> Result<String> {
+    let bytes = std::fs::read(source).with_context(|| format!("cannot read {}", source.display()))?;
+    Ok(crate::replay::classify::sha256_hex(&bytes))
+}
+
 /// The file's name in an output directory.
 pub const RUN_INFO: &str = "run.json";
 
@@ -20,6 +26,11 @@ pub struct RunInfo {
     pub include_dirs: Vec<PathBuf>,
     /// `-D` definitions as given.
     pub defines: Vec<String>,
+    /// The SHA-256 of the source the tests were generated from: replay refuses a source that
+    /// changed since (its tests would be replayed against another program). Absent in
+    /// directories of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_sha256: Option<String>,
 }
 
 impl RunInfo {
@@ -30,7 +41,23 @@ impl RunInfo {
             source: absolute(source)?,
             include_dirs: compile.include.iter().map(|d| absolute(d)).collect::<Result<_>>()?,
             defines: compile.define.clone(),
+            source_sha256: Some(source_hash(source)?),
         })
+    }
+
+    /// Refuses a source that is not the one the tests were generated from.
+    pub fn check_source(&self) -> Result<()> {
+        let Some(recorded) = &self.source_sha256 else { return Ok(()) };
+        let now = source_hash(&self.source)?;
+        if &now != recorded {
+            anyhow::bail!(
+                "{} changed since its tests were written (SHA-256 {} then, {} now): its tests belong to the old text; run penumbra again",
+                self.source.display(),
+                &recorded[..12.min(recorded.len())],
+                &now[..12]
+            );
+        }
+        Ok(())
     }
 
     pub fn write(&self, dir: &Path) -> Result<()> {

@@ -10,8 +10,9 @@ use crate::replay;
 use crate::run_cmd::engine_config;
 use crate::run_info::RunInfo;
 use anyhow::{bail, Context, Result};
-use penumbra_engine::concrete::Inputs;
+use penumbra_engine::concrete::{Inputs, RunConfig};
 use penumbra_engine::output::ktest::KTest;
+use penumbra_engine::output::replay::{objects_fit, replay_inputs, seed_objects};
 use penumbra_engine::output::testgen::TestRecord;
 use penumbra_engine::{Mode, RunSummary, ShadowMode, SymArg};
 use penumbra_ir::InstData;
@@ -32,6 +33,9 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         config.test_record_limit = Some(HUMAN_LIST_LIMIT);
     }
     let module = compile_program(&args.file, &args.compile)?;
+    for file in &args.seed_ktests {
+        check_seed_fits(&module, file)?;
+    }
     let annotated = module
         .funcs
         .values()
@@ -88,6 +92,29 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Refuses a `--seed-ktest` whose objects are not the ones the program makes along it (names,
+/// sizes, number), checked by running the seed concretely.
+fn check_seed_fits(module: &penumbra_ir::Module, file: &Path) -> Result<()> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let ktest = KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", file.display()))?;
+    let inputs = replay_inputs(&ktest).with_context(|| format!("cannot use {} as a seed", file.display()))?;
+    let config = RunConfig {
+        inputs: Inputs::Ordered(inputs.objects.clone()),
+        args: inputs.args.clone(),
+        stdin: inputs.stdin.clone(),
+        max_steps: Some(SEED_CHECK_STEPS),
+        ..RunConfig::default()
+    };
+    let result = penumbra_engine::concrete::run(module, &config);
+    objects_fit(&inputs.own, &result.symbolics)
+        .with_context(|| format!("the seed {} does not fit {}", file.display(), module.source_file))?;
+    Ok(())
+}
+
+/// Instructions a seed's check runs at most (a seed that does not end within them is checked
+/// on the objects it made so far).
+const SEED_CHECK_STEPS: u64 = 50_000_000;
+
 /// The mode and seeds from the command line.
 fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
     let has_seeds = !args.seeds.is_empty() || !args.seed_ktests.is_empty();
@@ -111,7 +138,7 @@ fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
                 let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
                 let ktest =
                     KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", file.display()))?;
-                seeds.push(Inputs::Ordered(ktest.objects.into_iter().map(|o| o.bytes).collect()));
+                seeds.push(Inputs::Ordered(seed_objects(&ktest)));
             }
             Ok(ShadowMode::Seeded { seeds, bse_budget: Duration::from_secs_f64(args.bse_budget) })
         }

@@ -638,3 +638,61 @@ fn malformed_input_values_are_usage_errors() {
         assert_eq!(out.status, Some(EXIT_USAGE), "--input {bad} should be a usage error; stderr:\n{}", out.stderr);
     }
 }
+
+/// Inputs that do not fit the program's symbolic objects are refused with what does not fit,
+/// never fed by position, padded or cut; an object of size 0 is no object.
+#[test]
+fn inputs_that_do_not_fit_the_programs_objects_are_refused() {
+    use penumbra_engine::output::ktest::{KTest, KTestObject};
+    let file = write_c(
+        "fit.c",
+        r#"#include <penumbra.h>
+int main(void) {
+    int x; char c, none[1];
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_make_symbolic(&c, sizeof c, "c");
+    penumbra_make_symbolic(none, 0, "none");
+    return x + c;
+}
+"#,
+    );
+    let exec = |extra: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["exec".as_ref(), file.path.as_os_str()];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        let out = penumbra(args);
+        out.assert_no_panic();
+        out
+    };
+    let fits = exec(&["--input", "x=5", "--input", "c=-1"]);
+    assert_eq!(fits.status, Some(4), "{}", fits.stderr);
+    let refused = |extra: &[&str], why: &str| {
+        let out = exec(extra);
+        assert_eq!(out.status, Some(EXIT_USAGE), "{extra:?}: {}", out.stderr);
+        assert!(out.stderr.contains(why), "{extra:?}: expected `{why}` in:\n{}", out.stderr);
+    };
+    refused(&["--input", "y=5"], "no symbolic object of the program is named 'y' (it makes: x, c)");
+    refused(&["--input", "c=300"], "the value of 'c' has 8 bytes and does not fit the program's 1-byte object");
+    refused(&["--input", "x=str:longer"], "the value of 'x' has 6 bytes and does not fit the program's 4-byte object");
+    let ktest = |objects: &[(&str, &[u8])]| {
+        let test = KTest {
+            args: vec!["fit.c".into()],
+            objects: objects.iter().map(|(n, b)| KTestObject { name: n.to_string(), bytes: b.to_vec() }).collect(),
+            ..KTest::default()
+        };
+        let path = file.dir.path().join("t.ktest");
+        std::fs::write(&path, test.to_bytes()).unwrap();
+        path.display().to_string()
+    };
+    let good = ktest(&[("x", &[1, 0, 0, 0]), ("c", &[2])]);
+    assert_eq!(exec(&["--ktest", &good]).status, Some(3));
+    type Objects<'a> = &'a [(&'a str, &'a [u8])];
+    let cases: [(Objects, &str); 4] = [
+        (&[("c", &[2]), ("x", &[1, 0, 0, 0])], "the program's symbolic object 0 is 'x', the test's is 'c'"),
+        (&[("x", &[1, 0]), ("c", &[2])], "object 'x' has 2 bytes in the test; the program makes it with 4"),
+        (&[("x", &[1, 0, 0, 0]), ("c", &[2]), ("d", &[3])], "the test has objects the program does not make: 'd'"),
+        (&[("x", &[1, 0, 0, 0])], "the program makes symbolic object 'c', which the test does not give"),
+    ];
+    for (objects, why) in cases {
+        refused(&["--ktest", &ktest(objects)], why);
+    }
+}

@@ -318,6 +318,23 @@ fn the_report_is_grouped_by_class_and_deterministic() {
     assert!(again.stdout_str().contains("  1 regression, 1 fix\n"), "{}", again.stdout_str());
 }
 
+/// `run.json` records the source's SHA-256: replay refuses a source edited since the tests
+/// were written (they would be replayed against another program).
+#[test]
+fn replay_refuses_a_source_that_changed_since_the_run() {
+    let file = write_c("edited.c", "#include <penumbra.h>\nint main(void) { int x; penumbra_make_symbolic(&x, sizeof x, \"x\"); return change(x > 1, x > 2); }\n");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    shadow_replay(&file.path, &out, &[]);
+    let info: Value = serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(info["source_sha256"].as_str().map(str::len), Some(64), "{info}");
+    std::fs::write(&file.path, "int main(void) { return 0; }\n").unwrap();
+    let replay = penumbra(["replay".as_ref(), out.as_os_str()]);
+    replay.assert_no_panic();
+    assert_eq!(replay.status, Some(2), "{}", replay.stderr);
+    assert!(replay.stderr.contains("edited.c changed since its tests were written"), "{}", replay.stderr);
+}
+
 #[test]
 fn replay_explains_what_it_needs() {
     let missing = penumbra(["replay", "/nonexistent/penumbra-out-1"]);

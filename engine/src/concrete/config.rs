@@ -48,7 +48,9 @@ impl Default for RunConfig {
 }
 
 /// The bytes of the symbolic objects. A value shorter than its object is padded with zeros,
-/// a longer one truncated; an object with no value is all zeros.
+/// a longer one truncated (the command line refuses those first:
+/// [`named_inputs_fit`](crate::output::replay::named_inputs_fit)); an object with no value is
+/// all zeros.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Inputs {
     /// By object name. The `k`-th object (from 0) created under a name `x` is looked up as

@@ -42,15 +42,17 @@ impl Context<'_> {
         let Ok(len) = u32::try_from(size) else {
             return Ok(Flow::End(self.unsupported(st, format!("make_symbolic of {size} bytes"))));
         };
-        let target = if len == 0 {
-            None
-        } else {
+        if len == 0 {
+            // Nothing is symbolic, and a test may not hold an empty object (KLEE's reader
+            // rejects them): no object.
+            return Ok(Flow::Next);
+        }
+        let (obj, offset) =
             match self.resolve(st, inst.expect("an executing instruction"), addr, size, Access::Write)? {
-                Target::Obj(obj, offset) => Some((obj, offset)),
+                Target::Obj(obj, offset) => (obj, offset),
                 Target::Flow(flow) => return Ok(flow),
-            }
-        };
-        let mut object = st.new_symbolic(&name, target.map(|(o, _)| o), 0, len);
+            };
+        let mut object = st.new_symbolic(&name, Some(obj), 0, len);
         // A state following a seed reuses the variables another seed's run made for the same
         // object.
         let seed_key = st.follows_seed().then(|| (st.symbolics.len(), object.name.clone(), len));
@@ -69,9 +71,7 @@ impl Context<'_> {
             }
         };
         let bytes: Vec<TermId> = object.vars().map(|v| self.store.var(v)).collect();
-        if let Some((obj, offset)) = target {
-            self.write_target(st, obj, offset, &bytes);
-        }
+        self.write_target(st, obj, offset, &bytes);
         seed_object(st, &object);
         Rc::make_mut(&mut st.symbolics).push(object);
         Ok(Flow::Next)

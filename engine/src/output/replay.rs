@@ -21,6 +21,8 @@ pub struct ReplayInputs {
     pub stdin: Vec<u8>,
     /// The program's symbolic objects, in creation order.
     pub objects: Vec<Vec<u8>>,
+    /// The same objects with their names.
+    pub own: Vec<KTestObject>,
 }
 
 /// Why a test cannot be replayed.
@@ -34,12 +36,102 @@ pub enum ReplayError {
     BadArgCount,
 }
 
-/// Splits a test into `argv`, stdin and the program's objects.
+/// Why a test's objects do not fit the symbolic objects a program makes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ObjectMismatch {
+    #[error("the program's symbolic object {index} is '{made}', the test's is '{given}'")]
+    Name { index: usize, made: String, given: String },
+    #[error("object '{name}' has {given} bytes in the test; the program makes it with {made}")]
+    Size { name: String, given: usize, made: usize },
+    #[error("the test has objects the program does not make: {0}")]
+    Extra(String),
+    #[error("the program makes symbolic object '{0}', which the test does not give")]
+    Missing(String),
+    #[error("no symbolic object of the program is named '{name}' (it makes: {made})")]
+    UnknownName { name: String, made: String },
+    #[error("the value of '{name}' has {given} bytes and does not fit the program's {made}-byte object")]
+    TooLarge { name: String, given: usize, made: usize },
+}
+
+/// Whether the test's name `given` names the `occurrence`-th object the program named `made`:
+/// the same name, or the unique `made#occurrence` test files use for repeated names.
+fn names_object(given: &str, made: &str, occurrence: usize) -> bool {
+    given == made || (occurrence > 0 && given.strip_suffix(&format!("#{occurrence}")) == Some(made))
+}
+
+/// Checks that a test's own objects (in creation order) are exactly the symbolic objects a run
+/// of it made: the same names, sizes and number. (A test that does not fit would otherwise be
+/// fed by position, padded or cut: a silent misreading.)
+pub fn objects_fit(given: &[KTestObject], made: &[concrete::SymbolicObject]) -> Result<(), ObjectMismatch> {
+    let mut seen: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (index, m) in made.iter().enumerate() {
+        let occurrence = seen.entry(m.name.as_str()).or_default();
+        let Some(g) = given.get(index) else { return Err(ObjectMismatch::Missing(m.name.clone())) };
+        if !names_object(&g.name, &m.name, *occurrence) {
+            return Err(ObjectMismatch::Name { index, made: m.name.clone(), given: g.name.clone() });
+        }
+        if g.bytes.len() != m.bytes.len() {
+            return Err(ObjectMismatch::Size { name: g.name.clone(), given: g.bytes.len(), made: m.bytes.len() });
+        }
+        *occurrence += 1;
+    }
+    match &given[made.len().min(given.len())..] {
+        [] => Ok(()),
+        extra => {
+            Err(ObjectMismatch::Extra(extra.iter().map(|o| format!("'{}'", o.name)).collect::<Vec<_>>().join(", ")))
+        }
+    }
+}
+
+/// Checks values given by name (`--input NAME=VALUE`) against the symbolic objects a run made:
+/// each name is one the program makes, and each value fits its object (a longer value may
+/// only extend it with the sign or zeros, as an integer's eight bytes do).
+pub fn named_inputs_fit(
+    given: &std::collections::BTreeMap<String, Vec<u8>>,
+    made: &[concrete::SymbolicObject],
+) -> Result<(), ObjectMismatch> {
+    for (name, value) in given {
+        let base = name.split_once('#').map_or(name.as_str(), |(base, _)| base);
+        let Some(object) = made.iter().find(|m| m.name == base) else {
+            let mut names: Vec<&str> = made.iter().map(|m| m.name.as_str()).collect();
+            names.dedup();
+            let made = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            return Err(ObjectMismatch::UnknownName { name: name.clone(), made });
+        };
+        let size = object.bytes.len();
+        if value.len() > size {
+            let negative = size > 0 && value[size - 1] & 0x80 != 0;
+            let rest = &value[size..];
+            let extends = rest.iter().all(|&b| b == 0) || (negative && rest.iter().all(|&b| b == 0xff));
+            if !extends {
+                return Err(ObjectMismatch::TooLarge { name: name.clone(), given: value.len(), made: size });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Objects KLEE's POSIX runtime adds to its tests that no program of penumbra's makes: the
+/// stat buffers of symbolic files and stdin, and the runtime's version.
+fn klee_runtime_object(name: &str) -> bool {
+    name == "model_version" || name.ends_with("-stat")
+}
+
+/// A test's objects as the symbolic engine creates them (its environment's, then the
+/// program's), for a seed: a test KLEE's POSIX runtime wrote loses its runtime's own objects.
+pub fn seed_objects(test: &KTest) -> Vec<Vec<u8>> {
+    let posix = test.objects.iter().any(|o| o.name == "model_version");
+    test.objects.iter().filter(|o| !(posix && klee_runtime_object(&o.name))).map(|o| o.bytes.clone()).collect()
+}
+
+/// Splits a test into `argv`, stdin and the program's objects. A test KLEE's POSIX runtime
+/// wrote is read by name: its runtime's own objects are left out.
 pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
     let mut out = ReplayInputs::default();
     let mut words = test.args.iter();
     out.args.push(words.next().cloned().unwrap_or_else(|| "program".into()));
-    let mut objects = test.objects.iter();
+    let posix = test.objects.iter().any(|o| o.name == "model_version");
+    let mut objects = test.objects.iter().filter(|o| !(posix && klee_runtime_object(&o.name)));
     let as_string = |bytes: &[u8]| {
         let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
         String::from_utf8_lossy(&bytes[..end]).into_owned()
@@ -74,7 +166,8 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
             _ => out.args.push(word.clone()),
         }
     }
-    out.objects = objects.map(|o| o.bytes.clone()).collect();
+    out.own = objects.cloned().collect();
+    out.objects = out.own.iter().map(|o| o.bytes.clone()).collect();
     Ok(out)
 }
 
@@ -152,4 +245,50 @@ pub fn check_tests(module: &Module, version: Version, args: &[String], records: 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(name: &str, bytes: &[u8]) -> KTestObject {
+        KTestObject { name: name.into(), bytes: bytes.to_vec() }
+    }
+
+    /// A test KLEE's POSIX runtime wrote: its stat buffer and version objects are not the
+    /// program's, so the program's own object is `x` alone, as a seed too.
+    #[test]
+    fn klee_posix_tests_are_read_by_name() {
+        let test = KTest {
+            args: ["prog", "--sym-args", "0", "1", "2", "--sym-stdin", "4"].map(String::from).to_vec(),
+            objects: vec![
+                object("n_args", &[1, 0, 0, 0]),
+                object("arg00", b"ab\0"),
+                object("stdin", b"in\0\0"),
+                object("stdin-stat", &[0; 144]),
+                object("model_version", &[1, 0, 0, 0]),
+                object("x", &[7, 0, 0, 0]),
+            ],
+            ..KTest::default()
+        };
+        let inputs = replay_inputs(&test).unwrap();
+        assert_eq!(inputs.args, ["prog", "ab"]);
+        assert_eq!(inputs.stdin, b"in\0\0");
+        assert_eq!(inputs.own, [object("x", &[7, 0, 0, 0])]);
+        let seed = seed_objects(&test);
+        assert_eq!(seed.len(), 4);
+        assert_eq!(seed[3], [7, 0, 0, 0]);
+    }
+
+    #[test]
+    fn repeated_names_may_carry_their_occurrence() {
+        let made = |name: &str, n: usize| concrete::SymbolicObject { name: name.into(), bytes: vec![0; n] };
+        let program = [made("x", 1), made("x", 1)];
+        assert_eq!(objects_fit(&[object("x", &[1]), object("x#1", &[2])], &program), Ok(()));
+        assert_eq!(objects_fit(&[object("x", &[1]), object("x", &[2])], &program), Ok(()));
+        assert_eq!(
+            objects_fit(&[object("x", &[1]), object("x#2", &[2])], &program),
+            Err(ObjectMismatch::Name { index: 1, made: "x".into(), given: "x#2".into() })
+        );
+    }
 }

@@ -79,6 +79,7 @@ pub fn options(timeout: f64, fixed_version: Option<PathBuf>, jobs: Option<usize>
 pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let start = Instant::now();
     let info = RunInfo::read(dir)?;
+    info.check_source()?;
     let tests = load_tests(dir)?;
     let work = dir.join("replay");
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;

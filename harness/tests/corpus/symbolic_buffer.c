@@ -2,7 +2,7 @@
 // run: --input "buf=str:add 12 30"
 // run: --input "buf=str:mul 7 -6"
 // run: --input buf=hex:7375622035203900ff
-// run: --input buf=str:this-text-is-longer-than-the-buffer
+// run: --input buf=str:sixteen-chars-ok
 // run:
 #include <stdio.h>
 #include <stdlib.h>
