@@ -2,22 +2,24 @@
 //! nothing of the program's; replaying a test shows its real output): the models only compute
 //! the return values and perform the reads a real call would (so `printf("%s", p)` with a bad
 //! `p` is still an error). In shadow execution a printed number or character whose versions can
-//! differ is a divergence ([`Context::observe`]); printed strings are not compared yet. Symbolic arguments of `printf`, `puts`, ... are read under the
+//! differ is a divergence ([`Context::observe`]), and so is a printed text (`puts`, `fputs`,
+//! `%s`, `fwrite`) whose versions can differ ([`Context::observe_text`]). Symbolic arguments of
+//! `printf`, `puts`, ... are read under the
 //! state's model *without* constraining the path. `sprintf`/`snprintf` write into memory, so
 //! their symbolic arguments are fixed to their model values (added to the path condition).
 //! Standard input is the `--sym-stdin` bytes (or empty): `getchar`/`fgetc` return the next
 //! byte's term, then `EOF`.
 
-use crate::address::Access;
+use crate::address::{Access, Resolution};
 use crate::error::ErrorKind;
 use crate::libc::printf::{self, PrintfArgs};
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::libc::Native;
-use crate::symbolic::state::{Ending, ExecutionState};
+use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
 use penumbra_ir::{Body, Inst};
-use penumbra_solver::TermId;
+use penumbra_solver::{eval_version, TermId, Version as TermVersion};
 
 const EOF: u64 = 0xffff_ffff;
 
@@ -95,6 +97,7 @@ impl<'p> Context<'p> {
                 let s = tri!(arg(self, st, 0));
                 let s = self.concretize(st, s);
                 let text = tri!(self.read_cstring(st, s, None));
+                self.observe_cstring(st, inst, s, None)?;
                 int32(self, text.len() as u64 + 1)
             }
             Native::Putchar => {
@@ -109,6 +112,9 @@ impl<'p> Context<'p> {
                 let s = self.concretize(st, s);
                 tri!(self.read_cstring(st, s, None));
                 let stream = tri!(self.stream(st, tri!(arg(self, st, 1))));
+                if stream != Stream::Stdin {
+                    self.observe_cstring(st, inst, s, None)?;
+                }
                 int32(self, if stream == Stream::Stdin { EOF } else { 1 })
             }
             Native::Fputc => {
@@ -132,8 +138,14 @@ impl<'p> Context<'p> {
                     return Ok(Err(Flow::End(self.error(st, ErrorKind::OutOfBoundsRead, message))));
                 };
                 if total > 0 {
-                    if let Target::Flow(flow) = self.resolve(st, inst, p, total, Access::Read)? {
-                        return Ok(Err(flow));
+                    let (obj, off) = match self.resolve(st, inst, p, total, Access::Read)? {
+                        Target::Obj(o, off) => (o, off),
+                        Target::Flow(flow) => return Ok(Err(flow)),
+                    };
+                    if stream != Stream::Stdin && st.mode == ExecMode::Both {
+                        let off = self.const_offset(st, off);
+                        let bytes = st.mem.bytes(obj, off, total);
+                        self.observe_text(st, inst, &bytes, false)?;
                     }
                 }
                 let r = if stream == Stream::Stdin {
@@ -158,6 +170,38 @@ impl<'p> Context<'p> {
             other => unreachable!("{other:?} is not a stdio function"),
         };
         Ok(Ok(r))
+    }
+
+    /// In shadow execution, the C string at `addr` (at most `max` bytes) is printed: its bytes
+    /// as far as either version's text goes under the state's model (and memory holds them)
+    /// are observed ([`Context::observe_text`]).
+    fn observe_cstring(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        addr: u64,
+        max: Option<u64>,
+    ) -> Result<(), RunError> {
+        if st.mode != ExecMode::Both {
+            return Ok(());
+        }
+        let module = &self.prog.module;
+        let mut bytes = Vec::new();
+        for i in 0..max.unwrap_or(u64::MAX) {
+            let Resolution::InBounds { obj, offset } = st.mem.classify(module, addr.wrapping_add(i), 1, Access::Read)
+            else {
+                break;
+            };
+            let b = st.mem.byte(obj, offset);
+            bytes.push(b);
+            let (o, n) = self.store.projections(b);
+            let old_ends = eval_version(&self.store, o, &*st.model, TermVersion::Old) & 0xff == 0;
+            let new_ends = eval_version(&self.store, n, &*st.model, TermVersion::New) & 0xff == 0;
+            if old_ends && new_ends {
+                break;
+            }
+        }
+        self.observe_text(st, inst, &bytes, true)
     }
 
     /// The next byte of standard input as a 32-bit term, or `EOF`.
@@ -256,6 +300,9 @@ impl PrintfArgs for VarArgs<'_, '_> {
 
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Stop> {
         let bytes = self.ex.read_cstring(self.st, addr, max)?;
+        if !self.constrain {
+            self.ex.observe_cstring(self.st, self.inst, addr, max).map_err(Stop::Failed)?;
+        }
         out.extend_from_slice(&bytes);
         Ok(())
     }

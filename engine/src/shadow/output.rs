@@ -31,6 +31,52 @@ impl Context<'_> {
         }
         let (o, n) = self.store.projections(t);
         let same = self.store.eq(o, n);
+        self.observe_agreement(st, inst, same, (Side::Shows(o), Side::Shows(n)))
+    }
+
+    /// A text (at instruction `inst`) reaches the program's output: the bytes of a C string up
+    /// to and including a byte that ends it in both versions (`terminated`), or a block of
+    /// bytes. The versions print the same text when, at each byte, they agree or the text has
+    /// already ended: so bytes after a common end never make a divergence.
+    pub fn observe_text(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        bytes: &[TermId],
+        terminated: bool,
+    ) -> Result<(), RunError> {
+        if st.mode != ExecMode::Both {
+            return Ok(());
+        }
+        let bytes: Vec<TermId> = bytes.iter().map(|&b| self.view(st, b)).collect();
+        if !bytes.iter().any(|&b| self.store.has_shadow(b)) {
+            return Ok(());
+        }
+        let (mut same, mut ended) = (self.store.tt(), self.store.ff());
+        let zero = self.store.zero(8);
+        for &b in &bytes {
+            let (o, n) = self.store.projections(b);
+            let agree = self.store.eq(o, n);
+            let fine = self.store.or(ended, agree);
+            same = self.store.and(same, fine);
+            if terminated {
+                // Agreeing so far and old ends here: both ended.
+                let ends = self.store.eq(o, zero);
+                ended = self.store.or(ended, ends);
+            }
+        }
+        self.observe_agreement(st, inst, same, (Side::ShowsText, Side::ShowsText))
+    }
+
+    /// The versions' output at `inst` is the same exactly when `same` holds: when it may not,
+    /// that is a divergence whose sides are `sides` (see the module documentation).
+    fn observe_agreement(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        same: TermId,
+        sides: (Side, Side),
+    ) -> Result<(), RunError> {
         if self.store.as_const(same) == Some(1) {
             return Ok(());
         }
@@ -58,7 +104,7 @@ impl Context<'_> {
                 diverged.depth += 1;
                 st.trail.push(Decision { inst, side: 0 });
                 diverged.trail.push(Decision { inst, side: 1 });
-                self.diverge_on_values(&mut diverged, o, n);
+                self.diverge(&mut diverged, sides.0, sides.1);
                 self.stats.forks += 1;
                 self.stats.states += 1;
                 self.new_states.push(diverged);
@@ -72,7 +118,7 @@ impl Context<'_> {
                     self.stats.dropped += 1;
                 }
                 st.pc.push(differ);
-                self.diverge_on_values(st, o, n);
+                self.diverge(st, sides.0, sides.1);
             }
             SatResult::Unsat | SatResult::Unknown => {
                 if res == SatResult::Unknown {
@@ -81,17 +127,12 @@ impl Context<'_> {
                 // The side the model takes (the only one, or the only one known).
                 if model_differs {
                     st.pc.push(differ);
-                    self.diverge_on_values(st, o, n);
+                    self.diverge(st, sides.0, sides.1);
                 } else {
                     st.pc.push(same);
                 }
             }
         }
         Ok(())
-    }
-
-    /// Marks `st` diverged at an output; its test names each version's value at its inputs.
-    fn diverge_on_values(&mut self, st: &mut ExecutionState, o: TermId, n: TermId) {
-        self.diverge(st, Side::Shows(o), Side::Shows(n));
     }
 }

@@ -100,6 +100,8 @@ pub enum Side {
     /// A value the user sees (output), named at the test's inputs: its term in this version
     /// (see [`Side::describe`]).
     Shows(TermId),
+    /// A text the user sees (printed with `puts`, `%s`, `fwrite`, ...).
+    ShowsText,
     /// Inside a `penumbra_execute` block: the version returns from the function ...
     Returns,
     /// ... goes on past the block ...
@@ -112,7 +114,7 @@ pub enum Side {
 
 impl fmt::Display for Side {
     /// The words of test records: `true`/`false`, `case K`/`default`, `passes`/`fails`,
-    /// `value N`, `returns`/`continues`/`exits`/`unsupported`.
+    /// `value N`, `text`, `returns`/`continues`/`exits`/`unsupported`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Side::Branch(b) => write!(f, "{b}"),
@@ -122,6 +124,7 @@ impl fmt::Display for Side {
             Side::Fails => f.write_str("fails"),
             Side::Value(v) => write!(f, "value {v}"),
             Side::Shows(_) => f.write_str("value"),
+            Side::ShowsText => f.write_str("text"),
             Side::Returns => f.write_str("returns"),
             Side::Continues => f.write_str("continues"),
             Side::Exits => f.write_str("exits"),

@@ -52,3 +52,32 @@ fn a_destructor_runs_at_exit_and_its_output_is_compared() {
     let line = line_of(src, "/* the destructor's output */");
     assert_eq!(divergences("exit_handlers", src), [(3, line, "value 3".into(), "value 4".into(), Some(0))]);
 }
+
+/// A printed text whose versions can differ is a divergence, where it is printed (`puts`,
+/// `fputs`, `%s`); bytes after the text's end in both versions are not printed, so they never
+/// make one, and a text one version ends earlier than the other differs.
+#[test]
+fn a_printed_text_that_differs_is_a_divergence() {
+    let src = r#"#include <stdio.h>
+#include <penumbra.h>
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_assume(x >= 0 && x <= 9);
+    char word[4] = {'a', 'b', 0, 0};
+    word[1] = change('b', x == 3 ? 'c' : 'b');
+    char after[4] = {'a', 0, 0, 0};
+    after[2] = change('x', 'y');
+    char longer[4] = {'a', 0, 0, 0};
+    longer[1] = change(0, x == 5 ? 'z' : 0);
+    puts(word); /* the word */
+    printf("[%s]\n", after);
+    fputs(longer, stdout); /* the longer */
+    return 0;
+}"#;
+    let (word, longer) = (line_of(src, "/* the word */"), line_of(src, "/* the longer */"));
+    assert_eq!(
+        divergences("output_text", src),
+        [(3, word, "text".into(), "text".into(), Some(0)), (5, longer, "text".into(), "text".into(), Some(0))]
+    );
+}
