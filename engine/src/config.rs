@@ -197,7 +197,8 @@ pub struct EngineConfig {
     pub keep_test_records: bool,
     /// Keep at most this many records (a human report lists the first few).
     pub test_record_limit: Option<usize>,
-    /// Write the path condition (SMT-LIB2) into each test's JSON sidecar.
+    /// Write the path condition (SMT-LIB2) into each test's JSON sidecar (off by default:
+    /// it grows with the length of the path; `--write-smt2`).
     pub write_path_condition: bool,
     pub solver: SolverConfig,
     /// The stack the program may use, in bytes (as [`RunConfig::stack_limit`]).
@@ -217,7 +218,7 @@ impl Default for EngineConfig {
             output: Output::None,
             keep_test_records: true,
             test_record_limit: None,
-            write_path_condition: true,
+            write_path_condition: false,
             solver: SolverConfig::default(),
             stack_limit: crate::address::STACK_LIMIT,
         }

@@ -256,6 +256,10 @@ pub struct ExploreArgs {
     /// Do not write test files (they are still counted).
     #[arg(long)]
     pub no_tests: bool,
+    /// Also write each test's path condition, in SMT-LIB2, into its `tests.jsonl` record (as
+    /// KLEE's --write-smt2s). Off by default: it grows with the path's length.
+    #[arg(long)]
+    pub write_smt2: bool,
     /// Print the summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -13,6 +13,7 @@ mod progress;
 mod replay;
 mod run_cmd;
 mod run_info;
+mod seconds;
 mod shadow_cmd;
 
 use clap::{CommandFactory, FromArgMatches};

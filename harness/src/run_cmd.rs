@@ -6,7 +6,8 @@ use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
 use crate::progress::ProgressLine;
 use crate::run_info::RunInfo;
-use anyhow::{bail, Context, Result};
+use crate::seconds::seconds;
+use anyhow::{Context, Result};
 use penumbra_engine::config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, SymArg};
 use penumbra_engine::output::replay::check_tests;
 use penumbra_engine::output::testgen::ktest_args;
@@ -15,7 +16,6 @@ use penumbra_solver::SolverConfig;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// `penumbra run`; `sym_args` are the `--sym-arg(s)` options in command-line order.
 pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
@@ -77,11 +77,7 @@ pub fn engine_config(
     program_args: &[String],
     sym_args: Vec<SymArg>,
 ) -> Result<EngineConfig> {
-    let max_time = match args.max_time {
-        Some(s) if !(s.is_finite() && s >= 0.0) => bail!("--max-time expects a number of seconds, got {s}"),
-        Some(s) => Some(Duration::from_secs_f64(s)),
-        None => None,
-    };
+    let max_time = args.max_time.map(|s| seconds("--max-time", s, true)).transpose()?;
     let solver = SolverConfig {
         query_cache: !args.no_query_cache,
         cex_cache: !args.no_cex_cache,
@@ -121,6 +117,7 @@ pub fn engine_config(
         },
         output,
         keep_test_records: args.json,
+        write_path_condition: args.write_smt2,
         solver,
         ..EngineConfig::default()
     })

@@ -9,6 +9,7 @@ use crate::progress::ProgressLine;
 use crate::replay;
 use crate::run_cmd::engine_config;
 use crate::run_info::RunInfo;
+use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::concrete::{Inputs, RunConfig};
 use penumbra_engine::output::ktest::KTest;
@@ -20,7 +21,6 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// `penumbra shadow`; `sym_args` are the `--sym-arg(s)` options in command-line order.
 pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
@@ -125,9 +125,6 @@ fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
             if !has_seeds {
                 bail!("--mode seeded needs at least one --seed NAME=VALUE,... or --seed-ktest FILE");
             }
-            if !(args.bse_budget.is_finite() && args.bse_budget >= 0.0) {
-                bail!("--bse-budget expects a number of seconds, got {}", args.bse_budget);
-            }
             let mut seeds = Vec::new();
             for seed in &args.seeds {
                 let flags: Vec<String> = seed.split(',').map(str::to_string).collect();
@@ -140,7 +137,7 @@ fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
                     KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", file.display()))?;
                 seeds.push(Inputs::Ordered(seed_objects(&ktest)));
             }
-            Ok(ShadowMode::Seeded { seeds, bse_budget: Duration::from_secs_f64(args.bse_budget) })
+            Ok(ShadowMode::Seeded { seeds, bse_budget: seconds("--bse-budget", args.bse_budget, true)? })
         }
     }
 }

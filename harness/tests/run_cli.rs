@@ -159,3 +159,32 @@ fn bad_input_is_a_clear_error() {
     out.assert_no_panic();
     out.assert_status(EXIT_USAGE);
 }
+
+/// Durations too large for a deadline are clamped (a century is no limit), not a panic; those
+/// that are no durations are usage errors.
+#[test]
+fn huge_durations_are_clamped_and_bad_ones_refused() {
+    let file = write_c("durations.c", PROGRAM);
+    let path = file.path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out_s = out.to_str().unwrap();
+    let runs: [&[&str]; 4] = [
+        &["run", path, "--max-time", "1e20", "--no-tests"],
+        &["shadow", path, "--mode", "seeded", "--seed", "b=str:xy", "--bse-budget", "1e300", "--no-tests"],
+        &["shadow", path, "--output-dir", out_s, "--replay", "--replay-timeout", "1e20"],
+        &["replay", out_s, "--timeout", "1e20"],
+    ];
+    for args in runs {
+        let r = penumbra(args);
+        r.assert_no_panic();
+        assert_eq!(r.status, Some(0), "{args:?}: {}", r.stderr);
+    }
+    for bad in ["nan", "-1", "inf"] {
+        let flag = format!("--max-time={bad}");
+        let r = penumbra(["run", path, &flag, "--no-tests"]);
+        r.assert_no_panic();
+        assert_eq!(r.status, Some(EXIT_USAGE), "--max-time {bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--max-time expects a number of seconds"), "{}", r.stderr);
+    }
+}

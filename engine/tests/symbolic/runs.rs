@@ -5,7 +5,7 @@ use super::support::*;
 use penumbra_engine::config::{Output, SearchKind, SymArg};
 use penumbra_engine::output::ktest::KTest;
 use penumbra_engine::{run, EngineConfig};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const BRANCHY: &str = r#"#include <penumbra.h>
 int main(void) {
@@ -236,6 +236,7 @@ int main(void) {
     let tmp = tempfile::tempdir().unwrap();
     let mut c = config();
     c.output = Output::Numbered(tmp.path().to_path_buf());
+    c.write_path_condition = true;
     let s = run_with(&module, &c);
     assert_replays(&module, &c, &s);
     let dir = tmp.path().join("penumbra-out-0");
@@ -259,10 +260,16 @@ int main(void) {
     assert_eq!(json["inputs"]["z"]["int"], -2);
     let pc = json["path_condition"].as_str().unwrap();
     assert!(pc.contains("(declare-fun |x[0]|") && pc.contains("(assert"), "{pc}");
+    // Only on request: by default the records carry no path condition.
+    c.write_path_condition = false;
+    let plain = run(&module, &c).unwrap();
+    let plain_dir = PathBuf::from(plain.output_dir.unwrap());
+    let first = std::fs::read_to_string(plain_dir.join("tests.jsonl")).unwrap();
+    assert!(!first.is_empty() && !first.contains("path_condition"), "{first}");
     // a second run gets the next number
     let again = run(&module, &c).unwrap();
-    assert_eq!(again.output_dir.unwrap(), tmp.path().join("penumbra-out-1").display().to_string());
-    assert_eq!(std::fs::read_link(tmp.path().join("penumbra-last")).unwrap(), Path::new("penumbra-out-1"));
+    assert_eq!(again.output_dir.unwrap(), tmp.path().join("penumbra-out-2").display().to_string());
+    assert_eq!(std::fs::read_link(tmp.path().join("penumbra-last")).unwrap(), Path::new("penumbra-out-2"));
     let _ = EngineConfig::default();
 }
 

@@ -27,6 +27,7 @@
 //! subjects is edited by hand; unknown fields are errors so that a typo cannot silently drop
 //! a setting.
 
+use crate::seconds::MAX_SECONDS;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -225,7 +226,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
             Some(t) if !(t.get_ref().is_finite() && *t.get_ref() > 0.0) => {
                 bail!("{}: subject `{name}`: field `max_time` must be a positive number of seconds", at(t.span()))
             }
-            Some(t) => *t.get_ref(),
+            Some(t) => t.get_ref().min(MAX_SECONDS),
             None => DEFAULT_MAX_TIME,
         };
         let max_memory_mb = match s.max_memory_mb.as_ref().or(defaults.max_memory_mb.as_ref()) {

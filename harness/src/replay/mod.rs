@@ -19,6 +19,7 @@ pub mod report;
 
 use crate::cli::ReplayArgs;
 use crate::run_info::RunInfo;
+use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 use classify::{classify, Class};
 use native::{Build, RunInput, RunOutcome};
@@ -61,9 +62,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
 
 /// Checks the command-line values.
 pub fn options(timeout: f64, fixed_version: Option<PathBuf>, jobs: Option<usize>) -> Result<Options> {
-    if !(timeout.is_finite() && timeout > 0.0) {
-        bail!("the replay timeout must be a positive number of seconds, got {timeout}");
-    }
+    let timeout = seconds("the replay timeout", timeout, false)?;
     if let Some(f) = &fixed_version {
         if !f.is_file() {
             bail!("--fixed-version {}: no such file", f.display());
@@ -72,7 +71,7 @@ pub fn options(timeout: f64, fixed_version: Option<PathBuf>, jobs: Option<usize>
     if jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
-    Ok(Options { timeout: Duration::from_secs_f64(timeout), fixed_version, jobs: jobs.unwrap_or(0) })
+    Ok(Options { timeout, fixed_version, jobs: jobs.unwrap_or(0) })
 }
 
 /// Replays every test of `dir`, writes `dir/report.json` and returns the report.
