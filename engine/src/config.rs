@@ -56,6 +56,8 @@ pub enum StopReason {
     MaxMemory,
     /// Seeded shadow execution: a divergence point's share of `--bse-budget` ran out.
     BseBudget,
+    /// The process was asked to stop (SIGINT, SIGTERM: [`crate::interrupt`]).
+    Interrupted,
 }
 
 impl StopReason {
@@ -67,6 +69,7 @@ impl StopReason {
             StopReason::MaxTime => "max-time",
             StopReason::MaxMemory => "max-memory",
             StopReason::BseBudget => "bse-budget",
+            StopReason::Interrupted => "interrupted",
         }
     }
 }

@@ -8,6 +8,7 @@ mod cli;
 mod compile;
 mod exec;
 mod inputs;
+mod interrupt;
 mod ir_cmd;
 mod progress;
 mod replay;

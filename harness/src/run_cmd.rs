@@ -28,6 +28,7 @@ pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     config.random_seed = args.random_seed;
     config.keep_test_records = args.explore.json || args.replay_check;
     let module = compile_program(&args.file, &args.compile)?;
+    crate::interrupt::install();
     let mut summary = penumbra_engine::run_observed(&module, &config, &mut ProgressLine::new())
         .context("symbolic execution failed")?;
     if let Some(dir) = &summary.output_dir {

@@ -55,6 +55,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     } else {
         None
     };
+    crate::interrupt::install();
     let summary =
         penumbra_engine::run_observed(&module, &config, &mut ProgressLine::new()).context("shadow execution failed")?;
     if let Some(dir) = &summary.output_dir {

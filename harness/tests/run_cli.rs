@@ -188,3 +188,58 @@ fn huge_durations_are_clamped_and_bad_ones_refused() {
         assert!(r.stderr.contains("--max-time expects a number of seconds"), "{}", r.stderr);
     }
 }
+
+/// SIGINT or SIGTERM ends a run as a budget would: the test being written is finished, the
+/// summary says `interrupted`, and the directory has `run.json` and one record per `.ktest`.
+#[test]
+fn an_interrupted_run_leaves_a_complete_directory() {
+    let file = write_c(
+        "long.c",
+        r#"#include <penumbra.h>
+int main(void) {
+    char b[24];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 24; i++)
+        if (b[i] == 'a') n++;
+    return n;
+}
+"#,
+    );
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let process = std::process::Command::new(crate::support::penumbra_bin())
+            .arg("run")
+            .arg(&file.path)
+            .args(["--json", "--max-time", "60", "--max-paths", "5000000", "--output-dir"])
+            .arg(&out)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Interrupt once exploring has written its first test (compiling may take a while).
+        let started = std::time::Instant::now();
+        while std::fs::read_to_string(out.join("tests.jsonl")).map_or(true, |s| !s.contains('\n')) {
+            assert!(started.elapsed().as_secs() < 60, "no test written within a minute");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        // SAFETY: the pid is our own running child.
+        unsafe { libc::kill(process.id() as libc::pid_t, signal) };
+        // Read while waiting: the JSON summary lists every test and outgrows a pipe's buffer.
+        let output = process.wait_with_output().unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(output.status.code(), Some(0), "signal {signal}");
+        let summary: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON summary");
+        assert_eq!(summary["stopped_by"], "interrupted", "signal {signal}");
+        let ktests = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension() == Some("ktest".as_ref()))
+            .count();
+        let records = std::fs::read_to_string(out.join("tests.jsonl")).unwrap().lines().count();
+        assert!(ktests > 0 && ktests == records, "signal {signal}: {ktests} .ktest files, {records} records");
+        assert_eq!(summary["tests_count"].as_u64(), Some(records as u64));
+        assert!(out.join("run.json").is_file(), "signal {signal}");
+    }
+}

@@ -7,7 +7,23 @@
 
 use crate::config::{Budgets, StopReason};
 use crate::symbolic::stats::Stats;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Set when the process is asked to stop; every run stops at its next budget check.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every run of the process to stop at its next budget check, as if a budget ran out: the
+/// run writes the test it is writing, its summary and its directory as usual. Only an atomic
+/// store, so a signal handler may call it.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// The budgets of one run and what stopped it.
 #[derive(Debug)]
@@ -50,7 +66,9 @@ impl Budget {
             return true;
         }
         let b = &self.budgets;
-        let reason = if b.max_paths.is_some_and(|max| stats.paths_ended() >= max) {
+        let reason = if interrupted() {
+            Some(StopReason::Interrupted)
+        } else if b.max_paths.is_some_and(|max| stats.paths_ended() >= max) {
             Some(StopReason::MaxPaths)
         } else if b.max_instructions.is_some_and(|max| stats.instructions >= max) {
             Some(StopReason::MaxInstructions)

@@ -6,7 +6,7 @@
 //! A caller that wants to watch a long run passes an [`Observer`] ([`run_observed`]): the loop
 //! tells it how the run goes once a second (the command line draws its progress line from it).
 
-mod budget;
+pub(crate) mod budget;
 mod explore;
 mod seeded;
 

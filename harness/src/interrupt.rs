@@ -1,0 +1,23 @@
+//! SIGINT and SIGTERM (what `timeout`, Slurm and Kubernetes send first) end an exploring run
+//! cleanly: the first asks the engine to stop, and the run then writes the test it is writing,
+//! its summary and `run.json`, as after a budget (`stopped_by: interrupted`); a second one
+//! exits at once.
+
+/// Installs the handlers for the rest of the process.
+pub fn install() {
+    extern "C" fn on_signal(_: libc::c_int) {
+        if penumbra_engine::interrupted() {
+            // SAFETY: `_exit` is async-signal-safe.
+            unsafe { libc::_exit(130) }
+        }
+        penumbra_engine::interrupt();
+    }
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only loads and stores an atomic flag or calls `_exit`, which are
+        // async-signal-safe.
+        unsafe {
+            libc::signal(signal, handler);
+        }
+    }
+}
