@@ -5,6 +5,10 @@ use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
 use penumbra_engine::SymArg;
 use std::path::PathBuf;
 
+/// The default `--max-memory`: a run that would grow past 4 GiB stops (KLEE's default is
+/// 2,000 MB; whole programs need more).
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "penumbra",
@@ -238,9 +242,10 @@ pub struct ExploreArgs {
     /// Stop after SECS seconds of wall time (best effort).
     #[arg(long, value_name = "SECS")]
     pub max_time: Option<f64>,
-    /// Stop when the process uses more than MB MiB of memory (best effort).
-    #[arg(long, value_name = "MB")]
-    pub max_memory: Option<u64>,
+    /// Stop when the process's resident memory reaches MB MiB (read every 10 ms at most, so
+    /// best effort). 0: no limit.
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_MEMORY_MB)]
+    pub max_memory: u64,
     /// A symbolic argument of up to N characters (repeatable, as KLEE's --sym-arg).
     #[arg(long = "sym-arg", value_name = "N")]
     pub sym_arg: Vec<u32>,

@@ -108,7 +108,7 @@ pub fn engine_config(
             max_depth: args.max_depth,
             max_paths: args.max_paths,
             max_time,
-            max_memory_mb: args.max_memory,
+            max_memory_mb: (args.max_memory > 0).then_some(args.max_memory),
         },
         env: Environment {
             program_name: file.display().to_string(),

@@ -243,3 +243,37 @@ int main(void) {
         assert!(out.join("run.json").is_file(), "signal {signal}");
     }
 }
+
+/// Filling or copying a large buffer costs a pointer per 1,024 bytes, not a term per byte:
+/// `memset` of 128 MiB explores all its paths under `--max-memory 200` (it took 1 GiB).
+#[test]
+fn a_large_memset_fits_the_memory_budget() {
+    let file = write_c(
+        "memset.c",
+        r#"#include <penumbra.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+    char *p = malloc(128 << 20), *q = malloc(128 << 20);
+    if (!p || !q) return 2;
+    memset(p, 7, 128 << 20);
+    memcpy(q, p, 128 << 20);
+    int k;
+    penumbra_make_symbolic(&k, sizeof k, "k");
+    if (k > 5 && k < (128 << 20)) return q[k];
+    return 0;
+}
+"#,
+    );
+    let r = penumbra(["run", file.path.to_str().unwrap(), "--max-memory", "200", "--no-tests", "--json"]);
+    r.assert_no_panic();
+    assert_eq!(r.status, Some(0), "{}", r.stderr);
+    let summary: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(summary["stopped_by"], serde_json::Value::Null);
+    assert_eq!(summary["paths_completed"], 3);
+    let mut exits: Vec<i64> =
+        summary["tests"].as_array().unwrap().iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
+    exits.sort();
+    assert_eq!(exits, [0, 0, 7]);
+    assert!(summary["peak_rss_mb"].as_f64().unwrap() < 200.0, "{}", summary["peak_rss_mb"]);
+}

@@ -101,12 +101,13 @@ pub struct Bitwuzla {
     deadline: Box<Option<Instant>>,
 }
 
-/// Bitwuzla's termination callback: whether the deadline `state` points to has passed.
+/// Bitwuzla's termination callback: whether the deadline `state` points to has passed or the
+/// process was interrupted.
 unsafe extern "C" fn past_deadline(state: *mut std::os::raw::c_void) -> i32 {
     // SAFETY: `state` is the `deadline` box of the `Bitwuzla` whose solver instance calls this;
     // the box outlives every instance it is registered with (see `register_deadline`).
     let deadline = unsafe { &*(state as *const Option<Instant>) };
-    i32::from(deadline.is_some_and(|d| Instant::now() >= d))
+    i32::from(crate::interrupt::interrupted() || deadline.is_some_and(|d| Instant::now() >= d))
 }
 
 // SAFETY: a `Bitwuzla` exclusively owns its term manager, options and solver
@@ -399,9 +400,9 @@ impl Bitwuzla {
         *self.deadline = deadline;
     }
 
-    /// Whether the deadline has passed.
+    /// Whether the deadline has passed or the process was interrupted.
     pub fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        crate::interrupt::interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Registers [`past_deadline`] with the current solver instance.

@@ -63,6 +63,13 @@ impl Core {
         let start = Instant::now();
         let store = ctx.store;
         ctx.stats.core_queries += 1;
+        // A query after the deadline is not started: Bitwuzla polls the deadline only while it
+        // searches, and its preprocessing alone can take milliseconds.
+        if self.bz.past_deadline() {
+            ctx.stats.core_unknown += 1;
+            ctx.stats.core_deadline += 1;
+            return Ok(Answer::Unknown);
+        }
 
         // 1. assertions
         if self.incremental {

@@ -27,7 +27,7 @@
 mod call;
 mod callback;
 pub mod config;
-mod exec;
+pub(crate) mod exec;
 mod interp;
 mod intrinsics;
 mod libc;

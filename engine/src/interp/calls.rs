@@ -12,6 +12,7 @@ use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::program::FuncKind;
 use crate::symbolic::state::{Ending, ExecutionState, Frame};
+use crate::symbolic::value::Val;
 use penumbra_ir::{Block, Body, Func, Inst, Value};
 use penumbra_solver::TermId;
 use std::rc::Rc;
@@ -28,11 +29,11 @@ impl<'p> Context<'p> {
     ) -> Result<Flow, RunError> {
         match self.prog.info(func).kind {
             FuncKind::Defined => {
-                let mut terms = std::mem::take(&mut self.scratch);
-                terms.clear();
-                terms.extend(args.iter().map(|&a| val(st, a)));
-                let flow = self.enter(st, body, inst, func, &terms);
-                self.scratch = terms;
+                let mut vals = std::mem::take(&mut self.vals);
+                vals.clear();
+                vals.extend(args.iter().map(|&a| val(st, a)));
+                let flow = self.enter(st, body, inst, func, &vals);
+                self.vals = vals;
                 Ok(flow)
             }
             FuncKind::Native(native) => self.call_native(st, body, inst, native, args),
@@ -43,15 +44,8 @@ impl<'p> Context<'p> {
         }
     }
 
-    /// Pushes a frame for the defined function `func` called by `inst` with argument terms.
-    pub(crate) fn enter(
-        &mut self,
-        st: &mut ExecutionState,
-        body: &Body,
-        inst: Inst,
-        func: Func,
-        args: &[TermId],
-    ) -> Flow {
+    /// Pushes a frame for the defined function `func` called by `inst` with `args`.
+    pub(crate) fn enter(&mut self, st: &mut ExecutionState, body: &Body, inst: Inst, func: Func, args: &[Val]) -> Flow {
         let module = &self.prog.module;
         let locals = st.mem.live_bytes(Segment::Stack);
         let fits = check_stack(st.stack.len(), locals, FRAME_BYTES, self.config.stack_limit, || {
@@ -78,16 +72,16 @@ impl<'p> Context<'p> {
         func: Func,
         callee: &Body,
         entry: Block,
-        args: &[TermId],
+        args: &[Val],
         ret_to: Option<Value>,
     ) -> Frame {
-        let mut values: Rc<[TermId]> = self.prog.info(func).template.clone();
+        let mut values: Rc<[Val]> = self.prog.info(func).template.clone();
         let params = callee.block_params(entry);
         if !params.is_empty() {
             let slots = Rc::make_mut(&mut values);
             for (&p, &a) in params.iter().zip(args) {
                 let w = callee.values[p].ty.bits() as u8;
-                slots[p.as_u32() as usize] = self.fit(a, w);
+                slots[p.as_u32() as usize] = self.fit_val(a, w);
             }
         }
         Frame { func, block: entry, idx: 0, values, ret_to, allocas: Vec::new() }
@@ -104,7 +98,8 @@ impl<'p> Context<'p> {
         let Some((&target, rest)) = args.split_first() else {
             return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, "indirect call without a callee")));
         };
-        let addr_term = self.view(st, val(st, target));
+        let addr_term = self.term(st, target);
+        let addr_term = self.view(st, addr_term);
         let addr = match self.store.as_const(addr_term) {
             Some(a) => a,
             None if self.store.has_shadow(addr_term) => self.concretize(st, addr_term),
@@ -141,7 +136,7 @@ impl<'p> Context<'p> {
     }
 
     /// Returns `value` from the top frame.
-    pub(crate) fn ret(&mut self, st: &mut ExecutionState, value: Option<TermId>) -> Flow {
+    pub(crate) fn ret(&mut self, st: &mut ExecutionState, value: Option<Val>) -> Flow {
         if st.execute.is_some() && self.return_in_execute_block(st) {
             return Flow::Jumped;
         }
@@ -154,8 +149,8 @@ impl<'p> Context<'p> {
         if let Some(r) = frame.ret_to {
             let w = module.funcs[caller_func].body.as_ref().map_or(64, |b| b.values[r].ty.bits() as u8);
             let t = match value {
-                Some(v) => self.fit(v, w),
-                None => self.store.zero(w),
+                Some(v) => self.fit_val(v, w),
+                None => Val::Const { width: w, bits: 0 },
             };
             st.frame_mut().set(r, t);
         }

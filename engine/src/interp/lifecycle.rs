@@ -7,6 +7,7 @@
 use crate::error::ErrorKind;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{Ending, ExecutionState, Life, Phase};
+use crate::symbolic::value::Val;
 use penumbra_ir::Func;
 use penumbra_solver::TermId;
 
@@ -28,7 +29,7 @@ impl Context<'_> {
 
     /// The state's bottom frame returned `value`: the next constructor or `main` starts, or
     /// the exit sequence goes on.
-    pub(crate) fn bottom_returned(&mut self, st: &mut ExecutionState, value: Option<TermId>) -> Flow {
+    pub(crate) fn bottom_returned(&mut self, st: &mut ExecutionState, value: Option<Val>) -> Flow {
         let prog = self.prog;
         let phase = st.life.as_ref().map_or(Phase::Main, |l| l.phase.clone());
         match phase {
@@ -49,7 +50,11 @@ impl Context<'_> {
             }
             Phase::Main => {
                 // The status is the model's value (replay computes the same).
-                let status = value.map_or(0, |v| self.model_value(st, v) & 0xff) as i32;
+                let status = match value {
+                    None => 0,
+                    Some(Val::Const { bits, .. }) => bits & 0xff,
+                    Some(Val::Term(t)) => self.model_value(st, t) & 0xff,
+                } as i32;
                 self.exit(st, status)
             }
             Phase::Exiting { status, .. } => self.exit(st, status),
@@ -106,7 +111,8 @@ impl Context<'_> {
         let prog = self.prog;
         let body = prog.module.funcs[func].body.as_ref().expect("a defined function");
         let entry = body.layout.entry_block().expect("a function has an entry block");
-        let frame = self.new_frame(func, body, entry, args, None);
+        let args: Vec<Val> = args.iter().map(|&t| Val::Term(t)).collect();
+        let frame = self.new_frame(func, body, entry, &args, None);
         st.stack.push(frame);
     }
 }

@@ -2,6 +2,11 @@
 //! ([`Context::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
 //! ([`Context::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
 //! little-endian terms.
+//!
+//! A load or store at a constant address that is plainly allowed (a live object, in bounds,
+//! writable for a store, the same size in both versions, outside a `penumbra_execute` block)
+//! takes a fast path: constant bytes are read into an unboxed constant and a constant is
+//! written as the byte constants, so a concrete loop builds no terms.
 
 use super::step::{set_result, val};
 use crate::address::{bytes_text, check_stack, Access, Origin, Segment, MAX_STACK_BYTES};
@@ -10,7 +15,8 @@ use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
 use crate::symbolic::access::Target;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::state::ExecutionState;
+use crate::symbolic::state::{ExecMode, ExecutionState};
+use crate::symbolic::value::Val;
 use penumbra_ir::{Body, Inst, Value};
 use penumbra_solver::TermId;
 
@@ -85,7 +91,12 @@ impl Context<'_> {
     ) -> Result<Flow, RunError> {
         let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
         let bits = body.values[r].ty.bits();
-        match self.read_value(st, inst, val(st, addr), bits)? {
+        if let Some(v) = self.concrete(st, addr).and_then(|a| self.load_concrete(st, a, bits)) {
+            st.frame_mut().set(r, v);
+            return Ok(Flow::Next);
+        }
+        let addr = self.term(st, addr);
+        match self.read_value(st, inst, addr, bits)? {
             Ok(v) => {
                 set_result(st, body, inst, v);
                 Ok(Flow::Next)
@@ -101,7 +112,49 @@ impl Context<'_> {
         addr: Value,
         value: Value,
     ) -> Result<Flow, RunError> {
-        self.write_value(st, inst, val(st, addr), val(st, value))
+        if let Some(a) = self.concrete(st, addr) {
+            let v = val(st, value);
+            if let Some(bits) = v.as_const(&self.store) {
+                if self.store_concrete(st, a, v.width(&self.store), bits) {
+                    return Ok(Flow::Next);
+                }
+            }
+        }
+        let (addr, value) = (self.term(st, addr), self.term(st, value));
+        self.write_value(st, inst, addr, value)
+    }
+
+    /// A load of `bits` bits at the constant address `a` on the fast path (see the module
+    /// documentation), if it applies and the bytes are constants.
+    fn load_concrete(&self, st: &ExecutionState, a: u64, bits: u32) -> Option<Val> {
+        if !st.shadow_sizes.is_empty() {
+            return None;
+        }
+        let len = bits.div_ceil(8) as usize;
+        let (obj, off) = st.mem.permitted(a, len as u64, Access::Read)?;
+        let mut bytes = [self.prog.zero_byte; 8];
+        st.mem.read_bytes(obj, off, &mut bytes[..len]);
+        let mut v = 0u64;
+        for (i, &b) in bytes[..len].iter().enumerate() {
+            v |= self.store.as_const(b)? << (8 * i);
+        }
+        Some(Val::konst(bits as u8, v))
+    }
+
+    /// A store of the `width`-bit constant `bits` at the constant address `a` on the fast path
+    /// (see the module documentation); whether it applied.
+    fn store_concrete(&mut self, st: &mut ExecutionState, a: u64, width: u8, bits: u64) -> bool {
+        if !st.shadow_sizes.is_empty() || matches!(st.mode, ExecMode::Block(_)) {
+            return false;
+        }
+        let len = usize::from(width.div_ceil(8));
+        let Some((obj, off)) = st.mem.permitted(a, len as u64, Access::Write) else { return false };
+        let mut bytes = [self.prog.zero_byte; 8];
+        for (i, b) in bytes.iter_mut().enumerate().take(len) {
+            *b = self.prog.byte_consts[(bits >> (8 * i)) as usize & 0xff];
+        }
+        st.mem.write_bytes(obj, off, &bytes[..len]);
+        true
     }
 
     /// A fresh stack object of `size` bytes for the executing frame.
@@ -133,8 +186,8 @@ impl Context<'_> {
             )));
         };
         st.frame_mut().allocas.push(id);
-        let base = self.store.constant(64, st.mem.object(id).base);
-        set_result(st, body, inst, base);
+        let base = st.mem.object(id).base;
+        set_result(st, body, inst, Val::Const { width: 64, bits: base });
         Ok(Flow::Next)
     }
 }

@@ -31,7 +31,7 @@ impl<'p> Context<'p> {
     ) -> Result<Flow, RunError> {
         let mut terms = std::mem::take(&mut self.scratch);
         terms.clear();
-        terms.extend(args.iter().map(|&a| val(st, a)));
+        terms.extend(args.iter().map(|&a| val(st, a).term(&mut self.store)));
         let name = match body.insts[inst] {
             penumbra_ir::InstData::Call { func, .. } => self.prog.module.funcs[func].name.clone(),
             _ => "a function pointer".to_string(),
@@ -133,7 +133,7 @@ impl<'p> Context<'p> {
                     };
                     let off = self.const_offset(st, off);
                     let byte = self.fit(c, 8);
-                    st.mem.write_bytes(obj, off, &vec![byte; n as usize]);
+                    st.mem.fill_bytes(obj, off, n, byte);
                 }
                 Some(dst)
             }
@@ -400,8 +400,7 @@ impl<'p> Context<'p> {
         };
         let soff = self.const_offset(st, soff);
         let doff = self.const_offset(st, doff);
-        let bytes = st.mem.bytes(sobj, soff, n);
-        st.mem.write_bytes(dobj, doff, &bytes);
+        st.mem.copy_bytes(dobj, doff, sobj, soff, n);
         Ok(Ok(()))
     }
 }

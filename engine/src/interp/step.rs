@@ -1,39 +1,62 @@
 //! The instruction dispatcher: one `match` on [`InstData`] per executed instruction, with the
 //! pure operations (arithmetic, comparisons, casts, `select`, `change`) and control flow
-//! (jumps, branches, switches) inline. Operands are read from the frame's term vector by
-//! index; results are built by the term store's constructors, whose constant folding is the
-//! whole of the concrete fast path. Memory, calls, checks and intrinsics live in their own
+//! (jumps, branches, switches) inline. Operands are read from the frame's values by index. Pure
+//! operations on constants compute with the concrete interpreter's semantics and leave
+//! constants unboxed ([`Val`]); anything else builds terms with the store's constructors (a
+//! division or shift the concrete semantics refuses also takes that path, to its check).
+//! Memory, calls, checks and intrinsics live in their own
 //! files; jumps go through [`Context::jump`](crate::shadow::execute), which knows about
 //! `penumbra_execute` blocks.
 
+use crate::concrete::exec;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::fork::{Branch, Site};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
+use crate::symbolic::value::Val;
 use penumbra_ir::{tests_execute, BinaryOp, Body, CastOp, Dest, Inst, InstData, IntCC, Value, Version};
 use penumbra_solver::TermId;
 
-/// The term of `v` in the top frame.
+/// The value of `v` in the top frame.
 #[inline]
-pub fn val(st: &ExecutionState, v: Value) -> TermId {
+pub fn val(st: &ExecutionState, v: Value) -> Val {
     st.frame().value(v)
 }
 
 /// Sets the result of `inst`, if it has one.
 #[inline]
-pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: TermId) {
+pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: impl Into<Val>) {
     if let Some(r) = body.results[inst] {
         st.frame_mut().set(r, t);
     }
 }
 
 impl<'p> Context<'p> {
+    /// The term of `v` in the top frame (a constant is interned).
+    #[inline]
+    pub fn term(&mut self, st: &ExecutionState, v: Value) -> TermId {
+        val(st, v).term(&mut self.store)
+    }
+
+    /// The concrete bits of `v` in the top frame, if it is a constant.
+    #[inline]
+    pub(crate) fn concrete(&self, st: &ExecutionState, v: Value) -> Option<u64> {
+        val(st, v).as_const(&self.store)
+    }
+
     /// Executes `inst` (the instruction at `st`'s position) of `body`.
     pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
         match &body.insts[inst] {
             InstData::Binary { op, args: [a, b] } => {
-                let (x, y) = (val(st, *a), val(st, *b));
+                let ty = body.values[*a].ty;
+                if let (Some(x), Some(y)) = (self.concrete(st, *a), self.concrete(st, *b)) {
+                    if let Ok(r) = exec::binary(*op, ty, x, y) {
+                        set_result(st, body, inst, Val::Const { width: ty.bits() as u8, bits: r });
+                        return Ok(Flow::Next);
+                    }
+                }
+                let (x, y) = (self.term(st, *a), self.term(st, *b));
                 if op.is_division() || op.is_shift() {
                     if let Some(ending) = self.check_binary(st, *op, x, y)? {
                         return Ok(Flow::End(ending));
@@ -43,13 +66,25 @@ impl<'p> Context<'p> {
                 set_result(st, body, inst, r);
             }
             InstData::Icmp { cc, args: [a, b] } => {
-                let r = self.icmp(*cc, val(st, *a), val(st, *b));
-                set_result(st, body, inst, r);
+                if let (Some(x), Some(y)) = (self.concrete(st, *a), self.concrete(st, *b)) {
+                    let r = exec::icmp(*cc, body.values[*a].ty, x, y);
+                    set_result(st, body, inst, Val::Const { width: 1, bits: u64::from(r) });
+                } else {
+                    let (x, y) = (self.term(st, *a), self.term(st, *b));
+                    let r = self.icmp(*cc, x, y);
+                    set_result(st, body, inst, r);
+                }
             }
             InstData::Cast { op, arg } => {
                 if let Some(r) = body.results[inst] {
-                    let to = body.values[r].ty.bits() as u8;
-                    let x = val(st, *arg);
+                    let to_ty = body.values[r].ty;
+                    let to = to_ty.bits() as u8;
+                    if let Some(x) = self.concrete(st, *arg) {
+                        let bits = exec::cast(*op, body.values[*arg].ty, to_ty, x);
+                        st.frame_mut().set(r, Val::Const { width: to, bits });
+                        return Ok(Flow::Next);
+                    }
+                    let x = self.term(st, *arg);
                     let t = match op {
                         CastOp::Zext => self.store.zext(x, to),
                         CastOp::Sext => self.store.sext(x, to),
@@ -59,8 +94,15 @@ impl<'p> Context<'p> {
                 }
             }
             InstData::Select { args: [c, a, b] } => {
-                let c = self.truth(val(st, *c));
-                let t = self.store.ite(c, val(st, *a), val(st, *b));
+                if let Some(c) = self.concrete(st, *c) {
+                    let chosen = val(st, if c != 0 { *a } else { *b });
+                    set_result(st, body, inst, chosen);
+                    return Ok(Flow::Next);
+                }
+                let c = self.term(st, *c);
+                let c = self.truth(c);
+                let (a, b) = (self.term(st, *a), self.term(st, *b));
+                let t = self.store.ite(c, a, b);
                 set_result(st, body, inst, t);
             }
             InstData::Load { addr } => return self.load(st, body, inst, *addr),
@@ -69,7 +111,8 @@ impl<'p> Context<'p> {
                 return self.alloca(st, body, inst, u64::from(*size), u64::from(*align))
             }
             InstData::DynAlloca { bytes } => {
-                let (old, new) = self.alloc_sizes(st, val(st, *bytes));
+                let bytes = self.term(st, *bytes);
+                let (old, new) = self.alloc_sizes(st, bytes);
                 let flow = self.alloca(st, body, inst, old.max(new), 16)?;
                 if old != new {
                     if let Some(&obj) = st.frame().allocas.last() {
@@ -84,7 +127,10 @@ impl<'p> Context<'p> {
                 let t = match st.mode.single() {
                     Some(Version::Old) => val(st, *old),
                     Some(Version::New) => val(st, *new),
-                    None => self.change_value(st, val(st, *old), val(st, *new))?,
+                    None => {
+                        let (old, new) = (self.term(st, *old), self.term(st, *new));
+                        Val::Term(self.change_value(st, old, new)?)
+                    }
                 };
                 set_result(st, body, inst, t);
             }
@@ -104,10 +150,17 @@ impl<'p> Context<'p> {
                 set_result(st, body, inst, t);
             }
             InstData::MakeSymbolic { args: [addr, size, name] } => {
-                return self.make_symbolic(st, val(st, *addr), val(st, *size), val(st, *name));
+                let (addr, size, name) = (self.term(st, *addr), self.term(st, *size), self.term(st, *name));
+                return self.make_symbolic(st, addr, size, name);
             }
-            InstData::Assume { cond } => return self.assume(st, inst, val(st, *cond)),
-            InstData::Assert { cond } => return self.assert(st, val(st, *cond)),
+            InstData::Assume { cond } => {
+                let cond = self.term(st, *cond);
+                return self.assume(st, inst, cond);
+            }
+            InstData::Assert { cond } => {
+                let cond = self.term(st, *cond);
+                return self.assert(st, cond);
+            }
             InstData::Jump { dest } => {
                 // A `penumbra_execute` folded into a `change` (pure operands) has no branch.
                 st.pending_execute = None;
@@ -115,7 +168,14 @@ impl<'p> Context<'p> {
                 return Ok(Flow::Jumped);
             }
             InstData::Brif { cond, then_dest, else_dest } => {
-                let c = self.truth(val(st, *cond));
+                if st.pending_execute.is_none() {
+                    if let Some(c) = self.concrete(st, *cond) {
+                        self.jump(st, body, if c != 0 { *then_dest } else { *else_dest });
+                        return Ok(Flow::Jumped);
+                    }
+                }
+                let c = self.term(st, *cond);
+                let c = self.truth(c);
                 if st.pending_execute.take().is_some() && tests_execute(body, *cond) {
                     if let Some(flow) = self.enter_execute_block(st, body, c, *then_dest, *else_dest) {
                         return Ok(flow);
@@ -132,11 +192,21 @@ impl<'p> Context<'p> {
                 }
                 return Ok(Flow::Jumped);
             }
-            InstData::Switch { arg, table } => return self.switch(st, body, inst, val(st, *arg), *table),
+            InstData::Switch { arg, table } => {
+                if let Some(c) = self.concrete(st, *arg) {
+                    let jt = &body.jump_tables[*table];
+                    let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
+                    self.jump(st, body, dest);
+                    return Ok(Flow::Jumped);
+                }
+                let arg = self.term(st, *arg);
+                return self.switch(st, body, inst, arg, *table);
+            }
             InstData::Return { value } => {
                 let value = value.map(|v| val(st, v));
                 if let (Some(v), 1, true) = (value, st.stack.len(), st.in_main()) {
                     // `main` returns: its status is output.
+                    let v = v.term(&mut self.store);
                     let status = self.fit(v, 8);
                     self.observe(st, inst, status)?;
                 }

@@ -147,6 +147,9 @@ pub struct RunSummary {
     /// The most states alive at once.
     pub max_live_states: u64,
     pub instructions: u64,
+    /// Distinct terms in the store at the end: symbolic values and the constants they met
+    /// (concrete values computed on their own are not interned).
+    pub terms: u64,
     pub wall_s: f64,
     /// Peak resident memory of this process in MiB (the C compiler, a child, excluded).
     pub peak_rss_mb: f64,
@@ -170,6 +173,8 @@ pub struct RunEnd {
     pub unexplored: u64,
     pub stop: Option<StopReason>,
     pub wall: Duration,
+    /// Distinct terms in the store.
+    pub terms: u64,
     /// Peak resident memory of the process in MiB.
     pub peak_rss_mb: f64,
 }
@@ -229,6 +234,7 @@ impl RunSummary {
             states: s.states,
             max_live_states: s.max_live_states,
             instructions: s.instructions,
+            terms: end.terms,
             wall_s: end.wall.as_secs_f64(),
             peak_rss_mb: end.peak_rss_mb,
             stopped_by: end.stop.map(|r| r.name().to_string()),
@@ -279,6 +285,7 @@ impl RunSummary {
             ("tests", self.tests_count.to_string()),
             ("states", format!("{} (at most {} alive)", self.states, self.max_live_states)),
             ("instructions", self.instructions.to_string()),
+            ("terms", self.terms.to_string()),
             ("solver queries", self.solver.queries.to_string()),
             ("  reaching Bitwuzla", self.solver.core_queries.to_string()),
             ("  independence splits", pct(&self.solver.independence)),

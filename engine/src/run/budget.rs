@@ -7,23 +7,8 @@
 
 use crate::config::{Budgets, StopReason};
 use crate::symbolic::stats::Stats;
-use std::sync::atomic::{AtomicBool, Ordering};
+use penumbra_solver::interrupted;
 use std::time::{Duration, Instant};
-
-/// Set when the process is asked to stop; every run stops at its next budget check.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Asks every run of the process to stop at its next budget check, as if a budget ran out: the
-/// run writes the test it is writing, its summary and its directory as usual. Only an atomic
-/// store, so a signal handler may call it.
-pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Whether [`interrupt`] was called.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
 
 /// The budgets of one run and what stopped it.
 #[derive(Debug)]
@@ -34,11 +19,17 @@ pub(crate) struct Budget {
     pub stop: Option<StopReason>,
     /// The end of the current phase of a seeded run (one point's share of the BSE budget).
     pub phase_deadline: Option<Instant>,
+    /// When resident memory is read next: reading `/proc` costs microseconds, so it is read
+    /// at most every [`MEMORY_CHECK_INTERVAL`] however often the cheap budgets are checked.
+    next_memory_check: Instant,
 }
+
+/// How often [`Budget::exhausted`] reads resident memory at most.
+const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(10);
 
 impl Budget {
     pub fn new(budgets: &Budgets, start: Instant) -> Self {
-        Budget { budgets: budgets.clone(), start, stop: None, phase_deadline: None }
+        Budget { budgets: budgets.clone(), start, stop: None, phase_deadline: None, next_memory_check: start }
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -74,13 +65,24 @@ impl Budget {
             Some(StopReason::MaxInstructions)
         } else if b.max_time.is_some_and(|max| self.start.elapsed() >= max) {
             Some(StopReason::MaxTime)
-        } else if b.max_memory_mb.is_some_and(|max| resident_mb().is_some_and(|rss| rss >= max)) {
+        } else if b.max_memory_mb.is_some_and(|max| self.over_memory(max)) {
             Some(StopReason::MaxMemory)
         } else {
             None
         };
         self.stop = reason;
         reason.is_some()
+    }
+
+    /// Whether resident memory reached `max` MiB, read at most every
+    /// [`MEMORY_CHECK_INTERVAL`].
+    fn over_memory(&mut self, max: u64) -> bool {
+        let now = Instant::now();
+        if now < self.next_memory_check {
+            return false;
+        }
+        self.next_memory_check = now + MEMORY_CHECK_INTERVAL;
+        resident_mb().is_some_and(|rss| rss >= max)
     }
 }
 

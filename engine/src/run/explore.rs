@@ -168,7 +168,9 @@ impl<'p, 'o> Runner<'p, 'o> {
             if !self.ctx.new_states.is_empty() || (st.follows_seed() && st.divergence.is_some()) {
                 return Ok(None);
             }
-            if self.ctx.stats.instructions & 0x3fff == 0 {
+            // Every 1,024 instructions: a clock read, so `--max-time` holds to a fraction of a
+            // millisecond of concrete work (resident memory is read less often, see budget.rs).
+            if self.ctx.stats.instructions & 0x3ff == 0 {
                 if self.budget.exhausted(&self.ctx.stats) || self.budget.phase_over() {
                     return Ok(None);
                 }

@@ -105,6 +105,12 @@ pub fn run_observed(
         .stop
         .or(cut_by_deadline.then_some(StopReason::MaxTime))
         .or(bse_budget_hit.then_some(StopReason::BseBudget));
-    let end = RunEnd { unexplored: slab.len() as u64, stop, wall, peak_rss_mb: peak_rss_mb().unwrap_or(0.0) };
+    let end = RunEnd {
+        unexplored: slab.len() as u64,
+        stop,
+        wall,
+        terms: runner.ctx.store.len() as u64,
+        peak_rss_mb: peak_rss_mb().unwrap_or(0.0),
+    };
     Ok(RunSummary::new(config, &runner.ctx.stats, &solver_stats, &mut runner.tests, end))
 }

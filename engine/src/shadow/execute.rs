@@ -15,6 +15,7 @@
 
 use crate::symbolic::context::{Context, EndedPath, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side};
+use crate::symbolic::value::Val;
 use penumbra_ir::{execute_join, Body, Dest, Version};
 use penumbra_solver::TermId;
 
@@ -30,7 +31,7 @@ impl Context<'_> {
     /// Moves `st` to `dest` (see [`ExecutionState::goto`]); inside a block, at the join the old
     /// version hands over to the new one, or the new one merges with the old one.
     pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) {
-        st.goto(body, dest, &mut self.scratch);
+        st.goto(body, dest, &mut self.vals);
         if st.execute.is_some() {
             self.after_jump_in_block(st, body);
         }
@@ -103,13 +104,14 @@ impl Context<'_> {
                     if *value == o {
                         continue;
                     }
-                    let (po, pn) = (self.store.old(o), self.store.new(*value));
-                    *value = if params.iter().any(|p| p.as_u32() as usize == i) {
+                    let (o, n) = (o.term(&mut self.store), value.term(&mut self.store));
+                    let (po, pn) = (self.store.old(o), self.store.new(n));
+                    *value = Val::Term(if params.iter().any(|p| p.as_u32() as usize == i) {
                         let merged = self.solver.shadow_under(&mut self.store, &st.pc, po, pn);
                         merged.unwrap_or_else(|_| self.store.shadow(po, pn))
                     } else {
                         self.store.shadow(po, pn)
-                    };
+                    });
                 }
                 let frame = st.frame_mut();
                 frame.values = values.into();

@@ -10,6 +10,7 @@
 use super::program::Program;
 use super::state::{Ending, ExecutionState};
 use super::stats::Stats;
+use super::value::Val;
 use crate::config::EngineConfig;
 use crate::error::{ErrorKind, Location, RuntimeError};
 use penumbra_solver::{eval_version, mask, Model, Solver, TermId, TermStore, Version as TermVersion};
@@ -49,8 +50,10 @@ pub struct Context<'p> {
     pub ended: Vec<EndedPath>,
     /// States in the search (the one stepping included), for the state budget.
     pub live_states: usize,
-    /// Reused buffer (branch and call arguments).
+    /// Reused buffer (a native call's arguments).
     pub scratch: Vec<TermId>,
+    /// Reused buffer (block and call arguments).
+    pub vals: Vec<Val>,
     /// The first variable of each symbolic object made by a state that follows a seed, by
     /// (ordinal on the path, name, size). Runs along different seeds reuse them, so seeds that
     /// take the same path build the same path condition (and queue the same divergence point).
@@ -69,6 +72,7 @@ impl<'p> Context<'p> {
             ended: Vec::new(),
             live_states: 0,
             scratch: Vec::new(),
+            vals: Vec::new(),
             seed_vars: FxHashMap::default(),
         }
     }
@@ -139,6 +143,14 @@ impl<'p> Context<'p> {
         }
         let zero = self.store.zero(w);
         self.store.ne(t, zero)
+    }
+
+    /// `v` truncated or zero-extended to `w` bits, a constant staying unboxed.
+    pub fn fit_val(&mut self, v: Val, w: u8) -> Val {
+        match v {
+            Val::Const { bits, .. } => Val::konst(w, bits),
+            Val::Term(t) => Val::Term(self.fit(t, w)),
+        }
     }
 
     /// `t` truncated or zero-extended to `w` bits (the concrete interpreter masks registers).

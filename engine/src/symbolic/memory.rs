@@ -125,6 +125,18 @@ impl Memory {
         self.space_mut().object_mut(id).contents.write(offset as usize, data)
     }
 
+    /// Copies `len` bytes from object `src` at `src_off` to object `dst` at `dst_off` (both in
+    /// bounds), as `memmove`: overlapping ranges copy what the source held before.
+    pub fn copy_bytes(&mut self, dst: ObjectId, dst_off: u64, src: ObjectId, src_off: u64, len: u64) {
+        let from = self.object(src).contents.clone();
+        self.space_mut().object_mut(dst).contents.copy_from(dst_off as usize, &from, src_off as usize, len as usize)
+    }
+
+    /// Sets `len` bytes from `offset` of object `id` to `byte` (in bounds).
+    pub fn fill_bytes(&mut self, id: ObjectId, offset: u64, len: u64, byte: TermId) {
+        self.space_mut().object_mut(id).contents.fill(offset as usize, len as usize, byte)
+    }
+
     /// Writes the `data.len()` bytes of a value at the symbolic `offset` (a 64-bit term known
     /// to satisfy `offset <= size - data.len()`): every byte `i` of the object becomes
     /// `ite(offset == i - j, data[j], old)` over the `j` that can land on it.

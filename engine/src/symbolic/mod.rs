@@ -12,6 +12,7 @@
 //!   shadow, four ways;
 //! - `access`: resolving an address term to an object and offset, with the implicit memory
 //!   checks;
+//! - `value`: a frame's value, a concrete bitvector unboxed or a term;
 //! - `stats`: the counters.
 //!
 //! It knows nothing of instructions, the run loop or tests: those sit above it.
@@ -27,3 +28,4 @@ pub mod program;
 pub mod resolve;
 pub mod state;
 pub mod stats;
+pub mod value;

@@ -106,6 +106,45 @@ impl ObjectBytes {
         }
     }
 
+    /// Sets the bytes `offset .. offset + len` to `byte` (in bounds, checked by the caller). A
+    /// chunk covered whole becomes one shared chunk of `byte`, so `memset` of a large buffer
+    /// costs a pointer per chunk.
+    pub fn fill(&mut self, offset: usize, len: usize, byte: TermId) {
+        let chunks = Rc::make_mut(&mut self.chunks);
+        let mut full: Option<Rc<[TermId]>> = None;
+        let (mut at, end) = (offset, offset + len);
+        while at < end {
+            let c = at / CHUNK;
+            let from = at % CHUNK;
+            let n = (chunks[c].len() - from).min(end - at);
+            if n == CHUNK {
+                chunks[c] = full.get_or_insert_with(|| Rc::from(vec![byte; CHUNK])).clone();
+            } else {
+                Rc::make_mut(&mut chunks[c])[from..from + n].fill(byte);
+            }
+            at += n;
+        }
+    }
+
+    /// Copies `len` bytes of `src` from `src_off` to `dst_off` (in bounds, checked by the
+    /// caller), reading `src` as it was before (so `src` may be a clone of `self`: `memmove`).
+    /// A chunk covered whole at the same place in both is shared, not copied.
+    pub fn copy_from(&mut self, dst_off: usize, src: &ObjectBytes, src_off: usize, len: usize) {
+        let chunks = Rc::make_mut(&mut self.chunks);
+        let mut done = 0;
+        while done < len {
+            let (d, s) = (dst_off + done, src_off + done);
+            let (dc, df, sc, sf) = (d / CHUNK, d % CHUNK, s / CHUNK, s % CHUNK);
+            let room = (chunks[dc].len() - df).min(src.chunks[sc].len() - sf).min(len - done);
+            if df == 0 && sf == 0 && room == CHUNK {
+                chunks[dc] = src.chunks[sc].clone();
+            } else {
+                Rc::make_mut(&mut chunks[dc])[df..df + room].copy_from_slice(&src.chunks[sc][sf..sf + room]);
+            }
+            done += room;
+        }
+    }
+
     /// Replaces every byte `b` at offset `i` by `f(i, b)`.
     pub fn update_all(&mut self, mut f: impl FnMut(usize, TermId) -> TermId) {
         let chunks = Rc::make_mut(&mut self.chunks);
@@ -180,6 +219,41 @@ mod tests {
             assert!(Rc::ptr_eq(&b.chunks[c], &fork.chunks[c]), "chunk {c}");
         }
         assert!(!Rc::ptr_eq(&b.chunks[2], &fork.chunks[2]));
+    }
+
+    #[test]
+    fn a_fill_shares_the_chunks_it_covers_whole() {
+        let n = Numbers::new(10);
+        let len = 4 * CHUNK + 10;
+        let mut b = ObjectBytes::filled(len, n.t(0));
+        b.fill(CHUNK - 2, 2 * CHUNK + 5, n.t(7));
+        let expected: Vec<usize> =
+            (0..len).map(|i| if (CHUNK - 2..3 * CHUNK + 3).contains(&i) { 7 } else { 0 }).collect();
+        assert_eq!(n.all(&b), expected);
+        assert!(Rc::ptr_eq(&b.chunks[1], &b.chunks[2]), "the whole chunks share one fill");
+        b.fill(len - 1, 1, n.t(9));
+        assert_eq!(n.num(b.get(len - 1)), 9);
+    }
+
+    #[test]
+    fn a_copy_reads_the_source_as_it_was_and_shares_aligned_chunks() {
+        let n = Numbers::new(3 * CHUNK + 8);
+        let src: Vec<TermId> = (0..3 * CHUNK + 8).map(|i| n.t(i)).collect();
+        let mut b = ObjectBytes::from_slice(&src);
+        // Overlapping, forwards by 3 (memmove): every byte moves, none is read after written.
+        let before = b.clone();
+        b.copy_from(3, &before, 0, 2 * CHUNK);
+        let expected: Vec<usize> =
+            (0..3 * CHUNK + 8).map(|i| if (3..2 * CHUNK + 3).contains(&i) { i - 3 } else { i }).collect();
+        assert_eq!(n.all(&b), expected);
+        // Aligned whole chunks are shared with the source.
+        let mut d = ObjectBytes::filled(3 * CHUNK, n.t(0));
+        d.copy_from(CHUNK, &before, CHUNK, CHUNK + 5);
+        assert!(Rc::ptr_eq(&d.chunks[1], &before.chunks[1]));
+        assert_eq!(
+            (n.num(d.get(CHUNK - 1)), n.num(d.get(2 * CHUNK + 4)), n.num(d.get(2 * CHUNK + 5))),
+            (0, 2 * CHUNK + 4, 0)
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 use super::libc::{self, Native};
 use super::memory::Memory;
+use super::value::Val;
 use crate::address::{func_addr, Entry, Image, Runtime};
 use crate::run_error::RunError;
 use cranelift_entity::packed_option::PackedOption;
@@ -37,7 +38,7 @@ pub enum FuncKind {
 pub struct FuncInfo {
     pub kind: FuncKind,
     /// One term per SSA value (constants and addresses set; results and parameters 0).
-    pub template: Rc<[TermId]>,
+    pub template: Rc<[Val]>,
     /// Part of penumbra's C library: errors inside it are reported at the caller's line.
     pub internal: bool,
     /// The post-dominators of a function with `penumbra_execute` blocks.
@@ -57,6 +58,8 @@ pub struct Program {
     pub runtime: Runtime,
     /// The zero byte, shared by fresh objects.
     pub zero_byte: TermId,
+    /// The 256 byte constants, by value (a concrete store writes these without hashing).
+    pub byte_consts: Box<[TermId]>,
 }
 
 impl Program {
@@ -64,7 +67,8 @@ impl Program {
     pub fn new(module: &Module, store: &mut TermStore) -> Result<Program, RunError> {
         let (module, internal) = libc::link::link(module)?;
         let Entry { main, main_params } = Entry::of(&module).map_err(|e| RunError::Load(e.to_string()))?;
-        let zero_byte = store.constant(8, 0);
+        let byte_consts: Box<[TermId]> = (0..=255).map(|b| store.constant(8, b)).collect();
+        let zero_byte = byte_consts[0];
         let Image { space, runtime, global_addrs } =
             Image::lay_out(&module, store).map_err(|e| RunError::Load(e.to_string()))?;
         let memory = Memory::new(space);
@@ -76,19 +80,22 @@ impl Program {
                     Some(_) => FuncKind::Defined,
                     None => libc::bind(&func.name).map_or(FuncKind::Unknown, FuncKind::Native),
                 };
-                let template: Rc<[TermId]> = match &func.body {
+                let template: Rc<[Val]> = match &func.body {
                     None => Rc::from([]),
                     Some(body) => body
                         .values
                         .values()
                         .map(|v| {
                             let w = v.ty.bits() as u8;
-                            match v.def {
-                                ValueDef::Const(c) => store.constant(w, c),
-                                ValueDef::GlobalAddr(g) => store.constant(w, global_addrs[g.index()]),
-                                ValueDef::FuncAddr(f) => store.constant(w, func_addr(f)),
-                                ValueDef::Result(_) | ValueDef::Param(..) => store.constant(w, 0),
-                            }
+                            Val::konst(
+                                w,
+                                match v.def {
+                                    ValueDef::Const(c) => c,
+                                    ValueDef::GlobalAddr(g) => global_addrs[g.index()],
+                                    ValueDef::FuncAddr(f) => func_addr(f),
+                                    ValueDef::Result(_) | ValueDef::Param(..) => 0,
+                                },
+                            )
                         })
                         .collect(),
                 };
@@ -98,7 +105,7 @@ impl Program {
                 FuncInfo { kind, template, internal: internal.contains(&f), post_dominators }
             })
             .collect();
-        Ok(Program { module, main, main_params, funcs, memory, runtime, zero_byte })
+        Ok(Program { module, main, main_params, funcs, memory, runtime, zero_byte, byte_consts })
     }
 
     pub fn info(&self, f: Func) -> &FuncInfo {

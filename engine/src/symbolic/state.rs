@@ -13,6 +13,7 @@
 //! path diverges ([`Divergence`]) and from then on follows the new version only.
 
 use super::memory::Memory;
+use super::value::Val;
 use crate::address::ObjectId;
 use crate::concrete::Inputs;
 use crate::error::{Location, RuntimeError};
@@ -153,7 +154,7 @@ pub struct Frame {
     pub idx: u32,
     /// The value of every SSA value of the function (constants and addresses prefilled),
     /// shared with the frame's forks until written.
-    pub values: Rc<[TermId]>,
+    pub values: Rc<[Val]>,
     /// Where the caller wants the result (the call's result value in the caller's frame).
     pub ret_to: Option<Value>,
     /// Stack objects to kill on return.
@@ -161,16 +162,16 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// The term of `v`.
+    /// The value of `v`.
     #[inline]
-    pub fn value(&self, v: Value) -> TermId {
+    pub fn value(&self, v: Value) -> Val {
         self.values[v.as_u32() as usize]
     }
 
-    /// Sets the term of `v` (copying the values if a fork shares them).
+    /// Sets the value of `v` (copying the values if a fork shares them).
     #[inline]
-    pub fn set(&mut self, v: Value, t: TermId) {
-        Rc::make_mut(&mut self.values)[v.as_u32() as usize] = t;
+    pub fn set(&mut self, v: Value, t: impl Into<Val>) {
+        Rc::make_mut(&mut self.values)[v.as_u32() as usize] = t.into();
     }
 }
 
@@ -398,7 +399,7 @@ impl ExecutionState {
 
     /// Moves the top frame to `dest`, passing the destination's arguments to its block's
     /// parameters (read first into `scratch`, then assigned, so swaps through parameters work).
-    pub fn goto(&mut self, body: &Body, dest: Dest, scratch: &mut Vec<TermId>) {
+    pub fn goto(&mut self, body: &Body, dest: Dest, scratch: &mut Vec<Val>) {
         let data = &body.dests[dest];
         let args = body.list(data.args);
         let frame = self.frame_mut();
@@ -433,7 +434,7 @@ mod tests {
         let mut store = penumbra_solver::TermStore::default();
         let mut t = |i: u64| store.constant(32, i);
         let mut st = ExecutionState::new(Memory::default(), ExecMode::Single(Version::New));
-        let values: Rc<[TermId]> = (0..8).map(&mut t).collect();
+        let values: Rc<[Val]> = (0..8).map(|i| Val::Term(t(i))).collect();
         let (func, block) = (Func::from_u32(0), Block::from_u32(0));
         st.stack.push(Frame { func, block, idx: 0, values, ret_to: None, allocas: Vec::new() });
         st.pc.extend((0..1000).map(&mut t));
@@ -443,7 +444,7 @@ mod tests {
         assert_eq!(fork.pc.common_prefix(&st.pc), 1000);
         fork.frame_mut().set(Value::from_u32(3), t(77));
         assert!(!Rc::ptr_eq(&st.frame().values, &fork.frame().values));
-        assert_eq!(st.frame().value(Value::from_u32(3)), t(3));
-        assert_eq!(fork.frame().value(Value::from_u32(3)), t(77));
+        assert_eq!(st.frame().value(Value::from_u32(3)), Val::Term(t(3)));
+        assert_eq!(fork.frame().value(Value::from_u32(3)), Val::Term(t(77)));
     }
 }

@@ -167,6 +167,64 @@ int main(void) {
     assert!(completed <= 1);
 }
 
+/// A query after the wall-time deadline is not started, and the clock is read every 1,024
+/// instructions: a loop of solver queries stops within half a second of its budget.
+#[test]
+fn the_time_budget_holds_across_many_queries() {
+    let module = compile(
+        r#"#include <penumbra.h>
+int main(void) {
+    unsigned a, b, c;
+    penumbra_make_symbolic(&a, sizeof a, "a");
+    penumbra_make_symbolic(&b, sizeof b, "b");
+    penumbra_make_symbolic(&c, sizeof c, "c");
+    int n = 0;
+    for (unsigned i = 1; i < 200; i++) {
+        if (a * b * i + c * c == (a ^ (b * c)) * (i + 7))
+            n++;
+        a = a * 3 + b;
+    }
+    return n;
+}"#,
+    );
+    let mut c = config();
+    c.budgets.max_time = Some(std::time::Duration::from_secs(1));
+    let s = run_with(&module, &c);
+    assert_eq!(s.stopped_by.as_deref(), Some("max-time"));
+    assert!(s.wall_s < 1.5, "a one-second budget ended after {:.3} s", s.wall_s);
+}
+
+/// Concrete values stay out of the term store: the loop's arithmetic, its stores and loads at
+/// concrete addresses, calls and returns, selects and switches leave as many terms after
+/// 30,000 iterations as after 300.
+#[test]
+fn a_concrete_loop_interns_no_terms() {
+    let terms = |n: u32| {
+        let src = format!(
+            r#"#include <penumbra.h>
+static unsigned step(unsigned h, unsigned i) {{ return h * 31 + i; }}
+int main(void) {{
+    unsigned h = 0, table[16] = {{0}};
+    unsigned long long wide = 0x9E3779B97F4A7C15ULL;
+    for (unsigned i = 0; i < {n}; i++) {{
+        h = step(h, i);
+        table[h % 16] += h;
+        wide = wide * 6364136223846793005ULL + table[i % 16];
+        h = h > 1000 ? h - (unsigned)wide : h + 7;
+        switch (h % 4) {{ case 0: h ^= 5; break; case 1: h += 3; break; default: break; }}
+    }}
+    unsigned char x;
+    penumbra_make_symbolic(&x, 1, "x");
+    return x == (unsigned char)(h ^ table[3] ^ wide);
+}}"#
+        );
+        let s = run_with(&compile(&src), &config());
+        assert_eq!((s.paths_completed, s.errors), (1, 0));
+        s.terms
+    };
+    assert_eq!(terms(30_000), terms(300));
+}
+
 #[test]
 fn symbolic_arguments_as_in_klee() {
     let src = r#"#include <string.h>
