@@ -168,7 +168,7 @@ impl<'a, A: Assignment + ?Sized> Evaluator<'a, A> {
 
 /// One operator on concrete (masked) arguments; `n` is the node (for the
 /// widths of its children and the extract payload).
-fn apply(store: &TermStore, op: Op, n: TermId, w: u8, a: [u64; 3]) -> u64 {
+pub(crate) fn apply(store: &TermStore, op: Op, n: TermId, w: u8, a: [u64; 3]) -> u64 {
     let d = store.data(n);
     let cw = |i: usize| store.width(d.children()[i]);
     match op {

@@ -139,7 +139,7 @@ impl Solver {
             layers.push(Box::new(CexCache::new(config.cex_cache_capacity, config.cex_eval_models)));
         }
         if config.ranges {
-            layers.push(Box::new(RangeSolver));
+            layers.push(Box::<RangeSolver>::default());
         }
         Ok(Solver {
             core: Core::new(config.incremental, config.timeout_ms, log)?,

@@ -182,6 +182,17 @@ impl Ranges {
         self.spans.iter().fold(0u64, |n, &(lo, hi)| n.saturating_add((hi - lo).saturating_add(1)))
     }
 
+    /// Whether `v` is in the set.
+    fn contains(&self, v: u64) -> bool {
+        let i = self.spans.partition_point(|&(_, hi)| hi < v);
+        self.spans.get(i).is_some_and(|&(lo, _)| lo <= v)
+    }
+
+    /// Whether every value of `other` is in `self`.
+    fn includes(&self, other: &Self) -> bool {
+        self.width == other.width && other.intersect(self) == *other
+    }
+
     /// Every value, closest to zero first (see [`Ranges::pick`]); for small sets only.
     fn closest_to_zero_first(&self) -> Vec<u64> {
         let mut values: Vec<u64> = self.spans.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
@@ -380,13 +391,16 @@ fn assign(s: &TermStore, t: TermId, v: u64, model: &mut Model) {
 }
 
 /// The chain layer: decides what it can, passes the rest on.
-pub(crate) struct RangeSolver;
+#[derive(Default)]
+pub(crate) struct RangeSolver {
+    sets: solutions::SolutionSets,
+}
 
 impl Layer for RangeSolver {
     fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.range_queries += 1;
-        let answer = match domains::decide(ctx.store, ctx.vars, q) {
+        let answer = match domains::decide(ctx.store, ctx.vars, &mut self.sets, q) {
             Some(a) => {
                 ctx.stats.range_hits += 1;
                 a
@@ -399,6 +413,8 @@ impl Layer for RangeSolver {
 }
 
 mod domains;
+mod enumerate;
+mod solutions;
 
 #[cfg(test)]
 mod tests;

@@ -4,10 +4,12 @@
 //! of the parent module). An empty set makes the query unsat. When every constraint is of that
 //! kind, the query is sat and each input takes the value of its set closest to zero. The other
 //! constraints (over several inputs, or outside the range fragment: `x + y == 5`, `a % b`, a
-//! product) are decided by trying every combination of values of the inputs they mention,
-//! when there are at most [`MAX_COMBINATIONS`]: the usual shape of evaluation subjects whose
-//! inputs are bounded to a small domain (`1 <= num <= 12`), where Bitwuzla spends milliseconds
-//! (sometimes hundreds) bit-blasting 32-bit arithmetic that a few hundred evaluations settle.
+//! product) are decided by trying every combination of values of the inputs they mention
+//! ([`enumerate`](super::enumerate)), when there are at most [`MAX_COMBINATIONS`]: the usual
+//! shape of evaluation subjects whose inputs are bounded to a small domain (`1 <= num <= 12`,
+//! `-100 <= a, b <= 100`), where Bitwuzla spends milliseconds, sometimes seconds, bit-blasting
+//! 32-bit arithmetic that a few thousand evaluations settle (a chain of 32 subtractions took
+//! it 47 ms a query). An enumeration stops short of [`MAX_EVALUATIONS`] node evaluations.
 //! An input of a multi-input constraint with no single-input constraint ranges over all values
 //! of its width, so only narrow variables (a `char`) can be enumerated without bounds.
 //!
@@ -16,6 +18,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::enumerate::Program;
+use super::solutions::SolutionSets;
 use super::{assign, leaves, RangeQuery, Ranges};
 use crate::chain::{Answer, Query};
 use crate::eval::satisfies;
@@ -23,9 +27,15 @@ use crate::model::Model;
 use crate::term::{TermId, TermStore, VarId};
 use crate::vars::VarIndex;
 
-/// The most combinations of input values tried for one query: a few hundred microseconds of
-/// evaluation at worst, less than a typical Bitwuzla call on such a query.
-pub(crate) const MAX_COMBINATIONS: u64 = 4096;
+/// Combinations tried directly; beyond this many, the solutions of the path's constraints are
+/// kept for the next query on the same path ([`SolutionSets`]).
+pub(crate) const SMALL_COMBINATIONS: u64 = 4096;
+
+/// The most combinations of input values tried for one query (about 10^6).
+pub(crate) const MAX_COMBINATIONS: u64 = 1 << 20;
+
+/// The most node evaluations one enumeration may cost (tens of milliseconds).
+pub(crate) const MAX_EVALUATIONS: u64 = 1 << 25;
 
 /// One input: its atom (a variable or a concatenation of distinct variables) and the values
 /// the single-input constraints leave it.
@@ -35,14 +45,17 @@ struct Input {
 }
 
 /// Decides `q` (see the module documentation), or `None` when it cannot.
-pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, q: &Query<'_>) -> Option<Answer> {
+pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, sets: &mut SolutionSets, q: &Query<'_>) -> Option<Answer> {
     let mut inputs: Vec<Input> = Vec::new();
     let mut rest: Vec<TermId> = Vec::new();
+    // Of `rest`, how many came from the extras (they come first).
+    let mut rest_extras = 0;
     // Extras first: a branch literal is the likeliest to contradict the path.
-    for c in q.likely_failing_first() {
+    for (i, c) in q.likely_failing_first().enumerate() {
         let mut rq = RangeQuery { store, atom: None };
         let (Some(values), Some(atom)) = (rq.truth(c), rq.atom) else {
             rest.push(c);
+            rest_extras += usize::from(i < q.extra.len());
             continue;
         };
         let input = match inputs.iter().position(|i| i.atom == atom) {
@@ -105,27 +118,32 @@ pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, q: &Query<'_>) -> O
             assign(store, input.atom, input.values.pick()?, &mut model);
         }
     }
-    let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
-    let mut at = vec![0usize; tried.len()];
-    loop {
-        for (j, &k) in tried.iter().enumerate() {
-            assign(store, inputs[k].atom, candidates[j][at[j]], &mut model);
+    let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
+    let solution = if combinations <= SMALL_COMBINATIONS {
+        let mut program = Program::new(store, &rest, &atoms)?;
+        let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
+        program.first_solution(&candidates)
+    } else {
+        // The path's constraints (in path order) narrow a cached set of solutions; the
+        // query's own constraints pick the first that satisfies them.
+        let (extras, path_rev) = rest.split_at(rest_extras);
+        let path: Vec<TermId> = path_rev.iter().rev().copied().collect();
+        let domains: Vec<Ranges> = tried.iter().map(|&k| inputs[k].values.clone()).collect();
+        let solutions = sets.solutions(store, &atoms, &domains, &path)?;
+        let mut program = Program::new(store, extras, &atoms)?;
+        if (solutions.len() / atoms.len().max(1)).saturating_mul(program.len()) as u64 > MAX_EVALUATIONS {
+            return None;
         }
-        if satisfies(store, &rest, &model) {
-            return Some(Answer::Sat(q.need_model.then_some(model)));
-        }
-        // The next combination, the first input fastest.
-        let mut j = 0;
-        loop {
-            if j == at.len() {
-                return Some(Answer::Unsat);
+        solutions.chunks(atoms.len().max(1)).find(|point| program.holds(point)).map(<[u64]>::to_vec)
+    };
+    match solution {
+        Some(point) => {
+            for (&atom, &v) in atoms.iter().zip(&point) {
+                assign(store, atom, v, &mut model);
             }
-            at[j] += 1;
-            if at[j] < candidates[j].len() {
-                break;
-            }
-            at[j] = 0;
-            j += 1;
+            debug_assert!(satisfies(store, &rest, &model));
+            Some(Answer::Sat(q.need_model.then_some(model)))
         }
+        None => Some(Answer::Unsat),
     }
 }

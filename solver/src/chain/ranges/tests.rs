@@ -10,7 +10,7 @@ use crate::eval::satisfies;
 use crate::vars::VarIndex;
 
 fn decide(s: &TermStore, q: &Query<'_>) -> Option<Answer> {
-    domains::decide(s, &mut VarIndex::new(1 << 10), q)
+    domains::decide(s, &mut VarIndex::new(1 << 10), &mut solutions::SolutionSets::default(), q)
 }
 
 /// xorshift64: deterministic, no dependency.
@@ -185,8 +185,11 @@ fn outside_the_fragment_passes_unless_the_domain_is_small_or_the_rest_contradict
     let nonlinear = s.ult(product, ten);
     let small = s.ult(x, three);
     let big = s.ugt(x, ten);
-    // x * y < 10 with y free over 16 bits: 3 * 65,536 combinations, undecided
-    assert_eq!(decide(&s, &Query::new(&[small], &[nonlinear], true)), None);
+    // x * y < 10 with y free over 16 bits: 3 * 65,536 combinations, decided by trying them
+    let Some(Answer::Sat(Some(m))) = decide(&s, &Query::new(&[small], &[nonlinear], true)) else { panic!("sat") };
+    assert_eq!((m.get(xv), m.get(yv)), (0, 0));
+    // with x free too, 2^32 combinations: undecided
+    assert_eq!(decide(&s, &Query::new(&[], &[nonlinear], true)), None);
     // but x < 3 and x > 10 contradict each other whatever the rest says
     assert_eq!(decide(&s, &Query::new(&[small, nonlinear], &[big], true)), Some(Answer::Unsat));
     // two inputs each compared with constants: each takes its value closest to zero as a
@@ -284,4 +287,65 @@ fn picks_the_value_closest_to_zero() {
     assert_eq!(r(vec![]).pick(), None);
     assert_eq!(r(vec![(0, 3), (4, 9)]).spans, vec![(0, 9)]);
     assert_eq!(r(vec![(0, 3), (250, 255)]).complement().spans, vec![(4, 249)]);
+}
+
+/// Euclid-style queries over two 32-bit inputs in [-100, 100] (the example among them):
+/// each query of a path filters the kept solutions of the one before, and every answer is the
+/// one trying all 40,401 combinations gives, with the same model as a fresh solver's.
+#[test]
+fn a_path_over_two_inputs_in_a_hundred_reuses_its_solutions() {
+    let mut s = TermStore::default();
+    let (av, bv) = (s.new_var("a", 32), s.new_var("b", 32));
+    let (a, b) = (s.var(av), s.var(bv));
+    let k = |s: &mut TermStore, v: i64| s.constant(32, v as u64);
+    let (lo, hi, zero) = (k(&mut s, -100), k(&mut s, 100), k(&mut s, 0));
+    let mut path = vec![s.sle(lo, a), s.sle(a, hi), s.sle(lo, b), s.sle(b, hi)];
+    let neg_a = s.neg(a);
+    let neg_a_minus_b = s.sub(neg_a, b);
+    let b_neg_a = s.mul(b, neg_a);
+    let steps = [
+        s.slt(a, zero),
+        s.ne(b, zero),
+        s.slt(b, neg_a),
+        s.slt(b, neg_a_minus_b),
+        s.slt(b, b_neg_a),
+        {
+            let d = s.sub(neg_a_minus_b, b);
+            s.slt(b, d)
+        },
+        {
+            let p = s.mul(b, b_neg_a);
+            s.sle(p, b)
+        },
+    ];
+    let mut sets = solutions::SolutionSets::default();
+    let brute = |s: &TermStore, cs: &[TermId]| {
+        (-100i64..=100).flat_map(|x| (-100i64..=100).map(move |y| (x, y))).find_map(|(x, y)| {
+            let m = Model::from_pairs([(av, x as u64 & 0xffff_ffff), (bv, y as u64 & 0xffff_ffff)]);
+            satisfies(s, cs, &m).then_some(m)
+        })
+    };
+    let mut answers = Vec::new();
+    for &step in &steps {
+        for extra in [step, s.not(step)] {
+            let extras = [extra];
+            let q = Query::new(&path, &extras, true);
+            let kept = domains::decide(&s, &mut VarIndex::new(1 << 10), &mut sets, &q).expect("decided");
+            assert_eq!(decide(&s, &q), Some(kept.clone()), "a kept set answers as a fresh enumeration");
+            let mut all = path.clone();
+            all.push(extra);
+            match (&kept, brute(&s, &all)) {
+                (Answer::Sat(Some(m)), Some(_)) => assert!(satisfies(&s, &all, m)),
+                (Answer::Unsat, None) => {}
+                (answer, expected) => panic!("{answer:?}, but brute force finds {expected:?}"),
+            }
+            answers.push(matches!(kept, Answer::Sat(_)));
+        }
+        path.push(step);
+    }
+    // Every step and its negation are feasible on the path, except the last
+    // constraint, b * (b * -a) <= b, which no pair in the domain meets there.
+    let mut expected = [true; 14];
+    expected[12] = false;
+    assert_eq!(answers, expected);
 }
