@@ -65,22 +65,28 @@ echo "|---|---|---|---|---|"
 f=benches/programs/range16.c
 read -r paths _ < <(summary "$bin" run "$f" --no-tests)
 # timed_runs MODE: REPEATS runs of range16.c, sorted, each "WALL USER SYS" (WALL from the
-# summary, USER and SYS from /usr/bin/time); MODE is `tests` (into a fresh directory) or `none`.
+# summary, USER and SYS from /usr/bin/time); MODE is `tests` (into a fresh directory), `all`
+# (the same with a .ktest file per test, --all-ktests) or `none`.
 timed_runs() {
     for i in $(seq "$repeats"); do
-        if [ "$1" = tests ]; then out=(--output-dir "$scratch/t$i"); else out=(--no-tests); fi
+        case $1 in
+        tests) out=(--output-dir "$scratch/t$i") ;;
+        all) out=(--output-dir "$scratch/t$i" --all-ktests) ;;
+        *) out=(--no-tests) ;;
+        esac
         /usr/bin/time -f "%U %S" -o "$scratch/time" "$bin" run "$f" "${out[@]}" 2>/dev/null |
             awk '/^  wall time/ {printf "%s ", $3}'
         cat "$scratch/time"
         rm -rf "$scratch/t$i"
     done | sort -n
 }
-for mode in none tests; do
+for mode in none tests all; do
     runs=$(timed_runs $mode)
     read -r best _ _ < <(head -1 <<<"$runs")
     read -r med user sys < <(sed -n "$(((repeats + 1) / 2))p" <<<"$runs")
     label="not written"
-    [ $mode = tests ] && label="written (.ktest + tests.jsonl)"
+    [ $mode = tests ] && label="written (tests.jsonl)"
+    [ $mode = all ] && label="written (a .ktest each + tests.jsonl)"
     python3 -c "print(f'| $label | $paths | $best / $med | {$paths/$best:,.0f} / {$paths/$med:,.0f} | $user / $sys |')"
 done
 # The floor the file system sets: a C loop creating as many .ktest-sized files in one directory.

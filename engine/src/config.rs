@@ -45,6 +45,11 @@ pub struct Budgets {
     pub max_time: Option<Duration>,
     /// Resident memory of the process in MiB; when reached, the run stops.
     pub max_memory_mb: Option<u64>,
+    /// Tests written; when reached, the run stops (no test is written past it).
+    pub max_tests: Option<u64>,
+    /// MiB of disk the tests take (`tests.jsonl`, and each `.ktest` file as a 4 KiB block);
+    /// when reached, the run stops.
+    pub max_output_mb: Option<u64>,
 }
 
 /// Why a run stopped before exploring every path.
@@ -54,6 +59,13 @@ pub enum StopReason {
     MaxPaths,
     MaxTime,
     MaxMemory,
+    MaxTests,
+    MaxOutput,
+    /// The output directory's file system is nearly full: it keeps a margin free (a tenth of
+    /// its size, at most [`crate::run::DISK_MARGIN`]).
+    DiskSpace,
+    /// Writing a test failed (the OS error is in the summary's `output_error`).
+    IoError,
     /// Seeded shadow execution: a divergence point's share of `--bse-budget` ran out.
     BseBudget,
     /// The process was asked to stop (SIGINT, SIGTERM: [`crate::interrupt`]).
@@ -68,6 +80,10 @@ impl StopReason {
             StopReason::MaxPaths => "max-paths",
             StopReason::MaxTime => "max-time",
             StopReason::MaxMemory => "max-memory",
+            StopReason::MaxTests => "max-tests",
+            StopReason::MaxOutput => "max-output",
+            StopReason::DiskSpace => "disk-space",
+            StopReason::IoError => "io-error",
             StopReason::BseBudget => "bse-budget",
             StopReason::Interrupted => "interrupted",
         }
@@ -203,6 +219,11 @@ pub struct EngineConfig {
     /// Write the path condition (SMT-LIB2) into each test's JSON sidecar (off by default:
     /// it grows with the length of the path; `--write-smt2`).
     pub write_path_condition: bool,
+    /// Write a `.ktest` file for every test, as KLEE does. Off: a path that simply exits has
+    /// its inputs in `tests.jsonl` only, and errors, divergences and every other ending get a
+    /// file (creating a file costs this machine's file system about 100 us, 50 times what
+    /// exploring a path costs; `--all-ktests`).
+    pub all_ktests: bool,
     pub solver: SolverConfig,
     /// The stack the program may use, in bytes (as [`RunConfig::stack_limit`]).
     ///
@@ -222,6 +243,7 @@ impl Default for EngineConfig {
             keep_test_records: true,
             test_record_limit: None,
             write_path_condition: false,
+            all_ktests: false,
             solver: SolverConfig::default(),
             stack_limit: crate::address::STACK_LIMIT,
         }

@@ -18,17 +18,14 @@ pub enum RunError {
     /// The solver failed (not a timeout: those are `unknown` answers).
     #[error("solver failure: {0}")]
     Solver(#[from] SolverError),
-    /// Writing tests failed.
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// Writing tests failed. The OS error is part of the message, not a `source`: callers
+    /// print error chains, and it would appear twice.
+    #[error("{context}: {cause}")]
+    Io { context: String, cause: std::io::Error },
 }
 
 impl RunError {
-    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
-        RunError::Io { context: context.into(), source }
+    pub fn io(context: impl Into<String>, cause: std::io::Error) -> Self {
+        RunError::Io { context: context.into(), cause }
     }
 }

@@ -9,6 +9,12 @@ use std::path::PathBuf;
 /// 2,000 MB; whole programs need more).
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 
+/// The default `--max-tests`: a run stops writing (and exploring) after 100,000 tests.
+pub const DEFAULT_MAX_TESTS: u64 = 100_000;
+
+/// The default `--max-output-mb`: a run stops once its tests take 1 GiB.
+pub const DEFAULT_MAX_OUTPUT_MB: u64 = 1024;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "penumbra",
@@ -246,6 +252,16 @@ pub struct ExploreArgs {
     /// best effort). 0: no limit.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_MEMORY_MB)]
     pub max_memory: u64,
+    /// Stop once N tests are written (as KLEE's --stop-after-n-tests). 0: no limit. Whatever
+    /// the limits, writing also stops while the output's file system has less than a tenth
+    /// of its size, or 256 MiB, free (stopped by 'disk-space'); a failed write stops the run
+    /// as a budget would ('io-error'), keeping what was written.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TESTS)]
+    pub max_tests: u64,
+    /// Stop once the tests written take MB MiB of disk (tests.jsonl, and each .ktest file as
+    /// the 4 KiB block it takes). 0: no limit.
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_OUTPUT_MB)]
+    pub max_output_mb: u64,
     /// A symbolic argument of up to N characters (repeatable, as KLEE's --sym-arg).
     #[arg(long = "sym-arg", value_name = "N")]
     pub sym_arg: Vec<u32>,
@@ -265,6 +281,10 @@ pub struct ExploreArgs {
     /// KLEE's --write-smt2s). Off by default: it grows with the path's length.
     #[arg(long)]
     pub write_smt2: bool,
+    /// Write a .ktest file for every test, as KLEE does. By default a path that simply exits
+    /// has its inputs in tests.jsonl only; errors, divergences and other endings get a file.
+    #[arg(long)]
+    pub all_ktests: bool,
     /// Print the summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

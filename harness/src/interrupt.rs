@@ -2,6 +2,9 @@
 //! cleanly: the first asks the engine to stop, and the run then writes the test it is writing,
 //! its summary and `run.json`, as after a budget (`stopped_by: interrupted`); a second one
 //! exits at once.
+//!
+//! SIGXFSZ (a write past the file-size limit, `ulimit -f`) is ignored: the write then fails
+//! with an error the run reports (`stopped_by: io-error`) instead of killing the process.
 
 /// Installs the handlers for the rest of the process.
 pub fn install() {
@@ -19,5 +22,9 @@ pub fn install() {
         unsafe {
             libc::signal(signal, handler);
         }
+    }
+    // SAFETY: ignoring a signal installs no code.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }

@@ -4,8 +4,7 @@
 
 use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
-use crate::progress::ProgressLine;
-use crate::run_info::RunInfo;
+use crate::run_info::{RunInfo, RunWatch};
 use crate::seconds::seconds;
 use anyhow::{Context, Result};
 use penumbra_engine::config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, SymArg};
@@ -29,10 +28,11 @@ pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     config.keep_test_records = args.explore.json || args.replay_check;
     let module = compile_program(&args.file, &args.compile)?;
     crate::interrupt::install();
-    let mut summary = penumbra_engine::run_observed(&module, &config, &mut ProgressLine::new())
-        .context("symbolic execution failed")?;
-    if let Some(dir) = &summary.output_dir {
-        RunInfo::new("run", &args.file, &args.compile)?.write(Path::new(dir))?;
+    let mut watch = RunWatch::new(RunInfo::new("run", &args.file, &args.compile)?);
+    let mut summary =
+        penumbra_engine::run_observed(&module, &config, &mut watch).context("symbolic execution failed")?;
+    if let Err(e) = watch.finish(&summary) {
+        eprintln!("penumbra: {e:#}");
     }
     let mismatches = if args.replay_check {
         Some(check_tests(&module, version, &ktest_args(&config.env), &summary.tests))
@@ -109,6 +109,8 @@ pub fn engine_config(
             max_paths: args.max_paths,
             max_time,
             max_memory_mb: (args.max_memory > 0).then_some(args.max_memory),
+            max_tests: (args.max_tests > 0).then_some(args.max_tests),
+            max_output_mb: (args.max_output_mb > 0).then_some(args.max_output_mb),
         },
         env: Environment {
             program_name: file.display().to_string(),
@@ -119,6 +121,7 @@ pub fn engine_config(
         output,
         keep_test_records: args.json,
         write_path_condition: args.write_smt2,
+        all_ktests: args.all_ktests,
         solver,
         ..EngineConfig::default()
     })

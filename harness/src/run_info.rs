@@ -1,9 +1,17 @@
 //! `run.json`: what an output directory's tests were generated from (the source file, the clang
 //! flags, the command), written by `penumbra run` and `penumbra shadow` next to the tests so that
 //! `penumbra replay OUTDIR` can rebuild the program natively without being told again.
+//!
+//! It is written when the directory is made (status `running`), rewritten every
+//! [`REWRITE_INTERVAL`] with the progress so far and at the end (status `finished`, with what
+//! stopped the run and how many tests it wrote), each time whole under another name and then
+//! renamed: a run killed at any moment (SIGKILL, a node lost) leaves a readable `run.json`.
 
 use crate::cli::CompileArgs;
+use crate::progress::ProgressLine;
 use anyhow::{Context, Result};
+use penumbra_engine::run::{Observer, Progress};
+use penumbra_engine::RunSummary;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -31,7 +39,24 @@ pub struct RunInfo {
     /// directories of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_sha256: Option<String>,
+    /// `running` until the run ends, then `finished` (absent in directories of older
+    /// versions: finished).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// While running: seconds so far and paths ended so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_s: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<u64>,
+    /// Once finished: the budget that stopped the run, if one did, and the tests written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests: Option<u64>,
 }
+
+/// How often a running run's `run.json` is rewritten.
+pub const REWRITE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl RunInfo {
     pub fn new(command: &str, source: &Path, compile: &CompileArgs) -> Result<Self> {
@@ -42,6 +67,11 @@ impl RunInfo {
             include_dirs: compile.include.iter().map(|d| absolute(d)).collect::<Result<_>>()?,
             defines: compile.define.clone(),
             source_sha256: Some(source_hash(source)?),
+            status: None,
+            elapsed_s: None,
+            paths: None,
+            stopped_by: None,
+            tests: None,
         })
     }
 
@@ -60,10 +90,14 @@ impl RunInfo {
         Ok(())
     }
 
+    /// Writes `dir/run.json` whole or not at all (under another name, then renamed).
     pub fn write(&self, dir: &Path) -> Result<()> {
         let path = dir.join(RUN_INFO);
+        let part = dir.join(format!("{RUN_INFO}.part"));
         let text = serde_json::to_string_pretty(self)? + "\n";
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        std::fs::write(&part, text)
+            .and_then(|()| std::fs::rename(&part, &path))
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     pub fn read(dir: &Path) -> Result<Self> {
@@ -76,5 +110,63 @@ impl RunInfo {
             )
         })?;
         serde_json::from_str(&text).with_context(|| format!("{} is not a valid {RUN_INFO}", path.display()))
+    }
+}
+
+/// Watches a run that writes tests: keeps its `run.json` up to date and draws the progress
+/// line.
+pub struct RunWatch {
+    info: RunInfo,
+    line: ProgressLine,
+    dir: Option<PathBuf>,
+    next_rewrite: std::time::Duration,
+}
+
+impl RunWatch {
+    pub fn new(info: RunInfo) -> Self {
+        RunWatch { info, line: ProgressLine::new(), dir: None, next_rewrite: REWRITE_INTERVAL }
+    }
+
+    /// Writes the final `run.json` of the run that ended with `summary`.
+    pub fn finish(mut self, summary: &RunSummary) -> Result<()> {
+        let Some(dir) = self.dir.take() else { return Ok(()) };
+        self.info.status = Some("finished".into());
+        self.info.elapsed_s = None;
+        self.info.paths = None;
+        self.info.stopped_by = summary.stopped_by.clone();
+        self.info.tests = Some(summary.tests_count);
+        self.info.write(&dir)
+    }
+
+    /// Rewrites `run.json` while running; a failure is said once on stderr (the run goes on,
+    /// and the final write says it again if it persists).
+    fn rewrite(&mut self) {
+        if let Some(dir) = &self.dir {
+            if let Err(e) = self.info.write(dir) {
+                eprintln!("penumbra: warning: {e:#}");
+            }
+        }
+    }
+}
+
+impl Observer for RunWatch {
+    fn started(&mut self, output_dir: Option<&Path>) {
+        self.dir = output_dir.map(Path::to_path_buf);
+        self.info.status = Some("running".into());
+        self.rewrite();
+    }
+
+    fn progress(&mut self, p: &Progress) {
+        self.line.progress(p);
+        if p.elapsed >= self.next_rewrite {
+            self.next_rewrite = p.elapsed + REWRITE_INTERVAL;
+            self.info.elapsed_s = Some(p.elapsed.as_secs());
+            self.info.paths = Some(p.paths_completed + p.errors);
+            self.rewrite();
+        }
+    }
+
+    fn finished(&mut self) {
+        self.line.finished();
     }
 }

@@ -5,10 +5,9 @@
 use crate::cli::{ModeArg, ShadowArgs};
 use crate::compile::compile_program;
 use crate::inputs::{parse_inputs, show_input};
-use crate::progress::ProgressLine;
 use crate::replay;
 use crate::run_cmd::engine_config;
-use crate::run_info::RunInfo;
+use crate::run_info::{RunInfo, RunWatch};
 use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::concrete::{Inputs, RunConfig};
@@ -56,10 +55,10 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         None
     };
     crate::interrupt::install();
-    let summary =
-        penumbra_engine::run_observed(&module, &config, &mut ProgressLine::new()).context("shadow execution failed")?;
-    if let Some(dir) = &summary.output_dir {
-        RunInfo::new("shadow", &args.file, &args.compile)?.write(Path::new(dir))?;
+    let mut watch = RunWatch::new(RunInfo::new("shadow", &args.file, &args.compile)?);
+    let summary = penumbra_engine::run_observed(&module, &config, &mut watch).context("shadow execution failed")?;
+    if let Err(e) = watch.finish(&summary) {
+        eprintln!("penumbra: {e:#}");
     }
     let report = match (&replay_options, &summary.output_dir) {
         (Some(options), Some(dir)) => Some(replay::replay_dir(Path::new(dir), options)?),

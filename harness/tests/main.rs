@@ -7,6 +7,7 @@ mod support;
 mod batch;
 mod exec_corpus;
 mod exec_errors;
+mod output_safety;
 mod replay;
 mod run_cli;
 mod shadow_budgets;

@@ -220,6 +220,25 @@ int main(int argc, char **argv) {
     let a_new_yes = firsts.iter().filter(|(arg, _)| arg == "61").count();
     let b_z = firsts.iter().filter(|(arg, stdin)| arg == "62" && stdin == "7a").count();
     assert_eq!((a_new_yes, b_z, firsts.len()), (1, 1, 2), "{firsts:?}");
+
+    // A record without a `.ktest` file (plain exits are written so) replays from its line:
+    // the same arguments, stdin and classes.
+    let sidecar = out.join("tests.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(&sidecar)
+        .expect("tests.jsonl")
+        .lines()
+        .map(|line| {
+            let mut record: Value = serde_json::from_str(line).expect("a JSON line");
+            let file = record.as_object_mut().expect("an object").remove("ktest").expect("a .ktest file");
+            std::fs::remove_file(out.join(file.as_str().expect("a name"))).expect("remove the .ktest");
+            record.to_string()
+        })
+        .collect();
+    std::fs::write(&sidecar, lines.join("\n") + "\n").expect("rewrite tests.jsonl");
+    let (_, again) = replay_json(&out, &[]);
+    let outcomes =
+        |t: &[Replayed]| t.iter().map(|t| (t.class.clone(), t.old.clone(), t.new.clone())).collect::<Vec<_>>();
+    assert_eq!(outcomes(&again), outcomes(&tests));
 }
 
 /// An output directory written by hand: `source`'s `run.json`, one test with `x` = `value`.
@@ -347,4 +366,36 @@ fn replay_explains_what_it_needs() {
     let bad_timeout = penumbra(["replay", &dir.path().display().to_string(), "--timeout", "0"]);
     bad_timeout.assert_status(2);
     assert!(bad_timeout.stderr.contains("timeout"), "{}", bad_timeout.stderr);
+}
+
+/// Under an address-space limit (as batch schedulers set with `ulimit -v`) AddressSanitizer
+/// cannot start: replay says so and classifies nothing (it used to call every test an error in
+/// both versions).
+#[test]
+fn replay_refuses_an_environment_where_the_sanitizers_cannot_start() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let run =
+        penumbra(["shadow".as_ref(), example("offbyone.c").as_os_str(), "--output-dir".as_ref(), out.as_os_str()]);
+    run.assert_status(0);
+    let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
+    cmd.arg("replay").arg(&out);
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit { rlim_cur: 8_000_000 << 10, rlim_max: 8_000_000 << 10 };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let replay = crate::support::run_command(cmd);
+    replay.assert_no_panic();
+    assert_eq!(replay.status, Some(2), "{}", replay.stderr);
+    assert!(replay.stderr.contains("cannot start here"), "{}", replay.stderr);
+    assert!(replay.stderr.contains("address-space limit (ulimit -v"), "{}", replay.stderr);
+    assert!(replay.stdout.is_empty(), "nothing is classified: {}", replay.stdout_str());
+    assert!(!out.join("report.json").exists());
 }

@@ -220,6 +220,7 @@ fn seeds_can_come_from_ktest_files() {
         file.as_os_str(),
         "--version".as_ref(),
         "old".as_ref(),
+        "--all-ktests".as_ref(),
         "--output-dir".as_ref(),
         out_dir.as_os_str(),
     ]);

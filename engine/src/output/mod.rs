@@ -3,6 +3,7 @@
 //! concrete replay of tests (`replay`), which checks that each test ends as its path did.
 
 pub mod ktest;
+pub mod lines;
 pub mod replay;
 pub mod summary;
 pub mod testgen;

@@ -155,6 +155,8 @@ pub struct RunSummary {
     pub peak_rss_mb: f64,
     /// The budget that stopped the run, if one did.
     pub stopped_by: Option<String>,
+    /// Why writing tests failed, with the OS error (when `stopped_by` is `io-error`).
+    pub output_error: Option<String>,
     /// States still alive when a budget stopped the run (their paths were not finished).
     pub unexplored_states: u64,
     /// Feasible sides dropped by `max_states`.
@@ -167,7 +169,7 @@ pub struct RunSummary {
 }
 
 /// How a run ended, besides its counters.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct RunEnd {
     /// States still alive when a budget stopped the run.
     pub unexplored: u64,
@@ -177,6 +179,8 @@ pub struct RunEnd {
     pub terms: u64,
     /// Peak resident memory of the process in MiB.
     pub peak_rss_mb: f64,
+    /// Why writing tests failed (`stopped_by: io-error`).
+    pub output_error: Option<String>,
 }
 
 impl RunSummary {
@@ -238,6 +242,7 @@ impl RunSummary {
             wall_s: end.wall.as_secs_f64(),
             peak_rss_mb: end.peak_rss_mb,
             stopped_by: end.stop.map(|r| r.name().to_string()),
+            output_error: end.output_error,
             unexplored_states: end.unexplored,
             dropped_states: s.dropped,
             warnings,
@@ -312,6 +317,9 @@ impl RunSummary {
         }
         if let Some(reason) = &self.stopped_by {
             let _ = writeln!(out, "  stopped by {reason}: {} states left unexplored", self.unexplored_states);
+        }
+        if let Some(error) = &self.output_error {
+            let _ = writeln!(out, "  output error: {error}");
         }
         if self.dropped_states > 0 {
             let _ = writeln!(out, "  max-states dropped {} feasible states", self.dropped_states);

@@ -1,24 +1,28 @@
 //! Tests: one per ended path, written into an output directory (a fresh `penumbra-out-N` with a
 //! `penumbra-last` link, or one the user names) as
-//! - a KLEE-compatible `testNNNNNN.ktest` file each (what `ktest-tool` and replay read), and
 //! - one line each in the JSON sidecar `tests.jsonl` (JSON Lines, in test order): the test's
-//!   name and `.ktest` file, its inputs (`{hex, int}` per object), how the path ended (exit
-//!   status, error kind, message and line, ...), the program's argument list and the path
-//!   condition in SMT-LIB2.
+//!   name and `.ktest` file (if any), its inputs (`{hex, int}` per object, in creation order),
+//!   how the path ended (exit status, error kind, message and line, ...), the program's
+//!   argument list and, on request, the path condition in SMT-LIB2; and
+//! - a KLEE-compatible `testNNNNNN.ktest` file (what `ktest-tool` reads) for every test that is
+//!   not a plain exit, or for every test with `--all-ktests`. Replay rebuilds the `.ktest` of
+//!   a record without one from its line.
 //!
-//! One file per test and a buffered sidecar keep writing cheap: creating files dominates the
-//! cost of a test on most file systems. A test's inputs are the state's symbolic objects in
-//! creation order, their bytes taken from the model the path already carries — no solver call.
+//! A buffered sidecar keeps writing cheap: creating a file costs 100-250 µs on most file
+//! systems, far more than exploring a path, so plain exits get none by default. A test's inputs
+//! are the state's symbolic objects in creation order, their bytes taken from the model the
+//! path already carries — no solver call.
 //! Tests are numbered in the order paths end, which is deterministic.
 
 use super::ktest::{le_int, KTest, KTestObject};
+use super::lines::LineFile;
 use crate::config::{EngineConfig, Output};
 use crate::run_error::RunError;
 use crate::symbolic::state::{Ending, ExecutionState};
 use penumbra_solver::{to_smtlib, TermStore};
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
-use std::io::Write;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// One input object of a test.
@@ -45,6 +49,64 @@ impl Serialize for Inputs {
             map.serialize_entry(&input.name, &Value { hex, int: le_int(&input.bytes) })?;
         }
         map.end()
+    }
+}
+
+/// Reads the sidecar's `{name: {hex, int}}` back, keeping the objects in their written order
+/// (a JSON object read into a map would sort them, and replay needs the order).
+impl<'de> Deserialize<'de> for Inputs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Value {
+            hex: String,
+        }
+        struct InOrder;
+        impl<'de> Visitor<'de> for InOrder {
+            type Value = Inputs;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map from object names to {hex, int}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Inputs, A::Error> {
+                let mut inputs = Vec::new();
+                while let Some((name, value)) = map.next_entry::<String, Value>()? {
+                    let bytes = hex_bytes(&value.hex).ok_or_else(|| {
+                        serde::de::Error::custom(format!("object {name}: `{}` is not hex", value.hex))
+                    })?;
+                    inputs.push(Input { name, bytes });
+                }
+                Ok(Inputs(inputs))
+            }
+        }
+        d.deserialize_map(InOrder)
+    }
+}
+
+fn hex_bytes(hex: &str) -> Option<Vec<u8>> {
+    if hex.len() % 2 != 0 {
+        return None;
+    }
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect()
+}
+
+impl Inputs {
+    /// The test as a `.ktest` with the argument list `args` (what replay reads).
+    pub fn to_ktest(&self, args: Vec<String>, sym_argvs: u32, sym_argv_len: u32) -> KTest {
+        let objects = self.0.iter().map(|i| KTestObject { name: i.name.clone(), bytes: i.bytes.clone() }).collect();
+        KTest { args, sym_argvs, sym_argv_len, objects }
+    }
+}
+
+/// What a `tests.jsonl` line holds to rebuild its test's `.ktest` (tests written without a
+/// `.ktest` file: plain exits, unless `--all-ktests`).
+#[derive(Debug, Deserialize)]
+pub struct SidecarInputs {
+    pub args: Vec<String>,
+    pub inputs: Inputs,
+}
+
+impl SidecarInputs {
+    pub fn to_ktest(&self) -> KTest {
+        self.inputs.to_ktest(self.args.clone(), 0, 0)
     }
 }
 
@@ -119,6 +181,8 @@ pub struct TestWriter {
     keep: bool,
     /// At most this many records are kept (the rest are still written and counted).
     keep_limit: usize,
+    /// A `.ktest` file for every test, not only for those that are not plain exits.
+    all_ktests: bool,
     write_pc: bool,
     /// The `.ktest` argument list: program name, concrete arguments, symbolic options.
     args: Vec<String>,
@@ -126,11 +190,20 @@ pub struct TestWriter {
     sym_argv_len: u32,
     records: Vec<TestRecord>,
     written: u64,
+    /// Bytes written: `.ktest` files (in whole [`BLOCK`]s) and `tests.jsonl` lines.
+    bytes: u64,
     /// The JSON Lines sidecar.
-    sidecar: Option<std::io::BufWriter<std::fs::File>>,
+    sidecar: Option<LineFile>,
     /// When the run started (the writer is created with it), for [`TestRecord::time_s`].
     started: std::time::Instant,
+    last_flush: std::time::Instant,
 }
+
+/// The block of most file systems: a `.ktest` file takes at least this much disk.
+const BLOCK: u64 = 4096;
+
+/// How long records of plain exits may wait in the sidecar's buffer.
+const FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The sidecar's file name in the output directory.
 pub const SIDECAR: &str = "tests.jsonl";
@@ -148,9 +221,10 @@ impl TestWriter {
         let sidecar = match &dir {
             Some(d) => {
                 let path = d.join(SIDECAR);
-                let file = std::fs::File::create(&path)
-                    .map_err(|e| RunError::io(format!("cannot create {}", path.display()), e))?;
-                Some(std::io::BufWriter::with_capacity(1 << 16, file))
+                Some(
+                    LineFile::create(&path)
+                        .map_err(|e| RunError::io(format!("cannot create {}", path.display()), e))?,
+                )
             }
             None => None,
         };
@@ -162,13 +236,16 @@ impl TestWriter {
             keep: config.keep_test_records,
             keep_limit: config.test_record_limit.unwrap_or(usize::MAX),
             write_pc: config.write_path_condition,
+            all_ktests: config.all_ktests,
             args,
             sym_argvs: env.sym_args.len() as u32,
             sym_argv_len: sym_argv_len.max().unwrap_or(0),
             records: Vec::new(),
             written: 0,
+            bytes: 0,
             sidecar,
             started: std::time::Instant::now(),
+            last_flush: std::time::Instant::now(),
         })
     }
 
@@ -188,15 +265,35 @@ impl TestWriter {
 
     /// Flushes the sidecar (call once the run is over).
     pub fn finish(&mut self) -> Result<(), RunError> {
-        if let (Some(out), Some(dir)) = (&mut self.sidecar, &self.dir) {
-            out.flush().map_err(|e| RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e))?;
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), RunError> {
+        self.last_flush = std::time::Instant::now();
+        match (&mut self.sidecar, &self.dir) {
+            (Some(out), Some(dir)) => out.flush().map_err(|e| sidecar_error(dir, e)),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Tests produced so far.
     pub fn count(&self) -> u64 {
         self.written
+    }
+
+    /// After a failed write: the tests whose records reached the disk, which are all the run
+    /// can claim (the kept records are cut to them too).
+    pub fn settle_after_failure(&mut self) -> u64 {
+        if let Some(sidecar) = &self.sidecar {
+            self.written = sidecar.lines();
+            self.records.truncate(self.written as usize);
+        }
+        self.written
+    }
+
+    /// Disk taken so far (`.ktest` files, in whole blocks, and `tests.jsonl` lines).
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     /// Writes the test of the path `st` that ended with `ending` (its inputs under the state's
@@ -253,29 +350,22 @@ impl TestWriter {
             }
             Ending::Early(why) => record.reason = Some(why.name().to_string()),
         }
-        if let Some(dir) = &self.dir {
-            let ktest = KTest {
-                args: self.args.clone(),
-                sym_argvs: self.sym_argvs,
-                sym_argv_len: self.sym_argv_len,
-                objects: record
-                    .inputs
-                    .0
-                    .iter()
-                    .map(|i| KTestObject { name: i.name.clone(), bytes: i.bytes.clone() })
-                    .collect(),
-            };
-            let ktest_path = dir.join(format!("{}.ktest", record.name));
-            std::fs::write(&ktest_path, ktest.to_bytes())
-                .map_err(|e| RunError::io(format!("cannot write {}", ktest_path.display()), e))?;
-            record.ktest = Some(format!("{}.ktest", record.name));
+        if let Some(dir) = self.dir.clone() {
+            let with_file = self.all_ktests || kind != "path";
+            if with_file {
+                self.write_ktest(&dir, &mut record)?;
+            }
             let path_condition = self.write_pc.then(|| to_smtlib(store, &st.pc.to_vec()));
             if let Some(out) = &mut self.sidecar {
                 let line = Sidecar { record: &record, args: &self.args, path_condition };
-                let failed =
-                    |e: std::io::Error| RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e);
-                serde_json::to_writer(&mut *out, &line).map_err(|e| failed(std::io::Error::other(e)))?;
-                out.write_all(b"\n").map_err(failed)?;
+                let text = serde_json::to_vec(&line).map_err(|e| sidecar_error(&dir, std::io::Error::other(e)))?;
+                self.bytes += text.len() as u64 + 1;
+                out.push(&text).map_err(|e| sidecar_error(&dir, e))?;
+            }
+            // A killed run keeps every `.ktest` with its record, and at most a second of
+            // records of plain exits is lost (and at most one line cut short).
+            if with_file || self.last_flush.elapsed() >= FLUSH_INTERVAL {
+                self.flush()?;
             }
         }
         if keep {
@@ -284,6 +374,31 @@ impl TestWriter {
         }
         Ok(())
     }
+
+    /// Writes the `.ktest` file of `record` into `dir` and names it in the record.
+    fn write_ktest(&mut self, dir: &Path, record: &mut TestRecord) -> Result<(), RunError> {
+        let ktest = record.inputs.to_ktest(self.args.clone(), self.sym_argvs, self.sym_argv_len);
+        let file = format!("{}.ktest", record.name);
+        let path = dir.join(&file);
+        let bytes = ktest.to_bytes();
+        // What the file takes on disk: file systems allocate whole blocks.
+        self.bytes += (bytes.len() as u64).next_multiple_of(BLOCK);
+        // Written under another name and renamed: a `.ktest` file is whole or absent, even if
+        // the process dies mid-write or the disk fills.
+        let part = dir.join(format!("{file}.part"));
+        let failed = |e| RunError::io(format!("cannot write {}", path.display()), e);
+        if let Err(e) = std::fs::write(&part, bytes) {
+            let _ = std::fs::remove_file(&part);
+            return Err(failed(e));
+        }
+        std::fs::rename(&part, &path).map_err(failed)?;
+        record.ktest = Some(file);
+        Ok(())
+    }
+}
+
+fn sidecar_error(dir: &Path, e: std::io::Error) -> RunError {
+    RunError::io(format!("cannot write {}", dir.join(SIDECAR).display()), e)
 }
 
 /// The argument list written into every `.ktest`: the program name, the concrete arguments and

@@ -3,11 +3,17 @@
 //! are best effort. Seeded shadow execution adds a deadline per phase (a divergence point's
 //! share of `--bse-budget`).
 //!
-//! Also the process probes the budgets and the summary need: resident memory from `/proc`.
+//! The output is budgeted too: tests and bytes written, the free space of the output's file
+//! system, and a failed write stops the run like a budget (`io-error`), keeping what was
+//! written.
+//!
+//! Also the process probes the budgets and the summary need: resident memory from `/proc`,
+//! free disk space from `statvfs`.
 
 use crate::config::{Budgets, StopReason};
 use crate::symbolic::stats::Stats;
 use penumbra_solver::interrupted;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The budgets of one run and what stopped it.
@@ -22,6 +28,44 @@ pub(crate) struct Budget {
     /// When resident memory is read next: reading `/proc` costs microseconds, so it is read
     /// at most every [`MEMORY_CHECK_INTERVAL`] however often the cheap budgets are checked.
     next_memory_check: Instant,
+    /// The output size at which the file system's free space is read next.
+    next_disk_check: u64,
+    /// Why writing tests failed, if it did.
+    pub output_error: Option<String>,
+}
+
+/// How often (in bytes of tests written) [`Budget::tests_written`] reads the free space.
+const DISK_CHECK_BYTES: u64 = 64 << 10;
+
+/// The most a run leaves free on its output's file system: writing stops when less than this,
+/// or than a tenth of the file system, is left (so a run never fills a disk others share).
+pub const DISK_MARGIN: u64 = 256 << 20;
+
+/// The space of a file system, in bytes.
+#[derive(Copy, Clone, Debug)]
+struct DiskSpace {
+    /// Available to this process.
+    free: u64,
+    total: u64,
+}
+
+impl DiskSpace {
+    fn margin(&self) -> u64 {
+        (self.total / 10).min(DISK_MARGIN)
+    }
+}
+
+/// The space of the file system holding `dir`, if it can be read.
+fn disk_space(dir: &Path) -> Option<DiskSpace> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `path` is a NUL-terminated string and `stat` a plain struct statvfs fills in.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    let block = stat.f_frsize as u64;
+    Some(DiskSpace { free: stat.f_bavail as u64 * block, total: stat.f_blocks as u64 * block })
 }
 
 /// How often [`Budget::exhausted`] reads resident memory at most.
@@ -29,7 +73,15 @@ const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(10);
 
 impl Budget {
     pub fn new(budgets: &Budgets, start: Instant) -> Self {
-        Budget { budgets: budgets.clone(), start, stop: None, phase_deadline: None, next_memory_check: start }
+        Budget {
+            budgets: budgets.clone(),
+            start,
+            stop: None,
+            phase_deadline: None,
+            next_memory_check: start,
+            next_disk_check: 0,
+            output_error: None,
+        }
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -72,6 +124,39 @@ impl Budget {
         };
         self.stop = reason;
         reason.is_some()
+    }
+
+    /// Records that `tests` tests, `bytes` bytes in all, are written into `dir`: the run stops
+    /// when that reaches `max_tests` or `max_output_mb`, or when the file system of `dir` has
+    /// less than its margin free (read every [`DISK_CHECK_BYTES`] written).
+    pub fn tests_written(&mut self, tests: u64, bytes: u64, dir: &Path) {
+        let reason = if self.budgets.max_tests.is_some_and(|max| tests >= max) {
+            Some(StopReason::MaxTests)
+        } else if self.budgets.max_output_mb.is_some_and(|max| bytes >= max.saturating_mul(1 << 20)) {
+            Some(StopReason::MaxOutput)
+        } else if bytes >= self.next_disk_check {
+            self.next_disk_check = bytes + DISK_CHECK_BYTES;
+            disk_space(dir).filter(|space| space.free < space.margin()).map(|_| StopReason::DiskSpace)
+        } else {
+            None
+        };
+        self.stop = self.stop.or(reason);
+    }
+
+    /// Writing a test failed with `error`: the run stops as at a budget (what was written
+    /// stays), and the summary says why.
+    pub fn output_failed(&mut self, error: String) {
+        self.stop = self.stop.or(Some(StopReason::IoError));
+        self.output_error.get_or_insert(error);
+    }
+
+    /// Whether the output stopped the run (a budget on tests or bytes, the disk, an I/O
+    /// error): later paths write no test.
+    pub fn output_full(&self) -> bool {
+        matches!(
+            self.stop,
+            Some(StopReason::MaxTests | StopReason::MaxOutput | StopReason::DiskSpace | StopReason::IoError)
+        )
     }
 
     /// Whether resident memory reached `max` MiB, read at most every

@@ -229,8 +229,20 @@ impl<'p, 'o> Runner<'p, 'o> {
                 return Ok(());
             }
         }
-        stats.tests += 1;
-        self.tests.write(&self.ctx.store, &path.st, &path.ending)
+        if self.budget.output_full() {
+            return Ok(());
+        }
+        match self.tests.write(&self.ctx.store, &path.st, &path.ending) {
+            Ok(()) => stats.tests += 1,
+            Err(e) => {
+                self.budget.output_failed(e.to_string());
+                stats.tests = self.tests.settle_after_failure();
+            }
+        }
+        if let Some(dir) = self.tests.dir() {
+            self.budget.tests_written(stats.tests, self.tests.bytes(), dir);
+        }
+        Ok(())
     }
 
     /// Tells the observer how the run goes, once a second.

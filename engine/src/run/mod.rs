@@ -44,6 +44,8 @@ pub trait Observer {
     fn wants_progress(&self) -> bool {
         true
     }
+    /// Called once the output directory (if tests are written) is ready, before exploring.
+    fn started(&mut self, _output_dir: Option<&std::path::Path>) {}
     /// Called about once a second while the run goes on.
     fn progress(&mut self, _progress: &Progress) {}
     /// Called once when exploration is over, before the summary is made.
@@ -77,6 +79,7 @@ pub fn run_observed(
     // The wall-time budget holds inside a query too: Bitwuzla gives up at the deadline.
     solver.set_deadline(config.budgets.max_time.map(|max| start + max));
     let tests = TestWriter::create(config)?;
+    observer.started(tests.dir());
     let mut runner =
         Runner::new(Context::new(&prog, config, store, solver), tests, Budget::new(&config.budgets, start), observer);
     let initial = initial_states(&mut runner.ctx)?;
@@ -93,7 +96,10 @@ pub fn run_observed(
         }
     }
     runner.finished();
-    runner.tests.finish()?;
+    if let Err(e) = runner.tests.finish() {
+        runner.budget.output_failed(e.to_string());
+        runner.ctx.stats.tests = runner.tests.settle_after_failure();
+    }
     let wall = start.elapsed();
     // A query the wall-time budget cut short lost a side of its branch, even if the run then
     // ended on its own.
@@ -111,6 +117,7 @@ pub fn run_observed(
         wall,
         terms: runner.ctx.store.len() as u64,
         peak_rss_mb: peak_rss_mb().unwrap_or(0.0),
+        output_error: runner.budget.output_error.take(),
     };
     Ok(RunSummary::new(config, &runner.ctx.stats, &solver_stats, &mut runner.tests, end))
 }

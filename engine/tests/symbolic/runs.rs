@@ -132,6 +132,49 @@ fn budgets_stop_the_run_and_say_what_is_left() {
     c.budgets.max_time = Some(std::time::Duration::ZERO);
     let s = run_with(&module, &c);
     assert_eq!(s.stopped_by.as_deref(), Some("max-time"));
+
+    // A cap on tests written: only tests that go to disk count, so it needs an output
+    // directory (without one the run explores everything).
+    let tmp = tempfile::tempdir().unwrap();
+    let mut c = config();
+    c.budgets.max_tests = Some(7);
+    let s = run_with(&module, &c);
+    assert_eq!((s.stopped_by, s.paths_completed + s.errors), (None, 84));
+    c.output = Output::Dir(tmp.path().join("out"));
+    let s = run_with(&module, &c);
+    assert_eq!((s.tests_count, s.tests.len()), (7, 7));
+    assert_eq!(s.stopped_by.as_deref(), Some("max-tests"));
+    let records = std::fs::read_to_string(tmp.path().join("out/tests.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 7);
+}
+
+/// `--max-output-mb` bounds what a run writes: tests of a 64 KiB input stop once a MiB is
+/// written, the last test complete.
+#[test]
+fn the_output_budget_bounds_the_bytes_written() {
+    let module = compile(
+        r#"#include <penumbra.h>
+int main(void) {
+    static char big[65536];
+    penumbra_make_symbolic(big, sizeof big, "big");
+    int n = 0;
+    for (int i = 0; i < 12; i++)
+        if (big[i] == 'x') n++;
+    return n;
+}"#,
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let mut c = config();
+    c.output = Output::Dir(dir.clone());
+    c.budgets.max_output_mb = Some(1);
+    let s = run_with(&module, &c);
+    assert_eq!(s.stopped_by.as_deref(), Some("max-output"));
+    let written: u64 = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum();
+    let per_test = written / s.tests_count;
+    assert!(written >= 1 << 20 && written < (1 << 20) + per_test, "{written} bytes in {} tests", s.tests_count);
+    let records = std::fs::read_to_string(dir.join("tests.jsonl")).unwrap().lines().count() as u64;
+    assert_eq!(records, s.tests_count);
 }
 
 /// `--max-time` holds inside a query Bitwuzla cannot settle quickly (factoring a 64-bit

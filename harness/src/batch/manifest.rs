@@ -36,7 +36,7 @@ use toml::Spanned;
 
 /// Limits used when neither the subject nor `[defaults]` sets one.
 pub const DEFAULT_MAX_TIME: f64 = 600.0;
-pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
+pub use crate::cli::DEFAULT_MAX_MEMORY_MB;
 
 /// The configurations every manifest knows without a `[configs]` table.
 fn builtin_configs() -> BTreeMap<String, Vec<String>> {

@@ -8,7 +8,8 @@
 //! - [`report`]: the human report and `report.json`.
 //!
 //! The output directory says what to build (`run.json`, see [`crate::run_info`]) and which tests
-//! there are (`tests.jsonl`, in test order, each naming its `.ktest`). A test's `argv` and stdin
+//! there are (`tests.jsonl`, in test order, each naming its `.ktest` or, for a plain exit,
+//! holding its arguments and inputs itself). A test's `argv` and stdin
 //! go to the process directly; its program objects go into a `.ktest` of their own that the
 //! runtime reads (`KTEST_FILE`). Tests run in parallel, one per core; the report keeps test
 //! order, so it is the same whatever the scheduling.
@@ -25,6 +26,7 @@ use classify::{classify, Class};
 use native::{Build, RunInput, RunOutcome};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
 use penumbra_engine::output::replay::replay_inputs;
+use penumbra_engine::output::testgen::SidecarInputs;
 use penumbra_engine::output::testgen::SIDECAR;
 use report::{ReplayedTest, Report};
 use std::io::Write;
@@ -79,7 +81,7 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let start = Instant::now();
     let info = RunInfo::read(dir)?;
     info.check_source()?;
-    let tests = load_tests(dir)?;
+    let tests = load_tests(dir, &info)?;
     let work = dir.join("replay");
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
     let build = |b| native::build(&work, &info.source, b, &info.include_dirs, &info.defines);
@@ -89,6 +91,9 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
         Some(file) => Some(native::build(&work, file, Build::Fixed, &info.include_dirs, &info.defines)?),
         None => None,
     };
+    for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
+        native::check_starts(exe, &work.join("probe"))?;
+    }
 
     let jobs = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -137,25 +142,86 @@ struct SidecarTest {
     /// The whole record (it goes into the report, minus the bulky fields).
     record: serde_json::Value,
     name: String,
-    ktest: String,
+    /// The test's `.ktest` file, or (for a plain exit written without one) the test rebuilt
+    /// from its line.
+    ktest: TestSource,
 }
 
-fn load_tests(dir: &Path) -> Result<Vec<SidecarTest>> {
+enum TestSource {
+    File(String),
+    Line(KTest),
+}
+
+/// The tests of `dir`'s `tests.jsonl`. A run killed while writing (SIGKILL, a lost node) may
+/// leave a last line cut short, a record whose `.ktest` it never wrote, or a `.ktest` whose
+/// record it never wrote: those are left out, and said on stderr.
+fn load_tests(dir: &Path, info: &RunInfo) -> Result<Vec<SidecarTest>> {
     let path = dir.join(SIDECAR);
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut cut_short = 0;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+        cut_short = 1;
+    }
     let mut tests = Vec::new();
+    let mut without_file = 0;
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let mut record: serde_json::Value =
             serde_json::from_str(line).with_context(|| format!("{}:{}: not a JSON object", path.display(), i + 1))?;
         let field = |key: &str| record.get(key).and_then(|v| v.as_str()).map(str::to_string);
-        let (Some(name), Some(ktest)) = (field("name"), field("ktest")) else {
-            bail!("{}:{}: a test without `name` or `ktest`", path.display(), i + 1);
+        let Some(name) = field("name") else {
+            bail!("{}:{}: a test without `name`", path.display(), i + 1);
+        };
+        let ktest = match field("ktest") {
+            Some(file) if !dir.join(&file).is_file() => {
+                without_file += 1;
+                continue;
+            }
+            Some(file) => TestSource::File(file),
+            None => {
+                let line: SidecarInputs = serde_json::from_str(line).with_context(|| {
+                    format!("{}:{}: a test without a `.ktest` file needs `args` and `inputs`", path.display(), i + 1)
+                })?;
+                TestSource::Line(line.to_ktest())
+            }
         };
         if let Some(map) = record.as_object_mut() {
             map.remove("path_condition");
             map.remove("args");
         }
         tests.push(SidecarTest { record, name, ktest });
+    }
+    let named: std::collections::HashSet<&str> = tests
+        .iter()
+        .filter_map(|t| match &t.ktest {
+            TestSource::File(f) => Some(f.as_str()),
+            TestSource::Line(_) => None,
+        })
+        .collect();
+    let mut files = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let without_record = files.try_fold(0, |n, entry| -> Result<usize> {
+        let name = entry.with_context(|| format!("cannot read {}", dir.display()))?.file_name();
+        let name = name.to_string_lossy();
+        Ok(n + usize::from(name.ends_with(".ktest") && !named.contains(name.as_ref())))
+    })?;
+    let mut left_out = Vec::new();
+    let mut say = |n: usize, one: &str, many: &str| match n {
+        0 => {}
+        1 => left_out.push(format!("1 {one}")),
+        n => left_out.push(format!("{n} {many}")),
+    };
+    say(cut_short, "record cut short", "records cut short");
+    say(without_file, "record without its .ktest file", "records without their .ktest files");
+    say(without_record, ".ktest file without a record", ".ktest files without records");
+    let running = info.status.as_deref() == Some("running");
+    if running || !left_out.is_empty() {
+        let what = if left_out.is_empty() { String::new() } else { format!("; left out {}", left_out.join(", ")) };
+        let how = if running { "did not finish (killed?)" } else { "was cut short" };
+        eprintln!(
+            "penumbra: the run that wrote {} {how}: replaying its {} complete tests{what}",
+            dir.display(),
+            tests.len()
+        );
     }
     Ok(tests)
 }
@@ -170,10 +236,17 @@ fn replay_test(
     scratch: &Path,
     timeout: Duration,
 ) -> Result<ReplayedTest> {
-    let ktest_path = dir.join(&test.ktest);
-    let bytes = std::fs::read(&ktest_path).with_context(|| format!("cannot read {}", ktest_path.display()))?;
-    let ktest = KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", ktest_path.display()))?;
-    let inputs = replay_inputs(&ktest).with_context(|| format!("cannot replay {}", test.name))?;
+    let read;
+    let ktest = match &test.ktest {
+        TestSource::Line(ktest) => ktest,
+        TestSource::File(file) => {
+            let path = dir.join(file);
+            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            read = KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", path.display()))?;
+            &read
+        }
+    };
+    let inputs = replay_inputs(ktest).with_context(|| format!("cannot replay {}", test.name))?;
     // The program's own objects are the test's last ones (argv and stdin objects come first).
     let own = &ktest.objects[ktest.objects.len() - inputs.objects.len()..];
     std::fs::create_dir_all(scratch).with_context(|| format!("cannot create {}", scratch.display()))?;

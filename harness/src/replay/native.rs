@@ -95,6 +95,48 @@ pub fn build(dir: &Path, source: &Path, build: Build, include_dirs: &[PathBuf], 
     Ok(exe)
 }
 
+/// Checks that `exe` starts in this environment (its sanitizers can initialise, its libraries
+/// load), so that no start-up failure is ever classified as the program's error.
+pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
+    let log = scratch.with_extension("probe.san");
+    let spawned = Command::new(exe)
+        .env("PENUMBRA_REPLAY_PROBE", "1")
+        .env("ASAN_OPTIONS", format!("{ASAN_OPTIONS}:log_path=\"{}\"", log.display()))
+        .env("UBSAN_OPTIONS", format!("{UBSAN_OPTIONS}:log_path=\"{}\"", log.display()))
+        .stdin(Stdio::null())
+        .output();
+    let out = match spawned {
+        Ok(out) => out,
+        Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) => {
+            bail!("{} is not an executable for this machine ({e})", exe.display())
+        }
+        Err(e) => bail!("cannot run {}: {e}", exe.display()),
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let text = format!("{}\n{stderr}", take_logs(&log)?);
+    if out.status.success() && stderr.contains("penumbra-replay: started") {
+        return Ok(());
+    }
+    let how = match (out.status.code(), out.status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(sig)) => format!("killed by {}", signal_name(sig)),
+        _ => out.status.to_string(),
+    };
+    let cause = if text.contains("ReserveShadowMemoryRange failed") || text.contains("ulimit -v") {
+        "AddressSanitizer cannot reserve its shadow memory: this process has an address-space limit \
+         (ulimit -v, RLIMIT_AS). Replay without it; to cap memory, use a cgroup (systemd-run --scope -p MemoryMax=...)"
+            .to_string()
+    } else if let Some(line) = text.lines().find(|l| l.contains("error while loading shared libraries")) {
+        format!("a library is missing: {}", line.trim())
+    } else if let Some(line) = text.lines().find(|l| l.contains("Sanitizer") && l.contains("ERROR")) {
+        format!("its sanitizers cannot start: {}", line.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit()))
+    } else {
+        let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("no message");
+        format!("it ended with {how} before the program began: {first}")
+    };
+    bail!("the native build {} cannot start here ({how}), so no test can be classified: {cause}", exe.display())
+}
+
 /// How one native run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunOutcome {

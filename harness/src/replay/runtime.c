@@ -12,11 +12,16 @@
  * A problem of the replay itself (no test file, an object missing or of the wrong size, a
  * violated assumption) is not a behaviour of the program: it is reported on stderr as
  * "penumbra-replay: ..." with exit status 125, which penumbra reads as "cannot replay".
+ *
+ * Before replaying, penumbra runs each build once with PENUMBRA_REPLAY_PROBE set: the
+ * constructor below then says "started" and exits, which proves that the sanitizers' runtime
+ * (initialised before any constructor) could start in this environment.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__has_include)
 #if __has_include(<sanitizer/common_interface_defs.h>)
@@ -26,6 +31,14 @@
 #endif
 
 #define REPLAY_FAILED 125
+
+__attribute__((constructor)) static void penumbra_replay_probe(void) {
+  if (getenv("PENUMBRA_REPLAY_PROBE")) {
+    fputs("penumbra-replay: started\n", stderr);
+    fflush(stderr);
+    _exit(0);
+  }
+}
 
 static unsigned char *test_data;
 static size_t test_size;

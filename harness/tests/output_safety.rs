@@ -1,0 +1,221 @@
+//! What a run leaves on disk when writing goes wrong (issue 21): the default cap on tests, a
+//! write that fails (a file-size limit), a file system that fills, and a run killed with
+//! SIGKILL. Each leaves its summary, a `run.json`, and a directory `penumbra replay` accepts,
+//! replaying exactly the complete tests.
+
+use crate::support::{penumbra, penumbra_bin, run_command, write_c, Output};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// 2^24 paths, each a plain exit.
+const HUGE: &str = r#"#include <penumbra.h>
+int main(void) {
+    char b[24];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 24; i++)
+        if (b[i] == 'a') n++;
+    return n;
+}
+"#;
+
+/// 4,096 diff paths whose records are each over 8 KB (a 4 KiB input in hex).
+const WIDE: &str = r#"#include "penumbra.h"
+int main(void) {
+    char b[4096];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 12; i++)
+        if (b[i * 300] == 'a') n++;
+    return change(n, n + 1);
+}
+"#;
+
+fn summary(out: &Output) -> Value {
+    out.assert_no_panic();
+    out.assert_status(0);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", out.stdout_str()))
+}
+
+fn records(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("tests.jsonl")).unwrap().lines().count()
+}
+
+fn ktests(dir: &Path) -> usize {
+    std::fs::read_dir(dir).unwrap().filter(|e| e.as_ref().unwrap().path().extension() == Some("ktest".as_ref())).count()
+}
+
+fn run_json(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+/// `penumbra replay DIR --json`: the classes of the tests it replayed, and its stderr.
+fn replay(dir: &Path) -> (Vec<String>, String) {
+    let out = penumbra(["replay".as_ref(), dir.as_os_str(), "--json".as_ref()]);
+    out.assert_no_panic();
+    out.assert_status(0);
+    let tests: Value = serde_json::from_slice(&out.stdout).expect("a JSON array");
+    let classes = tests.as_array().unwrap().iter().map(|t| t["class"].as_str().unwrap().to_string()).collect();
+    (classes, out.stderr)
+}
+
+#[test]
+fn the_default_cap_stops_a_run_of_millions_of_tests() {
+    let file = write_c("huge.c", HUGE);
+    let out_dir = file.dir.path().join("out");
+    let out = penumbra(["run".as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), out_dir.as_os_str()]);
+    out.assert_no_panic();
+    out.assert_status(0);
+    assert!(out.stdout_str().contains("stopped by max-tests"), "{}", out.stdout_str());
+    assert!(out.stdout_str().contains("tests                   100000\n"), "{}", out.stdout_str());
+    assert_eq!(records(&out_dir), 100_000);
+    let info = run_json(&out_dir);
+    assert_eq!((info["status"].as_str(), info["stopped_by"].as_str()), (Some("finished"), Some("max-tests")));
+    assert_eq!(info["tests"], 100_000);
+}
+
+/// A test cap stops a shadow run at exactly that many tests, and replay replays them.
+#[test]
+fn a_capped_run_replays() {
+    let file = write_c("wide.c", WIDE);
+    let out_dir = file.dir.path().join("out");
+    let s = summary(&penumbra([
+        "shadow".as_ref(),
+        file.path.as_os_str(),
+        "--max-tests".as_ref(),
+        "3".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]));
+    assert_eq!((s["stopped_by"].as_str(), s["tests_count"].as_u64()), (Some("max-tests"), Some(3)));
+    assert_eq!((records(&out_dir), ktests(&out_dir)), (3, 3));
+    let (classes, _) = replay(&out_dir);
+    assert_eq!(classes, ["output-diff"; 3]);
+}
+
+/// A write that fails (here a file-size limit: `tests.jsonl` may not pass 64 KiB) stops the run
+/// as a budget: `io-error`, the OS error said once, the sidecar cut back to whole records, the
+/// summary and `run.json` written, and the directory replays.
+#[test]
+fn a_failed_write_stops_the_run_and_keeps_what_was_written() {
+    use std::os::unix::process::CommandExt;
+    let file = write_c("wide.c", WIDE);
+    let out_dir = file.dir.path().join("out");
+    let mut cmd = Command::new(penumbra_bin());
+    cmd.arg("shadow").arg(&file.path).args(["--json", "--output-dir"]).arg(&out_dir);
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit { rlim_cur: 64 << 10, rlim_max: 64 << 10 };
+            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let s = summary(&run_command(cmd));
+    assert_eq!(s["stopped_by"], "io-error");
+    let error = s["output_error"].as_str().unwrap();
+    assert!(error.ends_with("tests.jsonl: File too large (os error 27)"), "{error}");
+    let written = s["tests_count"].as_u64().unwrap();
+    // 64 KiB hold 7 whole records of a little over 8 KiB.
+    assert_eq!(written, 7);
+    let sidecar = std::fs::read_to_string(out_dir.join("tests.jsonl")).unwrap();
+    assert!(sidecar.ends_with('\n'));
+    assert_eq!(sidecar.lines().count(), 7);
+    assert_eq!(s["tests"].as_array().unwrap().len(), 7, "the summary lists the tests on disk");
+    assert_eq!(run_json(&out_dir)["stopped_by"], "io-error");
+    let (classes, stderr) = replay(&out_dir);
+    assert_eq!(classes.len(), 7);
+    // The .ktest files of the records that did not fit are left out, and said.
+    let extra = ktests(&out_dir) - 7;
+    assert!(extra >= 1, "{extra}");
+    assert!(stderr.contains(&format!("left out {extra} .ktest file")), "{stderr}");
+}
+
+/// A file system that is nearly full: writing stops while a tenth of it is still free
+/// (`disk-space`), so the summary and the final `run.json` fit. Needs a tmpfs mount (root).
+#[test]
+fn a_small_file_system_is_never_filled() {
+    let file = write_c("huge.c", HUGE);
+    let mount = file.dir.path().join("small");
+    std::fs::create_dir(&mount).unwrap();
+    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"]).arg(&mount).status();
+    if !mounted.is_ok_and(|s| s.success()) {
+        eprintln!("note: cannot mount a tmpfs here (not root?): the small file system test is skipped");
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&mount);
+    let out_dir = mount.join("out");
+    let s = summary(&penumbra([
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--all-ktests".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]));
+    assert_eq!(s["stopped_by"], "disk-space");
+    let written = s["tests_count"].as_u64().unwrap() as usize;
+    assert!(written > 100, "{written}");
+    assert_eq!((records(&out_dir), ktests(&out_dir)), (written, written));
+    let info = run_json(&out_dir);
+    assert_eq!((info["status"].as_str(), info["stopped_by"].as_str()), (Some("finished"), Some("disk-space")));
+}
+
+/// SIGKILL (what follows SIGTERM's grace period on clusters) leaves a directory replay accepts:
+/// `run.json` says `running`, every record has its `.ktest`, and at most the one `.ktest` being
+/// written when the signal came has no record.
+#[test]
+fn a_killed_run_leaves_a_replayable_directory() {
+    // Each path runs a concrete loop of its own: a few paths a second.
+    let file = write_c(
+        "slow.c",
+        r#"#include "penumbra.h"
+int main(void) {
+    unsigned char b[8];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 8; i++)
+        if (b[i] == 'a') n++;
+    unsigned h = 0;
+    for (unsigned i = 0; i < 1000000; i++)
+        h = h * 31 + i;
+    return change(n, n + (int)(h & 1) + 1);
+}
+"#,
+    );
+    let out_dir = file.dir.path().join("out");
+    let mut child = Command::new(penumbra_bin())
+        .arg("shadow")
+        .arg(&file.path)
+        .args(["--max-time", "60", "--output-dir"])
+        .arg(&out_dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !out_dir.join("tests.jsonl").is_file() || records(&out_dir) == 0 {
+        assert!(started.elapsed().as_secs() < 60, "no test written within a minute");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(run_json(&out_dir)["status"], "running");
+    let (written, files) = (records(&out_dir), ktests(&out_dir));
+    assert!(files == written || files == written + 1, "{files} .ktest files, {written} records");
+    let (classes, stderr) = replay(&out_dir);
+    assert_eq!(classes.len(), written);
+    assert!(classes.iter().all(|c| c == "output-diff"), "{classes:?}");
+    assert!(stderr.contains("did not finish (killed?)"), "{stderr}");
+}
