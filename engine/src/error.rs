@@ -100,20 +100,28 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// Where something happened: the function and the C source line (0 when unknown).
+/// Where something happened: the function, its source file (empty when unknown: the
+/// program's main file) and the C source line (0 when unknown).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Location {
     pub func: String,
     pub line: u32,
+    pub file: String,
 }
 
 impl Location {
     pub fn new(func: impl Into<String>, line: u32) -> Self {
-        Location { func: func.into(), line }
+        Location { func: func.into(), line, file: String::new() }
     }
 
-    /// `file:line`, the form diagnostics use.
-    pub fn in_file(&self, file: &str) -> String {
+    /// The location of `line` in the function `func` of the module.
+    pub fn of(func: &penumbra_ir::Function, line: u32) -> Self {
+        Location { func: func.name.clone(), line, file: func.file.clone() }
+    }
+
+    /// `file:line`, the form diagnostics use; `main_file` when the location has no file.
+    pub fn in_file(&self, main_file: &str) -> String {
+        let file = if self.file.is_empty() { main_file } else { &self.file };
         format!("{file}:{}", self.line)
     }
 }

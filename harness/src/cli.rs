@@ -122,8 +122,10 @@ pub struct CompileArgs {
 
 #[derive(Args, Debug)]
 pub struct IrArgs {
-    /// The C source file.
-    pub file: PathBuf,
+    /// The program: C source files, LLVM bitcode (.bc) and textual IR (.ll), linked into one
+    /// module (the first names the program in reports and argv[0]).
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub compile: CompileArgs,
 }
@@ -136,8 +138,10 @@ pub enum VersionArg {
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
-    /// The C source file.
-    pub file: PathBuf,
+    /// The program: C source files, LLVM bitcode (.bc) and textual IR (.ll), linked into one
+    /// module (the first names the program in reports and argv[0]).
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
     /// Which side of each `change(old, new)` to run.
     #[arg(long, value_enum, default_value_t = VersionArg::New)]
     pub version: VersionArg,
@@ -184,8 +188,10 @@ pub enum ModeArg {
 
 #[derive(Args, Debug)]
 pub struct ShadowArgs {
-    /// The unified C source file.
-    pub file: PathBuf,
+    /// The unified program: C source files, LLVM bitcode (.bc) and textual IR (.ll), linked
+    /// into one module (the first names the program in reports and argv[0]).
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
     /// complete: four-way forking from the start; seeded: follow seeds, then explore from
     /// their divergence points.
     #[arg(long, value_enum, default_value_t = ModeArg::Complete)]
@@ -311,8 +317,10 @@ pub struct ExploreArgs {
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The C source file.
-    pub file: PathBuf,
+    /// The program: C source files, LLVM bitcode (.bc) and textual IR (.ll), linked into one
+    /// module (the first names the program in reports and argv[0]).
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
     /// Which side of each `change(old, new)` to explore.
     #[arg(long, value_enum, default_value_t = VersionArg::New)]
     pub version: VersionArg,
@@ -417,3 +425,24 @@ pub fn sym_args(matches: &ArgMatches) -> Result<Vec<SymArg>> {
     specs.sort_by_key(|&(index, _)| index);
     Ok(specs.into_iter().map(|(_, spec)| spec).collect())
 }
+
+/// The commands that take a program's files.
+pub trait ProgramFiles {
+    fn files(&self) -> &[PathBuf];
+
+    /// The first file: it names the program.
+    fn main_file(&self) -> &std::path::Path {
+        &self.files()[0]
+    }
+}
+
+macro_rules! program_files {
+    ($($t:ty),*) => {$(
+        impl ProgramFiles for $t {
+            fn files(&self) -> &[PathBuf] {
+                &self.files
+            }
+        }
+    )*};
+}
+program_files!(IrArgs, ExecArgs, ShadowArgs, RunArgs);

@@ -1,26 +1,38 @@
-//! Turning the command line's file and clang flags into an IR module.
+//! Turning the command line's files and clang flags into an IR module.
 
 use crate::cli::CompileArgs;
 use anyhow::{Context, Result};
-use penumbra_ir::{compile_file, CompileOptions, Module};
-use std::path::Path;
+use penumbra_ir::{compile_files, CompileOptions, Module};
+use std::path::PathBuf;
 
-/// Compiles `file` and checks it has a `main` to run.
-pub fn compile_program(file: &Path, args: &CompileArgs) -> Result<Module> {
-    let module = compile(file, args)?;
+/// Compiles and links `files` and checks the program has a `main` to run.
+pub fn compile_program(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
+    let module = compile(files, args)?;
     let has_main = module.func_by_name("main").is_some_and(|f| module.funcs[f].is_defined());
     if !has_main {
-        anyhow::bail!("{} defines no `main` function to run", file.display());
+        anyhow::bail!("{} defines no `main` function to run", names(files));
     }
     Ok(module)
 }
 
-/// Compiles `file` with the user's `-I`/`-D` flags; the error carries clang's diagnostics.
-pub fn compile(file: &Path, args: &CompileArgs) -> Result<Module> {
-    if !file.is_file() {
-        anyhow::bail!("cannot read {}: no such file", file.display());
+/// Compiles `files` (C, bitcode, textual IR) with the user's `-I`/`-D` flags and links them;
+/// the error carries the tools' diagnostics.
+pub fn compile(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
+    for file in files {
+        if !file.is_file() {
+            anyhow::bail!("cannot read {}: no such file", file.display());
+        }
     }
     let options =
         CompileOptions { include_dirs: args.include.clone(), defines: args.define.clone(), ..Default::default() };
-    compile_file(file, &options).with_context(|| format!("cannot compile {}", file.display()))
+    compile_files(files, &options).with_context(|| format!("cannot compile {}", names(files)))
+}
+
+/// `a.c`, `a.c and b.c`, `a.c, b.c and c.bc`.
+fn names(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }

@@ -1,6 +1,7 @@
 //! `penumbra exec FILE.c`: concrete interpretation of one version, forwarding the program's
 //! output and exit status, and reporting detected errors with their source line.
 
+use crate::cli::ProgramFiles;
 use crate::cli::{ExecArgs, VersionArg};
 use crate::compile::compile_program;
 use crate::inputs::parse_inputs;
@@ -28,7 +29,7 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
         None => {
             let inputs = parse_inputs(&args.inputs)?;
             given = Some(inputs.clone());
-            let mut argv = vec![args.file.display().to_string()];
+            let mut argv = vec![args.main_file().display().to_string()];
             argv.extend(args.args.iter().cloned());
             let config = RunConfig {
                 version,
@@ -40,13 +41,13 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
             (config, Vec::new())
         }
     };
-    let module = compile_program(&args.file, &args.compile)?;
+    let module = compile_program(&args.files, &args.compile)?;
     let result = run_concrete(&module, &config);
     // Inputs that do not fit the program's objects are refused, not fed by position, padded
     // or cut.
     match (&args.ktest, &given) {
         (Some(path), _) => objects_fit(&own, &result.symbolics)
-            .with_context(|| format!("{} does not fit {}", path.display(), args.file.display()))?,
+            .with_context(|| format!("{} does not fit {}", path.display(), args.main_file().display()))?,
         (None, Some(named)) => {
             named_inputs_fit(named, &result.symbolics).context("--input does not fit the program")?
         }

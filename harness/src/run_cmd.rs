@@ -2,6 +2,7 @@
 //! printing a summary (a short table, or one JSON object with `--json`). Progress goes to
 //! stderr once a run takes longer than a second, never to stdout.
 
+use crate::cli::ProgramFiles;
 use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
 use crate::run_info::{RunInfo, RunWatch};
@@ -22,13 +23,13 @@ pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         VersionArg::Old => Version::Old,
         VersionArg::New => Version::New,
     };
-    let mut config = engine_config(&args.file, &args.explore, &args.args, sym_args)?;
+    let mut config = engine_config(args.main_file(), &args.explore, &args.args, sym_args)?;
     config.mode = Mode::Single(version);
     config.random_seed = args.random_seed;
     config.keep_test_records = args.explore.json || args.replay_check;
-    let module = compile_program(&args.file, &args.compile)?;
+    let module = compile_program(&args.files, &args.compile)?;
     crate::interrupt::install();
-    let mut watch = RunWatch::new(RunInfo::new("run", &args.file, &args.compile)?);
+    let mut watch = RunWatch::new(RunInfo::new("run", &args.files, &args.compile)?);
     let mut summary =
         penumbra_engine::run_observed(&module, &config, &mut watch).context("symbolic execution failed")?;
     if let Err(e) = watch.finish(&summary) {

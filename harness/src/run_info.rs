@@ -21,6 +21,18 @@ fn source_hash(source: &Path) -> Result<String> {
     Ok(crate::replay::classify::sha256_hex(&bytes))
 }
 
+/// The SHA-256 of a program's files: the file's own for one file (as directories of older
+/// versions record it), else that of their hashes one per line.
+fn files_hash(files: &[PathBuf]) -> Result<String> {
+    match files {
+        [one] => source_hash(one),
+        _ => {
+            let lines: Vec<String> = files.iter().map(|f| source_hash(f)).collect::<Result<_>>()?;
+            Ok(crate::replay::classify::sha256_hex((lines.join("\n") + "\n").as_bytes()))
+        }
+    }
+}
+
 /// The file's name in an output directory.
 pub const RUN_INFO: &str = "run.json";
 
@@ -28,8 +40,12 @@ pub const RUN_INFO: &str = "run.json";
 pub struct RunInfo {
     /// The command that wrote the tests: `run` or `shadow`.
     pub command: String,
-    /// The C source, as an absolute path (replay may run from another directory).
+    /// The C source, as an absolute path (replay may run from another directory); the first
+    /// file of the program.
     pub source: PathBuf,
+    /// The program's other files (C, bitcode, textual IR), absolute, in command-line order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_sources: Vec<PathBuf>,
     /// `-I` directories, absolute.
     pub include_dirs: Vec<PathBuf>,
     /// `-D` definitions as given.
@@ -59,14 +75,17 @@ pub struct RunInfo {
 pub const REWRITE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl RunInfo {
-    pub fn new(command: &str, source: &Path, compile: &CompileArgs) -> Result<Self> {
+    pub fn new(command: &str, files: &[PathBuf], compile: &CompileArgs) -> Result<Self> {
         let absolute = |p: &Path| std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()));
+        let (source, more) = files.split_first().context("a program has at least one file")?;
+        let more_sources = more.iter().map(|f| absolute(f)).collect::<Result<Vec<_>>>()?;
         Ok(RunInfo {
             command: command.to_string(),
             source: absolute(source)?,
+            more_sources,
             include_dirs: compile.include.iter().map(|d| absolute(d)).collect::<Result<_>>()?,
             defines: compile.define.clone(),
-            source_sha256: Some(source_hash(source)?),
+            source_sha256: Some(files_hash(files)?),
             status: None,
             elapsed_s: None,
             paths: None,
@@ -75,14 +94,22 @@ impl RunInfo {
         })
     }
 
+    /// The program's files, the first first.
+    pub fn sources(&self) -> Vec<PathBuf> {
+        std::iter::once(self.source.clone()).chain(self.more_sources.iter().cloned()).collect()
+    }
+
     /// Refuses a source that is not the one the tests were generated from.
     pub fn check_source(&self) -> Result<()> {
         let Some(recorded) = &self.source_sha256 else { return Ok(()) };
-        let now = source_hash(&self.source)?;
+        let now = files_hash(&self.sources())?;
         if &now != recorded {
+            let what = match self.more_sources.is_empty() {
+                true => self.source.display().to_string(),
+                false => format!("a file of {} and {} more", self.source.display(), self.more_sources.len()),
+            };
             anyhow::bail!(
-                "{} changed since its tests were written (SHA-256 {} then, {} now): its tests belong to the old text; run penumbra again",
-                self.source.display(),
+                "{what} changed since its tests were written (SHA-256 {} then, {} now): its tests belong to the old text; run penumbra again",
                 &recorded[..12.min(recorded.len())],
                 &now[..12]
             );

@@ -2,6 +2,7 @@
 //! per diff path (and per error in both versions) and printing a summary that lists every
 //! divergence with its input; `--replay` then classifies the tests natively.
 
+use crate::cli::ProgramFiles;
 use crate::cli::{ModeArg, ShadowArgs};
 use crate::compile::compile_program;
 use crate::inputs::{parse_inputs, show_input};
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 
 /// `penumbra shadow`; `sym_args` are the `--sym-arg(s)` options in command-line order.
 pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
-    let mut config = engine_config(&args.file, &args.explore, &args.args, sym_args)?;
+    let mut config = engine_config(args.main_file(), &args.explore, &args.args, sym_args)?;
     config.random_seed = args.random_seed;
     config.mode = Mode::Shadow(shadow_mode(args)?);
     // The human report lists the first divergences; `--json` lists them all.
@@ -31,7 +32,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     if !args.explore.json {
         config.test_record_limit = Some(HUMAN_LIST_LIMIT);
     }
-    let module = compile_program(&args.file, &args.compile)?;
+    let module = compile_program(&args.files, &args.compile)?;
     for file in &args.seed_ktests {
         check_seed_fits(&module, file)?;
     }
@@ -43,7 +44,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     if !annotated {
         eprintln!(
             "penumbra: note: {} has no change() or penumbra_execute() annotations: the old and the new version are the same program",
-            args.file.display()
+            args.main_file().display()
         );
     }
     let replay_options = if args.replay {
@@ -55,7 +56,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         None
     };
     crate::interrupt::install();
-    let mut watch = RunWatch::new(RunInfo::new("shadow", &args.file, &args.compile)?);
+    let mut watch = RunWatch::new(RunInfo::new("shadow", &args.files, &args.compile)?);
     let summary = penumbra_engine::run_observed(&module, &config, &mut watch).context("shadow execution failed")?;
     if let Err(e) = watch.finish(&summary) {
         eprintln!("penumbra: {e:#}");
@@ -165,22 +166,29 @@ pub fn divergence_report(summary: &RunSummary) -> String {
         let title = if kind == "divergence" { "divergences" } else { "errors in both versions" };
         let _ = writeln!(out, "{title}:");
         for t in tests {
-            let _ = writeln!(out, "  {}  {}", t.name, describe(t));
+            let _ = writeln!(out, "  {}  {}", t.name, describe(t, &summary.program));
         }
     }
     out
 }
 
-fn describe(t: &TestRecord) -> String {
+/// A test in a line; places in the program's first file `program` are lines, in its other
+/// files `file:line`.
+fn describe(t: &TestRecord, program: &str) -> String {
     let inputs: Vec<String> = t.inputs.0.iter().map(|i| show_input(&i.name, &i.bytes)).collect();
     let mut s = String::new();
+    let place = |file: &str, line: u32| match file {
+        "" => format!("line {line}"),
+        f if f == program => format!("line {line}"),
+        f => format!("{f}:{line}"),
+    };
     if let (Some(line), Some(old), Some(new)) = (t.line, &t.old, &t.new) {
-        let _ = write!(s, "line {line}: old {old}, new {new}; ");
+        let _ = write!(s, "{}: old {old}, new {new}; ", place(t.file.as_deref().unwrap_or(""), line));
     }
     let _ = write!(s, "{}", if inputs.is_empty() { "no inputs".to_string() } else { inputs.join(" ") });
     match (&t.error, t.exit_code) {
         (Some(e), _) => {
-            let _ = write!(s, "; ends with {} at line {}", e.kind, e.line);
+            let _ = write!(s, "; ends with {} at {}", e.kind, place(&e.file, e.line));
         }
         (None, Some(code)) => {
             let _ = write!(s, "; new exits {code}");

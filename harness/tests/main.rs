@@ -8,6 +8,7 @@ mod batch;
 mod exec_corpus;
 mod exec_errors;
 mod output_safety;
+mod program_files;
 mod replay;
 mod run_cli;
 mod shadow_budgets;

@@ -302,6 +302,12 @@ int main(void) {
     assert_eq!(tests.len(), 1, "only the divergence (x in [6, 10]) has a test: {tests:?}");
     assert_eq!(
         summary["unsupported_sites"],
-        serde_json::json!([{ "construct": "unknown external function 'ext'", "func": "main", "line": line, "paths": 1 }])
+        serde_json::json!([{
+            "construct": "unknown external function 'ext'",
+            "func": "main",
+            "line": line,
+            "file": file.path.display().to_string(),
+            "paths": 1
+        }])
     );
 }

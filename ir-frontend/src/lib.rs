@@ -14,5 +14,7 @@
 pub mod frontend;
 pub mod ir;
 
-pub use frontend::{compile_file, compile_source, lower_bitcode, CompileOptions, FrontendError, KLEE_H, PENUMBRA_H};
+pub use frontend::{
+    compile_file, compile_files, compile_source, lower_bitcode, CompileOptions, FrontendError, KLEE_H, PENUMBRA_H,
+};
 pub use ir::*;

@@ -449,7 +449,7 @@ impl<'a> Interp<'a> {
             (Some(body), Some(inst)) => body.srclocs[inst].line,
             _ => f.line,
         };
-        Location::new(f.name.clone(), line)
+        Location::of(f, line)
     }
 
     /// The result type of `inst`, if it has a result.

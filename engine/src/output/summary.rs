@@ -56,6 +56,9 @@ pub struct UnsupportedSite {
     pub construct: String,
     pub func: String,
     pub line: u32,
+    /// The source file (absent when unknown: the program's).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub file: String,
     pub paths: u64,
 }
 
@@ -224,10 +227,11 @@ impl RunSummary {
             unsupported_sites: s
                 .unsupported_sites
                 .iter()
-                .map(|((line, func, construct), paths)| UnsupportedSite {
+                .map(|((file, line, func, construct), paths)| UnsupportedSite {
                     construct: construct.clone(),
                     func: func.clone(),
                     line: *line,
+                    file: file.clone(),
                     paths: *paths,
                 })
                 .collect(),
@@ -312,7 +316,10 @@ impl RunSummary {
             let _ = writeln!(
                 out,
                 "  unsupported at {}:{} ({}): {}, {paths}",
-                self.program, site.line, site.func, site.construct
+                if site.file.is_empty() { &self.program } else { &site.file },
+                site.line,
+                site.func,
+                site.construct
             );
         }
         if let Some(reason) = &self.stopped_by {

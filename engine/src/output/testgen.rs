@@ -115,6 +115,15 @@ impl SidecarInputs {
 pub struct Place {
     pub func: String,
     pub line: u32,
+    /// The source file (absent when unknown).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub file: String,
+}
+
+impl Place {
+    pub fn of(location: &crate::error::Location) -> Self {
+        Place { func: location.func.clone(), line: location.line, file: location.file.clone() }
+    }
 }
 
 /// A detected error.
@@ -124,6 +133,8 @@ pub struct ErrorInfo {
     pub message: String,
     pub func: String,
     pub line: u32,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub file: String,
 }
 
 /// What the summary lists for one test.
@@ -148,6 +159,9 @@ pub struct TestRecord {
     /// versions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Shadow execution: the source file of `line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// Shadow execution: what the old version did at the divergence (`true`/`false` for a
     /// branch, `case K`/`default` for a switch, `fails`/`passes` for a check).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -318,6 +332,7 @@ impl TestWriter {
             location: None,
             inputs: Inputs(inputs),
             line: None,
+            file: None,
             old: None,
             new: None,
             ktest: None,
@@ -325,10 +340,12 @@ impl TestWriter {
         };
         if let Some(d) = &st.divergence {
             record.line = Some(d.line);
+            record.file = Some(d.file.clone()).filter(|f| !f.is_empty());
             record.old = Some(d.old.describe(store, model));
             record.new = Some(d.new.describe(store, model));
         } else if let (true, Ending::Error(e)) = (st.mode.is_shadow(), ending) {
             record.line = Some(e.location.line);
+            record.file = Some(e.location.file.clone()).filter(|f| !f.is_empty());
         }
         match ending {
             Ending::Exit(code) => record.exit_code = Some(*code),
@@ -338,15 +355,16 @@ impl TestWriter {
                     message: e.message.clone(),
                     func: e.location.func.clone(),
                     line: e.location.line,
+                    file: e.location.file.clone(),
                 })
             }
             Ending::Unsupported { message, location } => {
                 record.reason = Some(message.clone());
-                record.location = Some(Place { func: location.func.clone(), line: location.line });
+                record.location = Some(Place::of(location));
             }
             Ending::AssumeFalse(location) => {
                 record.reason = Some("the assumed condition cannot hold".into());
-                record.location = Some(Place { func: location.func.clone(), line: location.line });
+                record.location = Some(Place::of(location));
             }
             Ending::Early(why) => record.reason = Some(why.name().to_string()),
         }

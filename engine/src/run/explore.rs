@@ -214,7 +214,7 @@ impl<'p, 'o> Runner<'p, 'o> {
             }
             Ending::Unsupported { message, location } => {
                 stats.unsupported += 1;
-                let site = (location.line, location.func.clone(), message.clone());
+                let site = (location.file.clone(), location.line, location.func.clone(), message.clone());
                 *stats.unsupported_sites.entry(site).or_insert(0) += 1;
             }
             Ending::AssumeFalse(_) => stats.assume_false += 1,

@@ -99,7 +99,7 @@ impl<'p> Context<'p> {
             .as_ref()
             .and_then(|b| b.layout.block_insts(frame.block).get(frame.idx as usize).map(|&i| b.srclocs[i].line))
             .unwrap_or(func.line);
-        Location::new(func.name.clone(), line)
+        Location::of(func, line)
     }
 
     /// An ending for an unsupported construct at the current location.

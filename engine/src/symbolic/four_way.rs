@@ -198,7 +198,7 @@ impl Context<'_> {
     pub fn diverge(&mut self, st: &mut ExecutionState, old: Side, new: Side) {
         debug_assert_eq!(st.mode, ExecMode::Both, "only a state running both versions diverges");
         let loc = self.location(st);
-        st.divergence = Some(Rc::new(Divergence { func: loc.func, line: loc.line, old, new }));
+        st.divergence = Some(Rc::new(Divergence { func: loc.func, line: loc.line, file: loc.file, old, new }));
         st.mode = ExecMode::Diverged;
         self.stats.divergences += 1;
     }

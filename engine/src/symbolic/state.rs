@@ -76,6 +76,8 @@ pub struct ExecuteBlock {
 pub struct Divergence {
     pub func: String,
     pub line: u32,
+    /// The source file of `line` (empty when unknown).
+    pub file: String,
     /// What the old version did.
     pub old: Side,
     /// What the new version did.

@@ -55,8 +55,8 @@ pub struct Stats {
     pub tests: u64,
     /// Errors per kind.
     pub error_kinds: BTreeMap<&'static str, u64>,
-    /// Unsupported paths per (line, function, construct): what a run could not explore.
-    pub unsupported_sites: BTreeMap<(u32, String, String), u64>,
+    /// Unsupported paths per (file, line, function, construct): what a run could not explore.
+    pub unsupported_sites: BTreeMap<(String, u32, String, String), u64>,
 }
 
 impl Stats {

@@ -55,7 +55,7 @@ impl ModuleBuilder {
     }
 
     fn declare_sig(&mut self, name: &str, sig: Signature) -> Func {
-        self.module.add_func(penumbra_ir::Function { name: name.into(), sig, body: None, line: 0 })
+        self.module.add_func(penumbra_ir::Function { name: name.into(), sig, body: None, line: 0, file: String::new() })
     }
 
     /// Gives `func` a body: `build` gets the builder positioned in the entry block and the

@@ -84,11 +84,17 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let tests = load_tests(dir, &info)?;
     let work = dir.join("replay");
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
-    let build = |b| native::build(&work, &info.source, b, &info.include_dirs, &info.defines);
+    let sources = info.sources();
+    let build = |b| native::build(&work, &sources, b, &info.include_dirs, &info.defines);
     let old = build(Build::Old)?;
     let new = build(Build::New)?;
     let fixed = match &options.fixed_version {
-        Some(file) => Some(native::build(&work, file, Build::Fixed, &info.include_dirs, &info.defines)?),
+        Some(file) => {
+            // The fixed version replaces the program's first file.
+            let sources: Vec<PathBuf> =
+                std::iter::once(file.clone()).chain(info.more_sources.iter().cloned()).collect();
+            Some(native::build(&work, &sources, Build::Fixed, &info.include_dirs, &info.defines)?)
+        }
         None => None,
     };
     for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {

@@ -61,8 +61,15 @@ impl Build {
     }
 }
 
-/// Compiles `source` as `build` into `dir`, returning the executable.
-pub fn build(dir: &Path, source: &Path, build: Build, include_dirs: &[PathBuf], defines: &[String]) -> Result<PathBuf> {
+/// Compiles the program's `sources` (C, bitcode, textual IR) as `build` into `dir`, returning
+/// the executable.
+pub fn build(
+    dir: &Path,
+    sources: &[PathBuf],
+    build: Build,
+    include_dirs: &[PathBuf],
+    defines: &[String],
+) -> Result<PathBuf> {
     let include = dir.join("include");
     write_headers(&include).context("cannot write penumbra's headers")?;
     let runtime = dir.join(RUNTIME_FILE);
@@ -77,7 +84,7 @@ pub fn build(dir: &Path, source: &Path, build: Build, include_dirs: &[PathBuf], 
     for d in defines {
         clang.arg(format!("-D{d}"));
     }
-    clang.arg(source).arg(&runtime).arg("-o").arg(&exe);
+    clang.args(sources).arg(&runtime).arg("-o").arg(&exe);
     let out = clang.output().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => {
             anyhow::anyhow!("{CLANG} is not on the PATH: replay builds the program natively (apt-get install clang-15)")
@@ -88,7 +95,7 @@ pub fn build(dir: &Path, source: &Path, build: Build, include_dirs: &[PathBuf], 
         bail!(
             "cannot build the {} version of {} natively:\n{}",
             build.name(),
-            source.display(),
+            sources.first().map_or(String::new(), |s| s.display().to_string()),
             String::from_utf8_lossy(&out.stderr).trim_end()
         );
     }

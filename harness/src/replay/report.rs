@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How many tests of each class the readable report lists.
@@ -128,7 +128,15 @@ impl Report {
             t.record.get(k).and_then(|v| v.as_str().map(str::to_string).or_else(|| v.as_u64().map(|n| n.to_string())))
         };
         if let (Some(line), Some(old), Some(new)) = (field("line"), field("old"), field("new")) {
-            let _ = write!(s, "  (parted at line {line}: old {old}, new {new})");
+            // A place in another file than the program's first is `file:line`.
+            let first = self.source.file_name().map(|n| n.to_string_lossy().into_owned());
+            let place = match field("file") {
+                Some(file) if Path::new(&file).file_name().map(|n| n.to_string_lossy().into_owned()) != first => {
+                    format!("{file}:{line}")
+                }
+                _ => format!("line {line}"),
+            };
+            let _ = write!(s, "  (parted at {place}: old {old}, new {new})");
         }
         s
     }

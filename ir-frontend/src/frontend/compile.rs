@@ -1,5 +1,7 @@
-//! Running the LLVM 15 tools: C file -> `clang-15` -> bitcode -> `opt-15 -passes=mem2reg` ->
-//! [`lower_bitcode`], all in a temporary directory that also holds penumbra's headers.
+//! Running the LLVM 15 tools: each C file -> `clang-15` -> bitcode; several inputs (C files,
+//! bitcode `.bc`, textual IR `.ll`) -> `llvm-link-15` -> one module; -> `opt-15
+//! -passes=mem2reg` -> [`lower_bitcode`], all in a temporary directory that also holds
+//! penumbra's headers.
 //!
 //! Flags: `-O0 -Xclang -disable-O0-optnone` (unoptimised code that `opt` may still
 //! transform), `-g` (source lines), `-fwrapv` (wrapping signed arithmetic, as the engine
@@ -20,6 +22,26 @@ use std::process::Command;
 pub const CLANG: &str = "clang-15";
 /// The LLVM optimiser penumbra uses (for `mem2reg`).
 pub const OPT: &str = "opt-15";
+/// The LLVM linker penumbra uses to make one module of several inputs.
+pub const LLVM_LINK: &str = "llvm-link-15";
+
+/// What an input file is, by its extension: `.bc` bitcode, `.ll` textual IR, anything else C.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    C,
+    Bitcode,
+    TextualIr,
+}
+
+impl InputKind {
+    pub fn of(path: &Path) -> Self {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("bc") => InputKind::Bitcode,
+            Some("ll") => InputKind::TextualIr,
+            _ => InputKind::C,
+        }
+    }
+}
 
 /// The fixed clang flags of a symbolic build (before the user's `-I`/`-D`/extra flags).
 pub const CLANG_FLAGS: &[&str] = &[
@@ -48,8 +70,42 @@ pub struct CompileOptions {
 
 /// Compiles the C file at `path` and lowers it. [`Module::source_file`] is `path` as given.
 pub fn compile_file(path: &Path, opts: &CompileOptions) -> Result<Module, FrontendError> {
+    compile_files(&[path.to_path_buf()], opts)
+}
+
+/// Compiles the C files among `inputs`, links them with the bitcode and textual IR among them
+/// into one module, and lowers it. [`Module::source_file`] is the first input as given; each
+/// function keeps the file its debug information names.
+pub fn compile_files(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Module, FrontendError> {
+    let Some(first) = inputs.first() else {
+        return Err(FrontendError::Internal("no input file to compile".into()));
+    };
     let dir = temp_dir()?;
-    compile_in(dir.path(), path, &path.to_string_lossy(), opts)
+    let include = dir.path().join("include");
+    write_headers(&include)?;
+    let mut parts = Vec::with_capacity(inputs.len());
+    for (i, input) in inputs.iter().enumerate() {
+        match InputKind::of(input) {
+            InputKind::C => {
+                let bitcode = dir.path().join(format!("input{i}.bc"));
+                compile_c(&include, input, &input.to_string_lossy(), opts, &bitcode)?;
+                parts.push(bitcode);
+            }
+            InputKind::Bitcode | InputKind::TextualIr => parts.push(input.clone()),
+        }
+    }
+    let source_name = first.to_string_lossy();
+    let linked = match parts.as_slice() {
+        [bitcode] if InputKind::of(bitcode) != InputKind::TextualIr => bitcode.clone(),
+        _ => {
+            let linked = dir.path().join("linked.bc");
+            let mut link = Command::new(LLVM_LINK);
+            link.args(&parts).arg("-o").arg(&linked);
+            run(link, LLVM_LINK, &source_name, &linked)?;
+            linked
+        }
+    };
+    promote_and_lower(dir.path(), &linked, &source_name)
 }
 
 /// Compiles C source text as if it were a file called `name` (for tests and tools).
@@ -61,7 +117,13 @@ pub fn compile_source(name: &str, source: &str, opts: &CompileOptions) -> Result
         .map_err(|e| FrontendError::io(format!("cannot create {}", src_dir.display()), e))?;
     let path = src_dir.join(file_name);
     std::fs::write(&path, source).map_err(|e| FrontendError::io(format!("cannot write {}", path.display()), e))?;
-    compile_in(dir.path(), &path, name, opts)
+    let mut module = compile_in(dir.path(), &path, name, opts)?;
+    // The text's functions are in `name`, not in the temporary file that held it.
+    let written = path.to_string_lossy();
+    for f in module.funcs.values_mut().filter(|f| f.file == written) {
+        f.file = name.to_string();
+    }
+    Ok(module)
 }
 
 fn temp_dir() -> Result<tempfile::TempDir, FrontendError> {
@@ -71,26 +133,42 @@ fn temp_dir() -> Result<tempfile::TempDir, FrontendError> {
         .map_err(|e| FrontendError::io("cannot create a temporary directory", e))
 }
 
-/// The whole pipeline inside `dir`.
+/// The whole pipeline inside `dir`, for one C file.
 fn compile_in(dir: &Path, path: &Path, source_name: &str, opts: &CompileOptions) -> Result<Module, FrontendError> {
     let include = dir.join("include");
     write_headers(&include)?;
     let bitcode = dir.join("out.bc");
+    compile_c(&include, path, source_name, opts, &bitcode)?;
+    promote_and_lower(dir, &bitcode, source_name)
+}
+
+/// Compiles the C file `path` to `bitcode`, with penumbra's headers in `include`.
+fn compile_c(
+    include: &Path,
+    path: &Path,
+    source_name: &str,
+    opts: &CompileOptions,
+    bitcode: &Path,
+) -> Result<(), FrontendError> {
     let mut clang = Command::new(CLANG);
     clang.args(CLANG_FLAGS);
     for d in &opts.include_dirs {
         clang.arg("-I").arg(d);
     }
-    clang.arg("-I").arg(&include);
+    clang.arg("-I").arg(include);
     for d in &opts.defines {
         clang.arg(format!("-D{d}"));
     }
     clang.args(&opts.extra_flags);
-    clang.arg(path).arg("-o").arg(&bitcode);
-    run(clang, CLANG, source_name, &bitcode)?;
+    clang.arg(path).arg("-o").arg(bitcode);
+    run(clang, CLANG, source_name, bitcode)
+}
+
+/// `mem2reg` over `bitcode`, then lowering.
+fn promote_and_lower(dir: &Path, bitcode: &Path, source_name: &str) -> Result<Module, FrontendError> {
     let promoted = dir.join("out.mem2reg.bc");
     let mut opt = Command::new(OPT);
-    opt.arg("-passes=mem2reg").arg(&bitcode).arg("-o").arg(&promoted);
+    opt.arg("-passes=mem2reg").arg(bitcode).arg("-o").arg(&promoted);
     run(opt, OPT, source_name, &promoted)?;
     lower_bitcode(&promoted, source_name)
 }

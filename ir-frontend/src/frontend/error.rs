@@ -21,12 +21,10 @@ pub enum FrontendError {
     CompileFailed { tool: String, file: String, stderr: String },
 
     /// Reading or writing a file, or starting a process, failed.
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The OS error is part of the message, not a `source` (callers print error chains, and
+    /// it would appear twice).
+    #[error("{context}: {cause}")]
+    Io { context: String, cause: std::io::Error },
 
     /// The bitcode the tools produced could not be read.
     #[error("cannot read LLVM bitcode {}: {message}", path.display())]
@@ -40,6 +38,6 @@ pub enum FrontendError {
 
 impl FrontendError {
     pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Self {
-        FrontendError::Io { context: context.into(), source }
+        FrontendError::Io { context: context.into(), cause: source }
     }
 }

@@ -12,7 +12,9 @@ pub mod headers;
 mod llvm_info;
 mod lower;
 
-pub use compile::{compile_file, compile_source, CompileOptions, CLANG, CLANG_FLAGS, OPT};
+pub use compile::{
+    compile_file, compile_files, compile_source, CompileOptions, InputKind, CLANG, CLANG_FLAGS, LLVM_LINK, OPT,
+};
 pub use error::FrontendError;
 pub use headers::{write_headers, KLEE_H, PENUMBRA_H};
 pub use lower::lower_bitcode;

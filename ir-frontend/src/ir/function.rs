@@ -202,6 +202,9 @@ pub struct Function {
     pub body: Option<Body>,
     /// The line of the definition, 0 if unknown or external.
     pub line: u32,
+    /// The source file of the definition as its debug information names it (relative to the
+    /// directory it was compiled in, or absolute); empty if unknown or external.
+    pub file: String,
 }
 
 impl Function {

@@ -28,6 +28,7 @@ fn clamp_module() -> Module {
         sig: Signature { params: vec![Type::I32], ret: Some(Type::I32), varargs: false },
         body: Some(body),
         line: 2,
+        file: "clamp.c".into(),
     });
     module
 }
@@ -117,7 +118,13 @@ fn verifier_reports_type_errors_and_missing_terminators() {
         let y = b.iconst(Type::I64, 2);
         b.ins(InstData::Binary { op: BinaryOp::Add, args: [x, y] }, Some(Type::I32));
     }
-    module.add_func(Function { name: "f".into(), sig: Signature::default(), body: Some(body), line: 0 });
+    module.add_func(Function {
+        name: "f".into(),
+        sig: Signature::default(),
+        body: Some(body),
+        line: 0,
+        file: String::new(),
+    });
     let errors = verify_module(&module).unwrap_err();
     let messages: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(messages, vec!["@f: inst0: block0 does not end in a terminator".to_string()]);

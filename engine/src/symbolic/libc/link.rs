@@ -64,9 +64,13 @@ pub fn link(module: &Module) -> Result<(Module, BTreeSet<Func>), RunError> {
             let lfunc = &lib.funcs[callee];
             let f = match out.func_by_name(&lfunc.name) {
                 Some(f) => f,
-                None => {
-                    out.add_func(Function { name: lfunc.name.clone(), sig: lfunc.sig.clone(), body: None, line: 0 })
-                }
+                None => out.add_func(Function {
+                    name: lfunc.name.clone(),
+                    sig: lfunc.sig.clone(),
+                    body: None,
+                    line: 0,
+                    file: String::new(),
+                }),
             };
             map.insert(callee, f);
             if lfunc.is_defined() && !out.funcs[f].is_defined() {

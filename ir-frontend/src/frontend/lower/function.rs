@@ -24,13 +24,19 @@ use llvm_ir::instruction::{Call, Phi};
 use llvm_ir::{BasicBlock, DebugLoc, HasDebugLoc, Instruction, Name, Operand, Terminator, Type as LType};
 use rustc_hash::FxHashMap;
 
-/// Lowers `f`; returns its body and its line.
+/// Lowers `f`; returns its body, its line and its source file (as its debug information names
+/// it; empty when it has none).
 pub(super) fn lower_function<'m>(
     cx: &mut ModuleCx<'m>,
     f: &'m llvm_ir::Function,
-) -> Result<(Body, u32), FrontendError> {
+) -> Result<(Body, u32, String), FrontendError> {
     let mut body = Body::default();
-    let line = function_line(f, &cx.llvm.source_file_name);
+    let own = OwnFile::of(f, &cx.llvm.source_file_name);
+    let line = function_line(f, own);
+    let file = match own {
+        OwnFile::Of(d) => d.filename.clone(),
+        OwnFile::Named(_) => String::new(),
+    };
     {
         let mut lower = FnLower::new(cx, f, &mut body);
         lower.run(line);
@@ -42,28 +48,50 @@ pub(super) fn lower_function<'m>(
             )));
         }
     }
-    Ok((body, line))
+    Ok((body, line, file))
+}
+
+/// The file a function's lines are in: its `DISubprogram`'s, or (without one) the module's
+/// source file. Lines in other files (the bodies of `static inline` functions of headers
+/// inlined at `-O0` by `always_inline`) would be misread as lines of this one, so they count
+/// as unknown.
+#[derive(Copy, Clone)]
+enum OwnFile<'m> {
+    Of(&'m DebugLoc),
+    Named(&'m str),
+}
+
+impl<'m> OwnFile<'m> {
+    fn of(f: &'m llvm_ir::Function, source_file_name: &'m str) -> Self {
+        match f.debugloc.as_ref().filter(|d| !d.filename.is_empty()) {
+            Some(d) => OwnFile::Of(d),
+            None => OwnFile::Named(source_file_name),
+        }
+    }
+
+    fn holds(self, d: &DebugLoc) -> bool {
+        match self {
+            OwnFile::Of(own) => d.filename == own.filename && d.directory == own.directory,
+            OwnFile::Named(main_file) => in_main_file(d, main_file),
+        }
+    }
 }
 
 /// The line of the function's `DISubprogram`, else of its first located instruction.
-fn function_line(f: &llvm_ir::Function, main_file: &str) -> u32 {
+fn function_line(f: &llvm_ir::Function, own: OwnFile) -> u32 {
     if let Some(d) = f.debugloc.as_ref().filter(|d| d.line != 0) {
-        return if in_main_file(d, main_file) { d.line } else { 0 };
+        return if own.holds(d) { d.line } else { 0 };
     }
     f.basic_blocks
         .iter()
         .flat_map(|bb| bb.instrs.iter().map(|i| i.get_debug_loc()).chain([bb.term.get_debug_loc()]))
-        .find_map(|d| srcloc(d, main_file).map(|l| l.line))
+        .find_map(|d| srcloc(d, own).map(|l| l.line))
         .unwrap_or(0)
 }
 
-/// The location of an instruction, if it has one in the main source file. Lines in other
-/// files (the bodies of `static inline` functions of headers) would be misread as lines of
-/// the program, so they count as unknown.
-fn srcloc(d: &Option<DebugLoc>, main_file: &str) -> Option<SrcLoc> {
-    d.as_ref()
-        .filter(|d| d.line != 0 && in_main_file(d, main_file))
-        .map(|d| SrcLoc { line: d.line, col: d.col.unwrap_or(0) })
+/// The location of an instruction, if it has one in its function's own file.
+fn srcloc(d: &Option<DebugLoc>, own: OwnFile) -> Option<SrcLoc> {
+    d.as_ref().filter(|d| d.line != 0 && own.holds(d)).map(|d| SrcLoc { line: d.line, col: d.col.unwrap_or(0) })
 }
 
 /// Whether a debug location is in the compiled file. Clang records a file below its working
@@ -308,8 +336,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
 
     fn lower_block(&mut self, i: usize) {
         let bb = &self.f.basic_blocks[i];
-        let main_file = self.cx.llvm.source_file_name.as_str();
-        let srcloc = |d: &Option<DebugLoc>| srcloc(d, main_file);
+        let own = OwnFile::of(self.f, &self.cx.llvm.source_file_name);
+        let srcloc = |d: &Option<DebugLoc>| srcloc(d, own);
         self.current = i;
         let start = if i == 0 { self.entry_cursor.unwrap_or(self.ir_blocks[0]) } else { self.ir_blocks[i] };
         self.b.switch_to_block(start);

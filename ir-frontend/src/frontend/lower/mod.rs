@@ -96,10 +96,11 @@ fn lower_module(llvm: &llvm_ir::Module, info: &LlvmInfo, source_name: &str) -> R
     cx.collect_constructors();
     for f in &llvm.functions {
         let Some(id) = cx.funcs.get(f.name.as_str()).copied() else { continue };
-        let (body, line) = function::lower_function(&mut cx, f)?;
+        let (body, line, file) = function::lower_function(&mut cx, f)?;
         let func = &mut cx.module.funcs[id];
         func.body = Some(body);
         func.line = line;
+        func.file = file;
     }
     let module = cx.module;
     if let Err(errors) = verify_module(&module) {
@@ -185,7 +186,8 @@ impl<'m> ModuleCx<'m> {
     }
 
     fn add_function(&mut self, name: &'m str, sig: Signature) -> Func {
-        let id = self.module.add_func(Function { name: name.to_string(), sig, body: None, line: 0 });
+        let id =
+            self.module.add_func(Function { name: name.to_string(), sig, body: None, line: 0, file: String::new() });
         self.funcs.insert(name, id);
         id
     }
@@ -231,7 +233,8 @@ impl<'m> ModuleCx<'m> {
                 Err(Unsup::msg(format!("{name} is defined with a signature other than the C library's")))
             };
         }
-        let f = self.module.add_func(Function { name: name.to_string(), sig, body: None, line: 0 });
+        let f =
+            self.module.add_func(Function { name: name.to_string(), sig, body: None, line: 0, file: String::new() });
         self.extra_funcs.insert(name, f);
         Ok(f)
     }
