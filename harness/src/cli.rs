@@ -118,6 +118,11 @@ pub struct CompileArgs {
     /// Define a preprocessor macro, NAME or NAME=VALUE (passed to clang).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// A build's compilation database (compile_commands.json, as CMake, Bear or
+    /// intercept-build write it): each C file it lists is compiled with the build's own flags
+    /// (its -I, -D, -std, -include...; not its -O level or output), in the build's directory.
+    #[arg(long, value_name = "FILE")]
+    pub compile_commands: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -23,8 +23,16 @@ pub fn compile(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
             anyhow::bail!("cannot read {}: no such file", file.display());
         }
     }
-    let options =
-        CompileOptions { include_dirs: args.include.clone(), defines: args.define.clone(), ..Default::default() };
+    let per_file = match &args.compile_commands {
+        Some(db) => crate::compile_db::load(db)?,
+        None => Vec::new(),
+    };
+    let options = CompileOptions {
+        include_dirs: args.include.clone(),
+        defines: args.define.clone(),
+        per_file,
+        ..Default::default()
+    };
     compile_files(files, &options).with_context(|| format!("cannot compile {}", names(files)))
 }
 

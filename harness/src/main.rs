@@ -6,6 +6,7 @@
 mod batch;
 mod cli;
 mod compile;
+mod compile_db;
 mod exec;
 mod inputs;
 mod interrupt;

@@ -50,6 +50,9 @@ pub struct RunInfo {
     pub include_dirs: Vec<PathBuf>,
     /// `-D` definitions as given.
     pub defines: Vec<String>,
+    /// The build's compilation database the files were compiled with, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compile_commands: Option<PathBuf>,
     /// The SHA-256 of the source the tests were generated from: replay refuses a source that
     /// changed since (its tests would be replayed against another program). Absent in
     /// directories of older versions.
@@ -85,6 +88,7 @@ impl RunInfo {
             more_sources,
             include_dirs: compile.include.iter().map(|d| absolute(d)).collect::<Result<_>>()?,
             defines: compile.define.clone(),
+            compile_commands: compile.compile_commands.as_deref().map(absolute).transpose()?,
             source_sha256: Some(files_hash(files)?),
             status: None,
             elapsed_s: None,

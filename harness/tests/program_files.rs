@@ -135,3 +135,43 @@ fn missing_files_and_missing_main_are_usage_errors() {
     assert_ne!(out.status, Some(0));
     assert!(out.stderr.contains("symbol multiply defined"), "{}", out.stderr);
 }
+
+/// A build's compilation database gives each file its own flags: check.c needs the build's
+/// `-Iinc` (for limits.h of its own) and `-DNEW_LIMIT=4`, compiled in the build's directory;
+/// replay builds it natively the same way.
+#[test]
+fn a_compilation_database_gives_each_file_its_flags() {
+    let p = Program::new();
+    std::fs::create_dir(p.path("inc")).unwrap();
+    std::fs::write(p.path("inc/bounds.h"), "#define OLD_LIMIT 3\n").unwrap();
+    let check = CHECK
+        .replace("#include \"penumbra.h\"", "#include \"penumbra.h\"\n#include \"bounds.h\"")
+        .replace("change(3, 4)", "change(OLD_LIMIT, NEW_LIMIT)");
+    std::fs::write(p.path("check.c"), check).unwrap();
+    let db = serde_json::json!([
+        {"directory": p.dir.path(), "file": "check.c",
+         "command": "gcc -O2 -Iinc '-DNEW_LIMIT=4' -MD -MF check.d -c check.c -o check.o"},
+        {"directory": p.dir.path(), "file": "main.c", "arguments": ["cc", "-O2", "-c", "main.c", "-o", "main.o"]}
+    ]);
+    std::fs::write(p.path("compile_commands.json"), db.to_string()).unwrap();
+    let without = p.penumbra(&["shadow", "main.c", "check.c", "scale.c", "--no-tests"]);
+    assert_ne!(without.status, Some(0));
+    assert!(without.stderr.contains("'bounds.h' file not found"), "{}", without.stderr);
+    let s = json(&p.penumbra(&[
+        "shadow",
+        "main.c",
+        "check.c",
+        "scale.c",
+        "--compile-commands",
+        "compile_commands.json",
+        "--json",
+        "--output-dir",
+        "out",
+    ]));
+    assert_eq!(s["diff_paths"], 1);
+    assert_eq!(s["tests"][0]["inputs"]["x"]["int"], 4);
+    let replay = p.penumbra(&["replay", "out", "--json"]);
+    replay.assert_status(0);
+    let tests: Value = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(tests[0]["class"], "regression", "{}", replay.stderr);
+}

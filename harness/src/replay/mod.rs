@@ -84,16 +84,25 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let tests = load_tests(dir, &info)?;
     let work = dir.join("replay");
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
-    let sources = info.sources();
-    let build = |b| native::build(&work, &sources, b, &info.include_dirs, &info.defines);
+    let files = info.sources();
+    let per_file = match &info.compile_commands {
+        Some(db) => crate::compile_db::load(db)?,
+        None => Vec::new(),
+    };
+    let sources = native::Sources {
+        files: &files,
+        include_dirs: &info.include_dirs,
+        defines: &info.defines,
+        per_file: &per_file,
+    };
+    let build = |b| native::build(&work, &sources, b);
     let old = build(Build::Old)?;
     let new = build(Build::New)?;
     let fixed = match &options.fixed_version {
         Some(file) => {
             // The fixed version replaces the program's first file.
-            let sources: Vec<PathBuf> =
-                std::iter::once(file.clone()).chain(info.more_sources.iter().cloned()).collect();
-            Some(native::build(&work, &sources, Build::Fixed, &info.include_dirs, &info.defines)?)
+            let files: Vec<PathBuf> = std::iter::once(file.clone()).chain(info.more_sources.iter().cloned()).collect();
+            Some(native::build(&work, &native::Sources { files: &files, ..sources }, Build::Fixed)?)
         }
         None => None,
     };

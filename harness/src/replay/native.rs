@@ -12,6 +12,7 @@
 
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, CLANG};
+use penumbra_ir::BuildFlags;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -61,30 +62,55 @@ impl Build {
     }
 }
 
-/// Compiles the program's `sources` (C, bitcode, textual IR) as `build` into `dir`, returning
-/// the executable.
-pub fn build(
-    dir: &Path,
-    sources: &[PathBuf],
-    build: Build,
-    include_dirs: &[PathBuf],
-    defines: &[String],
-) -> Result<PathBuf> {
+/// What a program is built from.
+pub struct Sources<'a> {
+    /// C files, bitcode and textual IR, the first naming the program.
+    pub files: &'a [PathBuf],
+    pub include_dirs: &'a [PathBuf],
+    pub defines: &'a [String],
+    /// Files compiled with their build's flags (`--compile-commands`), by absolute path.
+    pub per_file: &'a [(PathBuf, BuildFlags)],
+}
+
+/// Compiles the program's `sources` as `build` into `dir`, returning the executable.
+pub fn build(dir: &Path, sources: &Sources, build: Build) -> Result<PathBuf> {
     let include = dir.join("include");
     write_headers(&include).context("cannot write penumbra's headers")?;
     let runtime = dir.join(RUNTIME_FILE);
     std::fs::write(&runtime, RUNTIME_C).with_context(|| format!("cannot write {}", runtime.display()))?;
     let exe = dir.join(build.name());
+    let mut inputs = Vec::with_capacity(sources.files.len());
+    for (i, file) in sources.files.iter().enumerate() {
+        let flags = sources.per_file.iter().find(|(f, _)| f == file).map(|(_, flags)| flags);
+        let Some(flags) = flags else {
+            inputs.push(file.clone());
+            continue;
+        };
+        // A file of a build: compiled on its own, in the build's directory, with its flags.
+        let object = dir.join(format!("{}-{i}.o", build.name()));
+        let mut clang = Command::new(CLANG);
+        clang.args(NATIVE_FLAGS).arg(build.define()).arg("-I").arg(&include);
+        clang.args(["-Wno-unknown-warning-option", "-Qunused-arguments"]).args(&flags.flags);
+        clang.arg("-c").arg(&flags.file).arg("-o").arg(&object).current_dir(&flags.directory);
+        run_clang(clang, build, file)?;
+        inputs.push(object);
+    }
     let mut clang = Command::new(CLANG);
     clang.args(NATIVE_FLAGS).arg(build.define());
-    for d in include_dirs {
+    for d in sources.include_dirs {
         clang.arg("-I").arg(d);
     }
     clang.arg("-I").arg(&include);
-    for d in defines {
+    for d in sources.defines {
         clang.arg(format!("-D{d}"));
     }
-    clang.args(sources).arg(&runtime).arg("-o").arg(&exe);
+    clang.args(&inputs).arg(&runtime).arg("-o").arg(&exe);
+    run_clang(clang, build, &sources.files[0])?;
+    Ok(exe)
+}
+
+/// Runs a native compile of `file` as `build`; clang's diagnostics make the error.
+fn run_clang(mut clang: Command, build: Build, file: &Path) -> Result<()> {
     let out = clang.output().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => {
             anyhow::anyhow!("{CLANG} is not on the PATH: replay builds the program natively (apt-get install clang-15)")
@@ -95,11 +121,11 @@ pub fn build(
         bail!(
             "cannot build the {} version of {} natively:\n{}",
             build.name(),
-            sources.first().map_or(String::new(), |s| s.display().to_string()),
+            file.display(),
             String::from_utf8_lossy(&out.stderr).trim_end()
         );
     }
-    Ok(exe)
+    Ok(())
 }
 
 /// Checks that `exe` starts in this environment (its sanitizers can initialise, its libraries

@@ -66,6 +66,21 @@ pub struct CompileOptions {
     pub defines: Vec<String>,
     /// Further clang flags, passed as they are.
     pub extra_flags: Vec<String>,
+    /// Files compiled as a build compiled them (from its `compile_commands.json`), by
+    /// absolute path: those get their build's flags instead of `include_dirs`, `defines` and
+    /// `extra_flags`.
+    pub per_file: Vec<(PathBuf, BuildFlags)>,
+}
+
+/// How a build compiled one file: in `directory`, with `flags` (the build's, less those that
+/// choose the output, the optimisation level or dependency files), naming the file `file`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildFlags {
+    pub directory: PathBuf,
+    pub flags: Vec<String>,
+    /// The source file as the build named it (relative to `directory` or absolute): debug
+    /// information records it so.
+    pub file: String,
 }
 
 /// Compiles the C file at `path` and lowers it. [`Module::source_file`] is `path` as given.
@@ -105,7 +120,20 @@ pub fn compile_files(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Module
             linked
         }
     };
-    promote_and_lower(dir.path(), &linked, &source_name)
+    let mut module = promote_and_lower(dir.path(), &linked, &source_name)?;
+    for input in inputs {
+        name_functions_file(&mut module, input, &input.to_string_lossy());
+    }
+    Ok(module)
+}
+
+/// The functions defined in `file` (an input, as debug information names it: absolute) take
+/// `name` as their file: the user's spelling.
+fn name_functions_file(module: &mut Module, file: &Path, name: &str) {
+    let Ok(file) = std::path::absolute(file) else { return };
+    for f in module.funcs.values_mut().filter(|f| !f.file.is_empty() && Path::new(&f.file) == file) {
+        f.file = name.to_string();
+    }
 }
 
 /// Compiles C source text as if it were a file called `name` (for tests and tools).
@@ -119,10 +147,7 @@ pub fn compile_source(name: &str, source: &str, opts: &CompileOptions) -> Result
     std::fs::write(&path, source).map_err(|e| FrontendError::io(format!("cannot write {}", path.display()), e))?;
     let mut module = compile_in(dir.path(), &path, name, opts)?;
     // The text's functions are in `name`, not in the temporary file that held it.
-    let written = path.to_string_lossy();
-    for f in module.funcs.values_mut().filter(|f| f.file == written) {
-        f.file = name.to_string();
-    }
+    name_functions_file(&mut module, &path, name);
     Ok(module)
 }
 
@@ -152,6 +177,17 @@ fn compile_c(
 ) -> Result<(), FrontendError> {
     let mut clang = Command::new(CLANG);
     clang.args(CLANG_FLAGS);
+    let build = std::path::absolute(path)
+        .ok()
+        .and_then(|absolute| opts.per_file.iter().find(|(file, _)| *file == absolute).map(|(_, flags)| flags));
+    if let Some(build) = build {
+        // The build's flags come after penumbra's own headers: `penumbra.h` and `klee/klee.h`
+        // are found whatever the build's include path.
+        clang.arg("-I").arg(include);
+        clang.args(["-Wno-unknown-warning-option", "-Qunused-arguments"]);
+        clang.args(&build.flags).arg(&build.file).arg("-o").arg(bitcode).current_dir(&build.directory);
+        return run(clang, CLANG, source_name, bitcode);
+    }
     for d in &opts.include_dirs {
         clang.arg("-I").arg(d);
     }

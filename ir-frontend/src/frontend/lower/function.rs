@@ -33,8 +33,14 @@ pub(super) fn lower_function<'m>(
     let mut body = Body::default();
     let own = OwnFile::of(f, &cx.llvm.source_file_name);
     let line = function_line(f, own);
+    // Clang splits a path between the compile directory and a name relative to some prefix
+    // of it (`.tmpX/a.c` in `/tmp` for `/tmp/.tmpX/a.c` compiled in `/tmp/build`): joined, the
+    // path is whole. The compile step gives back the user's spelling for their files.
     let file = match own {
-        OwnFile::Of(d) => d.filename.clone(),
+        OwnFile::Of(d) => match &d.directory {
+            Some(dir) if !dir.is_empty() => std::path::Path::new(dir).join(&d.filename).display().to_string(),
+            _ => d.filename.clone(),
+        },
         OwnFile::Named(_) => String::new(),
     };
     {
