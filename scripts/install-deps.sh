@@ -3,12 +3,14 @@
 #   - clang-15 / LLVM 15 for the C frontend (and native AddressSanitizer builds for replay),
 #   - meson, ninja, pkg-config, GMP, CaDiCaL and symfpu to build Bitwuzla from the sources
 #     inside the bitwuzla-sys crate (see pkgconfig/README.md),
-#   - z3, an independent second solver that the tests use to cross-check query logs.
+#   - z3, an independent second solver that the tests use to cross-check query logs;
+# then wllvm (PyPI), the compiler wrapper that records the bitcode of real builds, in a venv of
+# its own under ~/.cache/penumbra/wllvm (scripts/wllvm-env.sh puts it on the PATH).
 # As root it runs apt-get itself; otherwise it prints the exact command to run and fails.
 set -euo pipefail
 
-packages=(clang-15 llvm-15-dev llvm-15-tools zlib1g-dev build-essential python3 meson ninja-build
-          pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3)
+packages=(clang-15 llvm-15-dev llvm-15-tools zlib1g-dev build-essential python3 python3-venv meson
+          ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -23,8 +25,21 @@ else
     exit 1
 fi
 
+# wllvm, once the system packages are there: a venv of its own, never the system's Python.
+install_wllvm() {
+    local venv=${PENUMBRA_WLLVM_VENV:-$HOME/.cache/penumbra/wllvm}
+    if [[ -x $venv/bin/wllvm && -x $venv/bin/extract-bc ]]; then
+        echo "penumbra: wllvm is installed in $venv"
+        return
+    fi
+    echo "penumbra: installing wllvm (PyPI) into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q wllvm==1.3.1
+}
+
 if ((${#missing[@]} == 0)); then
     echo "penumbra: all system packages are installed"
+    install_wllvm
     exit 0
 fi
 
@@ -41,3 +56,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${apt_get[@]}" update -q
 "${apt_get[@]}" install -y -q --no-install-recommends "${missing[@]}"
+install_wllvm

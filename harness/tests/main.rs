@@ -9,6 +9,7 @@ mod exec_corpus;
 mod exec_errors;
 mod output_safety;
 mod program_files;
+mod real_builds;
 mod replay;
 mod run_cli;
 mod shadow_budgets;

@@ -1,0 +1,117 @@
+//! A real build (issue 16, item 2): a make project with an object archive, built with
+//! `CC=wllvm` (scripts/install-deps.sh installs it, scripts/wllvm-env.sh sets it up), runs
+//! natively, and `extract-bc` gives the whole program's bitcode, which penumbra runs.
+
+use crate::support::{penumbra, EXIT_PROGRAM_ERROR};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const MAIN: &str = r#"#include <stdlib.h>
+int check(int x);
+int scale(int x);
+int main(int argc, char **argv) {
+  if (argc < 2) return 2;
+  int x = atoi(argv[1]);
+  if (check(x))
+    return scale(x);
+  return 0;
+}
+"#;
+
+/// Reads one past its table for x = 4 (line 5).
+const CHECK: &str = r#"
+int check(int x) {
+  int table[4] = {1, 2, 3, 4};
+  if (x >= 0 && x <= 4)
+    return table[x];
+  return 0;
+}
+"#;
+
+const SCALE: &str = "int scale(int x) { return x * 10; }\n";
+
+const MAKEFILE: &str = "prog: main.o check.o libscale.a
+\t$(CC) $(CFLAGS) -o $@ main.o check.o libscale.a
+libscale.a: scale.o
+\tar rcs $@ scale.o
+%.o: %.c
+\t$(CC) $(CFLAGS) -c $< -o $@
+";
+
+fn wllvm_bin() -> PathBuf {
+    let venv = std::env::var_os("PENUMBRA_WLLVM_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/penumbra/wllvm"));
+    let bin = venv.join("bin");
+    assert!(bin.join("wllvm").is_file(), "wllvm is not installed in {}: run scripts/install-deps.sh", venv.display());
+    bin
+}
+
+/// Runs `program args` in `dir` with wllvm set up as scripts/wllvm-env.sh sets it.
+fn with_wllvm(dir: &Path, program: &str, args: &[&str]) {
+    let bin = wllvm_bin();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("LLVM_COMPILER", "clang")
+        .env("LLVM_CC_NAME", "clang-15")
+        .env("LLVM_LINK_NAME", "llvm-link-15")
+        .env("LLVM_AR_NAME", "llvm-ar-15")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_make_build_with_wllvm_gives_the_whole_program() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [("main.c", MAIN), ("check.c", CHECK), ("scale.c", SCALE), ("Makefile", MAKEFILE)] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    with_wllvm(dir.path(), "make", &["-s", "CC=wllvm", "CFLAGS=-O0 -g -Xclang -disable-O0-optnone"]);
+    // The native binary works.
+    let native = Command::new(dir.path().join("prog")).arg("3").status().unwrap();
+    assert_eq!(native.code(), Some(30));
+    with_wllvm(dir.path(), "extract-bc", &["prog"]);
+    let bitcode = dir.path().join("prog.bc");
+    assert!(bitcode.is_file());
+
+    // The whole program, archive member included, runs under penumbra.
+    let exec = penumbra(["exec".as_ref(), bitcode.as_os_str(), "--".as_ref(), "3".as_ref()]);
+    exec.assert_status(30);
+    let exec = penumbra(["exec".as_ref(), bitcode.as_os_str(), "--".as_ref(), "4".as_ref()]);
+    exec.assert_status(EXIT_PROGRAM_ERROR);
+    let check = dir.path().join("check.c");
+    assert!(exec.stderr.contains("out-of-bounds-read"), "{}", exec.stderr);
+    assert!(exec.stderr.contains(&format!("at {}:5", check.display())), "{}", exec.stderr);
+
+    // Symbolically, every error is the read at check.c:5, and its argument reads as 4.
+    let run = penumbra([
+        "run".as_ref(),
+        bitcode.as_os_str(),
+        "--sym-arg".as_ref(),
+        "2".as_ref(),
+        "--json".as_ref(),
+        "--no-tests".as_ref(),
+    ]);
+    run.assert_status(0);
+    let s: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(s["unsupported"], 0);
+    let errors: Vec<&Value> = s["tests"].as_array().unwrap().iter().filter(|t| t["kind"] == "error").collect();
+    assert!(!errors.is_empty());
+    for t in errors {
+        assert_eq!(t["error"]["kind"], "out-of-bounds-read");
+        assert_eq!((t["error"]["file"].as_str(), t["error"]["line"].as_u64()), (check.to_str(), Some(5)));
+        let hex = t["inputs"]["arg00"]["hex"].as_str().unwrap();
+        let bytes: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        let text: String = bytes.iter().take_while(|&&b| b != 0).map(|&b| b as char).collect();
+        // atoi: optional blanks and sign, then digits.
+        let digits: String =
+            text.trim_start().trim_start_matches('+').chars().take_while(char::is_ascii_digit).collect();
+        assert_eq!(digits.parse::<i32>().ok(), Some(4), "argument {text:?}");
+    }
+}
