@@ -4,6 +4,7 @@
 //! smaller object keeps the value (`-1` in a 4-byte `int` is `ff ff ff ff`).
 
 use anyhow::{bail, Context, Result};
+use penumbra_engine::output::testgen::hex_bytes;
 use std::collections::BTreeMap;
 
 /// Parses all `--input` flags; a name given twice is an error.
@@ -64,13 +65,7 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
     if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         bail!("hex:{hex} is not hexadecimal");
     }
-    if hex.len() % 2 != 0 {
-        bail!("hex:{hex} has an odd number of digits");
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).with_context(|| format!("hex:{hex} is not hexadecimal")))
-        .collect()
+    hex_bytes(hex).with_context(|| format!("hex:{hex} has an odd number of digits"))
 }
 
 /// One input as the reports show it: the symbolic argv and stdin objects (`arg00`, ...,

@@ -3,22 +3,10 @@
 //! SIGKILL. Each leaves its summary, a `run.json`, and a directory `penumbra replay` accepts,
 //! replaying exactly the complete tests.
 
-use crate::support::{penumbra, penumbra_bin, run_command, write_c, Output};
+use crate::support::{penumbra, penumbra_bin, run_command, write_c, Output, MILLIONS_OF_PATHS as HUGE};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-
-/// 2^24 paths, each a plain exit.
-const HUGE: &str = r#"#include <penumbra.h>
-int main(void) {
-    char b[24];
-    penumbra_make_symbolic(b, sizeof b, "b");
-    int n = 0;
-    for (int i = 0; i < 24; i++)
-        if (b[i] == 'a') n++;
-    return n;
-}
-"#;
 
 /// 4,096 diff paths whose records are each over 8 KB (a 4 KiB input in hex).
 const WIDE: &str = r#"#include "penumbra.h"

@@ -194,19 +194,7 @@ fn huge_durations_are_clamped_and_bad_ones_refused() {
 /// summary says `interrupted`, and the directory has `run.json` and one record per `.ktest`.
 #[test]
 fn an_interrupted_run_leaves_a_complete_directory() {
-    let file = write_c(
-        "long.c",
-        r#"#include <penumbra.h>
-int main(void) {
-    char b[24];
-    penumbra_make_symbolic(b, sizeof b, "b");
-    int n = 0;
-    for (int i = 0; i < 24; i++)
-        if (b[i] == 'a') n++;
-    return n;
-}
-"#,
-    );
+    let file = write_c("long.c", crate::support::MILLIONS_OF_PATHS);
     for signal in [libc::SIGINT, libc::SIGTERM] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");

@@ -125,6 +125,18 @@ where
     run_command(cmd)
 }
 
+/// A program of 2^24 paths, each a plain exit: runs that only a budget or a signal ends.
+pub const MILLIONS_OF_PATHS: &str = r#"#include <penumbra.h>
+int main(void) {
+    char b[24];
+    penumbra_make_symbolic(b, sizeof b, "b");
+    int n = 0;
+    for (int i = 0; i < 24; i++)
+        if (b[i] == 'a') n++;
+    return n;
+}
+"#;
+
 /// A C source written into its own temporary directory (removed on drop).
 pub struct CFile {
     pub dir: tempfile::TempDir,

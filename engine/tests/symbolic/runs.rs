@@ -214,22 +214,8 @@ int main(void) {
 /// instructions: a loop of solver queries stops within half a second of its budget.
 #[test]
 fn the_time_budget_holds_across_many_queries() {
-    let module = compile(
-        r#"#include <penumbra.h>
-int main(void) {
-    unsigned a, b, c;
-    penumbra_make_symbolic(&a, sizeof a, "a");
-    penumbra_make_symbolic(&b, sizeof b, "b");
-    penumbra_make_symbolic(&c, sizeof c, "c");
-    int n = 0;
-    for (unsigned i = 1; i < 200; i++) {
-        if (a * b * i + c * c == (a ^ (b * c)) * (i + 7))
-            n++;
-        a = a * 3 + b;
-    }
-    return n;
-}"#,
-    );
+    // The --max-time benchmark of results/throughput.md.
+    let module = compile(include_str!("../../../benches/programs/solver_loop.c"));
     let mut c = config();
     c.budgets.max_time = Some(std::time::Duration::from_secs(1));
     let s = run_with(&module, &c);

@@ -92,47 +92,20 @@ pub fn compile_file(path: &Path, opts: &CompileOptions) -> Result<Module, Fronte
 /// into one module, and lowers it. [`Module::source_file`] is the first input as given; each
 /// function keeps the file its debug information names.
 pub fn compile_files(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Module, FrontendError> {
-    let Some(first) = inputs.first() else {
-        return Err(FrontendError::Internal("no input file to compile".into()));
-    };
     let dir = temp_dir()?;
-    let include = dir.path().join("include");
-    write_headers(&include)?;
-    let mut parts = Vec::with_capacity(inputs.len());
-    for (i, input) in inputs.iter().enumerate() {
-        match InputKind::of(input) {
-            InputKind::C => {
-                let bitcode = dir.path().join(format!("input{i}.bc"));
-                compile_c(&include, input, &input.to_string_lossy(), opts, &bitcode)?;
-                parts.push(bitcode);
-            }
-            InputKind::Bitcode | InputKind::TextualIr => parts.push(input.clone()),
-        }
-    }
-    let source_name = first.to_string_lossy();
-    let linked = match parts.as_slice() {
-        [bitcode] if InputKind::of(bitcode) != InputKind::TextualIr => bitcode.clone(),
-        _ => {
-            let linked = dir.path().join("linked.bc");
-            let mut link = Command::new(LLVM_LINK);
-            link.args(&parts).arg("-o").arg(&linked);
-            run(link, LLVM_LINK, &source_name, &linked)?;
-            linked
-        }
-    };
-    let mut module = promote_and_lower(dir.path(), &linked, &source_name)?;
-    for input in inputs {
-        name_functions_file(&mut module, input, &input.to_string_lossy());
-    }
-    Ok(module)
+    let named: Vec<(&Path, String)> = inputs.iter().map(|i| (i.as_path(), i.to_string_lossy().into_owned())).collect();
+    compile_in(dir.path(), &named, opts)
 }
 
-/// The functions defined in `file` (an input, as debug information names it: absolute) take
-/// `name` as their file: the user's spelling.
-fn name_functions_file(module: &mut Module, file: &Path, name: &str) {
-    let Ok(file) = std::path::absolute(file) else { return };
-    for f in module.funcs.values_mut().filter(|f| !f.file.is_empty() && Path::new(&f.file) == file) {
-        f.file = name.to_string();
+/// The functions defined in an input `file` (debug information names it by its whole path)
+/// take its `name`: the user's spelling.
+fn name_functions_files(module: &mut Module, names: &[(&Path, String)]) {
+    let absolute: Vec<(PathBuf, &str)> =
+        names.iter().filter_map(|(file, name)| Some((std::path::absolute(file).ok()?, name.as_str()))).collect();
+    for f in module.funcs.values_mut().filter(|f| !f.file.is_empty()) {
+        if let Some((_, name)) = absolute.iter().find(|(file, _)| Path::new(&f.file) == file) {
+            f.file = name.to_string();
+        }
     }
 }
 
@@ -145,10 +118,8 @@ pub fn compile_source(name: &str, source: &str, opts: &CompileOptions) -> Result
         .map_err(|e| FrontendError::io(format!("cannot create {}", src_dir.display()), e))?;
     let path = src_dir.join(file_name);
     std::fs::write(&path, source).map_err(|e| FrontendError::io(format!("cannot write {}", path.display()), e))?;
-    let mut module = compile_in(dir.path(), &path, name, opts)?;
-    // The text's functions are in `name`, not in the temporary file that held it.
-    name_functions_file(&mut module, &path, name);
-    Ok(module)
+    // The text's functions are in `name`, not in the temporary file that holds it.
+    compile_in(dir.path(), &[(&path, name.to_string())], opts)
 }
 
 fn temp_dir() -> Result<tempfile::TempDir, FrontendError> {
@@ -158,13 +129,39 @@ fn temp_dir() -> Result<tempfile::TempDir, FrontendError> {
         .map_err(|e| FrontendError::io("cannot create a temporary directory", e))
 }
 
-/// The whole pipeline inside `dir`, for one C file.
-fn compile_in(dir: &Path, path: &Path, source_name: &str, opts: &CompileOptions) -> Result<Module, FrontendError> {
+/// The whole pipeline inside `dir` for `inputs`, each with the name reports give it (the first
+/// names the module): each C input compiled, all linked if there are several (or textual IR),
+/// then promoted and lowered, and the functions of each input given its name.
+fn compile_in(dir: &Path, inputs: &[(&Path, String)], opts: &CompileOptions) -> Result<Module, FrontendError> {
+    let Some((_, source_name)) = inputs.first() else {
+        return Err(FrontendError::Internal("no input file to compile".into()));
+    };
     let include = dir.join("include");
     write_headers(&include)?;
-    let bitcode = dir.join("out.bc");
-    compile_c(&include, path, source_name, opts, &bitcode)?;
-    promote_and_lower(dir, &bitcode, source_name)
+    let mut parts = Vec::with_capacity(inputs.len());
+    for (i, (input, name)) in inputs.iter().enumerate() {
+        match InputKind::of(input) {
+            InputKind::C => {
+                let bitcode = dir.join(format!("input{i}.bc"));
+                compile_c(&include, input, name, opts, &bitcode)?;
+                parts.push(bitcode);
+            }
+            InputKind::Bitcode | InputKind::TextualIr => parts.push(input.to_path_buf()),
+        }
+    }
+    let linked = match parts.as_slice() {
+        [bitcode] if InputKind::of(bitcode) != InputKind::TextualIr => bitcode.clone(),
+        _ => {
+            let linked = dir.join("linked.bc");
+            let mut link = Command::new(LLVM_LINK);
+            link.args(&parts).arg("-o").arg(&linked);
+            run(link, LLVM_LINK, source_name, &linked)?;
+            linked
+        }
+    };
+    let mut module = promote_and_lower(dir, &linked, source_name)?;
+    name_functions_files(&mut module, inputs);
+    Ok(module)
 }
 
 /// Compiles the C file `path` to `bitcode`, with penumbra's headers in `include`.

@@ -33,14 +33,9 @@ pub(super) fn lower_function<'m>(
     let mut body = Body::default();
     let own = OwnFile::of(f, &cx.llvm.source_file_name);
     let line = function_line(f, own);
-    // Clang splits a path between the compile directory and a name relative to some prefix
-    // of it (`.tmpX/a.c` in `/tmp` for `/tmp/.tmpX/a.c` compiled in `/tmp/build`): joined, the
-    // path is whole. The compile step gives back the user's spelling for their files.
+    // The whole path: the compile step gives back the user's spelling for their files.
     let file = match own {
-        OwnFile::Of(d) => match &d.directory {
-            Some(dir) if !dir.is_empty() => std::path::Path::new(dir).join(&d.filename).display().to_string(),
-            _ => d.filename.clone(),
-        },
+        OwnFile::Of(d) => debug_path(d).display().to_string(),
         OwnFile::Named(_) => String::new(),
     };
     {
@@ -104,10 +99,17 @@ fn srcloc(d: &Option<DebugLoc>, own: OwnFile) -> Option<SrcLoc> {
 /// directory relative to it (`examples/foo.c` in directory `/work`), whichever way the path
 /// was given, so the location's directory is joined before comparing.
 fn in_main_file(d: &DebugLoc, main_file: &str) -> bool {
-    d.filename == main_file
-        || d.directory
-            .as_deref()
-            .is_some_and(|dir| std::path::Path::new(dir).join(&d.filename) == std::path::Path::new(main_file))
+    d.filename == main_file || debug_path(d) == std::path::Path::new(main_file)
+}
+
+/// The whole path of a debug location's file. Clang splits a path between the compile
+/// directory and a name relative to some prefix of it (`.tmpX/a.c` in `/tmp` for
+/// `/tmp/.tmpX/a.c` compiled in `/tmp/build`): joined, the path is whole.
+fn debug_path(d: &DebugLoc) -> std::path::PathBuf {
+    match &d.directory {
+        Some(dir) if !dir.is_empty() => std::path::Path::new(dir).join(&d.filename),
+        _ => std::path::PathBuf::from(&d.filename),
+    }
 }
 
 /// The phis at the start of a block.
