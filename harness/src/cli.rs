@@ -79,8 +79,9 @@ pub enum Command {
     ///
     /// Each job is a child `penumbra shadow ... --json` process (with `--replay` when the
     /// manifest asks for it, `--no-tests` otherwise) under the manifest's wall-time and memory
-    /// limits (outcomes: ok, timeout, memory-out, error); a job dies with its batch. Every
-    /// finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
+    /// limits (outcomes: ok, timeout, memory-out, killed by a signal from outside the batch,
+    /// error; a killed replaying job's complete tests are still replayed); a job dies with its
+    /// batch. Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
     /// resumes where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
     /// (diff paths, exploration time and wall time per subject, divergences over time) are
     /// written. `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).

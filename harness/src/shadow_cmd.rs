@@ -55,14 +55,30 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     } else {
         None
     };
+    let info = RunInfo::new("shadow", &args.files, &args.compile)?;
+    // Built before exploring, outside the output directory: a run that fills its disk can
+    // still replay what it wrote, and a build that cannot work fails now, not after the run.
+    let prepared = match &replay_options {
+        Some(options) => {
+            let work = tempfile::Builder::new()
+                .prefix("penumbra-replay")
+                .tempdir()
+                .context("cannot create a directory for the native builds")?;
+            let builds = replay::Builds::prepare(work.path(), &info, options)?;
+            Some((work, builds))
+        }
+        None => None,
+    };
     crate::interrupt::install();
-    let mut watch = RunWatch::new(RunInfo::new("shadow", &args.files, &args.compile)?);
+    let mut watch = RunWatch::new(info);
     let summary = penumbra_engine::run_observed(&module, &config, &mut watch).context("shadow execution failed")?;
     if let Err(e) = watch.finish(&summary) {
         eprintln!("penumbra: {e:#}");
     }
-    let report = match (&replay_options, &summary.output_dir) {
-        (Some(options), Some(dir)) => Some(replay::replay_dir(Path::new(dir), options)?),
+    let report = match (&replay_options, &prepared, &summary.output_dir) {
+        (Some(options), Some((_, builds)), Some(dir)) => {
+            Some(replay::replay_prepared(Path::new(dir), builds, options)?)
+        }
         _ => None,
     };
     let mut out = std::io::stdout().lock();

@@ -2,7 +2,9 @@
 //! on and off, one subject replayed and classified) gives the tables and plots with the exact
 //! diff-path counts and classes; a rerun recomputes nothing, an interrupted batch (`--limit`,
 //! a lost record) completes without recomputing what finished, and shards merge into the same
-//! table as one run; jobs over their time or memory limit are killed and recorded as such.
+//! table as one run; jobs over their time or memory limit are killed and recorded as such, and
+//! a job whose disk fills or that is killed from outside is recorded with its cause while the
+//! rest of the batch goes on.
 
 use crate::support::{penumbra, repo_root};
 use std::collections::BTreeMap;
@@ -336,4 +338,144 @@ max_time = 1
 
     let log = batch(dir.path(), &["--out", out.to_str().unwrap()]);
     assert!(log.contains("2 already finished, running 0"), "{log}");
+}
+
+/// The threshold example as the job that must not notice what happens to the other.
+const BYSTANDER: &str = r#"
+[[subject]]
+name = "threshold"
+source = "threshold.c"
+expected_diff_paths = 1
+replay = true
+"#;
+
+/// A job whose tests fill their file system (a 4 MiB tmpfs as its scratch output directory)
+/// stops writing as a budget would, replays what it wrote (its native builds were
+/// made before it explored), and is recorded `ok` with `stopped_by = disk-space`; the next job
+/// runs as usual.
+#[test]
+fn a_job_whose_disk_fills_is_recorded_with_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(repo_root().join("examples/threshold.c"), dir.path().join("threshold.c")).unwrap();
+    // Every path diverges and carries a 16 KiB input: a few hundred tests fill 4 MiB.
+    std::fs::write(
+        dir.path().join("filler.c"),
+        "#include \"penumbra.h\"\nint main(void) { unsigned char b[16]; static unsigned char big[16384];\n\
+         penumbra_make_symbolic(b, sizeof b, \"b\"); penumbra_make_symbolic(big, sizeof big, \"big\");\n\
+         int n = change(b[0] > 5, b[0] > 10); for (int i = 1; i < 16; i++) if (b[i] > 100) n++; return n; }\n",
+    )
+    .unwrap();
+    let manifest = format!(
+        "name = \"disk\"\n[defaults]\nmode = [\"complete\"]\nconfigs = [\"caches-on\"]\nmax_time = 120\n\
+         [[subject]]\nname = \"filler\"\nsource = \"filler.c\"\nreplay = true\n{BYSTANDER}"
+    );
+    std::fs::write(dir.path().join("manifest.toml"), manifest).unwrap();
+    let out = out_dir(dir.path(), "disk");
+    let Some(_small) = crate::support::Tmpfs::mount(&out.join("tmp/filler.complete.caches-on.tests"), "4m") else {
+        return;
+    };
+    // One job at a time: the filler's scratch directory is gone before the next job starts.
+    let manifest = dir.path().join("manifest.toml");
+    let run = penumbra(["batch", manifest.to_str().unwrap(), "--jobs", "1", "--out", out.to_str().unwrap()]);
+    run.assert_no_panic();
+    run.assert_status(0);
+
+    let rows = table(&out);
+    let (filler, bystander) = (&rows[0], &rows[1]);
+    assert_eq!(
+        (filler["subject"].as_str(), filler["outcome"].as_str(), filler["stopped_by"].as_str()),
+        ("filler", "ok", "disk-space"),
+        "{}",
+        run.stderr
+    );
+    let written: u64 = filler["tests_divergence"].parse().unwrap();
+    assert!(written >= 10, "{written} tests before the disk filled");
+    // Every test it wrote was replayed: exit codes differ, so each is an output difference.
+    assert_eq!(filler["class_output-diff"], written.to_string());
+    assert_eq!(
+        (bystander["subject"].as_str(), bystander["outcome"].as_str(), bystander["diff_paths"].as_str()),
+        ("threshold", "ok", "1")
+    );
+    assert_eq!(bystander["stopped_by"], "");
+}
+
+/// A job killed by SIGKILL from outside the batch while it writes tests (the OOM killer, a
+/// user) is recorded as `killed`, naming the signal, with the complete tests it left replayed
+/// and classified; the other job finishes as usual.
+#[test]
+fn a_job_killed_mid_write_is_recorded_and_its_complete_tests_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(repo_root().join("examples/threshold.c"), dir.path().join("threshold.c")).unwrap();
+    // Every path diverges after a concrete loop of its own: a few tests a second.
+    std::fs::write(
+        dir.path().join("slow.c"),
+        "#include \"penumbra.h\"\nint main(void) { unsigned char b[8]; penumbra_make_symbolic(b, sizeof b, \"b\");\n\
+         int n = 0; for (int i = 0; i < 8; i++) if (b[i] == 'a') n++;\n\
+         unsigned h = 0; for (unsigned i = 0; i < 1000000; i++) h = h * 31 + i;\n\
+         return change(n, n + (int)(h & 1) + 1); }\n",
+    )
+    .unwrap();
+    let manifest = format!(
+        "name = \"killed\"\n[defaults]\nmode = [\"complete\"]\nconfigs = [\"caches-on\"]\nmax_time = 120\n\
+         [[subject]]\nname = \"victim\"\nsource = \"slow.c\"\nreplay = true\n{BYSTANDER}"
+    );
+    std::fs::write(dir.path().join("manifest.toml"), manifest).unwrap();
+    let out = out_dir(dir.path(), "killed");
+    let mut batch = std::process::Command::new(crate::support::penumbra_bin())
+        .arg("batch")
+        .arg(dir.path().join("manifest.toml"))
+        .args(["--jobs", "2", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+
+    // Wait for the victim's first records, then kill it as the OOM killer would.
+    let tests_dir = out.join("tmp/victim.complete.caches-on.tests");
+    let started = std::time::Instant::now();
+    let lines = || std::fs::read_to_string(tests_dir.join("tests.jsonl")).map_or(0, |t| t.lines().count());
+    while lines() < 2 {
+        assert!(started.elapsed().as_secs() < 60, "no test written within a minute");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let victim = job_pid(&tests_dir).expect("the victim's process");
+    // SAFETY: kill has no memory effects; the pid is the victim job's, found just now.
+    assert_eq!(unsafe { libc::kill(victim, libc::SIGKILL) }, 0);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(batch.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(batch.wait().unwrap().success(), "{stderr}");
+
+    let rows = table(&out);
+    let (victim, bystander) = (&rows[1], &rows[0]);
+    assert_eq!((victim["subject"].as_str(), victim["outcome"].as_str()), ("victim", "killed"), "{stderr}");
+    let replayed: u64 = victim["tests_divergence"].parse().unwrap();
+    assert!(replayed >= 2, "{replayed}");
+    // n against n + 1 or n + 2: every test's exit status differs.
+    assert_eq!(victim["class_output-diff"], replayed.to_string());
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("jobs/victim.complete.caches-on.json")).unwrap()).unwrap();
+    let error = record["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(&format!(
+            "killed by signal 9 (SIGKILL) from outside the batch; replayed the {replayed} complete tests it left"
+        )),
+        "{error}"
+    );
+    assert_eq!(record["signal"], 9);
+    assert_eq!(
+        (bystander["subject"].as_str(), bystander["outcome"].as_str(), bystander["diff_paths"].as_str()),
+        ("threshold", "ok", "1")
+    );
+}
+
+/// The pid of the `penumbra shadow` job writing its tests to `tests_dir`.
+fn job_pid(tests_dir: &Path) -> Option<libc::pid_t> {
+    let wanted = tests_dir.as_os_str().as_encoded_bytes();
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: libc::pid_t = e.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+        let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+        (args.get(1) == Some(&&b"shadow"[..]) && args.contains(&wanted)).then_some(pid)
+    })
 }

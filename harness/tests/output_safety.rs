@@ -128,21 +128,8 @@ fn a_failed_write_stops_the_run_and_keeps_what_was_written() {
 #[test]
 fn a_small_file_system_is_never_filled() {
     let file = write_c("huge.c", HUGE);
-    let mount = file.dir.path().join("small");
-    std::fs::create_dir(&mount).unwrap();
-    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"]).arg(&mount).status();
-    if !mounted.is_ok_and(|s| s.success()) {
-        eprintln!("note: cannot mount a tmpfs here (not root?): the small file system test is skipped");
-        return;
-    }
-    struct Unmount<'a>(&'a Path);
-    impl Drop for Unmount<'_> {
-        fn drop(&mut self) {
-            let _ = Command::new("umount").arg(self.0).status();
-        }
-    }
-    let _unmount = Unmount(&mount);
-    let out_dir = mount.join("out");
+    let Some(mount) = crate::support::Tmpfs::mount(&file.dir.path().join("small"), "2m") else { return };
+    let out_dir = mount.path().join("out");
     let s = summary(&penumbra([
         "run".as_ref(),
         file.path.as_os_str(),

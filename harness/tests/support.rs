@@ -206,3 +206,32 @@ fn split_location(s: &str) -> Option<(String, String, u32)> {
     let (file, line) = location.rsplit_once(':')?;
     Some((message.to_string(), file.to_string(), line.trim().parse().ok()?))
 }
+
+/// A small tmpfs mounted for a test (root only), unmounted when dropped: a file system that
+/// fills up for real.
+pub struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// Mounts a tmpfs of `size` (mount's syntax: `2m`) at `dir`, creating it; `None`, said on
+    /// stderr, where this machine does not let us mount (not root): the caller skips its test.
+    pub fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(dir).unwrap();
+        let status =
+            Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir).status();
+        if !status.is_ok_and(|s| s.success()) {
+            eprintln!("note: cannot mount a tmpfs here (not root?): the small file system test is skipped");
+            return None;
+        }
+        Some(Tmpfs(dir.to_path_buf()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}

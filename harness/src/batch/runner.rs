@@ -7,10 +7,14 @@
 //! clock and the child's current peak RSS (`VmHWM` in /proc) and kills it when a limit is
 //! passed. Polling can overshoot the memory limit by what the child allocates in one poll
 //! interval; an allocation failure the child reports itself also counts as `memory-out`.
+//! A job killed by a signal the batch did not send (the OOM killer, a user) is `killed`; if
+//! it was replaying, `penumbra replay` then replays the complete tests it left.
 //!
 //! The child stays in our process group, so Ctrl-C on the batch stops the children too.
 
 use super::manifest::Job;
+use crate::replay::native::signal_name;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
@@ -30,6 +34,8 @@ pub enum Outcome {
     Ok,
     Timeout,
     MemoryOut,
+    /// Killed by a signal the batch did not send.
+    Killed,
     Error,
 }
 
@@ -39,6 +45,7 @@ impl Outcome {
             Outcome::Ok => "ok",
             Outcome::Timeout => "timeout",
             Outcome::MemoryOut => "memory-out",
+            Outcome::Killed => "killed",
             Outcome::Error => "error",
         }
     }
@@ -54,6 +61,8 @@ pub struct Finished {
     pub signal: Option<i32>,
     /// The parsed `--json` summary, for `ok` jobs.
     pub summary: Option<serde_json::Value>,
+    /// For a replaying job killed from outside: the complete tests it left, replayed.
+    pub salvaged: Vec<serde_json::Value>,
     /// A one-line reason for `error` outcomes.
     pub error: Option<String>,
     pub stderr_tail: String,
@@ -93,14 +102,125 @@ fn run_with_files(
     err_path: &Path,
     tests_dir: Option<&Path>,
 ) -> io::Result<Finished> {
+    let mut args: Vec<OsString> = std::iter::once("shadow".into()).chain(job.args.iter().map(OsString::from)).collect();
+    if let Some(dir) = tests_dir {
+        args.extend(["--output-dir".into(), dir.as_os_str().to_owned()]);
+    }
+    let limits =
+        Limits { time: Duration::from_secs_f64(job.max_time), memory_kb: job.max_memory_mb.saturating_mul(1024) };
+    let end = run_child(exe, &args, &job.dir, limits, out_path, err_path)?;
+    let stderr_tail = tail(err_path)?;
+    let mut finished = Finished {
+        outcome: Outcome::Error,
+        wall_s: end.wall_s,
+        peak_rss_mb: end.peak_rss_mb,
+        exit_code: end.exit_code,
+        signal: end.signal,
+        summary: None,
+        salvaged: Vec::new(),
+        error: None,
+        stderr_tail,
+    };
+    if let Some(outcome) = end.killed_for {
+        finished.outcome = outcome;
+        return Ok(finished);
+    }
+    if finished.stderr_tail.contains("memory allocation of") {
+        finished.outcome = Outcome::MemoryOut;
+        return Ok(finished);
+    }
+    match (end.exit_code, end.signal) {
+        (Some(0), _) => match serde_json::from_slice::<serde_json::Value>(&std::fs::read(out_path)?) {
+            Ok(v) if v.is_object() => {
+                finished.outcome = Outcome::Ok;
+                finished.summary = Some(v);
+            }
+            Ok(_) => finished.error = Some("the summary on stdout is not a JSON object".to_string()),
+            Err(e) => finished.error = Some(format!("the summary on stdout is not JSON: {e}")),
+        },
+        (Some(code), _) => finished.error = Some(format!("exit status {code}: {}", last_line(&finished.stderr_tail))),
+        (_, Some(sig)) => {
+            // Not the batch's own limits (those are `killed_for`): the OOM killer, a user, a
+            // scheduler. What the job wrote before is still worth replaying.
+            finished.outcome = Outcome::Killed;
+            let mut error = format!("killed by signal {sig} ({}) from outside the batch", signal_name(sig));
+            if let Some(dir) = tests_dir.filter(|d| d.join("run.json").is_file()) {
+                error.push_str(&salvage(exe, job, dir, limits, out_path, err_path, &mut finished)?);
+            }
+            finished.error = Some(error);
+        }
+        _ => finished.error = Some("ended without an exit status".to_string()),
+    }
+    Ok(finished)
+}
+
+/// Replays the complete tests a killed replaying job left in `dir` (`penumbra replay` skips
+/// what the kill cut short), under the job's own limits; returns what to add to the error.
+fn salvage(
+    exe: &Path,
+    job: &Job,
+    dir: &Path,
+    limits: Limits,
+    out_path: &Path,
+    err_path: &Path,
+    finished: &mut Finished,
+) -> io::Result<String> {
+    let timeout = job.args.iter().position(|a| a == "--replay-timeout").and_then(|i| job.args.get(i + 1));
+    let mut args: Vec<OsString> = vec!["replay".into(), dir.as_os_str().to_owned(), "--json".into()];
+    if let Some(t) = timeout {
+        args.extend(["--timeout".into(), t.into()]);
+    }
+    let end = run_child(exe, &args, &job.dir, limits, out_path, err_path)?;
+    let said = tail(err_path)?;
+    if end.exit_code != Some(0) {
+        return Ok(format!("; replaying the tests it left failed: {}", last_line(&said)));
+    }
+    match serde_json::from_slice::<serde_json::Value>(&std::fs::read(out_path)?) {
+        Ok(serde_json::Value::Array(tests)) => {
+            let n = tests.len();
+            finished.salvaged = tests;
+            // replay says on stderr what it left out (records cut short, files without records).
+            let left_out = said.lines().find_map(|l| l.split_once("; left out ").map(|(_, what)| what.to_string()));
+            Ok(format!(
+                "; replayed the {n} complete tests it left{}",
+                left_out.map(|w| format!(" (left out {w})")).unwrap_or_default()
+            ))
+        }
+        _ => Ok("; replaying the tests it left printed no test list".to_string()),
+    }
+}
+
+/// A child's limits: wall time and peak resident memory.
+#[derive(Clone, Copy)]
+struct Limits {
+    time: Duration,
+    memory_kb: u64,
+}
+
+/// How a child process ended.
+struct ChildEnd {
+    /// Set when the monitor killed the child for passing a limit.
+    killed_for: Option<Outcome>,
+    wall_s: f64,
+    peak_rss_mb: f64,
+    exit_code: Option<i32>,
+    signal: Option<i32>,
+}
+
+/// Runs `exe args` in `dir` with stdout and stderr to files, killing it at its limits.
+fn run_child(
+    exe: &Path,
+    args: &[OsString],
+    dir: &Path,
+    limits: Limits,
+    out_path: &Path,
+    err_path: &Path,
+) -> io::Result<ChildEnd> {
     let stdout = File::create(out_path)?;
     let stderr = File::create(err_path)?;
     let start = Instant::now();
     let mut command = Command::new(exe);
-    command.arg("shadow").args(&job.args);
-    if let Some(dir) = tests_dir {
-        command.arg("--output-dir").arg(dir);
-    }
+    command.args(args);
     // A job dies with its batch: killed, even by SIGKILL, the batch leaves no job running on.
     // (The death signal follows the spawning thread, which waits here until the job ends.)
     let batch_pid = std::process::id();
@@ -118,7 +238,7 @@ fn run_with_files(
             Ok(())
         });
     }
-    let child = command.current_dir(&job.dir).stdin(Stdio::null()).stdout(stdout).stderr(stderr).spawn()?;
+    let child = command.current_dir(dir).stdin(Stdio::null()).stdout(stdout).stderr(stderr).spawn()?;
     let pid = child.id() as libc::pid_t;
     // `child` is reaped by wait4 below, never by std: dropping a Child neither waits nor kills.
     drop(child);
@@ -138,8 +258,6 @@ fn run_with_files(
         let _ = tx.send(Reaped { status, maxrss_kb: usage.ru_maxrss, at: Instant::now() });
     });
 
-    let limit_kb = job.max_memory_mb.saturating_mul(1024);
-    let deadline = Duration::from_secs_f64(job.max_time);
     let mut killed_for: Option<Outcome> = None;
     let reaped = loop {
         match rx.recv_timeout(POLL) {
@@ -152,8 +270,8 @@ fn run_with_files(
         if killed_for.is_some() {
             continue;
         }
-        let over_time = start.elapsed() >= deadline;
-        let over_memory = peak_rss_kb(pid).is_some_and(|kb| kb > limit_kb);
+        let over_time = start.elapsed() >= limits.time;
+        let over_memory = peak_rss_kb(pid).is_some_and(|kb| kb > limits.memory_kb);
         if over_time || over_memory {
             killed_for = Some(if over_memory { Outcome::MemoryOut } else { Outcome::Timeout });
             // SAFETY: the child has not been reaped (the reaper has not reported), so the pid
@@ -162,8 +280,6 @@ fn run_with_files(
         }
     };
 
-    let wall_s = reaped.at.duration_since(start).as_secs_f64();
-    let peak_rss_mb = reaped.maxrss_kb as f64 / 1024.0;
     let (exit_code, signal) = if libc::WIFEXITED(reaped.status) {
         (Some(libc::WEXITSTATUS(reaped.status)), None)
     } else if libc::WIFSIGNALED(reaped.status) {
@@ -171,41 +287,13 @@ fn run_with_files(
     } else {
         (None, None)
     };
-    let stderr_tail = tail(err_path)?;
-    let mut finished = Finished {
-        outcome: Outcome::Error,
-        wall_s,
-        peak_rss_mb,
+    Ok(ChildEnd {
+        killed_for,
+        wall_s: reaped.at.duration_since(start).as_secs_f64(),
+        peak_rss_mb: reaped.maxrss_kb as f64 / 1024.0,
         exit_code,
         signal,
-        summary: None,
-        error: None,
-        stderr_tail,
-    };
-    if let Some(outcome) = killed_for {
-        finished.outcome = outcome;
-        return Ok(finished);
-    }
-    if finished.stderr_tail.contains("memory allocation of") {
-        finished.outcome = Outcome::MemoryOut;
-        return Ok(finished);
-    }
-    match (exit_code, signal) {
-        (Some(0), _) => match serde_json::from_slice::<serde_json::Value>(&std::fs::read(out_path)?) {
-            Ok(v) if v.is_object() => {
-                finished.outcome = Outcome::Ok;
-                finished.summary = Some(v);
-            }
-            Ok(_) => finished.error = Some("the summary on stdout is not a JSON object".to_string()),
-            Err(e) => finished.error = Some(format!("the summary on stdout is not JSON: {e}")),
-        },
-        (Some(code), _) => finished.error = Some(format!("exit status {code}: {}", last_line(&finished.stderr_tail))),
-        (_, Some(sig)) => {
-            finished.error = Some(format!("killed by signal {sig}: {}", last_line(&finished.stderr_tail)))
-        }
-        _ => finished.error = Some("ended without an exit status".to_string()),
-    }
-    Ok(finished)
+    })
 }
 
 /// The child's peak resident set so far (VmHWM, kB), if it is still running.

@@ -43,7 +43,7 @@ pub struct JobRecord {
     pub expected_diff_paths: Option<u64>,
     #[serde(default)]
     pub oracle_verified: Option<bool>,
-    /// ok, timeout, memory-out or error.
+    /// ok, timeout, memory-out, killed (by a signal from outside the batch) or error.
     pub outcome: String,
     /// Wall time of the child process, compile included.
     pub wall_s: f64,
@@ -59,6 +59,8 @@ pub struct JobRecord {
     /// The `--json` summary without its `tests` array (see `tests`).
     #[serde(default)]
     pub summary: Option<serde_json::Value>,
+    /// The summary's tests; for a replaying job killed from outside, the complete tests it
+    /// left, replayed afterwards.
     #[serde(default)]
     pub tests: Vec<TestBrief>,
 }
@@ -90,19 +92,20 @@ pub fn fingerprint(job: &Job) -> Result<String> {
 /// Builds the record of a finished job.
 pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> JobRecord {
     let mut summary = done.summary;
-    let mut tests = Vec::new();
+    let mut list = done.salvaged;
     if let Some(serde_json::Value::Object(map)) = &mut summary {
-        if let Some(serde_json::Value::Array(list)) = map.remove("tests") {
-            tests = list
-                .iter()
-                .map(|t| TestBrief {
-                    kind: t["kind"].as_str().unwrap_or("unknown").to_string(),
-                    class: t["class"].as_str().map(str::to_string),
-                    time_s: t["time_s"].as_f64(),
-                })
-                .collect();
+        if let Some(serde_json::Value::Array(tests)) = map.remove("tests") {
+            list = tests;
         }
     }
+    let tests = list
+        .iter()
+        .map(|t| TestBrief {
+            kind: t["kind"].as_str().unwrap_or("unknown").to_string(),
+            class: t["class"].as_str().map(str::to_string),
+            time_s: t["time_s"].as_f64(),
+        })
+        .collect();
     JobRecord {
         batch: batch.to_string(),
         id: job.id.clone(),

@@ -195,7 +195,7 @@ fn legend(out: &mut String, f: &Frame, series: &[String]) {
 }
 
 /// Grouped bars: one group per subject, one bar per series. Jobs that did not end `ok` have
-/// no value for counts; they get their outcome's initial (T, M, E) in place of a bar. Counts
+/// no value for counts; they get their outcome's initial (T, M, K, E) in place of a bar. Counts
 /// (`integer`) are on a linear axis; other values on a logarithmic one when they span two
 /// decades or more.
 pub fn grouped_bars(
@@ -244,6 +244,7 @@ pub fn grouped_bars(
                     let mark = match r.outcome.as_str() {
                         "timeout" => "T",
                         "memory-out" => "M",
+                        "killed" => "K",
                         _ => "E",
                     };
                     let _ = writeln!(

@@ -139,7 +139,8 @@ pub fn build(records: &[&JobRecord]) -> Table {
         .iter()
         .map(|r| {
             let s = r.summary.as_ref();
-            let ok = s.is_some();
+            // A killed job's tests are those it left, replayed: counted, though its summary is lost.
+            let ok = s.is_some() || !r.tests.is_empty();
             let count = |pred: &dyn Fn(&super::store::TestBrief) -> bool| {
                 if ok {
                     Cell::Int(r.tests.iter().filter(|t| pred(t)).count() as u64)

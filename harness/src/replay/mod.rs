@@ -82,34 +82,72 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let info = RunInfo::read(dir)?;
     info.check_source()?;
     let tests = load_tests(dir, &info)?;
-    let work = dir.join("replay");
-    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
-    let files = info.sources();
-    let per_file = match &info.compile_commands {
-        Some(db) => crate::compile_db::load(db)?,
-        None => Vec::new(),
-    };
-    let sources = native::Sources {
-        files: &files,
-        include_dirs: &info.include_dirs,
-        defines: &info.defines,
-        per_file: &per_file,
-    };
-    let build = |b| native::build(&work, &sources, b);
-    let old = build(Build::Old)?;
-    let new = build(Build::New)?;
-    let fixed = match &options.fixed_version {
-        Some(file) => {
-            // The fixed version replaces the program's first file.
-            let files: Vec<PathBuf> = std::iter::once(file.clone()).chain(info.more_sources.iter().cloned()).collect();
-            Some(native::build(&work, &native::Sources { files: &files, ..sources }, Build::Fixed)?)
-        }
-        None => None,
-    };
-    for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
-        native::check_starts(exe, &work.join("probe"))?;
-    }
+    let builds = Builds::prepare(&dir.join("replay"), &info, options)?;
+    replay_tests(dir, info, tests, &builds, options, start)
+}
 
+/// Replays `dir`'s tests on builds made before the run wrote them (`shadow --replay` builds
+/// first: a run that fills its disk still has its builds, and a build that fails does so
+/// before the exploration rather than after it).
+pub fn replay_prepared(dir: &Path, builds: &Builds, options: &Options) -> Result<Report> {
+    let start = Instant::now();
+    let info = RunInfo::read(dir)?;
+    let tests = load_tests(dir, &info)?;
+    replay_tests(dir, info, tests, builds, options, start)
+}
+
+/// The native builds of a program, each checked to start: old, new and, with a fixed
+/// version, fixed.
+pub struct Builds {
+    work: PathBuf,
+    old: PathBuf,
+    new: PathBuf,
+    fixed: Option<PathBuf>,
+}
+
+impl Builds {
+    /// Builds the program `info` names in `work`, which also holds the replays' scratch files.
+    pub fn prepare(work: &Path, info: &RunInfo, options: &Options) -> Result<Builds> {
+        std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
+        let files = info.sources();
+        let per_file = match &info.compile_commands {
+            Some(db) => crate::compile_db::load(db)?,
+            None => Vec::new(),
+        };
+        let sources = native::Sources {
+            files: &files,
+            include_dirs: &info.include_dirs,
+            defines: &info.defines,
+            per_file: &per_file,
+        };
+        let old = native::build(work, &sources, Build::Old)?;
+        let new = native::build(work, &sources, Build::New)?;
+        let fixed = match &options.fixed_version {
+            Some(file) => {
+                // The fixed version replaces the program's first file.
+                let files: Vec<PathBuf> =
+                    std::iter::once(file.clone()).chain(info.more_sources.iter().cloned()).collect();
+                Some(native::build(work, &native::Sources { files: &files, ..sources }, Build::Fixed)?)
+            }
+            None => None,
+        };
+        for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
+            native::check_starts(exe, &work.join("probe"))?;
+        }
+        Ok(Builds { work: work.to_path_buf(), old, new, fixed })
+    }
+}
+
+/// Runs every test on the builds, in parallel, and writes `dir/report.json` if it can.
+fn replay_tests(
+    dir: &Path,
+    info: RunInfo,
+    tests: Vec<SidecarTest>,
+    builds: &Builds,
+    options: &Options,
+    start: Instant,
+) -> Result<Report> {
+    let Builds { work, old, new, fixed } = builds;
     let jobs = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -121,7 +159,7 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     std::thread::scope(|s| {
         for worker in 0..jobs {
             let (next, results, tests, progress) = (&next, &results, &tests, &progress);
-            let (old, new, fixed, work) = (&old, &new, fixed.as_deref(), &work);
+            let (old, new, fixed, work) = (old, new, fixed.as_deref(), work);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(test) = tests.get(i) else { break };
@@ -146,9 +184,12 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
         wall: start.elapsed(),
         timeout: options.timeout,
     };
+    // A full disk must not cost the replay: the report still goes to stdout.
     let path = dir.join(REPORT);
-    std::fs::write(&path, report.to_json().to_string() + "\n")
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Err(e) = std::fs::write(&path, report.to_json().to_string() + "\n") {
+        let _ = std::fs::remove_file(&path);
+        eprintln!("penumbra: warning: cannot write {}: {e} (the report is on stdout only)", path.display());
+    }
     Ok(report)
 }
 

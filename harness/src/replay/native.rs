@@ -331,8 +331,12 @@ fn short_place(place: &str) -> String {
     }
 }
 
-fn signal_name(sig: i32) -> &'static str {
+pub(crate) fn signal_name(sig: i32) -> &'static str {
     match sig {
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
         libc::SIGABRT => "SIGABRT",
         libc::SIGSEGV => "SIGSEGV",
         libc::SIGBUS => "SIGBUS",
