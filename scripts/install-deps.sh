@@ -4,13 +4,15 @@
 #   - meson, ninja, pkg-config, GMP, CaDiCaL and symfpu to build Bitwuzla from the sources
 #     inside the bitwuzla-sys crate (see pkgconfig/README.md),
 #   - z3, an independent second solver that the tests use to cross-check query logs;
+#   - dpkg-dev, for `apt-get source musl`;
 # then wllvm (PyPI), the compiler wrapper that records the bitcode of real builds, in a venv of
-# its own under ~/.cache/penumbra/wllvm (scripts/wllvm-env.sh puts it on the PATH).
+# its own under ~/.cache/penumbra/wllvm (scripts/wllvm-env.sh puts it on the PATH), and musl as
+# bitcode for `--libc musl` (scripts/build-musl.sh: about a minute, once; cached).
 # As root it runs apt-get itself; otherwise it prints the exact command to run and fails.
 set -euo pipefail
 
 packages=(clang-15 llvm-15-dev llvm-15-tools zlib1g-dev build-essential python3 python3-venv meson
-          ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3)
+          ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3 dpkg-dev)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -40,6 +42,7 @@ install_wllvm() {
 if ((${#missing[@]} == 0)); then
     echo "penumbra: all system packages are installed"
     install_wllvm
+    bash "$(dirname "$0")/build-musl.sh"
     exit 0
 fi
 
@@ -57,3 +60,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${apt_get[@]}" update -q
 "${apt_get[@]}" install -y -q --no-install-recommends "${missing[@]}"
 install_wllvm
+bash "$(dirname "$0")/build-musl.sh"

@@ -110,12 +110,17 @@ pub struct Environment {
     pub sym_args: Vec<SymArg>,
     /// `--sym-stdin N`: standard input is `N` symbolic bytes (else it is empty).
     pub sym_stdin: Option<u32>,
+    /// `--sym-files COUNT SIZE`: files A, B, ... of `SIZE` symbolic bytes each, made by the C
+    /// layer of programs linked with musl (objects `A-data`, `B-data`, ...).
+    pub sym_files: Option<(u32, u32)>,
+    /// `--env NAME=VALUE`: the environment (`envp`), empty by default.
+    pub env: Vec<String>,
 }
 
 impl Environment {
     /// The option words recorded in every test's argument list, after the program name and
-    /// the concrete arguments (`--sym-arg 3`, `--sym-args 0 2 4`, `--sym-stdin 8`), which replay
-    /// reads back.
+    /// the concrete arguments (`--sym-arg 3`, `--sym-args 0 2 4`, `--sym-stdin 8`,
+    /// `--sym-files 1 8`), which replay reads back.
     pub fn option_words(&self) -> Vec<String> {
         let mut words = Vec::new();
         for spec in &self.sym_args {
@@ -128,6 +133,12 @@ impl Environment {
         }
         if let Some(n) = self.sym_stdin {
             words.extend(["--sym-stdin".to_string(), n.to_string()]);
+        }
+        if let Some((count, size)) = self.sym_files {
+            words.extend(["--sym-files".to_string(), count.to_string(), size.to_string()]);
+        }
+        for var in &self.env {
+            words.extend(["--env".to_string(), var.clone()]);
         }
         words
     }

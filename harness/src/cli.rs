@@ -124,6 +124,20 @@ pub struct CompileArgs {
     /// (its -I, -D, -std, -include...; not its -O level or output), in the build's directory.
     #[arg(long, value_name = "FILE")]
     pub compile_commands: Option<PathBuf>,
+    /// The C library: `models` (penumbra's own models of the common functions, the default)
+    /// or `musl` (musl 1.2.3 as bitcode, its code run like the program's, system calls answered
+    /// by penumbra's environment; built once by scripts/build-musl.sh into
+    /// ~/.cache/penumbra/musl-1.2.3, or $PENUMBRA_MUSL_DIR). With musl, C files compile
+    /// against musl's headers alone.
+    #[arg(long, value_enum, default_value_t = LibcArg::Models)]
+    pub libc: LibcArg,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LibcArg {
+    #[default]
+    Models,
+    Musl,
 }
 
 #[derive(Args, Debug)]
@@ -160,10 +174,19 @@ pub struct ExecArgs {
     /// Stop after this many IR instructions.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
+    /// Files A, B, ... of SIZE bytes made by musl's C layer (--libc musl), their contents
+    /// given with --input A-data=VALUE, ...
+    #[arg(long = "sym-files", value_names = ["COUNT", "SIZE"], num_args = 2, conflicts_with = "ktest")]
+    pub sym_files: Option<Vec<u32>>,
+    /// An environment variable of the program (repeatable); the environment is otherwise
+    /// empty.
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_var, conflicts_with = "ktest")]
+    pub env: Vec<String>,
     /// Replay a test written by `penumbra run` (or KLEE): its objects feed the symbolic objects
-    /// in order of creation, and its `--sym-arg`/`--sym-args`/`--sym-stdin` objects become argv
-    /// and stdin. Its objects must be the program's (names, sizes, number): a test that does
-    /// not fit is refused.
+    /// in order of creation, its `--sym-arg`/`--sym-args`/`--sym-stdin` objects become argv
+    /// and stdin, and its `--sym-files` and `--env` words the files and the environment. Its
+    /// objects must be the program's (names, sizes, number): a test that does not fit is
+    /// refused.
     #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
     pub ktest: Option<PathBuf>,
     #[command(flatten)]
@@ -283,6 +306,14 @@ pub struct ExploreArgs {
     /// Standard input is N symbolic bytes.
     #[arg(long = "sym-stdin", value_name = "N")]
     pub sym_stdin: Option<u32>,
+    /// COUNT files named A, B, ... of SIZE symbolic bytes each, which the program opens by
+    /// those names (as KLEE's --sym-files; objects A-data, B-data, ...). Needs --libc musl.
+    #[arg(long = "sym-files", value_names = ["COUNT", "SIZE"], num_args = 2)]
+    pub sym_files: Option<Vec<u32>>,
+    /// An environment variable of the program (repeatable); the environment is otherwise
+    /// empty. Recorded in every test, and set in native replay (which clears the rest).
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_var)]
+    pub env: Vec<String>,
     /// Write tests into DIR (created; must be empty) instead of penumbra-out-N next to FILE.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
@@ -452,3 +483,11 @@ macro_rules! program_files {
     )*};
 }
 program_files!(IrArgs, ExecArgs, ShadowArgs, RunArgs);
+
+/// `NAME=VALUE` with a non-empty NAME without `=` or NUL.
+fn parse_env_var(s: &str) -> Result<String, String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() && !name.contains('\0') && !value.contains('\0') => Ok(s.to_string()),
+        _ => Err(format!("`{s}` is not NAME=VALUE")),
+    }
+}

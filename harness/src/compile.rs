@@ -1,9 +1,31 @@
 //! Turning the command line's files and clang flags into an IR module.
 
-use crate::cli::CompileArgs;
+use crate::cli::{CompileArgs, LibcArg};
 use anyhow::{Context, Result};
-use penumbra_ir::{compile_files, CompileOptions, Module};
+use penumbra_ir::{compile_files, CompileOptions, LibcBitcode, Module};
 use std::path::PathBuf;
+
+/// The musl version scripts/build-musl.sh builds.
+const MUSL_VERSION: &str = "1.2.3";
+
+/// musl as bitcode, where scripts/build-musl.sh built it ($PENUMBRA_MUSL_DIR, else
+/// ~/.cache/penumbra/musl-1.2.3).
+pub fn musl() -> Result<LibcBitcode> {
+    let dir = match std::env::var_os("PENUMBRA_MUSL_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let home = std::env::var_os("HOME").context("--libc musl: HOME is not set (or set PENUMBRA_MUSL_DIR)")?;
+            PathBuf::from(home).join(".cache/penumbra").join(format!("musl-{MUSL_VERSION}"))
+        }
+    };
+    if !dir.join("BUILT").is_file() {
+        anyhow::bail!(
+            "--libc musl: musl's bitcode is not built in {} (run scripts/build-musl.sh once: about a minute)",
+            dir.display()
+        );
+    }
+    Ok(LibcBitcode::in_dir(&dir))
+}
 
 /// Compiles and links `files` and checks the program has a `main` to run.
 pub fn compile_program(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
@@ -27,10 +49,15 @@ pub fn compile(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
         Some(db) => crate::compile_db::load(db)?,
         None => Vec::new(),
     };
+    let libc = match args.libc {
+        LibcArg::Models => None,
+        LibcArg::Musl => Some(musl()?),
+    };
     let options = CompileOptions {
         include_dirs: args.include.clone(),
         defines: args.define.clone(),
         per_file,
+        libc,
         ..Default::default()
     };
     compile_files(files, &options).with_context(|| format!("cannot compile {}", names(files)))

@@ -272,8 +272,9 @@ fn describe_stdout_diff(native: &[u8], ours: &[u8]) -> String {
     )
 }
 
-/// Checks every run of one program; returns one failure report per mismatching run.
-fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path) -> Vec<String> {
+/// Checks every run of one program, `penumbra exec` getting `libc_flags` too; returns one
+/// failure report per mismatching run.
+fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path, libc_flags: &[&str]) -> Vec<String> {
     let name = program.file_name().unwrap().to_string_lossy().into_owned();
     let source = std::fs::read_to_string(program).expect("read corpus file");
     let runs = match runs_of(&source) {
@@ -299,6 +300,7 @@ fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path) -> Vec<Stri
                 continue;
             }
             let mut args: Vec<String> = vec!["exec".into(), program.display().to_string()];
+            args.extend(libc_flags.iter().map(|f| f.to_string()));
             args.extend(spec.penumbra_flags());
             let ours = penumbra(&args);
             let mut problems = Vec::new();
@@ -322,6 +324,18 @@ fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path) -> Vec<Stri
 
 #[test]
 fn corpus_matches_native_execution() {
+    check_corpus(&[]);
+}
+
+/// The same programs with musl's code as the C library (`--libc musl`) in place of penumbra's
+/// models: musl's stdio, string and conversion functions against glibc's, byte for byte.
+#[test]
+fn corpus_matches_native_execution_with_musl() {
+    check_corpus(&["--libc", "musl"]);
+}
+
+/// Every corpus run, interpreted with `libc_flags`, against the native build.
+fn check_corpus(libc_flags: &[&str]) {
     let files = corpus_files();
     let temp = tempfile::tempdir().expect("temp dir");
     let runtime_c = temp.path().join("native_runtime.c");
@@ -339,7 +353,7 @@ fn corpus_matches_native_execution() {
         for _ in 0..workers {
             scope.spawn(|| loop {
                 let Some(program) = queue.lock().unwrap().next() else { break };
-                let found = check_program(program, &runtime_obj, temp.path());
+                let found = check_program(program, &runtime_obj, temp.path(), libc_flags);
                 failures.lock().unwrap().push((program.clone(), found));
             });
         }
@@ -350,7 +364,7 @@ fn corpus_matches_native_execution() {
     let failures: Vec<String> = per_program.into_iter().flat_map(|(_, found)| found).collect();
     assert!(
         failures.is_empty(),
-        "{} of the corpus runs differ from native execution ({} programs checked):\n\n{}",
+        "{} of the corpus runs differ from native execution ({} programs checked, flags {libc_flags:?}):\n\n{}",
         failures.len(),
         files.len(),
         failures.join("\n\n")

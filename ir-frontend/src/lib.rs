@@ -15,7 +15,7 @@ pub mod frontend;
 pub mod ir;
 
 pub use frontend::{
-    compile_file, compile_files, compile_source, lower_bitcode, BuildFlags, CompileOptions, FrontendError, KLEE_H,
-    PENUMBRA_H,
+    compile_file, compile_files, compile_source, lower_bitcode, BuildFlags, CompileOptions, FrontendError, LibcBitcode,
+    KLEE_H, PENUMBRA_H,
 };
 pub use ir::*;

@@ -61,6 +61,7 @@ fn defines_include_dirs_and_extra_flags_reach_clang() {
         defines: vec!["SCALE=3".into(), "ENABLED".into()],
         extra_flags: vec!["-Werror=unused-variable".into()],
         per_file: Vec::new(),
+        libc: None,
     };
     let src = "#include \"limits_here.h\"\n#ifdef ENABLED\nint f(void) { return LIMIT * SCALE; }\n#endif\n";
     let m = compile_source("flags.c", src, &opts).expect("lowers");

@@ -1,7 +1,8 @@
 //! Hand-written LLVM IR (assembled with `llvm-as-15`) for what C at `-O0` rarely produces
 //! but the lowering must still handle: constant GEPs with equal indices over different types, aggregate phis and selects,
 //! unnamed globals, odd integer widths, blocks out of dominance order, unreachable code,
-//! mismatched call types and the intrinsics clang emits only at higher optimisation levels.
+//! mismatched call types, aliases and the intrinsics clang emits only at higher optimisation
+//! levels.
 
 use crate::common::{func_text, unsupported};
 use crate::eval::{run, Side};
@@ -164,6 +165,47 @@ define i32 @f() {
 }",
     );
     assert!(func_text(&m, "f").contains("call_indirect.i32 @k(7)"), "{}", func_text(&m, "f"));
+}
+
+/// A call through an unprototyped declaration (`int main();` called with three arguments)
+/// passes the arguments the definition takes, as x86-64 does.
+#[test]
+fn extra_arguments_through_an_unprototyped_declaration_are_dropped() {
+    let m = lower_ll(
+        "define i32 @k(i32 %a) {
+  ret i32 %a
+}
+define i32 @f() {
+  %r = call i32 (i32, i64, ...) @k(i32 7, i64 9)
+  ret i32 %r
+}",
+    );
+    assert!(func_text(&m, "f").contains("call.i32 @k(7)"), "{}", func_text(&m, "f"));
+    assert_eq!(run(&m, "f", &[], Side::New), Some(7));
+}
+
+/// Aliases (musl's `weak_alias`) name their target: calls and addresses of an alias reach the
+/// aliased function, loads and stores through a global's alias reach the global, chains
+/// included.
+#[test]
+fn aliases_of_functions_and_globals_are_their_targets() {
+    let m = lower_ll(
+        "@counter = global i32 5
+@count = weak alias i32, ptr @counter
+define i32 @impl(i32 %a) {
+  %c = load i32, ptr @count
+  %r = add i32 %a, %c
+  ret i32 %r
+}
+@api2 = weak alias i32 (i32), ptr @api
+@api = alias i32 (i32), ptr @impl
+define i32 @f(i32 %a) {
+  %r = call i32 @api2(i32 %a)
+  ret i32 %r
+}",
+    );
+    assert!(func_text(&m, "f").contains("call.i32 @impl(v0)"), "{}", func_text(&m, "f"));
+    assert!(func_text(&m, "impl").contains("load.i32 [@counter]"), "{}", func_text(&m, "impl"));
 }
 
 #[test]

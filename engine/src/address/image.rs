@@ -47,9 +47,13 @@ fn first_error(errors: &[VerifierError]) -> String {
     }
 }
 
+/// The start of a program linked with musl, entered in place of `main`.
+pub const LIBC_START: &str = "__penumbra_libc_start";
+
 /// Where a verified module starts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// `main`, or the C library's start where the program has one ([`LIBC_START`]).
     pub main: Func,
     /// How many of `argc, argv, envp` `main` takes (0, 2 or 3).
     pub main_params: usize,
@@ -69,6 +73,15 @@ impl Entry {
                 return Err(LoadError::MainSignature(types.join(", ")));
             }
         };
+        // A program linked with musl starts in its start glue (runtime/musl/penumbra_start.c),
+        // which sets up the library, calls main and exits through `exit`.
+        let libc_start = module.func_by_name(LIBC_START).filter(|&f| module.funcs[f].is_defined());
+        if let Some(start) = libc_start {
+            if module.funcs[start].sig.params != [Type::I32, Type::I64, Type::I64] {
+                return Err(LoadError::MainSignature(format!("{LIBC_START} must take argc, argv and envp")));
+            }
+            return Ok(Entry { main: start, main_params: 3 });
+        }
         Ok(Entry { main, main_params })
     }
 }
@@ -234,6 +247,7 @@ pub fn lay_out_argv<C: Contents>(
     space: &mut AddressSpace<C>,
     maker: &mut C::Maker,
     sizes: &[u64],
+    env: &[String],
     params: usize,
 ) -> Option<Argv> {
     if params == 0 {
@@ -251,8 +265,27 @@ pub fn lay_out_argv<C: Contents>(
     write(space, maker, argv, &pointers);
     let mut values = vec![sizes.len() as u64 & 0xffff_ffff, space.object(argv).base];
     if params == 3 {
+        // `NAME=VALUE` strings, then the NULL-terminated array of them.
+        let mut pointers = Vec::with_capacity(8 * (env.len() + 1));
+        for var in env {
+            let mut bytes = var.as_bytes().to_vec();
+            bytes.push(0);
+            let id = space.allocate(
+                Segment::Global,
+                bytes.len() as u64,
+                16,
+                Origin::Runtime("an environment string"),
+                |n| C::zeroed(maker, n),
+            )?;
+            write(space, maker, id, &bytes);
+            pointers.extend(space.object(id).base.to_le_bytes());
+        }
+        pointers.extend(0u64.to_le_bytes());
         let envp =
-            space.allocate(Segment::Global, 8, 16, Origin::Runtime("the envp array"), |n| C::zeroed(maker, n))?;
+            space.allocate(Segment::Global, pointers.len() as u64, 16, Origin::Runtime("the envp array"), |n| {
+                C::zeroed(maker, n)
+            })?;
+        write(space, maker, envp, &pointers);
         values.push(space.object(envp).base);
     }
     Some(Argv { strings, values })

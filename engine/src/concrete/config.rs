@@ -15,6 +15,10 @@ pub struct RunConfig {
     pub args: Vec<String>,
     /// What `getchar`, `fgetc(stdin)` and `fgets(.., stdin)` read.
     pub stdin: Vec<u8>,
+    /// `--sym-files COUNT SIZE` (programs linked with musl make the files' objects).
+    pub sym_files: Option<(u32, u32)>,
+    /// The environment, `NAME=VALUE` strings (`envp`, for a `main` or C library that reads it).
+    pub env: Vec<String>,
     /// Executed instructions after which the run stops with [`Outcome::StepLimit`]
     /// (`None`: no limit).
     ///
@@ -40,6 +44,8 @@ impl Default for RunConfig {
             inputs: Inputs::default(),
             args: vec!["program".to_string()],
             stdin: Vec::new(),
+            sym_files: None,
+            env: Vec::new(),
             max_steps: None,
             stack_limit: crate::address::STACK_LIMIT,
             trace: false,

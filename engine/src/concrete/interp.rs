@@ -19,6 +19,7 @@ use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent, Traced};
 use super::stop::{Fault, Halt, Stop};
 use crate::address::{bytes_text, check_stack, ObjectId, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::{ErrorKind, Location, RuntimeError};
+use crate::libc::syscall::pack_sym_files;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{
     execute_join, immediate_post_dominators, tests_execute, Block, Body, Dest, Func, Inst, InstData, Module, Type,
@@ -102,7 +103,7 @@ impl Program<'_> {
 /// Runs `prog` once under `config`.
 fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
     let mut mem = prog.memory.clone();
-    let Some(args) = mem.main_args(&config.args, prog.main_params) else {
+    let Some(args) = mem.main_args(&config.args, &config.env, prog.main_params) else {
         return RunResult {
             stdout: Vec::new(),
             stderr: Vec::new(),
@@ -120,7 +121,10 @@ fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         module: prog.module,
         version: config.version,
         config,
-        machine: Machine::new(mem, prog.runtime, &config.stdin),
+        machine: Machine {
+            sym_files: config.sym_files.map_or(0, pack_sym_files),
+            ..Machine::new(mem, prog.runtime, &config.stdin)
+        },
         frames: Vec::new(),
         regs: Vec::new(),
         allocas: Vec::new(),

@@ -26,6 +26,8 @@ pub struct Machine<'a> {
     pub stderr: Vec<u8>,
     pub stdin: &'a [u8],
     pub stdin_pos: usize,
+    /// The `--sym-files` option for the C layer of musl programs: `COUNT << 32 | SIZE`.
+    pub sym_files: u64,
     /// The source line of the instruction executing, for heap objects' origins.
     pub line: u32,
     /// `rand()`'s state.
@@ -49,6 +51,7 @@ impl<'a> Machine<'a> {
             stderr: Vec::new(),
             stdin,
             stdin_pos: 0,
+            sym_files: 0,
             line: 0,
             rand: GlibcRand::default(),
             tracing: false,

@@ -58,9 +58,9 @@ impl<'m> Memory<'m> {
 
     /// Lays out `main`'s arguments (the argument strings, `argv` and `envp`) and returns the
     /// values of the `params` of `argc, argv, envp` that `main` takes; `None` if they do not fit.
-    pub fn main_args(&mut self, args: &[String], params: usize) -> Option<Vec<u64>> {
+    pub fn main_args(&mut self, args: &[String], env: &[String], params: usize) -> Option<Vec<u64>> {
         let sizes: Vec<u64> = args.iter().map(|a| a.len() as u64 + 1).collect();
-        let argv = lay_out_argv(&mut self.space, &mut (), &sizes, params)?;
+        let argv = lay_out_argv(&mut self.space, &mut (), &sizes, env, params)?;
         for (&id, arg) in argv.strings.iter().zip(args) {
             self.space.object_mut(id).contents[..arg.len()].copy_from_slice(arg.as_bytes());
         }

@@ -10,6 +10,7 @@
 //! - `intrinsics`: `make_symbolic`, `assume`, `assert`;
 //! - `natives`, `stdio`: the C library functions modelled natively (heap, bulk memory, process
 //!   control, `<ctype.h>`, output and standard input);
+//! - `syscalls`: the system calls of programs linked with musl;
 //! - `start`: the initial states (`argv`, symbolic arguments and stdin, `main`'s frame).
 
 mod calls;
@@ -21,3 +22,4 @@ mod natives;
 pub mod start;
 mod stdio;
 mod step;
+mod syscalls;

@@ -224,6 +224,11 @@ impl<'p> Context<'p> {
             | Native::Getchar
             | Native::Fgetc
             | Native::IsStdin => return self.stdio(st, body, inst, native, name, a),
+            Native::Syscall => return self.syscall(st, inst, a),
+            Native::SymFiles => {
+                let spec = self.config.env.sym_files.map_or(0, crate::libc::syscall::pack_sym_files);
+                Some(self.store.constant(64, spec))
+            }
         };
         Ok(Ok(r))
     }

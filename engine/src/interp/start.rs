@@ -36,6 +36,12 @@ enum ArgString {
 pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunError> {
     let prog = ctx.prog;
     let env = &ctx.config.env;
+    let has_posix_layer = prog.module.func_by_name(crate::libc::syscall::SYM_FILES).is_some();
+    if env.sym_files.is_some() && !has_posix_layer {
+        return Err(RunError::Config(
+            "--sym-files needs the C library's POSIX layer, which penumbra's models lack: add --libc musl".into(),
+        ));
+    }
     let mode = match ctx.config.mode {
         Mode::Single(version) => ExecMode::Single(version),
         Mode::Shadow(_) => ExecMode::Both,
@@ -135,7 +141,7 @@ fn build_argv(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[ArgString]
         .collect();
     let Argv { strings, values } = st
         .mem
-        .lay_out_argv(&mut ctx.store, &sizes, ctx.prog.main_params)
+        .lay_out_argv(&mut ctx.store, &sizes, &ctx.config.env.env, ctx.prog.main_params)
         .ok_or_else(|| RunError::Load("the program arguments do not fit in memory".into()))?;
     for (arg, &id) in args.iter().zip(&strings) {
         let bytes: Vec<TermId> = match arg {

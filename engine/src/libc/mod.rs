@@ -7,3 +7,4 @@ pub mod ctype;
 pub mod printf;
 pub mod rand;
 pub mod strtol;
+pub mod syscall;

@@ -5,8 +5,10 @@
 //! The test's argument list is read as KLEE's `klee_init_env` reads it: after the program name,
 //! `--sym-arg N` takes the next object as an argument string (up to its first NUL),
 //! `--sym-args MIN MAX N` takes an `n_args` object and then that many argument objects,
-//! `--sym-stdin N` takes the next object as standard input, and any other word is a concrete
-//! argument. The objects left are the program's own.
+//! `--sym-stdin N` takes the next object as standard input, `--env NAME=VALUE` is an environment
+//! variable, `--sym-files COUNT SIZE` says the files' objects (`A-data`, ...) are among the program's own (musl's C layer makes them as
+//! the program starts), and any other word is a concrete argument. The objects left are the
+//! program's own.
 
 use super::ktest::{le_int, KTest, KTestObject};
 use super::testgen::TestRecord;
@@ -19,6 +21,11 @@ pub struct ReplayInputs {
     /// `argv`, program name first.
     pub args: Vec<String>,
     pub stdin: Vec<u8>,
+    /// `--sym-files COUNT SIZE` (their objects, `A-data`, ..., are among `objects`: the C layer
+    /// of musl programs makes them; native replay writes them as files A, B, ...).
+    pub sym_files: Option<(u32, u32)>,
+    /// `--env NAME=VALUE` words: the environment.
+    pub env: Vec<String>,
     /// The program's symbolic objects, in creation order.
     pub objects: Vec<Vec<u8>>,
     /// The same objects with their names.
@@ -163,6 +170,14 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
                 let o = objects.next().ok_or_else(|| ReplayError::MissingObject(word.clone()))?;
                 out.stdin = o.bytes.clone();
             }
+            "--sym-files" => {
+                let mut number = || -> Result<u32, ReplayError> {
+                    let w = words.next().ok_or_else(|| ReplayError::TruncatedOption(word.clone()))?;
+                    w.parse().map_err(|_| ReplayError::TruncatedOption(word.clone()))
+                };
+                out.sym_files = Some((number()?, number()?));
+            }
+            "--env" => out.env.push(words.next().ok_or_else(|| ReplayError::TruncatedOption(word.clone()))?.clone()),
             _ => out.args.push(word.clone()),
         }
     }
@@ -179,6 +194,8 @@ pub fn replay_config(test: &KTest, version: Version) -> Result<RunConfig, Replay
         inputs: Inputs::Ordered(inputs.objects),
         args: inputs.args,
         stdin: inputs.stdin,
+        sym_files: inputs.sym_files,
+        env: inputs.env,
         ..RunConfig::default()
     })
 }

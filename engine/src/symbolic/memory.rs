@@ -84,8 +84,14 @@ impl Memory {
     }
 
     /// Lays out `main`'s argument strings (of `sizes` bytes each, zeroed), `argv` and `envp`.
-    pub fn lay_out_argv(&mut self, store: &mut TermStore, sizes: &[u64], params: usize) -> Option<Argv> {
-        lay_out_argv(self.space_mut(), store, sizes, params)
+    pub fn lay_out_argv(
+        &mut self,
+        store: &mut TermStore,
+        sizes: &[u64],
+        env: &[String],
+        params: usize,
+    ) -> Option<Argv> {
+        lay_out_argv(self.space_mut(), store, sizes, env, params)
     }
 
     /// Sets an object's state.

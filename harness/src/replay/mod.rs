@@ -304,15 +304,37 @@ fn replay_test(
     };
     let inputs = replay_inputs(ktest).with_context(|| format!("cannot replay {}", test.name))?;
     // The program's own objects are the test's last ones (argv and stdin objects come first).
-    let own = &ktest.objects[ktest.objects.len() - inputs.objects.len()..];
+    let mut own = &ktest.objects[ktest.objects.len() - inputs.objects.len()..];
+    // `--sym-files`: the files' objects (made first, by musl's C layer) become files A, B, ...
+    // in the directory the program runs in; the native program makes only the rest.
+    let mut files = Vec::new();
+    if let Some((count, _)) = inputs.sym_files {
+        for letter in (b'A'..).take(count as usize).map(char::from) {
+            match own.split_first() {
+                Some((o, rest)) if o.name == format!("{letter}-data") => {
+                    files.push((letter.to_string(), o.bytes.clone()));
+                    own = rest;
+                }
+                _ => bail!("{}: --sym-files {count} but no object {letter}-data where expected", test.name),
+            }
+        }
+    }
     std::fs::create_dir_all(scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
     let objects = scratch.join("objects.ktest");
     let own_test = KTest { objects: own.to_vec(), ..KTest::default() };
     std::fs::write(&objects, own_test.to_bytes()).with_context(|| format!("cannot write {}", objects.display()))?;
     let stdin = scratch.join("stdin");
     std::fs::write(&stdin, &inputs.stdin).with_context(|| format!("cannot write {}", stdin.display()))?;
-    let input =
-        RunInput { args: &inputs.args, stdin: &stdin, objects: &objects, scratch: &scratch.join("run"), timeout };
+    let files_dir = scratch.join("cwd");
+    let input = RunInput {
+        args: &inputs.args,
+        stdin: &stdin,
+        objects: &objects,
+        scratch: &scratch.join("run"),
+        timeout,
+        files: inputs.sym_files.map(|_| native::TestFiles { dir: &files_dir, files: &files }),
+        env: &inputs.env,
+    };
     let old_outcome = native::run(old, &input)?;
     let new_outcome = native::run(new, &input)?;
     let output_differs = matches!((&old_outcome, &new_outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))

@@ -192,6 +192,19 @@ pub struct RunInput<'a> {
     /// Where stdout and stderr go meanwhile (two files with this prefix).
     pub scratch: &'a Path,
     pub timeout: Duration,
+    /// The test's files (`--sym-files`), written afresh into the directory the program runs
+    /// in before each run; `None`: the program runs where replay runs.
+    pub files: Option<TestFiles<'a>>,
+    /// The test's environment (`NAME=VALUE`): the program sees these, `PATH` (for the
+    /// sanitizers' symbolizer) and the runtime's own variables, nothing of replay's.
+    pub env: &'a [String],
+}
+
+/// Files a test gives its program: each name and contents, in the directory `dir`.
+#[derive(Clone, Copy)]
+pub struct TestFiles<'a> {
+    pub dir: &'a Path,
+    pub files: &'a [(String, Vec<u8>)],
 }
 
 /// Runs `exe` on one test.
@@ -199,17 +212,37 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
     let out_path = input.scratch.with_extension("stdout");
     let err_path = input.scratch.with_extension("stderr");
     // The sanitizers report into files of their own (`<log>.<pid>`), never into the program's
-    // stderr, so no output of the program can pass for a report.
-    let log = input.scratch.with_extension("san");
+    // stderr, so no output of the program can pass for a report. (A whole path: the program
+    // may run in another directory, its files'.)
+    let log = std::path::absolute(input.scratch.with_extension("san"))?;
     let with_log = |options: &str| format!("{options}:log_path=\"{}\"", log.display());
     let create = |p: &Path| File::create(p).with_context(|| format!("cannot create {}", p.display()));
     let stdin = File::open(input.stdin).with_context(|| format!("cannot open {}", input.stdin.display()))?;
+    let exe = &std::path::absolute(exe)?;
+    let objects = std::path::absolute(input.objects)?;
     let mut cmd = Command::new(exe);
+    if let Some(TestFiles { dir, files }) = input.files {
+        // Afresh for each run: a run may have changed or removed them.
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (name, bytes) in files {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        cmd.current_dir(dir);
+    }
     if let Some(name) = input.args.first() {
         cmd.arg0(name);
     }
+    cmd.env_clear();
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
+    for (name, value) in input.env.iter().filter_map(|v| v.split_once('=')) {
+        cmd.env(name, value);
+    }
     cmd.args(input.args.iter().skip(1))
-        .env("KTEST_FILE", input.objects)
+        .env("KTEST_FILE", &objects)
         .env("ASAN_OPTIONS", with_log(ASAN_OPTIONS))
         .env("UBSAN_OPTIONS", with_log(UBSAN_OPTIONS))
         .stdin(Stdio::from(stdin))

@@ -32,12 +32,24 @@
 
 #define REPLAY_FAILED 125
 
-__attribute__((constructor)) static void penumbra_replay_probe(void) {
+/* The test file's path, taken from KTEST_FILE before the program runs. */
+static char *ktest_path;
+
+/* First of the constructors (priority 101): the probe; then replay's own variables leave the
+ * environment, so the program sees the test's environment alone. (The sanitizers have read
+ * their options before any constructor ran, and find their symbolizer through the process's
+ * initial environment, /proc/self/environ, which keeps PATH.) */
+__attribute__((constructor(101))) static void penumbra_replay_start(void) {
   if (getenv("PENUMBRA_REPLAY_PROBE")) {
     fputs("penumbra-replay: started\n", stderr);
     fflush(stderr);
     _exit(0);
   }
+  const char *path = getenv("KTEST_FILE");
+  ktest_path = path ? strdup(path) : NULL;
+  const char *own[] = {"KTEST_FILE", "ASAN_OPTIONS", "UBSAN_OPTIONS", "PATH"};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+    unsetenv(own[i]);
 }
 
 static unsigned char *test_data;
@@ -73,7 +85,7 @@ static const unsigned char *read_field(uint32_t *len) {
 /* Reads KTEST_FILE and positions the reader at the first object. */
 static void load_test(void) {
   loaded = 1;
-  const char *path = getenv("KTEST_FILE");
+  const char *path = ktest_path;
   if (!path)
     replay_failure("KTEST_FILE is not set: it names the .ktest file whose objects feed make_symbolic", NULL);
   FILE *f = fopen(path, "rb");

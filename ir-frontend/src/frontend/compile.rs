@@ -7,6 +7,8 @@
 //! transform), `-g` (source lines), `-fwrapv` (wrapping signed arithmetic, as the engine
 //! models it and replay builds compile), `-x c` (the file is C whatever its name), and
 //! `-Werror=empty-translation-unit` (an empty file is an error, not an empty program).
+//! With a C library as bitcode ([`LibcBitcode`], musl), C files compile against its headers
+//! alone and the linked program takes its start glue and the library functions it needs.
 //! Builtins stay enabled: clang then knows `printf` and friends, and at `-O0` it does not
 //! rewrite calls (no `printf` -> `puts`); calls it does emit as intrinsics (`llvm.memcpy`) are
 //! lowered to the C functions.
@@ -70,6 +72,30 @@ pub struct CompileOptions {
     /// absolute path: those get their build's flags instead of `include_dirs`, `defines` and
     /// `extra_flags`.
     pub per_file: Vec<(PathBuf, BuildFlags)>,
+    /// A C library as bitcode to compile against and link with (musl: `--libc musl`); `None`
+    /// for penumbra's own models of the C library.
+    pub libc: Option<LibcBitcode>,
+}
+
+/// A C library built as bitcode (`scripts/build-musl.sh`): programs compile against its
+/// headers only (`-nostdinc -isystem include`), link its start glue whole and, from the library,
+/// the functions they need (`llvm-link --only-needed`, as a static link picks archive members).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibcBitcode {
+    pub include: PathBuf,
+    pub start: PathBuf,
+    pub library: PathBuf,
+}
+
+impl LibcBitcode {
+    /// The library built in `dir` (`include/`, `start.bc`, `libc.bc`).
+    pub fn in_dir(dir: &Path) -> LibcBitcode {
+        LibcBitcode { include: dir.join("include"), start: dir.join("start.bc"), library: dir.join("libc.bc") }
+    }
+
+    fn flags(&self, clang: &mut Command) {
+        clang.arg("-nostdinc").arg("-isystem").arg(&self.include);
+    }
 }
 
 /// How a build compiled one file: in `directory`, with `flags` (the build's, less those that
@@ -149,7 +175,10 @@ fn compile_in(dir: &Path, inputs: &[(&Path, String)], opts: &CompileOptions) -> 
             InputKind::Bitcode | InputKind::TextualIr => parts.push(input.to_path_buf()),
         }
     }
-    let linked = match parts.as_slice() {
+    if let Some(libc) = &opts.libc {
+        parts.push(libc.start.clone());
+    }
+    let mut linked = match parts.as_slice() {
         [bitcode] if InputKind::of(bitcode) != InputKind::TextualIr => bitcode.clone(),
         _ => {
             let linked = dir.join("linked.bc");
@@ -159,6 +188,14 @@ fn compile_in(dir: &Path, inputs: &[(&Path, String)], opts: &CompileOptions) -> 
             linked
         }
     };
+    if let Some(libc) = &opts.libc {
+        // A second link: --only-needed would apply to the program's own files too.
+        let whole = dir.join("with-libc.bc");
+        let mut link = Command::new(LLVM_LINK);
+        link.arg(&linked).arg("--only-needed").arg(&libc.library).arg("-o").arg(&whole);
+        run(link, LLVM_LINK, source_name, &whole)?;
+        linked = whole;
+    }
     let mut module = promote_and_lower(dir, &linked, source_name)?;
     name_functions_files(&mut module, inputs);
     Ok(module)
@@ -181,6 +218,9 @@ fn compile_c(
         // The build's flags come after penumbra's own headers: `penumbra.h` and `klee/klee.h`
         // are found whatever the build's include path.
         clang.arg("-I").arg(include);
+        if let Some(libc) = &opts.libc {
+            libc.flags(&mut clang);
+        }
         clang.args(["-Wno-unknown-warning-option", "-Qunused-arguments"]);
         clang.args(&build.flags).arg(&build.file).arg("-o").arg(bitcode).current_dir(&build.directory);
         return run(clang, CLANG, source_name, bitcode);
@@ -189,6 +229,9 @@ fn compile_c(
         clang.arg("-I").arg(d);
     }
     clang.arg("-I").arg(include);
+    if let Some(libc) = &opts.libc {
+        libc.flags(&mut clang);
+    }
     for d in &opts.defines {
         clang.arg(format!("-D{d}"));
     }

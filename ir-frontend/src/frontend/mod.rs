@@ -13,8 +13,8 @@ mod llvm_info;
 mod lower;
 
 pub use compile::{
-    compile_file, compile_files, compile_source, BuildFlags, CompileOptions, InputKind, CLANG, CLANG_FLAGS, LLVM_LINK,
-    OPT,
+    compile_file, compile_files, compile_source, BuildFlags, CompileOptions, InputKind, LibcBitcode, CLANG,
+    CLANG_FLAGS, LLVM_LINK, OPT,
 };
 pub use error::FrontendError;
 pub use headers::{write_headers, KLEE_H, PENUMBRA_H};

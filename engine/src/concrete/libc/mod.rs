@@ -21,6 +21,7 @@
 mod stdio;
 mod stdlib;
 mod string;
+mod syscall;
 
 use super::machine::Machine;
 use super::stop::{Fault, Stop};
@@ -107,6 +108,10 @@ pub enum LibcFn {
     CtypeBLoc,
     CtypeToupperLoc,
     CtypeTolowerLoc,
+    /// `__penumbra_kernel`, musl's system calls ([`crate::libc::syscall`]).
+    Syscall,
+    /// `__penumbra_sym_files`: the `--sym-files` option for musl's C layer.
+    SymFiles,
 }
 
 impl LibcFn {
@@ -117,6 +122,8 @@ impl LibcFn {
             return Some(IsClass(class));
         }
         Some(match name {
+            crate::libc::syscall::ENTRY => Syscall,
+            crate::libc::syscall::SYM_FILES => SymFiles,
             "printf" => Printf,
             "fprintf" => Fprintf,
             "sprintf" => Sprintf,
@@ -227,5 +234,7 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         CtypeBLoc => Ok(Some(m.runtime.ctype_b)),
         CtypeToupperLoc => Ok(Some(m.runtime.ctype_toupper)),
         CtypeTolowerLoc => Ok(Some(m.runtime.ctype_tolower)),
+        Syscall => syscall::call(m, &a),
+        SymFiles => Ok(Some(m.sym_files)),
     }
 }

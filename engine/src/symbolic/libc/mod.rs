@@ -78,6 +78,10 @@ pub enum Native {
     CheckRead,
     /// `__penumbra_is_stdin(stream)`.
     IsStdin,
+    /// `__penumbra_kernel`, musl's system calls ([`crate::libc::syscall`]).
+    Syscall,
+    /// `__penumbra_sym_files`: the `--sym-files` option for musl's C layer.
+    SymFiles,
 }
 
 /// The native model of `name`, if any.
@@ -133,6 +137,8 @@ pub fn bind(name: &str) -> Option<Native> {
         "labs" | "llabs" => Labs,
         "__penumbra_check_read" => CheckRead,
         "__penumbra_is_stdin" => IsStdin,
+        crate::libc::syscall::ENTRY => Syscall,
+        crate::libc::syscall::SYM_FILES => SymFiles,
         _ => return None,
     })
 }

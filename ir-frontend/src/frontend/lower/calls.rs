@@ -114,7 +114,24 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 args.push(self.operand(a)?);
             }
         }
-        let direct = name.and_then(|n| self.cx.func(n)).filter(|&f| self.matches_signature(f, &args, ret));
+        let direct = name.and_then(|n| self.cx.func(n)).and_then(|f| {
+            if self.matches_signature(f, &args, ret) {
+                return Some(f);
+            }
+            // A call through an unprototyped declaration (`int main();`) passing more
+            // arguments than the definition takes: on x86-64 the extra ones go to registers
+            // the callee never reads, so the call passes the ones it takes.
+            let sig = &self.cx.module.funcs[f].sig;
+            let takes = sig.params.len();
+            let prefix_fits =
+                !sig.varargs && variadic && args.len() > takes && self.matches_signature(f, &args[..takes], ret);
+            if prefix_fits {
+                args.truncate(takes);
+                Some(f)
+            } else {
+                None
+            }
+        });
         let result = match direct {
             Some(f) => self.b.call(f, &args, ret).1,
             // Also a direct call whose types differ from the callee's declaration (a call

@@ -75,6 +75,47 @@ impl<'m> ModuleCx<'m> {
         }
     }
 
+    /// Makes every alias name the function or global it stands for (C libraries define most
+    /// of their names as aliases: musl's `weak_alias(__stdio_write, ...)`), following chains of
+    /// aliases. An alias of anything else (an offset into an object) stays unknown: a reference
+    /// to it is unsupported where it is reached.
+    pub(super) fn declare_aliases(&mut self) {
+        let llvm = self.llvm;
+        fn target(mut c: &Constant) -> Option<&Name> {
+            loop {
+                match c {
+                    Constant::GlobalReference { name, .. } => return Some(name),
+                    Constant::BitCast(b) => c = b.operand.as_ref(),
+                    Constant::AddrSpaceCast(b) => c = b.operand.as_ref(),
+                    _ => return None,
+                }
+            }
+        }
+        // Aliases may name later aliases: repeat until a pass resolves nothing new.
+        let mut pending: Vec<&'m llvm_ir::module::GlobalAlias> = llvm.global_aliases.iter().collect();
+        loop {
+            let before = pending.len();
+            pending.retain(|&a| {
+                let Some(to) = target(a.aliasee.as_ref()) else { return false };
+                let Name::Name(alias) = &a.name else { return false };
+                if let Name::Name(to_name) = to {
+                    if let Some(&f) = self.funcs.get(to_name.as_str()) {
+                        self.funcs.insert(alias.as_str(), f);
+                        return false;
+                    }
+                }
+                if let Some(g) = self.global(to) {
+                    self.globals.insert(global_key(&a.name), g);
+                    return false;
+                }
+                true
+            });
+            if pending.len() == before {
+                break;
+            }
+        }
+    }
+
     /// Evaluates every initialiser.
     pub(super) fn init_globals(&mut self) {
         let llvm = self.llvm;

@@ -92,6 +92,7 @@ fn lower_module(llvm: &llvm_ir::Module, info: &LlvmInfo, source_name: &str) -> R
     let mut cx = ModuleCx::new(llvm, info, source_name);
     cx.declare_globals();
     cx.declare_functions();
+    cx.declare_aliases();
     cx.init_globals();
     cx.collect_constructors();
     for f in &llvm.functions {

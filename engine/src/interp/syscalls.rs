@@ -1,0 +1,172 @@
+//! `__penumbra_syscall` in the symbolic engine (programs linked with musl). Reads of standard
+//! input copy the `--sym-stdin` byte terms into the buffer (so the program forks where musl's
+//! stdio or the program branches on them); writes to stdout and stderr are read (bounds
+//! checked) and, in shadow execution, observed as text, like `fwrite`. Descriptors, counts and
+//! iovec entries are fixed to their model values. The rest is
+//! [`crate::libc::syscall`]'s answer, shared with the concrete interpreter.
+
+use crate::address::Access;
+use crate::libc::syscall::{self, errno, Syscall};
+use crate::run_error::RunError;
+use crate::symbolic::access::Target;
+use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
+use penumbra_ir::Inst;
+use penumbra_solver::TermId;
+
+type SyscallResult = Result<Result<Option<TermId>, Flow>, RunError>;
+
+impl<'p> Context<'p> {
+    pub(super) fn syscall(&mut self, st: &mut ExecutionState, inst: Inst, a: &[TermId]) -> SyscallResult {
+        let mut word = [0u64; 7];
+        for (i, w) in word.iter_mut().enumerate() {
+            *w = match a.get(i) {
+                // The number and every argument but the buffers' contents are fixed.
+                Some(&t) => self.concretize(st, t),
+                None => return Ok(Err(Flow::End(self.unsupported(st, "__penumbra_syscall without 7 arguments")))),
+            };
+        }
+        let n = word[0];
+        let Some(call) = syscall::classify(n) else {
+            return Ok(Err(Flow::End(self.unsupported(st, syscall::name(n)))));
+        };
+        let result = |ex: &mut Self, v: i64| Ok(Ok(Some(ex.store.constant(64, v as u64))));
+        match call {
+            Syscall::Exit => {
+                let status = self.fit(a[1], 8);
+                self.observe(st, inst, status)?;
+                let code = (self.model_value(st, status) & 0xff) as i32;
+                Ok(Err(Flow::End(Ending::Exit(code))))
+            }
+            Syscall::Fixed(r) => result(self, r),
+            Syscall::OnStdStream { ok } if syscall::is_std_stream(word[1]) => result(self, ok),
+            Syscall::OnStdStream { .. } => result(self, -errno::EBADF),
+            Syscall::Lseek => match word[1] {
+                0 => {
+                    let len = st.stdin.bytes.len() as u64;
+                    match syscall::seek(st.stdin.pos as u64, len, word[2] as i64, word[3]) {
+                        Ok(to) => {
+                            st.stdin.pos = to as usize;
+                            result(self, to as i64)
+                        }
+                        Err(e) => result(self, e),
+                    }
+                }
+                1 | 2 => result(self, -errno::ESPIPE),
+                _ => result(self, -errno::EBADF),
+            },
+            Syscall::ClockGettime => {
+                let zeros: Vec<TermId> = (0..16).map(|_| self.store.constant(8, 0)).collect();
+                match self.resolve(st, inst, a[2], 16, Access::Write)? {
+                    Target::Obj(obj, off) => {
+                        let off = self.const_offset(st, off);
+                        st.mem.write_bytes(obj, off, &zeros);
+                        result(self, 0)
+                    }
+                    Target::Flow(flow) => Ok(Err(flow)),
+                }
+            }
+            Syscall::Write | Syscall::Writev => {
+                if !matches!(word[1], 1 | 2) {
+                    return result(self, -errno::EBADF);
+                }
+                let buffers = match self.buffers(st, inst, call == Syscall::Writev, a, &word)? {
+                    Ok(b) => b,
+                    Err(flow) => return Ok(Err(flow)),
+                };
+                let mut total = 0u64;
+                for (base, len) in buffers {
+                    let (obj, off) = match self.resolve(st, inst, base, len, Access::Read)? {
+                        Target::Obj(o, off) => (o, off),
+                        Target::Flow(flow) => return Ok(Err(flow)),
+                    };
+                    if st.mode == ExecMode::Both {
+                        let off = self.const_offset(st, off);
+                        let bytes = st.mem.bytes(obj, off, len);
+                        self.observe_text(st, inst, &bytes, false)?;
+                    }
+                    total += len;
+                }
+                result(self, total as i64)
+            }
+            Syscall::Read | Syscall::Readv => {
+                if word[1] != 0 {
+                    return result(self, -errno::EBADF);
+                }
+                let buffers = match self.buffers(st, inst, call == Syscall::Readv, a, &word)? {
+                    Ok(b) => b,
+                    Err(flow) => return Ok(Err(flow)),
+                };
+                let mut total = 0u64;
+                for (base, len) in buffers {
+                    let available = st.stdin.bytes.len().saturating_sub(st.stdin.pos) as u64;
+                    let k = len.min(available);
+                    if k > 0 {
+                        let (obj, off) = match self.resolve(st, inst, base, k, Access::Write)? {
+                            Target::Obj(o, off) => (o, off),
+                            Target::Flow(flow) => return Ok(Err(flow)),
+                        };
+                        let off = self.const_offset(st, off);
+                        let from = st.stdin.pos;
+                        let bytes = st.stdin.bytes[from..from + k as usize].to_vec();
+                        st.mem.write_bytes(obj, off, &bytes);
+                        st.stdin.pos += k as usize;
+                    }
+                    total += k;
+                    if k < len {
+                        break;
+                    }
+                }
+                result(self, total as i64)
+            }
+        }
+    }
+
+    /// The (address term, length) buffers of a read or write: one, or the iovec array of
+    /// `readv`/`writev` (its entries fixed to their model values).
+    fn buffers(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        vector: bool,
+        a: &[TermId],
+        word: &[u64; 7],
+    ) -> Result<Result<Vec<(TermId, u64)>, Flow>, RunError> {
+        if !vector {
+            let len = word[3];
+            return Ok(Ok(if len == 0 { Vec::new() } else { vec![(a[2], len)] }));
+        }
+        let count = word[3];
+        if count > 1024 {
+            return Ok(Err(Flow::End(self.unsupported(st, format!("an iovec array of {count} buffers")))));
+        }
+        if count == 0 {
+            return Ok(Ok(Vec::new()));
+        }
+        let (obj, off) = match self.resolve(st, inst, a[2], 16 * count, Access::Read)? {
+            Target::Obj(o, off) => (o, off),
+            Target::Flow(flow) => return Ok(Err(flow)),
+        };
+        let off = self.const_offset(st, off);
+        let bytes = st.mem.bytes(obj, off, 16 * count);
+        let mut out = Vec::with_capacity(count as usize);
+        for entry in bytes.chunks(16) {
+            let base = self.le_word(&entry[..8]);
+            let len = self.le_word(&entry[8..]);
+            let len = self.concretize(st, len);
+            if len > 0 {
+                out.push((base, len));
+            }
+        }
+        Ok(Ok(out))
+    }
+
+    /// The 64-bit little-endian value of 8 byte terms.
+    fn le_word(&mut self, bytes: &[TermId]) -> TermId {
+        let mut t = bytes[7];
+        for &b in bytes[..7].iter().rev() {
+            t = self.store.concat(t, b);
+        }
+        t
+    }
+}

@@ -1,0 +1,175 @@
+//! The system calls of a program linked with musl (`--libc musl`), shared by the concrete
+//! interpreter and the symbolic engine: musl's arch layer turns every system call into
+//! `__penumbra_syscall(n, a1, ..., a6)` (`runtime/musl/arch/syscall_arch.h`); the C layer
+//! `runtime/musl/penumbra_posix.c` answers those on the symbolic files (`--sym-files`) and
+//! passes the rest to the engine's `__penumbra_kernel`, which this module describes. The I/O
+//! calls on the three standard streams are carried out by each engine on its own memory
+//! (standard input is a regular file of the `--sym-stdin` bytes, as native replay gives it);
+//! everything else has a fixed answer here: a process alone in its machine, with a fixed pid
+//! and uid, no host files, no memory from the kernel (the engine's allocator serves `malloc`),
+//! time standing at 0. A call not listed ends the path as unsupported, naming the call.
+
+/// The engine's system call entry point (the C layer's fallback).
+pub const ENTRY: &str = "__penumbra_kernel";
+
+/// The native that tells the C layer the `--sym-files` option: `COUNT << 32 | SIZE`.
+pub const SYM_FILES: &str = "__penumbra_sym_files";
+
+/// The process id and thread id every run sees.
+pub const PID: u64 = 1000;
+
+/// Linux error numbers, returned negated as the kernel does.
+pub mod errno {
+    pub const ENOENT: i64 = 2;
+    pub const EBADF: i64 = 9;
+    pub const ENOMEM: i64 = 12;
+    pub const EINVAL: i64 = 22;
+    pub const ENOTTY: i64 = 25;
+    pub const ESPIPE: i64 = 29;
+}
+
+/// What a system call does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Syscall {
+    /// `read(fd, buf, n)`.
+    Read,
+    /// `write(fd, buf, n)`.
+    Write,
+    /// `readv(fd, iov, count)`.
+    Readv,
+    /// `writev(fd, iov, count)`.
+    Writev,
+    /// `exit`, `exit_group`: the path ends with the status.
+    Exit,
+    /// `clock_gettime(clock, ts)`: writes 0 s, 0 ns.
+    ClockGettime,
+    /// Answered without looking at memory: the result (negative for an error).
+    Fixed(i64),
+    /// `close(fd)`, `fcntl(fd, ...)`, `fadvise64(fd, ...)`: on a standard stream `ok`, else
+    /// EBADF.
+    OnStdStream { ok: i64 },
+    /// `lseek(fd, offset, whence)`: standard input moves over its bytes; stdout and stderr
+    /// do not seek (ESPIPE).
+    Lseek,
+}
+
+/// The standard streams' descriptors.
+pub fn is_std_stream(fd: u64) -> bool {
+    (fd as i64 as i32) >= 0 && (fd as i64 as i32) <= 2
+}
+
+/// What system call `n` does, or `None` for one the environment does not model.
+pub fn classify(n: u64) -> Option<Syscall> {
+    use errno::*;
+    use Syscall::*;
+    Some(match n {
+        0 => Read,
+        1 => Write,
+        19 => Readv,
+        20 => Writev,
+        60 | 231 => Exit,
+        228 => ClockGettime,
+        3 | 72 | 221 => OnStdStream { ok: 0 },
+        8 => Lseek,
+        // open, openat, stat, lstat, access, newfstatat: no host files.
+        2 | 257 | 4 | 6 | 21 | 262 => Fixed(-ENOENT),
+        16 => Fixed(-ENOTTY),
+        // mmap, munmap, brk, mremap, madvise: the heap is the engine's.
+        9 | 11 | 12 | 25 | 28 => Fixed(-ENOMEM),
+        // rt_sigaction, rt_sigprocmask, sched_yield
+        13 | 14 | 24 => Fixed(0),
+        // getpid, gettid, getppid
+        39 | 186 => Fixed(PID as i64),
+        110 => Fixed(1),
+        // getuid, getgid, geteuid, getegid
+        102 | 104 | 107 | 108 => Fixed(0),
+        // set_tid_address
+        218 => Fixed(PID as i64),
+        _ => return None,
+    })
+}
+
+/// The `--sym-files COUNT SIZE` option as `__penumbra_sym_files` returns it.
+pub fn pack_sym_files((count, size): (u32, u32)) -> u64 {
+    (u64::from(count) << 32) | u64::from(size)
+}
+
+/// Standard input's new position after `lseek(0, offset, whence)` over `len` bytes from `pos`,
+/// or the negated error.
+pub fn seek(pos: u64, len: u64, offset: i64, whence: u64) -> Result<u64, i64> {
+    let base = match whence {
+        0 => 0,
+        1 => pos as i64,
+        2 => len as i64,
+        _ => return Err(-errno::EINVAL),
+    };
+    match base.checked_add(offset) {
+        Some(to) if to >= 0 => Ok(to as u64),
+        _ => Err(-errno::EINVAL),
+    }
+}
+
+/// A system call's name, for messages.
+pub fn name(n: u64) -> String {
+    let known = match n {
+        0 => "read",
+        1 => "write",
+        2 => "open",
+        3 => "close",
+        4 => "stat",
+        5 => "fstat",
+        6 => "lstat",
+        7 => "poll",
+        8 => "lseek",
+        9 => "mmap",
+        16 => "ioctl",
+        19 => "readv",
+        20 => "writev",
+        21 => "access",
+        32 => "dup",
+        33 => "dup2",
+        56 => "clone",
+        57 => "fork",
+        59 => "execve",
+        61 => "wait4",
+        62 => "kill",
+        72 => "fcntl",
+        79 => "getcwd",
+        89 => "readlink",
+        96 => "gettimeofday",
+        201 => "time",
+        217 => "getdents64",
+        257 => "openat",
+        262 => "newfstatat",
+        _ => return format!("system call {n}"),
+    };
+    format!("system call {known} ({n})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_streams_are_0_1_2() {
+        assert!(is_std_stream(0) && is_std_stream(2));
+        assert!(!is_std_stream(3) && !is_std_stream(-1i64 as u64));
+    }
+
+    #[test]
+    fn unmodelled_calls_are_named() {
+        assert_eq!(classify(56), None);
+        assert_eq!(name(56), "system call clone (56)");
+        assert_eq!(classify(231), Some(Syscall::Exit));
+        assert_eq!(classify(2), Some(Syscall::Fixed(-errno::ENOENT)));
+    }
+
+    #[test]
+    fn standard_input_seeks_like_a_regular_file() {
+        assert_eq!(seek(3, 8, 0, 2), Ok(8));
+        assert_eq!(seek(3, 8, -2, 1), Ok(1));
+        assert_eq!(seek(3, 8, 12, 0), Ok(12), "past the end, as the kernel allows");
+        assert_eq!(seek(3, 8, -4, 1), Err(-errno::EINVAL));
+        assert_eq!(seek(3, 8, 0, 7), Err(-errno::EINVAL));
+    }
+}

@@ -1,0 +1,309 @@
+//! `--libc musl` (issue 16, item 3): musl 1.2.3 as bitcode, its code run like the program's,
+//! its system calls answered by penumbra's environment. The exec corpus runs with musl too
+//! (`exec_corpus`); here: symbolic standard input and arguments flowing through musl's stdio,
+//! string and conversion code to exact exit statuses, shadow execution through musl's
+//! `printf`, no host files, and a system call penumbra does not model ending the path as
+//! unsupported, by name.
+
+use crate::support::{penumbra, write_c, CFile, EXIT_UNSUPPORTED};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// What replay reports of a run's stdout.
+fn sha256(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `penumbra CMD FILE --libc musl ARGS... --json --output-dir DIR/out` (DIR: the file's
+/// directory), its summary.
+fn musl_json(cmd: &str, file: &CFile, args: &[&str]) -> Value {
+    let out_dir = file.dir.path().join("out");
+    let mut all: Vec<&std::ffi::OsStr> = vec![cmd.as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--json".as_ref(), "--output-dir".as_ref(), out_dir.as_os_str()]);
+    json(&penumbra(all))
+}
+
+fn json(out: &crate::support::Output) -> Value {
+    out.assert_no_panic();
+    out.assert_status(0);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", out.stderr))
+}
+
+/// A test's object `name` as bytes (`inputs` holds each object's hex).
+fn object(test: &Value, name: &str) -> Vec<u8> {
+    let hex = test["inputs"][name]["hex"].as_str().unwrap_or_else(|| panic!("no object {name} in {test}"));
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+}
+
+const READER: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    char line[16];
+    if (!fgets(line, sizeof line, stdin)) { puts("empty"); return 1; }
+    if (strncmp(line, "hi", 2) == 0) { printf("greeting %zu\n", strlen(line)); return 2; }
+    if (argc > 1 && atoi(argv[1]) == 42) { puts("answer"); return 3; }
+    return 0;
+}
+"#;
+
+/// Symbolic stdin read by musl's `fgets` (through `readv`), compared by musl's `strncmp`, and a
+/// symbolic argument parsed by musl's `atoi`: every exit status the program can reach with 3
+/// bytes of input is found (`empty` cannot be: stdin always has its 3 bytes), each test
+/// replays concretely to its status, and the inputs say why.
+#[test]
+fn symbolic_input_flows_through_musls_code() {
+    let file = write_c("reader.c", READER);
+    let s = musl_json(
+        "run",
+        &file,
+        &["--sym-stdin", "3", "--sym-args", "0", "1", "2", "--max-time", "60", "--replay-check"],
+    );
+    assert_eq!((s["errors"].as_u64(), s["unsupported"].as_u64()), (Some(0), Some(0)), "{s}");
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    let tests = s["tests"].as_array().unwrap();
+    let statuses: BTreeSet<i64> = tests.iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
+    assert_eq!(statuses, BTreeSet::from([0, 2, 3]));
+    for t in tests {
+        let stdin = object(t, "stdin");
+        match t["exit_code"].as_i64() {
+            Some(2) => assert_eq!(&stdin[..2], b"hi", "{t}"),
+            Some(3) => {
+                assert_ne!(&stdin[..2], b"hi", "{t}");
+                let arg = object(t, "arg00");
+                assert_eq!(&arg[..2], b"42", "{t}");
+                assert!(arg[2] == 0 || !arg[2].is_ascii_digit(), "{t}");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Shadow execution through musl's `printf`: the string printed depends on a changed
+/// condition that clang compiles to a `select` (no branch to fork on); musl's `vfprintf` reads
+/// the chosen string's bytes and branches on them, so the divergence is found, with an input
+/// between the two thresholds. (penumbra's own `printf` model prints symbolic values under the
+/// state's model without forking, and finds none here.)
+#[test]
+fn shadow_execution_through_musls_printf() {
+    let file = write_c(
+        "size.c",
+        r#"#include <stdio.h>
+#include "penumbra.h"
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_assume(x >= 0 && x < 100);
+    printf("%s\n", x > change(50, 60) ? "big" : "small");
+    return 0;
+}
+"#,
+    );
+    let s = musl_json("shadow", &file, &["--max-time", "60"]);
+    assert_eq!((s["diff_paths"].as_u64(), s["unsupported"].as_u64()), (Some(1), Some(0)), "{s}");
+    let divergence = s["tests"].as_array().unwrap().iter().find(|t| t["kind"] == "divergence").expect("a test");
+    let x = i32::from_le_bytes(object(divergence, "x").try_into().unwrap());
+    assert!((51..=60).contains(&x), "x = {x}: old prints big, new small only there");
+}
+
+/// Host files are not read: `fopen` fails with ENOENT, as for a file that does not exist.
+#[test]
+fn host_files_are_not_read() {
+    let file = write_c(
+        "open.c",
+        r#"#include <errno.h>
+#include <stdio.h>
+int main(void) {
+    FILE *f = fopen("/etc/passwd", "r");
+    printf("%s %d\n", f ? "opened" : "no file", errno == ENOENT);
+    return f != 0;
+}
+"#,
+    );
+    let out = penumbra(["exec".as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()]);
+    out.assert_no_panic();
+    out.assert_status(0);
+    assert_eq!(out.stdout_str(), "no file 1\n");
+}
+
+/// A system call the environment does not model ends the run as unsupported, naming it.
+#[test]
+fn an_unmodelled_system_call_is_unsupported_by_name() {
+    let file = write_c(
+        "fork.c",
+        "#include <unistd.h>\n#include <stdio.h>\nint main(void) {\n    puts(\"before\");\n    return fork() > 0;\n}\n",
+    );
+    let out = penumbra(["exec".as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()]);
+    out.assert_no_panic();
+    out.assert_status(EXIT_UNSUPPORTED);
+    assert!(out.stderr.contains("penumbra: unsupported: system call fork (57)"), "{}", out.stderr);
+}
+
+/// Without musl's bitcode, `--libc musl` says how to build it.
+#[test]
+fn a_missing_musl_build_is_explained() {
+    let file = write_c("m.c", "int main(void) { return 0; }\n");
+    let empty = tempfile::tempdir().unwrap();
+    let out = crate::support::run_command({
+        let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
+        cmd.arg("exec").arg(&file.path).args(["--libc", "musl"]).env("PENUMBRA_MUSL_DIR", empty.path());
+        cmd
+    });
+    out.assert_no_panic();
+    out.assert_status(crate::support::EXIT_USAGE);
+    assert!(out.stderr.contains("run scripts/build-musl.sh"), "{}", out.stderr);
+}
+
+/// `--sym-files 1 2`: file A has two symbolic bytes and opens only by its name, which the
+/// program takes from a symbolic argument (so the C layer's name comparison forks); the
+/// divergence on the file's first byte replays natively with A written into the program's
+/// directory: old reads it as big, new as small.
+#[test]
+fn symbolic_files_open_by_name_and_replay_natively() {
+    let file = write_c(
+        "file.c",
+        r#"#include <stdio.h>
+#include "penumbra.h"
+int main(int argc, char **argv) {
+    if (argc < 2) return 9;
+    FILE *f = fopen(argv[1], "r");
+    if (!f) { puts("cannot open"); return 1; }
+    int c = fgetc(f);
+    fclose(f);
+    if (c > change(100, 110)) { puts("big"); return 2; }
+    puts("small");
+    return 0;
+}
+"#,
+    );
+    let s = musl_json("shadow", &file, &["--sym-args", "1", "1", "1", "--sym-files", "1", "2", "--replay"]);
+    assert_eq!((s["diff_paths"].as_u64(), s["unsupported"].as_u64()), (Some(1), Some(0)), "{s}");
+    let t = &s["tests"][0];
+    assert_eq!(object(t, "arg00"), b"A\0");
+    let first = object(t, "A-data")[0];
+    assert!((101..=110).contains(&first), "{t}");
+    assert_eq!(t["class"], "output-diff", "{t}");
+    assert_eq!((t["old_outcome"]["exit"].as_i64(), t["new_outcome"]["exit"].as_i64()), (Some(2), Some(0)));
+    assert_eq!(t["old_outcome"]["stdout_sha256"], sha256("big\n"));
+    assert_eq!(t["new_outcome"]["stdout_sha256"], sha256("small\n"));
+}
+
+/// Reading a symbolic file through musl's stdio (`fread`, `fstat`) and the names that are not
+/// a file: every status, each test replaying concretely to it.
+#[test]
+fn symbolic_files_read_and_stat_through_musl() {
+    let file = write_c(
+        "read.c",
+        r#"#include <stdio.h>
+#include <sys/stat.h>
+int main(int argc, char **argv) {
+    FILE *f = fopen(argv[1], "r");
+    if (!f) return 1;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) return 8;
+    char buf[8] = {0};
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    if (n != (size_t)st.st_size) return 7;
+    if (buf[0] == 'x' && buf[1] == 'y') return 2;
+    return 3;
+}
+"#,
+    );
+    let out_dir = file.dir.path().join("out");
+    let s = musl_json("run", &file, &["--sym-args", "1", "1", "1", "--sym-files", "1", "4", "--replay-check"]);
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    let tests = s["tests"].as_array().unwrap();
+    let statuses: Vec<i64> = tests.iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
+    assert_eq!(statuses.iter().copied().collect::<BTreeSet<_>>(), BTreeSet::from([1, 2, 3]), "{s}");
+    for t in tests {
+        let opened = object(t, "arg00") == b"A\0";
+        assert_eq!(opened, t["exit_code"] != 1, "{t}");
+        if t["exit_code"] == 2 {
+            assert_eq!(&object(t, "A-data")[..2], b"xy");
+        }
+    }
+    // Every test records the options replay rebuilds the environment from.
+    let lines = std::fs::read_to_string(out_dir.join("tests.jsonl")).unwrap();
+    for line in lines.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let args: Vec<&str> = record["args"].as_array().unwrap().iter().skip(1).map(|a| a.as_str().unwrap()).collect();
+        assert_eq!(args, ["--sym-args", "1", "1", "1", "--sym-files", "1", "4"]);
+    }
+}
+
+/// `--env NAME=VALUE` is the whole environment: `getenv` sees it, `envp` holds it, the tests
+/// record it, and native replay sets it (and nothing of replay's own environment).
+#[test]
+fn the_environment_is_what_env_gives() {
+    let file = write_c(
+        "env.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include "penumbra.h"
+int main(int argc, char **argv, char **envp) {
+    int n = 0;
+    while (envp[n]) n++;
+    const char *home = getenv("HOME");
+    printf("%s %d %s\n", getenv("GREETING"), n, home ? home : "-");
+    return change(0, 1);
+}
+"#,
+    );
+    let out_dir = file.dir.path().join("out");
+    let s = musl_json("shadow", &file, &["--env", "GREETING=hi there", "--replay"]);
+    let t = &s["tests"][0];
+    assert_eq!(t["class"], "output-diff", "{s}");
+    for side in ["old_outcome", "new_outcome"] {
+        assert_eq!(t[side]["stdout_sha256"], sha256("hi there 1 -\n"), "{side}: {t}");
+    }
+    let exec = penumbra([
+        "exec".as_ref(),
+        file.path.as_os_str(),
+        "--libc".as_ref(),
+        "musl".as_ref(),
+        "--ktest".as_ref(),
+        out_dir.join(t["name"].as_str().unwrap()).with_extension("ktest").as_os_str(),
+    ]);
+    assert_eq!(exec.stdout_str(), "hi there 1 -\n", "{}", exec.stderr);
+    exec.assert_status(1);
+}
+
+/// Standard input is a regular file of the `--sym-stdin` bytes, as native replay gives it:
+/// `fstat` says so, `lseek` moves over it, and the native build agrees (new returns 3 only
+/// where the size is 5 and the seek lands at 2).
+#[test]
+fn standard_input_is_a_regular_file() {
+    let file = write_c(
+        "stdin.c",
+        r#"#include <sys/stat.h>
+#include <unistd.h>
+#include "penumbra.h"
+int main(void) {
+    struct stat st;
+    if (fstat(0, &st) != 0) return 8;
+    char c;
+    if (read(0, &c, 1) != 1) return 7;
+    int right = S_ISREG(st.st_mode) && st.st_size == 5 && lseek(0, 1, SEEK_CUR) == 2;
+    return change(0, right ? 3 : 4);
+}
+"#,
+    );
+    let s = musl_json("shadow", &file, &["--sym-stdin", "5", "--replay"]);
+    assert_eq!(s["diff_paths"].as_u64(), Some(1), "{s}");
+    let t = &s["tests"][0];
+    assert_eq!((t["old_outcome"]["exit"].as_i64(), t["new_outcome"]["exit"].as_i64()), (Some(0), Some(3)), "{t}");
+}
+
+/// `--sym-files` needs musl's C layer.
+#[test]
+fn symbolic_files_need_musl() {
+    let file = write_c("m.c", "int main(void) { return 0; }\n");
+    let out = penumbra(["run".as_ref(), file.path.as_os_str(), "--sym-files".as_ref(), "1".as_ref(), "4".as_ref()]);
+    out.assert_no_panic();
+    assert_ne!(out.status, Some(0));
+    assert!(out.stderr.contains("--sym-files needs the C library's POSIX layer"), "{}", out.stderr);
+    assert!(out.stderr.contains("add --libc musl"), "{}", out.stderr);
+}

@@ -1,0 +1,247 @@
+/* penumbra's POSIX environment for programs linked with musl: musl's system calls arrive here
+ * (__penumbra_syscall, see arch/syscall_arch.h). Calls on the symbolic files A, B, ...
+ * (--sym-files COUNT SIZE) are answered in C, as KLEE's POSIX runtime answers them: a path
+ * names file A when it is exactly "A", so a program opening a symbolic name forks where the
+ * name is or is not a file's, and reads copy the file's symbolic bytes. Standard input is a
+ * regular file of the --sym-stdin bytes, stdout and stderr regular files, as native replay
+ * gives them. Every other call goes to the engine (__penumbra_kernel), which answers the
+ * standard streams' reads and writes and the process's fixed facts, and ends a path at a call
+ * it does not model. Files are read-only: opening one for writing fails with EACCES. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "syscall.h"
+#include "kstat.h"
+
+long __penumbra_kernel(long n, long a1, long a2, long a3, long a4, long a5, long a6);
+/* The --sym-files option: COUNT << 32 | SIZE (0 without it). */
+unsigned long __penumbra_sym_files(void);
+void penumbra_make_symbolic(void *addr, size_t size, const char *name);
+
+#define MAX_FILES 26
+#define MAX_OPEN 64
+#define FIRST_FD 3
+/* Inode numbers: the standard streams 1-3, file A 10, B 11, ... */
+#define FILE_INO 10
+
+struct sym_file {
+	unsigned char *data;
+	size_t size;
+};
+
+static struct sym_file files[MAX_FILES];
+static unsigned nfiles;
+
+struct open_file {
+	struct sym_file *file;
+	long pos;
+	int flags;
+	int fd_flags;
+};
+
+/* Descriptor FIRST_FD + i. */
+static struct open_file open_files[MAX_OPEN];
+
+/* Makes the symbolic files, named A-data, B-data, ... as KLEE names their objects. */
+void __penumbra_posix_init(void)
+{
+	unsigned long spec = __penumbra_sym_files();
+	unsigned count = spec >> 32;
+	size_t size = spec & 0xffffffff;
+	if (count > MAX_FILES) count = MAX_FILES;
+	for (unsigned i = 0; i < count; i++) {
+		char name[] = "A-data";
+		name[0] = 'A' + i;
+		files[i].data = malloc(size ? size : 1);
+		files[i].size = size;
+		if (size) penumbra_make_symbolic(files[i].data, size, name);
+	}
+	nfiles = count;
+}
+
+static struct sym_file *lookup(const char *path)
+{
+	for (unsigned i = 0; i < nfiles; i++)
+		if (path[0] == 'A' + i && path[1] == 0) return &files[i];
+	return 0;
+}
+
+static struct open_file *open_file(long fd)
+{
+	if (fd < FIRST_FD || fd >= FIRST_FD + MAX_OPEN) return 0;
+	struct open_file *f = &open_files[fd - FIRST_FD];
+	return f->file ? f : 0;
+}
+
+static long stat_of(struct kstat *st, unsigned long ino, unsigned long size)
+{
+	memset(st, 0, sizeof *st);
+	st->st_dev = 1;
+	st->st_ino = ino;
+	st->st_nlink = 1;
+	st->st_mode = S_IFREG | 0644;
+	st->st_size = size;
+	st->st_blksize = 4096;
+	st->st_blocks = (size + 511) / 512;
+	return 0;
+}
+
+static long file_stat(struct kstat *st, const struct sym_file *f)
+{
+	return stat_of(st, FILE_INO + (f - files), f->size);
+}
+
+static long sym_open(const char *path, long flags)
+{
+	struct sym_file *f = lookup(path);
+	if (!f) return -ENOENT;
+	if ((flags & O_ACCMODE) != O_RDONLY) return -EACCES;
+	if (flags & O_DIRECTORY) return -ENOTDIR;
+	for (int i = 0; i < MAX_OPEN; i++) {
+		if (!open_files[i].file) {
+			open_files[i] = (struct open_file){ f, 0, flags & ~O_CLOEXEC, (flags & O_CLOEXEC) ? FD_CLOEXEC : 0 };
+			return FIRST_FD + i;
+		}
+	}
+	return -EMFILE;
+}
+
+static long sym_read(struct open_file *f, unsigned char *buf, size_t n, long at)
+{
+	size_t size = f->file->size;
+	if (at < 0 || (size_t)at >= size) return 0;
+	size_t k = size - at < n ? size - at : n;
+	memcpy(buf, f->file->data + at, k);
+	return k;
+}
+
+static long sym_readv(struct open_file *f, const struct iovec *iov, long count)
+{
+	long total = 0;
+	for (long i = 0; i < count; i++) {
+		long k = sym_read(f, iov[i].iov_base, iov[i].iov_len, f->pos);
+		f->pos += k;
+		total += k;
+		if ((size_t)k < iov[i].iov_len) break;
+	}
+	return total;
+}
+
+static long sym_lseek(struct open_file *f, long off, long whence)
+{
+	long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f->pos : whence == SEEK_END ? (long)f->file->size : -1;
+	if (base < 0 || base + off < 0) return -EINVAL;
+	return f->pos = base + off;
+}
+
+static long sym_fcntl(long fd, struct open_file *f, long cmd, long arg)
+{
+	switch (cmd) {
+	case F_GETFD: return f->fd_flags;
+	case F_SETFD: f->fd_flags = arg & FD_CLOEXEC; return 0;
+	case F_GETFL: return f->flags;
+	case F_SETFL: return 0;
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		for (long i = arg < FIRST_FD ? 0 : arg - FIRST_FD; i < MAX_OPEN; i++) {
+			if (!open_files[i].file) {
+				open_files[i] = *f;
+				open_files[i].fd_flags = cmd == F_DUPFD_CLOEXEC ? FD_CLOEXEC : 0;
+				return FIRST_FD + i;
+			}
+		}
+		return -EMFILE;
+	}
+	(void)fd;
+	return -EINVAL;
+}
+
+/* fstat of a descriptor that is not a symbolic file's. */
+static long std_fstat(long fd, struct kstat *st)
+{
+	if (fd == 0) {
+		/* The size of standard input, without moving its position. */
+		long at = __penumbra_kernel(SYS_lseek, 0, 0, SEEK_CUR, 0, 0, 0);
+		long end = __penumbra_kernel(SYS_lseek, 0, 0, SEEK_END, 0, 0, 0);
+		__penumbra_kernel(SYS_lseek, 0, at, SEEK_SET, 0, 0, 0);
+		return stat_of(st, 1, end);
+	}
+	if (fd == 1 || fd == 2) return stat_of(st, fd + 1, 0);
+	return -EBADF;
+}
+
+long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	struct open_file *f;
+	switch (n) {
+	case SYS_open:
+		if (nfiles) return sym_open((const char *)a1, a2);
+		break;
+	case SYS_openat:
+		if (nfiles) return sym_open((const char *)a2, a3);
+		break;
+	case SYS_stat:
+	case SYS_lstat: {
+		struct sym_file *file = nfiles ? lookup((const char *)a1) : 0;
+		if (file) return file_stat((struct kstat *)a2, file);
+		break;
+	}
+	case SYS_newfstatat: {
+		if ((a4 & AT_EMPTY_PATH) && !*(const char *)a2) return __penumbra_syscall(SYS_fstat, a1, a3, 0, 0, 0, 0);
+		struct sym_file *file = nfiles ? lookup((const char *)a2) : 0;
+		if (file) return file_stat((struct kstat *)a3, file);
+		break;
+	}
+	case SYS_access:
+	case SYS_faccessat: {
+		const char *path = (const char *)(n == SYS_access ? a1 : a2);
+		long mode = n == SYS_access ? a2 : a3;
+		if (nfiles && lookup(path)) return (mode & W_OK) ? -EACCES : 0;
+		break;
+	}
+	case SYS_fstat:
+		if ((f = open_file(a1))) return file_stat((struct kstat *)a2, f->file);
+		return std_fstat(a1, (struct kstat *)a2);
+	case SYS_read:
+		if ((f = open_file(a1))) {
+			long k = sym_read(f, (unsigned char *)a2, a3, f->pos);
+			f->pos += k;
+			return k;
+		}
+		break;
+	case SYS_pread64:
+		if ((f = open_file(a1))) return sym_read(f, (unsigned char *)a2, a3, a4);
+		break;
+	case SYS_readv:
+		if ((f = open_file(a1))) return sym_readv(f, (const struct iovec *)a2, a3);
+		break;
+	case SYS_lseek:
+		if ((f = open_file(a1))) return sym_lseek(f, a2, a3);
+		break;
+	case SYS_close:
+		if ((f = open_file(a1))) {
+			f->file = 0;
+			return 0;
+		}
+		break;
+	case SYS_fcntl:
+		if ((f = open_file(a1))) return sym_fcntl(a1, f, a2, a3);
+		break;
+	case SYS_write:
+	case SYS_writev:
+		if (open_file(a1)) return -EBADF;
+		break;
+	case SYS_ioctl:
+		if (open_file(a1)) return -ENOTTY;
+		break;
+	case SYS_fadvise64:
+		if (open_file(a1)) return 0;
+		break;
+	}
+	return __penumbra_kernel(n, a1, a2, a3, a4, a5, a6);
+}
