@@ -45,26 +45,43 @@ impl Context<'_> {
         let module = &self.prog.module;
         let value = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v);
         let (mo, mn) = (value(self, ao, TermVersion::Old), value(self, an, TermVersion::New));
-        let live = |r: Resolution| match r {
-            Resolution::InBounds { obj, .. } => Some(obj),
-            Resolution::Fault {
-                obj: Some(obj),
-                kind: ErrorKind::OutOfBoundsRead | ErrorKind::OutOfBoundsWrite,
-                ..
-            } => Some(obj),
-            _ => None,
-        };
         // Each version's address belongs to the object it was derived from, if it has one (as
         // a single address does: `Context::resolve_symbolic`), else to the object its model
         // value is in or next to.
-        let object = |ex: &Self, t: TermId, v: u64| {
-            ex.derived_object(st, t).or_else(|| live(st.mem.classify(module, v, len, access)))
+        let derived = (self.derived_object(st, ao), self.derived_object(st, an));
+        let place = |derived: Option<ObjectId>, v: u64| match (derived, st.mem.classify(module, v, len, access)) {
+            (Some(d), _) => (Some(d), false),
+            (None, Resolution::InBounds { obj, .. }) => (Some(obj), true),
+            (
+                None,
+                Resolution::Fault {
+                    obj: Some(obj),
+                    kind: ErrorKind::OutOfBoundsRead | ErrorKind::OutOfBoundsWrite,
+                    ..
+                },
+            ) => (Some(obj), false),
+            (None, _) => (None, false),
         };
-        let objects = (object(self, ao, mo), object(self, an, mn));
-        let (Some(oo), Some(on)) = objects else {
+        let ((object_o, chosen_o), (object_n, chosen_n)) = (place(derived.0, mo), place(derived.1, mn));
+        let (Some(oo), Some(on)) = (object_o, object_n) else {
             return self.resolve_pair_concrete(st, ao, an, len, access);
         };
         let (ib_o, ib_n) = (self.in_bounds(st, oo, ao, len), self.in_bounds(st, on, an, len));
+        // A version's address with no object of its own (chosen by a condition, loaded from a
+        // table) whose model value is inside an object is in that object on this path; the
+        // addresses outside it are other paths, which re-execute the access (and so pick their
+        // own objects), not errors of this object (KLEE's resolution, per version).
+        let mut here = self.store.tt();
+        for (chosen, ib) in [(chosen_o, ib_o), (chosen_n, ib_n)] {
+            if chosen {
+                here = self.store.and(here, ib);
+            }
+        }
+        if self.store.as_const(here).is_none() {
+            if let Some(flow) = self.fork_object(st, here, inst)? {
+                return Ok(PairTarget::One(Target::Flow(flow)));
+            }
+        }
         let (out_o, out_n) = (self.store.not(ib_o), self.store.not(ib_n));
         let fail = self.store.shadow(out_o, out_n);
         let kind = access.out_of_bounds();

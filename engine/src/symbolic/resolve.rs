@@ -206,7 +206,12 @@ impl Context<'_> {
 
     /// Forks on `inside` (true under the state's model): the state goes on inside, the others
     /// re-execute the instruction. `Some` is how the instruction ends instead.
-    fn fork_object(&mut self, st: &mut ExecutionState, inside: TermId, inst: Inst) -> Result<Option<Flow>, RunError> {
+    pub(crate) fn fork_object(
+        &mut self,
+        st: &mut ExecutionState,
+        inside: TermId,
+        inst: Inst,
+    ) -> Result<Option<Flow>, RunError> {
         match self.branch(st, inside, inst)? {
             Branch::Sides { side: false, .. } => Ok(Some(Flow::Retry)),
             Branch::Sides { side: true, others } => {

@@ -85,6 +85,7 @@ programs! {
     pointer_walk: [int("start", 0, 5)];
     pointer_compare: [int("start", 0, 4), int("neg", 0, 4)];
     pointer_pick: [int("i", -1, 5)];
+    pointer_choice: [int("x", 45, 66)];
     // Errors in one version (divergences) and in both (not).
     foo_assert: [int("x", -8, 8)];
     assert_fix: [int("x", -6, 6)];
