@@ -4,7 +4,7 @@
 #     libc.bc      the C library as one module (mem2reg'd), linked into a program on demand
 #     start.bc     penumbra's start glue and POSIX layer (runtime/musl/*.c), linked in whole
 #     include/     musl's installed headers: programs compile with -nostdinc -isystem include
-#     src/         musl's source, which reports inside the library point to
+#     src/, glue/  musl's source and penumbra's glue, which the library's debug information names
 #     BUILT        written last: its presence means the build above is complete
 # The source comes from `apt-get source musl` through a private apt configuration (a copy of
 # the system's sources with deb-src added, private lists and cache): the system's apt sources
@@ -83,8 +83,13 @@ printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -I{} sh -c '
     f={}; extra=""
     grep -q __may_alias__ "'"$src"'/$f" && extra=-U__GNUC__
     clang-15 "$@" $extra -c -emit-llvm "'"$src"'/$f" -o "'"$work"'/bc/$(echo "$f" | tr / _).bc"' _ "${flags[@]}"
+# The glue's debug paths point into the build too (glue/), so every function of the library
+# names a file under it: penumbra reports what happens inside them at the program's call.
+mkdir -p "$out/glue"
+cp "$root"/runtime/musl/*.c "$out/glue/"
 for glue in penumbra_start penumbra_posix; do
-    clang-15 "${flags[@]}" -c -emit-llvm "$root/runtime/musl/$glue.c" -o "$work/$glue.bc"
+    clang-15 "${flags[@]}" -fdebug-prefix-map="$root/runtime/musl=$final/glue" \
+        -c -emit-llvm "$root/runtime/musl/$glue.c" -o "$work/$glue.bc"
 done
 llvm-link-15 "$work/penumbra_start.bc" "$work/penumbra_posix.bc" -o "$work/start.bc"
 

@@ -307,3 +307,24 @@ fn symbolic_files_need_musl() {
     assert!(out.stderr.contains("--sym-files needs the C library's POSIX layer"), "{}", out.stderr);
     assert!(out.stderr.contains("add --libc musl"), "{}", out.stderr);
 }
+
+/// An error inside musl's code is reported at the program's call, in the concrete and the
+/// symbolic engine alike (so tests replay to the line they claim).
+#[test]
+fn errors_inside_musl_are_reported_at_the_programs_call() {
+    let file = write_c(
+        "overflow.c",
+        "#include <string.h>\n#include <stdio.h>\nint main(void) {\n    char small[4];\n    strcpy(small, \"too long\");\n    puts(small);\n    return 0;\n}\n",
+    );
+    let exec = penumbra(["exec".as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()]);
+    exec.assert_no_panic();
+    exec.assert_status(crate::support::EXIT_PROGRAM_ERROR);
+    assert!(exec.stderr.contains("out-of-bounds-write") && exec.stderr.ends_with("overflow.c:5\n"), "{}", exec.stderr);
+    let s = musl_json("run", &file, &["--replay-check"]);
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    let error = &s["tests"][0]["error"];
+    assert_eq!(
+        (error["kind"].as_str(), error["line"].as_u64(), error["func"].as_str()),
+        (Some("out-of-bounds-write"), Some(5), Some("main"))
+    );
+}

@@ -173,9 +173,25 @@ impl<'a> Interp<'a> {
                 Ok(Flow::Finished(value)) => return Ok(value),
                 // Stopped inside a callback: already located there.
                 Err(Stop::Located(halt)) => return Err(*halt),
-                Err(stop) => return Err(Halt { stop, func: cur.func, inst: Some(inst) }),
+                Err(stop) => return Err(self.halt_at(stop, &cur, inst)),
             }
         }
+    }
+
+    /// Where a run stopping at `inst` of `cur` is reported: there, or, inside the C library
+    /// linked in as code, at the call of the innermost frame of the program (as the symbolic
+    /// engine reports it).
+    fn halt_at(&self, stop: Stop, cur: &Cursor<'a>, inst: Inst) -> Halt {
+        if self.module.is_library(cur.func) {
+            // The last frame is the executing one; the others wait at their calls.
+            let callers = self.frames.iter().rev().skip(1);
+            if let Some(f) = callers.into_iter().find(|f| !self.module.is_library(f.func)) {
+                let body = self.body_of(f.func);
+                let call = body.layout.block_insts(f.block)[f.pc as usize];
+                return Halt { stop, func: f.func, inst: Some(call) };
+            }
+        }
+        Halt { stop, func: cur.func, inst: Some(inst) }
     }
 
     /// Executes `inst`, the instruction at the cursor.

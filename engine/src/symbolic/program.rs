@@ -39,7 +39,8 @@ pub struct FuncInfo {
     pub kind: FuncKind,
     /// One term per SSA value (constants and addresses set; results and parameters 0).
     pub template: Rc<[Val]>,
-    /// Part of penumbra's C library: errors inside it are reported at the caller's line.
+    /// Part of penumbra's C library or of the one linked in as code (musl): errors inside it
+    /// are reported at the line of the program's call.
     pub internal: bool,
     /// The post-dominators of a function with `penumbra_execute` blocks.
     pub post_dominators: Option<PostDoms>,
@@ -102,7 +103,7 @@ impl Program {
                 let has_execute =
                     func.body.as_ref().is_some_and(|b| b.insts.values().any(|i| matches!(i, InstData::Execute { .. })));
                 let post_dominators = func.body.as_ref().filter(|_| has_execute).map(immediate_post_dominators);
-                FuncInfo { kind, template, internal: internal.contains(&f), post_dominators }
+                FuncInfo { kind, template, internal: internal.contains(&f) || module.is_library(f), post_dominators }
             })
             .collect();
         Ok(Program { module, main, main_params, funcs, memory, runtime, zero_byte, byte_consts })

@@ -82,6 +82,8 @@ pub struct CompileOptions {
 /// the functions they need (`llvm-link --only-needed`, as a static link picks archive members).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LibcBitcode {
+    /// The build's directory: the library's functions name files under it.
+    pub dir: PathBuf,
     pub include: PathBuf,
     pub start: PathBuf,
     pub library: PathBuf,
@@ -90,7 +92,12 @@ pub struct LibcBitcode {
 impl LibcBitcode {
     /// The library built in `dir` (`include/`, `start.bc`, `libc.bc`).
     pub fn in_dir(dir: &Path) -> LibcBitcode {
-        LibcBitcode { include: dir.join("include"), start: dir.join("start.bc"), library: dir.join("libc.bc") }
+        LibcBitcode {
+            dir: dir.to_path_buf(),
+            include: dir.join("include"),
+            start: dir.join("start.bc"),
+            library: dir.join("libc.bc"),
+        }
     }
 
     fn flags(&self, clang: &mut Command) {
@@ -198,6 +205,9 @@ fn compile_in(dir: &Path, inputs: &[(&Path, String)], opts: &CompileOptions) -> 
     }
     let mut module = promote_and_lower(dir, &linked, source_name)?;
     name_functions_files(&mut module, inputs);
+    if let Some(libc) = &opts.libc {
+        module.library_dir = Some(libc.dir.to_string_lossy().into_owned());
+    }
     Ok(module)
 }
 

@@ -59,6 +59,9 @@ pub struct Module {
     pub ctors: Vec<Func>,
     /// Destructors, in the order they run at exit (after the `atexit` handlers).
     pub dtors: Vec<Func>,
+    /// Where the C library linked in as code keeps its sources (`--libc musl`): the functions
+    /// defined in files under it are the library's ([`Module::is_library`]).
+    pub library_dir: Option<String>,
     func_names: FxHashMap<String, Func>,
     global_names: FxHashMap<String, Global>,
 }
@@ -75,6 +78,12 @@ impl Module {
         let id = self.funcs.push(func);
         self.func_names.insert(name, id);
         id
+    }
+
+    /// Whether `f` is the C library's (see [`Module::library_dir`]): errors and divergences
+    /// inside it are reported at the program's call.
+    pub fn is_library(&self, f: Func) -> bool {
+        self.library_dir.as_deref().is_some_and(|dir| self.funcs[f].file.starts_with(dir))
     }
 
     pub fn add_global(&mut self, global: GlobalData) -> Global {
