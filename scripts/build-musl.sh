@@ -6,9 +6,8 @@
 #     include/     musl's installed headers: programs compile with -nostdinc -isystem include
 #     src/, glue/  musl's source and penumbra's glue, which the library's debug information names
 #     BUILT        written last: its presence means the build above is complete
-# The source comes from `apt-get source musl` through a private apt configuration (a copy of
-# the system's sources with deb-src added, private lists and cache): the system's apt sources
-# are never edited. penumbra's arch layer (runtime/musl/arch: system calls go to the engine,
+# The source comes from `apt-get source musl` through a private apt configuration
+# (scripts/apt-source.sh): the system's apt sources are never edited. penumbra's arch layer (runtime/musl/arch: system calls go to the engine,
 # atomics are plain, the thread pointer is a global) replaces the three x86_64 headers that
 # hold inline assembly; every other x86_64 assembly file gives way to musl's generic C.
 # Left out: src/malloc (the engine's own allocator keeps its bounds checks), the dynamic
@@ -31,29 +30,11 @@ final=$out
 out=$final.building
 rm -rf "$out"
 work=$out/work
-mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/apt/sources.list.d"
-
-# The source package, through a private apt configuration.
-sources=/etc/apt/sources.list.d/debian.sources
-if [[ -f $sources ]]; then
-    sed 's/^Types: deb$/Types: deb deb-src/' "$sources" > "$work/apt/sources.list.d/debian.sources"
-else
-    # One-line format: every deb line again as deb-src.
-    grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
-        | sed 's/^deb /deb-src /' > "$work/apt/sources.list.d/src.list"
-fi
-apt=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$work/apt/sources.list.d"
-     -o "Dir::State::Lists=$work/apt/lists" -o "Dir::Cache=$work/apt/cache")
-log=$work/apt.log
-if ! { apt-get "${apt[@]}" update -q && (cd "$work" && apt-get "${apt[@]}" source -q "musl=$version-1"); } >"$log" 2>&1; then
-    cat "$log" >&2
-    echo "penumbra: could not fetch Debian's musl $version-1 source package (above)" >&2
-    exit 1
-fi
-[[ -d $work/musl-$version ]] || { echo "penumbra: apt-get source musl did not unpack musl-$version" >&2; exit 1; }
+mkdir -p "$work"
+unpacked=$(bash "$root/scripts/apt-source.sh" musl "$version-1" "$work")
 # The source stays: reports inside the library name its files.
 src=$out/src
-mv "$work/musl-$version" "$src"
+mv "$unpacked" "$src"
 
 # penumbra's arch layer in place of the inline-assembly headers.
 cp "$root"/runtime/musl/arch/{syscall_arch,atomic_arch,pthread_arch}.h "$src/arch/x86_64/"
@@ -73,8 +54,10 @@ flags=(-std=c99 -ffreestanding -nostdinc -D_XOPEN_SOURCE=700
 # we take none of them).
 # pthread_cancel.c would replace the plain system calls of every cancellation point by
 # assembly (__syscall_cp_asm): with one thread there is nothing to cancel.
+# Of src/malloc only reallocarray, which is plain C over realloc (the rest is the allocator).
 mapfile -t files < <(cd "$src" && ls src/*/*.c | grep -v -e '^src/malloc/' -e '^src/ldso/' \
-    -e '^src/thread/pthread_cancel.c$' | sort)
+    -e '^src/thread/pthread_cancel.c$'; echo src/malloc/reallocarray.c) 
+mapfile -t files < <(printf '%s\n' "${files[@]}" | sort)
 mkdir -p "$work/bc"
 # The string functions that read memory a word at a time (past the end of a string, within
 # its aligned word: harmless on hardware, an out-of-bounds read to the engine) do so only for

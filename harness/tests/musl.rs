@@ -328,3 +328,16 @@ fn errors_inside_musl_are_reported_at_the_programs_call() {
         (Some("out-of-bounds-write"), Some(5), Some("main"))
     );
 }
+
+/// A variadic function called without its variable arguments reads a zero (musl's `fcntl`
+/// takes a third argument whatever the command; gnulib's `is_open` calls `fcntl(fd, F_GETFL)`).
+#[test]
+fn fcntl_without_its_third_argument() {
+    let file = write_c(
+        "fcntl.c",
+        "#include <fcntl.h>\nint main(void) {\n    return fcntl(1, F_GETFL) >= 0 && fcntl(7, F_GETFD) < 0 ? 0 : 1;\n}\n",
+    );
+    let out = penumbra(["exec".as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()]);
+    out.assert_no_panic();
+    out.assert_status(0);
+}

@@ -1,6 +1,8 @@
 //! A real build (issue 16, item 2): a make project with an object archive, built with
 //! `CC=wllvm` (scripts/install-deps.sh installs it, scripts/wllvm-env.sh sets it up), runs
-//! natively, and `extract-bc` gives the whole program's bitcode, which penumbra runs.
+//! natively, and `extract-bc` gives the whole program's bitcode, which penumbra runs; built on
+//! musl (scripts/musl-clang-15 under wllvm), the bitcode runs with `--libc musl` and its tests
+//! end on the static musl binary as penumbra found.
 
 use crate::support::{penumbra, EXIT_PROGRAM_ERROR};
 use serde_json::Value;
@@ -50,14 +52,21 @@ fn wllvm_bin() -> PathBuf {
 
 /// Runs `program args` in `dir` with wllvm set up as scripts/wllvm-env.sh sets it.
 fn with_wllvm(dir: &Path, program: &str, args: &[&str]) {
+    with_wllvm_over(dir, program, args, "clang-15");
+}
+
+/// The same with `compiler` under wllvm (scripts/musl-clang-15 for builds on musl, found on
+/// the PATH as `. scripts/wllvm-env.sh musl` puts it there).
+fn with_wllvm_over(dir: &Path, program: &str, args: &[&str], compiler: &str) {
     let bin = wllvm_bin();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let scripts = crate::support::repo_root().join("scripts");
+    let path = format!("{}:{}:{}", bin.display(), scripts.display(), std::env::var("PATH").unwrap_or_default());
     let out = Command::new(program)
         .args(args)
         .current_dir(dir)
         .env("PATH", path)
         .env("LLVM_COMPILER", "clang")
-        .env("LLVM_CC_NAME", "clang-15")
+        .env("LLVM_CC_NAME", compiler)
         .env("LLVM_LINK_NAME", "llvm-link-15")
         .env("LLVM_AR_NAME", "llvm-ar-15")
         .output()
@@ -113,5 +122,77 @@ fn a_make_build_with_wllvm_gives_the_whole_program() {
         let digits: String =
             text.trim_start().trim_start_matches('+').chars().take_while(char::is_ascii_digit).collect();
         assert_eq!(digits.parse::<i32>().ok(), Some(4), "argument {text:?}");
+    }
+}
+
+/// Reads its argument and its standard input through musl's stdio and string functions.
+const READER: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  char line[8];
+  int got = fgets(line, sizeof line, stdin) != NULL;
+  if (argc > 1 && strcmp(argv[1], "-n") == 0)
+    return got ? 3 : 4;
+  if (got && line[0] == 'q')
+    return 5;
+  return argc;
+}
+"#;
+
+/// A build on musl (`. scripts/wllvm-env.sh musl`: scripts/musl-clang-15 under wllvm) gives a
+/// static musl binary and the program's bitcode; `penumbra run --libc musl` on the bitcode
+/// finds every status, and each test run natively on the binary (its argv and stdin) ends with
+/// the status penumbra found.
+#[test]
+fn a_build_on_musl_runs_with_musl_as_code_and_replays_on_its_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("reader.c"), READER).unwrap();
+    let flags = ["-O0", "-g", "-Xclang", "-disable-O0-optnone", "reader.c", "-o", "reader"];
+    with_wllvm_over(dir.path(), "wllvm", &flags, "musl-clang-15");
+    with_wllvm_over(dir.path(), "extract-bc", &["reader"], "musl-clang-15");
+    let binary = dir.path().join("reader");
+    let out_dir = dir.path().join("out");
+    let run = penumbra([
+        "run".as_ref(),
+        dir.path().join("reader.bc").as_os_str(),
+        "--libc".as_ref(),
+        "musl".as_ref(),
+        "--sym-args".as_ref(),
+        "0".as_ref(),
+        "1".as_ref(),
+        "2".as_ref(),
+        "--sym-stdin".as_ref(),
+        "2".as_ref(),
+        "--max-time".as_ref(),
+        "60".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    run.assert_status(0);
+    let s: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!((s["errors"].as_u64(), s["unsupported"].as_u64()), (Some(0), Some(0)), "{s}");
+    let tests = s["tests"].as_array().unwrap();
+    let statuses: std::collections::BTreeSet<i64> = tests.iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
+    // 4 (no line) cannot happen: stdin always has its 2 bytes, and fgets reads them.
+    assert_eq!(statuses, [1, 2, 3, 5].into_iter().collect());
+    let bytes = |t: &Value, name: &str| -> Vec<u8> {
+        let hex = t["inputs"][name]["hex"].as_str().unwrap_or("");
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    };
+    for t in tests {
+        let args: Vec<String> = match bytes(t, "n_args").first() {
+            Some(&1) => vec![String::from_utf8_lossy(bytes(t, "arg00").split(|&b| b == 0).next().unwrap()).into()],
+            _ => Vec::new(),
+        };
+        let mut child = Command::new(&binary)
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), &bytes(t, "stdin")).unwrap();
+        let native = child.wait().unwrap();
+        assert_eq!(native.code().map(i64::from), t["exit_code"].as_i64(), "{t}");
     }
 }

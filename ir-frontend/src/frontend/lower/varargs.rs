@@ -8,7 +8,8 @@
 //! - a defined variadic function gets one hidden last parameter, the address of its
 //!   variable-argument area, and is not variadic in the IR;
 //! - each call site builds that area (allocated on entry of the caller): each argument in its
-//!   own 8-byte slot, `byval` structs copied in, rounded up to 8 bytes;
+//!   own 8-byte slot, `byval` structs copied in, rounded up to 8 bytes; a call without
+//!   variable arguments gets one slot holding 0;
 //! - `llvm.va_start(ap)` writes `gp_offset = 48` and `fp_offset = 176` (the register areas
 //!   are used up), `overflow_arg_area = ` the hidden parameter, `reg_save_area = 0`, so clang's
 //!   own `va_arg` code reads the slots in order; `va_copy` copies the 24 bytes; `va_end` is
@@ -42,9 +43,13 @@ fn slot_size(lower: &FnLower<'_, '_>, attrs: &[ParameterAttribute]) -> Option<u6
 }
 
 impl<'a, 'm> FnLower<'a, 'm> {
-    /// The variable-argument area a call to a defined variadic function needs, in bytes.
+    /// The variable-argument area a call to a defined variadic function needs, in bytes: at
+    /// least one slot, which a call without variable arguments fills with 0 (C libraries read
+    /// an argument that may not be there: musl's `fcntl(fd, F_GETFL)` takes its third argument
+    /// whatever the command, where the hardware gives it a register's leftover).
     pub(super) fn vararg_area_size(&self, c: &Call, fixed: usize) -> Option<u64> {
-        c.arguments.iter().skip(fixed).map(|(_, attrs)| slot_size(self, attrs)).sum()
+        let size: Option<u64> = c.arguments.iter().skip(fixed).map(|(_, attrs)| slot_size(self, attrs)).sum();
+        size.map(|s| s.max(8))
     }
 
     /// The arguments of a call to a defined variadic function with `fixed` fixed
@@ -55,11 +60,13 @@ impl<'a, 'm> FnLower<'a, 'm> {
             args.push(self.operand(a)?);
         }
         let extra = &c.arguments[fixed.min(c.arguments.len())..];
-        let area = match area {
-            Some(area) => area,
-            None if extra.is_empty() => self.b.iconst(PTR, 0),
-            None => return Err(Unsup::msg("variable arguments of an unsized type")),
+        let Some(area) = area else {
+            return Err(Unsup::msg("variable arguments of an unsized type"));
         };
+        if extra.is_empty() {
+            let zero = self.b.iconst(Type::I64, 0);
+            self.b.store(area, zero);
+        }
         let mut offset = 0u64;
         for (a, attrs) in extra {
             let size = slot_size(self, attrs).ok_or_else(|| Unsup::msg("variable argument of an unsized type"))?;
