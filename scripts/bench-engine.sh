@@ -90,24 +90,7 @@ for mode in none tests all; do
     python3 -c "print(f'| $label | $paths | $best / $med | {$paths/$best:,.0f} / {$paths/$med:,.0f} | $user / $sys |')"
 done
 # The floor the file system sets: a C loop creating as many .ktest-sized files in one directory.
-printf '%s\n' '#include <stdio.h>' \
-    'int main(int argc, char **argv) {' \
-    '    char path[4096], bytes[82] = "KTEST";' \
-    '    for (int i = 1; i <= 65536; i++) {' \
-    '        snprintf(path, sizeof path, "%s/test%06d.ktest", argv[1], i);' \
-    '        FILE *f = fopen(path, "wb");' \
-    '        if (!f) return 1;' \
-    '        fwrite(bytes, 1, sizeof bytes, f);' \
-    '        fclose(f);' \
-    '    }' \
-    '    return 0;' \
-    '}' > "$scratch/files.c"
-cc -O2 -o "$scratch/files" "$scratch/files.c"
-read -r fbest fmed < <(for _ in $(seq "$repeats"); do
-    mkdir "$scratch/c"
-    /usr/bin/time -f "%e" "$scratch/files" "$scratch/c" 2>&1
-    rm -rf "$scratch/c"
-done | best_median)
+read -r fbest fmed < <(bash "$(dirname "$0")/fs-floor.sh" "$scratch" "$repeats" | cut -d' ' -f1 | best_median)
 echo
 echo "File-system floor: a C loop creating 65,536 files of 82 bytes in one directory takes $fbest s (best), $fmed s (median)."
 

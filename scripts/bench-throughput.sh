@@ -57,24 +57,8 @@ done
 echo
 echo "CPU includes compiling the program with clang (about 0.05 s)."
 # The floor the file system sets: a C loop creating as many .ktest-sized files in one directory.
-printf '%s\n' '#include <stdio.h>' \
-    'int main(int argc, char **argv) {' \
-    '    char path[4096], bytes[82] = "KTEST";' \
-    '    for (int i = 1; i <= 65536; i++) {' \
-    '        snprintf(path, sizeof path, "%s/test%06d.ktest", argv[1], i);' \
-    '        FILE *f = fopen(path, "wb");' \
-    '        if (!f) return 1;' \
-    '        fwrite(bytes, 1, sizeof bytes, f);' \
-    '        fclose(f);' \
-    '    }' \
-    '    return 0;' \
-    '}' > "$scratch/files.c"
-cc -O2 -o "$scratch/files" "$scratch/files.c"
-read -r fwall fsys < <(for _ in $(seq "$repeats"); do
-    mkdir "$scratch/floor"
-    /usr/bin/time -f "%e %S" "$scratch/files" "$scratch/floor" 2>&1
-    rm -rf "$scratch/floor"
-done | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+read -r fwall fsys < <(bash "$(dirname "$0")/fs-floor.sh" "$scratch" "$repeats" \
+    | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
 echo "The file system's floor: a C loop creating 65,536 files of 82 bytes in one directory takes $fwall s"
 echo "($fsys s of it in the kernel) on this machine, in the same directory the runs write to."
 
