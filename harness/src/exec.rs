@@ -36,7 +36,7 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
                 inputs: Inputs::Named(inputs),
                 args: argv,
                 max_steps: args.max_steps,
-                sym_files: args.sym_files.as_deref().map(|v| (v[0], v[1])),
+                sym_files: crate::inputs::sym_files(args.sym_files.as_deref())?,
                 env: args.env.clone(),
                 ..RunConfig::default()
             };

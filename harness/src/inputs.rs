@@ -68,6 +68,16 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
     hex_bytes(hex).with_context(|| format!("hex:{hex} has an odd number of digits"))
 }
 
+/// `--sym-files COUNT SIZE` as the engine takes it (files A to Z at most).
+pub fn sym_files(values: Option<&[u32]>) -> Result<Option<(u32, u32)>> {
+    match values {
+        None => Ok(None),
+        Some(&[count, size]) if count <= 26 => Ok(Some((count, size))),
+        Some(&[count, _]) => bail!("--sym-files {count}: at most 26 files (A to Z)"),
+        Some(other) => bail!("--sym-files takes COUNT and SIZE, got {} values", other.len()),
+    }
+}
+
 /// One input as the reports show it: the symbolic argv and stdin objects (`arg00`, ...,
 /// `stdin`) as `name=str:TEXT` when they hold printable text, integer-sized objects (1, 2, 4
 /// or 8 bytes) as `name=VALUE` (little-endian signed), others as `name=hex:BYTES` — the

@@ -7,7 +7,7 @@ use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
 use crate::run_info::{RunInfo, RunWatch};
 use crate::seconds::seconds;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use penumbra_engine::config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, SymArg};
 use penumbra_engine::output::replay::check_tests;
 use penumbra_engine::output::testgen::ktest_args;
@@ -118,12 +118,7 @@ pub fn engine_config(
             args: program_args.to_vec(),
             sym_args,
             sym_stdin: args.sym_stdin,
-            sym_files: match args.sym_files.as_deref() {
-                None => None,
-                Some(&[count, size]) if count <= 26 => Some((count, size)),
-                Some(&[count, _]) => bail!("--sym-files {count}: at most 26 files (A to Z)"),
-                Some(_) => unreachable!("clap takes two values"),
-            },
+            sym_files: crate::inputs::sym_files(args.sym_files.as_deref())?,
             env: args.env.clone(),
         },
         output,

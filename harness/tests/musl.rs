@@ -31,10 +31,10 @@ fn json(out: &crate::support::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", out.stderr))
 }
 
-/// A test's object `name` as bytes (`inputs` holds each object's hex).
+/// A test's object `name` as bytes; the test must have it.
 fn object(test: &Value, name: &str) -> Vec<u8> {
-    let hex = test["inputs"][name]["hex"].as_str().unwrap_or_else(|| panic!("no object {name} in {test}"));
-    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    assert!(test["inputs"][name].is_object(), "no object {name} in {test}");
+    crate::support::test_object(test, name)
 }
 
 const READER: &str = r#"#include <stdio.h>

@@ -114,9 +114,7 @@ fn a_make_build_with_wllvm_gives_the_whole_program() {
     for t in errors {
         assert_eq!(t["error"]["kind"], "out-of-bounds-read");
         assert_eq!((t["error"]["file"].as_str(), t["error"]["line"].as_u64()), (check.to_str(), Some(5)));
-        let hex = t["inputs"]["arg00"]["hex"].as_str().unwrap();
-        let bytes: Vec<u8> =
-            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        let bytes = crate::support::test_object(t, "arg00");
         let text: String = bytes.iter().take_while(|&&b| b != 0).map(|&b| b as char).collect();
         // atoi: optional blanks and sign, then digits.
         let digits: String =
@@ -176,10 +174,7 @@ fn a_build_on_musl_runs_with_musl_as_code_and_replays_on_its_binary() {
     let statuses: std::collections::BTreeSet<i64> = tests.iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
     // 4 (no line) cannot happen: stdin always has its 2 bytes, and fgets reads them.
     assert_eq!(statuses, [1, 2, 3, 5].into_iter().collect());
-    let bytes = |t: &Value, name: &str| -> Vec<u8> {
-        let hex = t["inputs"][name]["hex"].as_str().unwrap_or("");
-        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
-    };
+    let bytes = crate::support::test_object;
     for t in tests {
         let args: Vec<String> = match bytes(t, "n_args").first() {
             Some(&1) => vec![String::from_utf8_lossy(bytes(t, "arg00").split(|&b| b == 0).next().unwrap()).into()],

@@ -235,3 +235,10 @@ impl Drop for Tmpfs {
         let _ = Command::new("umount").arg(&self.0).status();
     }
 }
+
+/// The bytes of object `name` of a test as `--json` and `tests.jsonl` give it
+/// (`inputs.NAME.hex`); empty when the test has no such object.
+pub fn test_object(test: &serde_json::Value, name: &str) -> Vec<u8> {
+    let hex = test["inputs"][name]["hex"].as_str().unwrap_or("");
+    penumbra_engine::output::testgen::hex_bytes(hex).unwrap_or_else(|| panic!("{name}: not hex: {hex}"))
+}

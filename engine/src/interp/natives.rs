@@ -138,9 +138,7 @@ impl<'p> Context<'p> {
                 Some(dst)
             }
             Native::Exit | Native::QuickExit => {
-                let status = self.fit(arg!(0), 8);
-                self.observe(st, inst, status)?;
-                let code = (self.model_value(st, status) & 0xff) as i32;
+                let code = self.exit_status(st, inst, arg!(0))?;
                 let flow = if native == Native::Exit { self.exit(st, code) } else { Flow::End(Ending::Exit(code)) };
                 return Ok(Err(flow));
             }
@@ -234,6 +232,13 @@ impl<'p> Context<'p> {
     }
 
     /// A size argument, fixed to its model value if symbolic.
+    /// The status of `exit(t)` (its low byte), which the user sees: observed, then its value.
+    pub(crate) fn exit_status(&mut self, st: &mut ExecutionState, inst: Inst, t: TermId) -> Result<i32, RunError> {
+        let status = self.fit(t, 8);
+        self.observe(st, inst, status)?;
+        Ok((self.model_value(st, status) & 0xff) as i32)
+    }
+
     pub(crate) fn size_arg(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
         if self.store.as_const(t).is_none() {
             self.stats.concretized_sizes += 1;

@@ -32,12 +32,7 @@ impl<'p> Context<'p> {
         };
         let result = |ex: &mut Self, v: i64| Ok(Ok(Some(ex.store.constant(64, v as u64))));
         match call {
-            Syscall::Exit => {
-                let status = self.fit(a[1], 8);
-                self.observe(st, inst, status)?;
-                let code = (self.model_value(st, status) & 0xff) as i32;
-                Ok(Err(Flow::End(Ending::Exit(code))))
-            }
+            Syscall::Exit => Ok(Err(Flow::End(Ending::Exit(self.exit_status(st, inst, a[1])?)))),
             Syscall::Fixed(r) => result(self, r),
             Syscall::OnStdStream { ok } if syscall::is_std_stream(word[1]) => result(self, ok),
             Syscall::OnStdStream { .. } => result(self, -errno::EBADF),
