@@ -54,9 +54,10 @@ flags=(-std=c99 -ffreestanding -nostdinc -D_XOPEN_SOURCE=700
 # we take none of them).
 # pthread_cancel.c would replace the plain system calls of every cancellation point by
 # assembly (__syscall_cp_asm): with one thread there is nothing to cancel.
-# Of src/malloc only reallocarray, which is plain C over realloc (the rest is the allocator).
+# Of src/malloc only the plain C over the allocator's entry points: reallocarray (over
+# realloc), memalign and posix_memalign (over aligned_alloc, runtime/musl/penumbra_alloc.c).
 mapfile -t files < <(cd "$src" && ls src/*/*.c | grep -v -e '^src/malloc/' -e '^src/ldso/' \
-    -e '^src/thread/pthread_cancel.c$'; echo src/malloc/reallocarray.c) 
+    -e '^src/thread/pthread_cancel.c$'; printf 'src/malloc/%s.c\n' reallocarray memalign posix_memalign)
 mapfile -t files < <(printf '%s\n' "${files[@]}" | sort)
 mkdir -p "$work/bc"
 # The string functions that read memory a word at a time (past the end of a string, within
@@ -70,11 +71,11 @@ printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -I{} sh -c '
 # names a file under it: penumbra reports what happens inside them at the program's call.
 mkdir -p "$out/glue"
 cp "$root"/runtime/musl/*.c "$out/glue/"
-for glue in penumbra_start penumbra_posix; do
+for glue in penumbra_start penumbra_posix penumbra_alloc; do
     clang-15 "${flags[@]}" -fdebug-prefix-map="$root/runtime/musl=$final/glue" \
         -c -emit-llvm "$root/runtime/musl/$glue.c" -o "$work/$glue.bc"
 done
-llvm-link-15 "$work/penumbra_start.bc" "$work/penumbra_posix.bc" -o "$work/start.bc"
+llvm-link-15 "$work/penumbra_start.bc" "$work/penumbra_posix.bc" "$work/penumbra_alloc.bc" -o "$work/start.bc"
 
 llvm-link-15 "$work"/bc/*.bc -o "$work/libc-linked.bc"
 opt-15 -passes=mem2reg "$work/libc-linked.bc" -o "$out/libc.bc"

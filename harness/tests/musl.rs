@@ -341,3 +341,61 @@ fn fcntl_without_its_third_argument() {
     out.assert_no_panic();
     out.assert_status(0);
 }
+
+/// Aligned allocations (cat's and gnulib's page-aligned buffers): `posix_memalign`,
+/// `aligned_alloc` and `memalign` give aligned blocks with bounds, and musl's argument checks
+/// (EINVAL for an alignment that is not a power of two, or less than a pointer for
+/// `posix_memalign`).
+#[test]
+fn aligned_allocations_are_aligned_and_bounded() {
+    let file = write_c(
+        "aligned.c",
+        r#"#include <errno.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    void *p = 0;
+    int r = posix_memalign(&p, 4096, 100);
+    char *q = aligned_alloc(64, 10), *m = memalign(1 << 16, 3);
+    void *bad = aligned_alloc(24, 10);
+    int e = errno;
+    printf("%d %d %d %d %d %d\n", r, (int)((uintptr_t)p % 4096), (int)((uintptr_t)q % 64),
+           (int)((uintptr_t)m % (1 << 16)), bad == 0, e == EINVAL);
+    printf("%d\n", posix_memalign(&p, 2, 8) == EINVAL);
+    ((char *)p)[argc + 98] = 1;
+    return 0;
+}
+"#,
+    );
+    let exec = |args: &[&str]| {
+        let mut all: Vec<&std::ffi::OsStr> =
+            vec!["exec".as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()];
+        all.extend(args.iter().map(std::ffi::OsStr::new));
+        let out = penumbra(all);
+        out.assert_no_panic();
+        out
+    };
+    let fits = exec(&[]);
+    fits.assert_status(0);
+    assert_eq!(fits.stdout_str(), "0 0 0 0 1 1\n1\n");
+    let overflows = exec(&["--", "x"]);
+    overflows.assert_status(crate::support::EXIT_PROGRAM_ERROR);
+    assert!(
+        overflows.stderr.contains("offset 100 of heap object allocated at line 8 (100 bytes)")
+            && overflows.stderr.ends_with("aligned.c:15\n"),
+        "{}",
+        overflows.stderr
+    );
+    // The symbolic engine agrees: one exit, one overflow of the 100-byte block.
+    let s = musl_json("run", &file, &["--sym-args", "0", "1", "1", "--replay-check", "--max-time", "60"]);
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    assert_eq!((s["paths_completed"].as_u64(), s["errors"].as_u64()), (Some(1), Some(1)), "{s}");
+    let error = s["tests"].as_array().unwrap().iter().find(|t| t["error"].is_object()).expect("an error test");
+    assert_eq!(
+        (error["error"]["kind"].as_str(), error["error"]["line"].as_u64()),
+        (Some("out-of-bounds-write"), Some(15))
+    );
+    assert!(error["error"]["message"].as_str().unwrap().contains("allocated at line 8 (100 bytes)"), "{error}");
+}

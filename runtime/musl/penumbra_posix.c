@@ -198,7 +198,8 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		break;
 	}
 	case SYS_access:
-	case SYS_faccessat: {
+	case SYS_faccessat:
+	case SYS_faccessat2: {
 		const char *path = (const char *)(n == SYS_access ? a1 : a2);
 		long mode = n == SYS_access ? a2 : a3;
 		if (nfiles && lookup(path)) return (mode & W_OK) ? -EACCES : 0;

@@ -24,6 +24,8 @@ pub const STACK_BASE: u64 = 0x7f00_0000_0000;
 pub const STACK_END: u64 = 0x7fff_0000_0000;
 /// The minimum gap between two objects of a segment (and before the first).
 pub const REDZONE: u64 = 32;
+/// The largest alignment an object may ask for (`aligned_alloc` beyond it returns NULL).
+pub const MAX_ALIGN: u64 = 1 << 16;
 /// The largest live heap total `malloc` grants; requests beyond it return NULL.
 pub const MAX_HEAP_BYTES: u64 = 1 << 30;
 /// The most bytes all globals, `argv` and the runtime's objects may take together (each run

@@ -22,7 +22,7 @@
 
 #[cfg(doc)]
 use super::layout::MAX_GLOBAL_BYTES;
-use super::layout::{bytes_text, Segment, GLOBAL_BASE, NULL_PAGE_END, REDZONE};
+use super::layout::{bytes_text, Segment, GLOBAL_BASE, MAX_ALIGN, NULL_PAGE_END, REDZONE};
 use crate::error::ErrorKind;
 use cranelift_entity::{entity_impl, PrimaryMap};
 use penumbra_ir::{Func, Global, Module};
@@ -194,7 +194,8 @@ impl<C> AddressSpace<C> {
     }
 
     /// Allocates an object of `size` bytes with the contents `make(size)`; `None` when the
-    /// segment (or its budget) is exhausted. `align` is rounded up to a power of two, at least 16.
+    /// segment (or its budget) is exhausted, or when `align` exceeds [`MAX_ALIGN`]. `align` is
+    /// rounded up to a power of two, at least 16.
     pub fn allocate(
         &mut self,
         segment: Segment,
@@ -207,7 +208,10 @@ impl<C> AddressSpace<C> {
         if size > segment.budget() - self.live[s] {
             return None;
         }
-        let align = align.clamp(16, 1 << 12).next_power_of_two();
+        if align > MAX_ALIGN {
+            return None;
+        }
+        let align = align.max(16).next_power_of_two();
         let base = self.next[s].checked_add(align - 1)? & !(align - 1);
         let end = base.checked_add(size)?;
         if end.checked_add(REDZONE)? > segment.end() {

@@ -102,7 +102,9 @@ impl<'a> Interp<'a> {
         for &a in args {
             self.scratch.push(self.regs[cur.base + a.index()]);
         }
-        self.machine.line = cur.body.srclocs[inst].line;
+        // Allocation sites and messages name the program's line, as errors do.
+        let (site_func, site) = self.program_site(cur, inst);
+        self.machine.line = self.body_of(site_func).srclocs[site].line;
         let value = match model {
             LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name),
             LibcFn::Atexit => self.register_atexit(self.scratch.first().copied().unwrap_or(0)),

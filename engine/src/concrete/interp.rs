@@ -182,16 +182,22 @@ impl<'a> Interp<'a> {
     /// linked in as code, at the call of the innermost frame of the program (as the symbolic
     /// engine reports it).
     fn halt_at(&self, stop: Stop, cur: &Cursor<'a>, inst: Inst) -> Halt {
+        let (func, inst) = self.program_site(cur, inst);
+        Halt { stop, func, inst: Some(inst) }
+    }
+
+    /// `inst` of `cur`, or, inside the C library linked in as code, the call of the innermost
+    /// frame of the program: where what happens there is reported.
+    pub(super) fn program_site(&self, cur: &Cursor<'a>, inst: Inst) -> (Func, Inst) {
         if self.module.is_library(cur.func) {
             // The last frame is the executing one; the others wait at their calls.
             let callers = self.frames.iter().rev().skip(1);
             if let Some(f) = callers.into_iter().find(|f| !self.module.is_library(f.func)) {
                 let body = self.body_of(f.func);
-                let call = body.layout.block_insts(f.block)[f.pc as usize];
-                return Halt { stop, func: f.func, inst: Some(call) };
+                return (f.func, body.layout.block_insts(f.block)[f.pc as usize]);
             }
         }
-        Halt { stop, func: cur.func, inst: Some(inst) }
+        (cur.func, inst)
     }
 
     /// Executes `inst`, the instruction at the cursor.

@@ -99,8 +99,13 @@ impl<'a> Machine<'a> {
     /// A fresh zeroed heap block of `size` bytes, or 0 (NULL) when the heap budget is spent.
     /// `malloc(0)` returns a unique pointer to a 0-byte block.
     pub fn malloc(&mut self, size: u64) -> u64 {
+        self.aligned_alloc(size, 16)
+    }
+
+    /// A fresh zeroed heap block of `size` bytes aligned to `align` (a power of two), or 0.
+    pub fn aligned_alloc(&mut self, size: u64, align: u64) -> u64 {
         let origin = Origin::Heap { line: self.line };
-        match self.mem.allocate(Segment::Heap, size, 16, origin) {
+        match self.mem.allocate(Segment::Heap, size, align, origin) {
             Some(id) => self.mem.object(id).base,
             None => 0,
         }

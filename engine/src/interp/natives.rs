@@ -90,6 +90,12 @@ impl<'p> Context<'p> {
                     None => self.store.zero(64),
                 })
             }
+            Native::AlignedAlloc => {
+                let align = arg!(0);
+                let align = self.concretize(st, align);
+                let n = self.size_arg(st, arg!(1));
+                Some(self.aligned_alloc(st, n, align))
+            }
             Native::Realloc => {
                 let (p, n) = (arg!(0), arg!(1));
                 let p = self.concretize(st, p);
@@ -325,8 +331,13 @@ impl<'p> Context<'p> {
     /// A fresh heap block of `n` bytes (its address as a term), or NULL when the heap budget
     /// is spent.
     fn malloc(&mut self, st: &mut ExecutionState, n: u64) -> TermId {
+        self.aligned_alloc(st, n, 16)
+    }
+
+    /// A fresh heap block of `n` bytes aligned to `align` (a power of two), or NULL.
+    fn aligned_alloc(&mut self, st: &mut ExecutionState, n: u64, align: u64) -> TermId {
         let line = self.location(st).line;
-        match st.mem.allocate(Segment::Heap, n, 16, Origin::Heap { line }, self.prog.zero_byte) {
+        match st.mem.allocate(Segment::Heap, n, align, Origin::Heap { line }, self.prog.zero_byte) {
             Some(id) => self.store.constant(64, st.mem.object(id).base),
             None => self.store.zero(64),
         }

@@ -15,6 +15,11 @@ pub const ENTRY: &str = "__penumbra_kernel";
 /// The native that tells the C layer the `--sym-files` option: `COUNT << 32 | SIZE`.
 pub const SYM_FILES: &str = "__penumbra_sym_files";
 
+/// The native behind musl's `aligned_alloc` (runtime/musl/penumbra_alloc.c checks the
+/// arguments and sets `errno`): `(align, size)`, a power-of-two alignment, to a fresh heap
+/// block or NULL.
+pub const ALIGNED_ALLOC: &str = "__penumbra_aligned_alloc";
+
 /// The process id and thread id every run sees.
 pub const PID: u64 = 1000;
 
@@ -26,6 +31,7 @@ pub mod errno {
     pub const EINVAL: i64 = 22;
     pub const ENOTTY: i64 = 25;
     pub const ESPIPE: i64 = 29;
+    pub const ENOSYS: i64 = 38;
 }
 
 /// What a system call does.
@@ -71,8 +77,11 @@ pub fn classify(n: u64) -> Option<Syscall> {
         228 => ClockGettime,
         3 | 72 | 221 => OnStdStream { ok: 0 },
         8 => Lseek,
-        // open, openat, stat, lstat, access, newfstatat: no host files.
-        2 | 257 | 4 | 6 | 21 | 262 => Fixed(-ENOENT),
+        // open, openat, stat, lstat, access, newfstatat, faccessat, faccessat2: no host files.
+        2 | 257 | 4 | 6 | 21 | 262 | 269 | 439 => Fixed(-ENOENT),
+        // getrandom: a kernel without it (no entropy in a deterministic run; gnulib and musl
+        // fall back to their own deterministic sources).
+        318 => Fixed(-ENOSYS),
         16 => Fixed(-ENOTTY),
         // mmap, munmap, brk, mremap, madvise: the heap is the engine's.
         9 | 11 | 12 | 25 | 28 => Fixed(-ENOMEM),
@@ -141,6 +150,9 @@ pub fn name(n: u64) -> String {
         217 => "getdents64",
         257 => "openat",
         262 => "newfstatat",
+        269 => "faccessat",
+        318 => "getrandom",
+        439 => "faccessat2",
         _ => return format!("system call {n}"),
     };
     format!("system call {known} ({n})")
@@ -162,6 +174,8 @@ mod tests {
         assert_eq!(name(56), "system call clone (56)");
         assert_eq!(classify(231), Some(Syscall::Exit));
         assert_eq!(classify(2), Some(Syscall::Fixed(-errno::ENOENT)));
+        assert_eq!(classify(439), Some(Syscall::Fixed(-errno::ENOENT)), "faccessat2: no host files");
+        assert_eq!(classify(318), Some(Syscall::Fixed(-errno::ENOSYS)), "getrandom: no entropy");
     }
 
     #[test]

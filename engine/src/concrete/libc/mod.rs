@@ -112,6 +112,8 @@ pub enum LibcFn {
     Syscall,
     /// `__penumbra_sym_files`: the `--sym-files` option for musl's C layer.
     SymFiles,
+    /// `__penumbra_aligned_alloc(align, size)`, behind musl's `aligned_alloc`.
+    AlignedAlloc,
 }
 
 impl LibcFn {
@@ -124,6 +126,7 @@ impl LibcFn {
         Some(match name {
             crate::libc::syscall::ENTRY => Syscall,
             crate::libc::syscall::SYM_FILES => SymFiles,
+            crate::libc::syscall::ALIGNED_ALLOC => AlignedAlloc,
             "printf" => Printf,
             "fprintf" => Fprintf,
             "sprintf" => Sprintf,
@@ -225,8 +228,8 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<
         | Strdup | Strndup | Strspn | Strcspn | Strtok | Memcpy | Memmove | Memset | Memcmp | Memchr => {
             string::call(m, f, &a)
         }
-        Malloc | Calloc | Realloc | Free | Exit | QuickExit | Abort | AssertFail | Atoi | Atol | Strtol | Strtoul
-        | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
+        Malloc | Calloc | AlignedAlloc | Realloc | Free | Exit | QuickExit | Abort | AssertFail | Atoi | Atol
+        | Strtol | Strtoul | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
         Qsort | Bsearch | Atexit => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),

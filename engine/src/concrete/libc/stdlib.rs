@@ -17,6 +17,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             Some(n) => m.malloc(n),
             None => 0,
         },
+        LibcFn::AlignedAlloc => m.aligned_alloc(a.get(1)?, a.get(0)?),
         LibcFn::Realloc => realloc(m, a.get(0)?, a.get(1)?)?,
         LibcFn::Free => {
             m.mem.free(a.get(0)?, m.line)?;

@@ -35,6 +35,8 @@ pub const C_FUNCTIONS: &[&str] = &[
 pub enum Native {
     Malloc,
     Calloc,
+    /// `__penumbra_aligned_alloc(align, size)`, behind musl's `aligned_alloc`.
+    AlignedAlloc,
     Realloc,
     Free,
     /// `memcpy`, `memmove` (and the `llvm.mem*` intrinsics): copies as `memmove` does.
@@ -139,6 +141,7 @@ pub fn bind(name: &str) -> Option<Native> {
         "__penumbra_is_stdin" => IsStdin,
         crate::libc::syscall::ENTRY => Syscall,
         crate::libc::syscall::SYM_FILES => SymFiles,
+        crate::libc::syscall::ALIGNED_ALLOC => AlignedAlloc,
         _ => return None,
     })
 }
