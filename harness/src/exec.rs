@@ -82,10 +82,44 @@ fn ktest_config(path: &std::path::Path, args: &ExecArgs, version: Version) -> Re
     if !args.args.is_empty() {
         anyhow::bail!("--ktest takes the program's arguments from the test; do not pass ARGS");
     }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let test = KTest::from_bytes(&bytes).with_context(|| format!("cannot read {}", path.display()))?;
+    let test = read_test(path)?;
     let mut config = replay_config(&test, version).with_context(|| format!("cannot replay {}", path.display()))?;
     config.max_steps = args.max_steps;
     let own = replay_inputs(&test).with_context(|| format!("cannot replay {}", path.display()))?.own;
     Ok((config, own))
+}
+
+/// A test's `.ktest` file, or, for a test written without one (a plain exit, unless
+/// `--all-ktests`), the test its line in the directory's `tests.jsonl` describes:
+/// `OUTDIR/test000001.ktest` names test000001 either way.
+fn read_test(path: &std::path::Path) -> Result<KTest> {
+    if !path.exists() {
+        if let Some(test) = sidecar_test(path)? {
+            return Ok(test);
+        }
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    KTest::from_bytes(&bytes).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// The test `path` names in its directory's `tests.jsonl`, if that has a line for it without
+/// a `.ktest` file.
+fn sidecar_test(path: &std::path::Path) -> Result<Option<KTest>> {
+    use penumbra_engine::output::testgen::{SidecarInputs, SIDECAR};
+    let (Some(dir), Some(name)) = (path.parent(), path.file_stem().and_then(|n| n.to_str())) else {
+        return Ok(None);
+    };
+    let sidecar = dir.join(SIDECAR);
+    let Ok(text) = std::fs::read_to_string(&sidecar) else { return Ok(None) };
+    // Names are unique: the line that holds the name's JSON string is the test's.
+    let quoted = format!("\"name\":\"{name}\"");
+    let Some(line) = text.lines().find(|l| l.contains(&quoted)) else { return Ok(None) };
+    let record: serde_json::Value =
+        serde_json::from_str(line).with_context(|| format!("{}: a line that is not JSON", sidecar.display()))?;
+    if record.get("ktest").is_some() || record["name"].as_str() != Some(name) {
+        return Ok(None);
+    }
+    let inputs: SidecarInputs = serde_json::from_str(line)
+        .with_context(|| format!("{}: test {name} has no `args` and `inputs`", sidecar.display()))?;
+    Ok(Some(inputs.to_ktest()))
 }

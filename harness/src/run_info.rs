@@ -53,6 +53,9 @@ pub struct RunInfo {
     /// The build's compilation database the files were compiled with, absolute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compile_commands: Option<PathBuf>,
+    /// `musl` when the program was linked with musl (`--libc musl`; absent: penumbra's models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub libc: Option<String>,
     /// The SHA-256 of the source the tests were generated from: replay refuses a source that
     /// changed since (its tests would be replayed against another program). Absent in
     /// directories of older versions.
@@ -72,6 +75,10 @@ pub struct RunInfo {
     pub stopped_by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tests: Option<u64>,
+    /// Once finished: the run's summary as `--json` prints it, without the tests (a script
+    /// reads a long run's figures here without holding every test in memory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<serde_json::Value>,
 }
 
 /// How often a running run's `run.json` is rewritten.
@@ -89,12 +96,14 @@ impl RunInfo {
             include_dirs: compile.include.iter().map(|d| absolute(d)).collect::<Result<_>>()?,
             defines: compile.define.clone(),
             compile_commands: compile.compile_commands.as_deref().map(absolute).transpose()?,
+            libc: (compile.libc == crate::cli::LibcArg::Musl).then(|| "musl".to_string()),
             source_sha256: Some(files_hash(files)?),
             status: None,
             elapsed_s: None,
             paths: None,
             stopped_by: None,
             tests: None,
+            summary: None,
         })
     }
 
@@ -166,6 +175,11 @@ impl RunWatch {
         self.info.paths = None;
         self.info.stopped_by = summary.stopped_by.clone();
         self.info.tests = Some(summary.tests_count);
+        let mut figures = serde_json::to_value(summary)?;
+        if let Some(map) = figures.as_object_mut() {
+            map.remove("tests");
+        }
+        self.info.summary = Some(figures);
         self.info.write(&dir)
     }
 

@@ -61,6 +61,10 @@ fn the_default_cap_stops_a_run_of_millions_of_tests() {
     let info = run_json(&out_dir);
     assert_eq!((info["status"].as_str(), info["stopped_by"].as_str()), (Some("finished"), Some("max-tests")));
     assert_eq!(info["tests"], 100_000);
+    // The summary's figures, without the tests.
+    let summary = &info["summary"];
+    assert_eq!((summary["tests_count"].as_u64(), summary["stopped_by"].as_str()), (Some(100_000), Some("max-tests")));
+    assert!(summary["paths_completed"].as_u64() >= Some(100_000) && summary.get("tests").is_none(), "{summary}");
 }
 
 /// A test cap stops a shadow run at exactly that many tests, and replay replays them.

@@ -129,6 +129,8 @@ const READER: &str = r#"#include <stdio.h>
 int main(int argc, char **argv) {
   char line[8];
   int got = fgets(line, sizeof line, stdin) != NULL;
+  if (got)
+    printf("read %.2s|\n", line);
   if (argc > 1 && strcmp(argv[1], "-n") == 0)
     return got ? 3 : 4;
   if (got && line[0] == 'q')
@@ -189,5 +191,34 @@ fn a_build_on_musl_runs_with_musl_as_code_and_replays_on_its_binary() {
         std::io::Write::write_all(&mut child.stdin.take().unwrap(), &bytes(t, "stdin")).unwrap();
         let native = child.wait().unwrap();
         assert_eq!(native.code().map(i64::from), t["exit_code"].as_i64(), "{t}");
+    }
+    // `penumbra replay` builds the bitcode natively on musl (it was compiled against musl's
+    // headers) and runs every test: each ends with penumbra's status and prints what
+    // `penumbra exec --ktest` prints for it.
+    assert!(tests.iter().all(|t| t.get("ktest").is_none()), "plain exits are written without .ktest files");
+    let replay = penumbra(["replay".as_ref(), out_dir.as_os_str(), "--json".as_ref()]);
+    replay.assert_no_panic();
+    replay.assert_status(0);
+    assert!(replay.stderr.contains("natively on musl"), "{}", replay.stderr);
+    let replayed: Vec<Value> = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(replayed.len(), tests.len());
+    for (r, t) in replayed.iter().zip(tests) {
+        assert_eq!((r["class"].as_str(), r["name"].as_str()), (Some("silent"), t["name"].as_str()), "{r}");
+        assert_eq!(r["new_outcome"]["exit"].as_i64(), t["exit_code"].as_i64(), "{r}");
+        let exec = penumbra([
+            "exec".as_ref(),
+            dir.path().join("reader.bc").as_os_str(),
+            "--libc".as_ref(),
+            "musl".as_ref(),
+            "--ktest".as_ref(),
+            // Plain exits have no .ktest file: exec finds the test in tests.jsonl by its name.
+            out_dir.join(format!("{}.ktest", t["name"].as_str().unwrap())).as_os_str(),
+        ]);
+        exec.assert_no_panic();
+        let sha: String = {
+            use sha2::Digest;
+            sha2::Sha256::digest(&exec.stdout).iter().map(|b| format!("{b:02x}")).collect()
+        };
+        assert_eq!(r["new_outcome"]["stdout_sha256"].as_str(), Some(sha.as_str()), "{r}: {}", exec.stdout_str());
     }
 }

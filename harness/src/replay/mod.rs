@@ -119,7 +119,14 @@ impl Builds {
             include_dirs: &info.include_dirs,
             defines: &info.defines,
             per_file: &per_file,
+            libc: native::NativeLibc::for_run(info.libc.as_deref() == Some("musl"), &files),
         };
+        if sources.libc == native::NativeLibc::Musl {
+            eprintln!(
+                "penumbra: building {} natively on musl (it was compiled against musl's headers): without AddressSanitizer, an error shows only as a signal or a timeout",
+                info.source.display()
+            );
+        }
         let old = native::build(work, &sources, Build::Old)?;
         let new = native::build(work, &sources, Build::New)?;
         let fixed = match &options.fixed_version {

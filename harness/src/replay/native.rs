@@ -11,7 +11,7 @@
 //! outlives the timeout. A non-zero exit status is output, not an error (`contract.md`).
 
 use anyhow::{bail, Context, Result};
-use penumbra_ir::frontend::{write_headers, CLANG};
+use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
 use penumbra_ir::BuildFlags;
 use std::fs::File;
 use std::io::Read;
@@ -62,6 +62,93 @@ impl Build {
     }
 }
 
+/// The C library a native build links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NativeLibc {
+    /// The system's (glibc), with AddressSanitizer and UBSan.
+    System,
+    /// Debian's musl-dev, statically: for bitcode compiled against musl's headers (a build
+    /// configured with `scripts/musl-clang-15`, explored with `--libc musl`), which links with
+    /// no other C library. AddressSanitizer has no musl runtime, so an error shows natively
+    /// only as a signal (a segfault, an abort, a UBSan trap in the C files compiled here) or a
+    /// timeout.
+    Musl,
+}
+
+/// Debian's musl-dev: its headers and its static library and start files.
+const MUSL_INCLUDE: &str = "/usr/include/x86_64-linux-musl";
+const MUSL_LIB: &str = "/usr/lib/x86_64-linux-musl";
+
+/// The flags of a native build on musl: those of [`NATIVE_FLAGS`] without AddressSanitizer,
+/// UBSan trapping (it needs no runtime), and no sanitizer interface in the replay runtime.
+const MUSL_FLAGS: &[&str] =
+    &["-O0", "-g", "-fwrapv", "-fsanitize=undefined", "-fsanitize-trap=undefined", "-DPENUMBRA_NO_SANITIZERS", "-w"];
+
+impl NativeLibc {
+    /// The C library the programs of a run are built with natively: musl when the run linked
+    /// musl and the program has bitcode or IR (compiled against some C library's headers
+    /// already); C sources are portable and get the system's, with AddressSanitizer.
+    pub fn for_run(musl: bool, files: &[PathBuf]) -> NativeLibc {
+        let compiled = files.iter().any(|f| InputKind::of(f) != InputKind::C);
+        if musl && compiled {
+            NativeLibc::Musl
+        } else {
+            NativeLibc::System
+        }
+    }
+
+    fn flags(self) -> &'static [&'static str] {
+        match self {
+            NativeLibc::System => NATIVE_FLAGS,
+            NativeLibc::Musl => MUSL_FLAGS,
+        }
+    }
+
+    /// A clang command for this C library: compiling (`link: false`) or linking.
+    fn clang(self, link: bool) -> Result<Command> {
+        let mut clang = Command::new(CLANG);
+        clang.args(self.flags());
+        if self == NativeLibc::Musl {
+            let lib = Path::new(MUSL_LIB);
+            if !lib.join("libc.a").is_file() {
+                bail!("replaying a program built on musl needs Debian's musl-dev ({} has no libc.a): apt-get install musl-dev", lib.display());
+            }
+            clang
+                .arg("-nostdinc")
+                .arg("-isystem")
+                .arg(MUSL_INCLUDE)
+                .arg("-isystem")
+                .arg(clang_path("-print-resource-dir")?.join("include"));
+            if link {
+                clang.args(["-static", "-nostdlib"]).arg(lib.join("crt1.o")).arg(lib.join("crti.o"));
+            }
+        }
+        Ok(clang)
+    }
+
+    /// What follows a link's inputs.
+    fn link_tail(self, clang: &mut Command) -> Result<()> {
+        if self == NativeLibc::Musl {
+            let lib = Path::new(MUSL_LIB);
+            clang
+                .arg(format!("-L{MUSL_LIB}"))
+                .arg("-lc")
+                .arg(clang_path("-print-libgcc-file-name")?)
+                .arg(lib.join("crtn.o"));
+        }
+        Ok(())
+    }
+}
+
+/// A path clang prints (`-print-resource-dir`, `-print-libgcc-file-name`).
+fn clang_path(question: &str) -> Result<PathBuf> {
+    let out = Command::new(CLANG).arg(question).output().with_context(|| format!("cannot run {CLANG}"))?;
+    if !out.status.success() {
+        bail!("{CLANG} {question} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
 /// What a program is built from.
 pub struct Sources<'a> {
     /// C files, bitcode and textual IR, the first naming the program.
@@ -70,6 +157,7 @@ pub struct Sources<'a> {
     pub defines: &'a [String],
     /// Files compiled with their build's flags (`--compile-commands`), by absolute path.
     pub per_file: &'a [(PathBuf, BuildFlags)],
+    pub libc: NativeLibc,
 }
 
 /// Compiles the program's `sources` as `build` into `dir`, returning the executable.
@@ -88,15 +176,15 @@ pub fn build(dir: &Path, sources: &Sources, build: Build) -> Result<PathBuf> {
         };
         // A file of a build: compiled on its own, in the build's directory, with its flags.
         let object = dir.join(format!("{}-{i}.o", build.name()));
-        let mut clang = Command::new(CLANG);
-        clang.args(NATIVE_FLAGS).arg(build.define()).arg("-I").arg(&include);
+        let mut clang = sources.libc.clang(false)?;
+        clang.arg(build.define()).arg("-I").arg(&include);
         clang.args(["-Wno-unknown-warning-option", "-Qunused-arguments"]).args(&flags.flags);
         clang.arg("-c").arg(&flags.file).arg("-o").arg(&object).current_dir(&flags.directory);
         run_clang(clang, build, file)?;
         inputs.push(object);
     }
-    let mut clang = Command::new(CLANG);
-    clang.args(NATIVE_FLAGS).arg(build.define());
+    let mut clang = sources.libc.clang(true)?;
+    clang.arg(build.define());
     for d in sources.include_dirs {
         clang.arg("-I").arg(d);
     }
@@ -104,7 +192,9 @@ pub fn build(dir: &Path, sources: &Sources, build: Build) -> Result<PathBuf> {
     for d in sources.defines {
         clang.arg(format!("-D{d}"));
     }
-    clang.args(&inputs).arg(&runtime).arg("-o").arg(&exe);
+    clang.args(&inputs).arg(&runtime);
+    sources.libc.link_tail(&mut clang)?;
+    clang.arg("-o").arg(&exe);
     run_clang(clang, build, &sources.files[0])?;
     Ok(exe)
 }

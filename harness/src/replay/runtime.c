@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__has_include)
+#if defined(__has_include) && !defined(PENUMBRA_NO_SANITIZERS)
 #if __has_include(<sanitizer/common_interface_defs.h>)
 #include <sanitizer/common_interface_defs.h>
 #define PENUMBRA_HAVE_STACK_TRACE 1
