@@ -506,7 +506,7 @@ int main(int argc, char **argv) {
     let after = "atexit h2\natexit h1\ndtor d2\ndtor d1\ndtor d0 (prio 200)\n";
     assert_exit(&run_c(src), 3, &format!("{lines}{after}"));
     let with_args = |args: &[&str]| {
-        let args = ["prog"].iter().chain(args).map(|a| a.to_string()).collect();
+        let args = ["prog"].iter().chain(args).map(|a| a.as_bytes().to_vec()).collect();
         run_c_with(src, &RunConfig { args, ..RunConfig::default() })
     };
     assert_exit(&with_args(&["x"]), 4, &format!("{lines}{after}"));

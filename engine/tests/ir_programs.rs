@@ -338,7 +338,7 @@ fn argv_is_built_from_the_configured_arguments() {
         b.ret(Some(r));
     });
     let m = mb.finish();
-    let args = vec!["prog".to_string(), "-x".to_string(), "a!".to_string()];
+    let args = vec![b"prog".to_vec(), b"-x".to_vec(), b"a!".to_vec()];
     let r = run(&m, &RunConfig { args, ..RunConfig::default() });
     assert_eq!(r.outcome, Outcome::Exit(i32::from(b'!') + 3));
 }

@@ -29,8 +29,8 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
         None => {
             let inputs = parse_inputs(&args.inputs)?;
             given = Some(inputs.clone());
-            let mut argv = vec![args.main_file().display().to_string()];
-            argv.extend(args.args.iter().cloned());
+            let mut argv = vec![args.main_file().display().to_string().into_bytes()];
+            argv.extend(args.args.iter().map(|a| a.clone().into_bytes()));
             let config = RunConfig {
                 version,
                 inputs: Inputs::Named(inputs),

@@ -399,3 +399,37 @@ fn replay_refuses_an_environment_where_the_sanitizers_cannot_start() {
     assert!(replay.stdout.is_empty(), "nothing is classified: {}", replay.stdout_str());
     assert!(!out.join("report.json").exists());
 }
+
+/// A symbolic argument's bytes are whatever the solver chose: a byte that is not UTF-8 reaches
+/// `penumbra exec --ktest` and the native builds unchanged (not as U+FFFD's three bytes).
+#[test]
+fn arguments_that_are_not_utf8_replay_byte_for_byte() {
+    let source = r#"#include <stdio.h>
+#include "penumbra.h"
+int main(int argc, char **argv) {
+  if (argc < 2) return 3;
+  unsigned char c = argv[1][0];
+  printf("%s|\n", argv[1]);
+  return change(c == 0xff, c >= 0xfe) ? 7 : 0;
+}
+"#;
+    let file = write_c("bytes.c", source);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let tests = shadow_replay(&file.path, &out, &["--sym-arg", "1"]);
+    // One divergence: 0xfe (new 7, old 0), classified from the native runs.
+    assert_eq!(tests.len(), 1, "{tests:?}");
+    let t = &tests[0];
+    assert_eq!(t.class, "output-diff", "{t:?}");
+    assert_eq!((t.old["exit"].as_i64(), t.new["exit"].as_i64()), (Some(0), Some(7)), "{t:?}");
+    assert_eq!(t.new["stdout_sha256"].as_str(), Some(format!("{:x}", Sha256::digest(b"\xfe|\n")).as_str()));
+    let ktest = std::fs::read_dir(&out)
+        .expect("out")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "ktest"))
+        .expect("the divergence's .ktest");
+    let exec = penumbra(["exec".as_ref(), file.path.as_os_str(), "--ktest".as_ref(), ktest.as_os_str()]);
+    exec.assert_no_panic();
+    exec.assert_status(7);
+    assert_eq!(exec.stdout, b"\xfe|\n");
+}

@@ -11,8 +11,9 @@ pub struct RunConfig {
     pub version: Version,
     /// The bytes `make_symbolic` writes into its objects.
     pub inputs: Inputs,
-    /// `argv`, program name first; passed when `main` takes parameters.
-    pub args: Vec<String>,
+    /// `argv`, program name first, as bytes (a test's arguments need not be UTF-8); passed
+    /// when `main` takes parameters.
+    pub args: Vec<Vec<u8>>,
     /// What `getchar`, `fgetc(stdin)` and `fgets(.., stdin)` read.
     pub stdin: Vec<u8>,
     /// `--sym-files COUNT SIZE` (programs linked with musl make the files' objects).
@@ -42,7 +43,7 @@ impl Default for RunConfig {
         RunConfig {
             version: Version::New,
             inputs: Inputs::default(),
-            args: vec!["program".to_string()],
+            args: vec![b"program".to_vec()],
             stdin: Vec::new(),
             sym_files: None,
             env: Vec::new(),

@@ -58,11 +58,11 @@ impl<'m> Memory<'m> {
 
     /// Lays out `main`'s arguments (the argument strings, `argv` and `envp`) and returns the
     /// values of the `params` of `argc, argv, envp` that `main` takes; `None` if they do not fit.
-    pub fn main_args(&mut self, args: &[String], env: &[String], params: usize) -> Option<Vec<u64>> {
+    pub fn main_args(&mut self, args: &[Vec<u8>], env: &[String], params: usize) -> Option<Vec<u64>> {
         let sizes: Vec<u64> = args.iter().map(|a| a.len() as u64 + 1).collect();
         let argv = lay_out_argv(&mut self.space, &mut (), &sizes, env, params)?;
         for (&id, arg) in argv.strings.iter().zip(args) {
-            self.space.object_mut(id).contents[..arg.len()].copy_from_slice(arg.as_bytes());
+            self.space.object_mut(id).contents[..arg.len()].copy_from_slice(arg);
         }
         Some(argv.values)
     }

@@ -18,8 +18,9 @@ use penumbra_ir::{Module, Version};
 /// What a concrete run of a test needs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReplayInputs {
-    /// `argv`, program name first.
-    pub args: Vec<String>,
+    /// `argv`, program name first, as bytes: a symbolic argument's bytes are whatever the
+    /// solver chose, UTF-8 or not.
+    pub args: Vec<Vec<u8>>,
     pub stdin: Vec<u8>,
     /// `--sym-files COUNT SIZE` (their objects, `A-data`, ..., are among `objects`: the C layer
     /// of musl programs makes them; native replay writes them as files A, B, ...).
@@ -136,12 +137,12 @@ pub fn seed_objects(test: &KTest) -> Vec<Vec<u8>> {
 pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
     let mut out = ReplayInputs::default();
     let mut words = test.args.iter();
-    out.args.push(words.next().cloned().unwrap_or_else(|| "program".into()));
+    out.args.push(words.next().map_or_else(|| b"program".to_vec(), |w| w.clone().into_bytes()));
     let posix = test.objects.iter().any(|o| o.name == "model_version");
     let mut objects = test.objects.iter().filter(|o| !(posix && klee_runtime_object(&o.name)));
     let as_string = |bytes: &[u8]| {
         let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-        String::from_utf8_lossy(&bytes[..end]).into_owned()
+        bytes[..end].to_vec()
     };
     while let Some(word) = words.next() {
         let mut skip = |n: usize| -> Result<(), ReplayError> {
@@ -178,7 +179,7 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
                 out.sym_files = Some((number()?, number()?));
             }
             "--env" => out.env.push(words.next().ok_or_else(|| ReplayError::TruncatedOption(word.clone()))?.clone()),
-            _ => out.args.push(word.clone()),
+            _ => out.args.push(word.clone().into_bytes()),
         }
     }
     out.own = objects.cloned().collect();
@@ -289,7 +290,7 @@ mod tests {
             ..KTest::default()
         };
         let inputs = replay_inputs(&test).unwrap();
-        assert_eq!(inputs.args, ["prog", "ab"]);
+        assert_eq!(inputs.args, [b"prog".to_vec(), b"ab".to_vec()]);
         assert_eq!(inputs.stdin, b"in\0\0");
         assert_eq!(inputs.own, [object("x", &[7, 0, 0, 0])]);
         let seed = seed_objects(&test);

@@ -13,8 +13,10 @@
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
 use penumbra_ir::BuildFlags;
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -273,8 +275,8 @@ pub enum RunOutcome {
 
 /// What one run is given.
 pub struct RunInput<'a> {
-    /// `argv`, program name first.
-    pub args: &'a [String],
+    /// `argv`, program name first, as bytes.
+    pub args: &'a [Vec<u8>],
     /// A file with the program's stdin.
     pub stdin: &'a Path,
     /// The `.ktest` file of the program's own objects.
@@ -322,7 +324,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
         cmd.current_dir(dir);
     }
     if let Some(name) = input.args.first() {
-        cmd.arg0(name);
+        cmd.arg0(OsStr::from_bytes(name));
     }
     cmd.env_clear();
     if let Some(path) = std::env::var_os("PATH") {
@@ -331,7 +333,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
     for (name, value) in input.env.iter().filter_map(|v| v.split_once('=')) {
         cmd.env(name, value);
     }
-    cmd.args(input.args.iter().skip(1))
+    cmd.args(input.args.iter().skip(1).map(|a| OsStr::from_bytes(a)))
         .env("KTEST_FILE", &objects)
         .env("ASAN_OPTIONS", with_log(ASAN_OPTIONS))
         .env("UBSAN_OPTIONS", with_log(UBSAN_OPTIONS))
