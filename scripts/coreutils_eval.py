@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""The per-utility measurements and the report of scripts/eval-coreutils.sh (issue 16).
+
+`utility`: runs penumbra on one utility's bitcode (--libc musl, KLEE's coreutils environment),
+reads the run's figures from its run.json, replays SAMPLE of its tests natively (the static musl
+binary of the same build) and under `penumbra exec --ktest`, compares stdout and exit status,
+measures gcov line coverage of the utility's source over up to COVERAGE_TESTS tests, and prints
+one JSON line.
+
+`throughput`: CPU time of a utility's first N paths with tests written and without (issue 15).
+
+`report`: renders the JSON lines as results/coreutils.md and results/coreutils.json.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ENVIRONMENT = ["--sym-args", "0", "2", "4", "--sym-stdin", "8", "--sym-files", "1", "8"]
+NATIVE_TIMEOUT = 10
+
+
+def spaced(items, n):
+    """n items evenly spaced over items (all of them if there are no more than n)."""
+    if len(items) <= n:
+        return list(items)
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def test_environment(record):
+    """A test's argv (after argv[0]), stdin, files and environment, from its tests.jsonl line."""
+    inputs = record["inputs"]
+    data = {name: bytes.fromhex(value["hex"]) for name, value in inputs.items()}
+    n_args = int.from_bytes(data.get("n_args", b"\0\0\0\0"), "little")
+    args = [data["arg%02d" % i].split(b"\0")[0] for i in range(n_args)]
+    files = {name[: -len("-data")]: value for name, value in data.items() if name.endswith("-data")}
+    words = record.get("args", [])
+    env = {}
+    for i, word in enumerate(words):
+        if word == "--env" and i + 1 < len(words):
+            name, _, value = words[i + 1].partition("=")
+            env[name] = value
+    return args, data.get("stdin", b""), files, env
+
+
+def run_in(scratch, argv, stdin, files, env, executable=None):
+    """Runs argv in a fresh directory holding the test's files, its standard input and output
+    regular files (as penumbra models them and `penumbra replay` gives them): (status, stdout)."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    cwd = os.path.join(scratch, "cwd")
+    os.makedirs(cwd)
+    for name, contents in files.items():
+        with open(os.path.join(cwd, name), "wb") as f:
+            f.write(contents)
+    stdin_path = os.path.join(scratch, "stdin")
+    with open(stdin_path, "wb") as f:
+        f.write(stdin)
+    stdout_path = os.path.join(scratch, "stdout")
+    try:
+        with open(stdin_path, "rb") as stdin_file, open(stdout_path, "wb") as stdout_file:
+            p = subprocess.run(argv, stdin=stdin_file, cwd=cwd, env=env, executable=executable,
+                               stdout=stdout_file, stderr=subprocess.DEVNULL, timeout=NATIVE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return "timeout", b""
+    with open(stdout_path, "rb") as f:
+        return p.returncode, f.read()
+
+
+def check_test(a, record, scratch):
+    """One sampled test: native binary vs penumbra exec vs the recorded status."""
+    args, stdin, files, env = test_environment(record)
+    argv0 = os.path.basename(a.bitcode)
+    native = run_in(scratch + "-native", [argv0.encode()] + args, stdin, files, env, executable=a.native)
+    ktest = os.path.join(os.path.abspath(a.out), record["name"] + ".ktest")
+    exec_argv = [a.penumbra, "exec", "--libc", "musl", argv0, "--ktest", ktest]
+    p = subprocess.run(exec_argv, cwd=os.path.dirname(os.path.abspath(a.bitcode)), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600)
+    engine = (p.returncode, p.stdout)
+    recorded = record.get("exit_code")
+    problems = []
+    if record.get("kind") != "path":
+        problems.append("penumbra ended it as %s" % record.get("kind"))
+    if native[0] != recorded:
+        problems.append("native status %s, penumbra recorded %s" % (native[0], recorded))
+    if native != engine:
+        problems.append("native (%s, %d stdout bytes) != exec (%s, %d stdout bytes%s)" % (
+            native[0], len(native[1]), engine[0], len(engine[1]),
+            ", " + p.stderr.decode(errors="replace").strip()[:200] if p.returncode in (69, 70) else ""))
+    return {"name": record["name"], "ok": not problems, "problems": problems}
+
+
+def coverage(a, records):
+    """gcov line coverage of src/UTILITY.c over up to --coverage-tests tests: (covered, lines, n)."""
+    src = os.path.join(a.gcov_tree, "src")
+    for f in os.listdir(src):
+        if f.endswith(".gcda"):
+            os.remove(os.path.join(src, f))
+    chosen = spaced(records, a.coverage_tests)
+    binary = os.path.join(src, a.utility)
+    argv0 = os.path.basename(a.bitcode).encode()
+
+    def one(record):
+        # A directory per worker thread; gcov merges the counters of concurrent runs under a lock.
+        args, stdin, files, env = test_environment(record)
+        scratch = os.path.join(a.scratch, "cov-%d" % threading.get_ident())
+        run_in(scratch, [argv0] + args, stdin, files, env, executable=binary)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        list(pool.map(one, chosen))
+    source = "%s.c" % a.utility
+    p = subprocess.run(["gcov", "-n", "-o", src, os.path.join(src, source)], cwd=src, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    # "File 'src/cut.c'\nLines executed:45.12% of 400"
+    m = re.search(r"File '[^']*%s'\s*\nLines executed:([0-9.]+)%% of (\d+)" % re.escape(source), p.stdout)
+    if not m:
+        return None, None, len(chosen)
+    lines = int(m.group(2))
+    return round(float(m.group(1)) * lines / 100), lines, len(chosen)
+
+
+def utility(a):
+    bitcode_dir = os.path.dirname(os.path.abspath(a.bitcode))
+    a.out = os.path.abspath(a.out)
+    shutil.rmtree(a.out, ignore_errors=True)
+    cmd = [a.penumbra, "run", "--libc", "musl", os.path.basename(a.bitcode)] + ENVIRONMENT + [
+        "--max-time", str(a.seconds), "--max-tests", "0", "--max-output-mb", "4096", "--output-dir", a.out]
+    start = time.monotonic()
+    p = subprocess.run(cmd, cwd=bitcode_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - start
+    if p.returncode != 0:
+        sys.exit("coreutils_eval: %s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
+    with open(os.path.join(a.out, "run.json")) as f:
+        summary = json.load(f)["summary"]
+    with open(os.path.join(a.out, "tests.jsonl")) as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    a.scratch = tempfile.mkdtemp(prefix="coreutils-eval-")
+    try:
+        sampled = spaced(records, a.sample)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            checks = list(pool.map(lambda ir: check_test(a, ir[1], os.path.join(a.scratch, "t%d" % ir[0])),
+                                   enumerate(sampled)))
+        covered, lines, coverage_n = coverage(a, records)
+    finally:
+        shutil.rmtree(a.scratch, ignore_errors=True)
+    paths = sum(summary.get(k, 0) for k in ("paths_completed", "errors", "unsupported", "early", "assume_false"))
+    result = {
+        "utility": a.utility,
+        "paths": paths,
+        "paths_completed": summary["paths_completed"],
+        "errors": summary["errors"],
+        "unsupported": summary["unsupported"],
+        "unsupported_sites": summary.get("unsupported_sites", []),
+        "tests": summary["tests_count"],
+        "wall_s": round(summary["wall_s"], 2),
+        "command_wall_s": round(wall, 2),
+        "paths_per_s": round(paths / summary["wall_s"]) if summary["wall_s"] else None,
+        "peak_rss_mb": round(summary["peak_rss_mb"]),
+        "queries": summary["solver"]["queries"],
+        "bitwuzla_queries": summary["solver"]["core_queries"],
+        "bitwuzla_s": round(summary["solver"].get("core_time_s", 0.0), 2),
+        "stopped_by": summary.get("stopped_by"),
+        "warnings": summary.get("warnings", []),
+        "sampled": len(checks),
+        "replayed_ok": sum(c["ok"] for c in checks),
+        "mismatches": [c for c in checks if not c["ok"]][:10],
+        "covered_lines": covered,
+        "source_lines": lines,
+        "coverage_tests": coverage_n,
+    }
+    print(json.dumps(result), flush=True)
+
+
+def throughput(a):
+    """CPU seconds for the first --paths paths of one utility, tests written and not (median of
+    --repeat runs each): issue 15's whole-utility figure."""
+    import resource
+    import statistics
+    rows = []
+    for mode, flags in (("no tests", ["--no-tests"]), ("tests written", ["--max-tests", "0"])):
+        cpu, wall, rss, paths = [], [], [], None
+        for _ in range(a.repeat):
+            out = tempfile.mkdtemp(prefix="coreutils-throughput-")
+            cmd = [a.penumbra, "run", "--libc", "musl", os.path.basename(a.bitcode)] + ENVIRONMENT + [
+                "--max-paths", str(a.paths), "--output-dir", os.path.join(out, "o")] + flags
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.monotonic()
+            # The human summary (--json would keep every test's record for printing).
+            p = subprocess.run(cmd, cwd=os.path.dirname(os.path.abspath(a.bitcode)), stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+            wall.append(time.monotonic() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            shutil.rmtree(out, ignore_errors=True)
+            if p.returncode != 0:
+                sys.exit("coreutils_eval: %s failed (%d)" % (" ".join(cmd), p.returncode))
+            figure = lambda label: float(re.search(r"^\s*%s\s+([0-9.]+)" % label, p.stdout, re.M).group(1))
+            paths = int(figure("paths completed") + figure("errors"))
+            rss.append(figure("peak memory"))
+        rows.append({"mode": mode, "paths": paths, "cpu_s": round(statistics.median(cpu), 2),
+                     "wall_s": round(statistics.median(wall), 2), "peak_rss_mb": round(statistics.median(rss))})
+    print(json.dumps({"utility": a.utility, "repeat": a.repeat, "rows": rows}), flush=True)
+
+
+def machine():
+    cores = os.cpu_count()
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(f.readline().split()[1])
+            mem = ", %d GiB RAM" % round(kb / 2**20)
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True,
+                            cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    return "%d cores%s, %s, commit %s" % (cores, mem, platform.platform(), commit)
+
+
+def report(a):
+    with open(a.results) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    with open(a.json, "w") as f:
+        json.dump(rows, f, indent=1)
+        f.write("\n")
+    out = []
+    w = out.append
+    w("# GNU coreutils 9.1 under penumbra (musl as code)\n")
+    w("Regenerate with `%s` (about 3 minutes per utility after two builds of about 5 minutes each)." % a.command)
+    w("Each utility: `penumbra run --libc musl UTIL.bc %s --max-time %s --max-tests 0`, tests written;"
+      % (" ".join(ENVIRONMENT), a.seconds))
+    w("then %d of its tests, evenly spaced over all of them, run on the native static musl binary of the same" % a.sample)
+    w("build and under `penumbra exec --ktest` (the concrete interpreter over the same bitcode): *replayed* counts")
+    w("the tests whose native stdout and exit status equal penumbra's, and whose native status is the one the")
+    w("symbolic run recorded. *Coverage* is gcov's line coverage of `src/UTIL.c` (a gcc --coverage build of the")
+    w("same source, glibc) over up to %d of the tests, evenly spaced (all when fewer)." % a.coverage_tests)
+    w("*Bitwuzla* counts the queries that reached the SMT solver (the rest were decided by the caches, the")
+    w("independence split and the range solver). Paths/s counts every ended path with its test written.\n")
+    w("Machine: %s; %s.\n" % (machine(), time.strftime("%Y-%m-%d")))
+    w("| utility | paths | paths/s | tests | peak MiB | Bitwuzla queries (s) | errors | unsupported | replayed | coverage | stopped by |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        cov = "n/a"
+        if r["source_lines"]:
+            cov = "%.1f%% (%d/%d, %d tests)" % (100.0 * r["covered_lines"] / r["source_lines"], r["covered_lines"],
+                                                r["source_lines"], r["coverage_tests"])
+        w("| %s | %s | %s | %s | %s | %s (%.1f) | %s | %s | %d/%d | %s | %s |" % (
+            r["utility"], format(r["paths"], ","), format(r["paths_per_s"] or 0, ","), format(r["tests"], ","),
+            r["peak_rss_mb"], format(r["bitwuzla_queries"], ","), r["bitwuzla_s"], r["errors"], r["unsupported"],
+            r["replayed_ok"], r["sampled"], cov, r["stopped_by"] or "explored completely"))
+    if a.throughput:
+        with open(a.throughput) as f:
+            t = json.loads(f.readline())
+        base = t["rows"][0]["cpu_s"]
+        w("\n## Writing tests on a whole utility (issue 15)\n")
+        w("The first %s paths of `%s` (same environment; `--max-paths`), median of %d runs. CPU includes"
+          % (format(t["rows"][0]["paths"], ","), t["utility"], t["repeat"]))
+        w("compiling and linking the bitcode with musl (about 0.5 s).\n")
+        w("| tests | paths | CPU s | wall s | peak MiB | CPU ratio |")
+        w("|---|---|---|---|---|---|")
+        for row in t["rows"]:
+            w("| %s | %s | %.2f | %.2f | %d | %.2fx |" % (row["mode"], format(row["paths"], ","), row["cpu_s"],
+                                                        row["wall_s"], row["peak_rss_mb"], row["cpu_s"] / base))
+    problems = [r for r in rows if r["mismatches"] or r["unsupported_sites"] or r["errors"]]
+    if problems:
+        w("\n## Where a utility's tests or paths did not end cleanly\n")
+        for r in problems:
+            for site in r["unsupported_sites"]:
+                w("- %s: unsupported: %s" % (r["utility"], json.dumps(site)))
+            for m in r["mismatches"]:
+                w("- %s %s: %s" % (r["utility"], m["name"], "; ".join(m["problems"])))
+    warned = [r for r in rows if r["warnings"]]
+    if warned:
+        w("\n## Warnings of the runs\n")
+        for r in warned:
+            for warning in r["warnings"]:
+                w("- %s: %s" % (r["utility"], warning))
+    with open(a.markdown, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    u = sub.add_parser("utility")
+    for flag in ("--penumbra", "--bitcode", "--native", "--gcov-tree", "--utility", "--out"):
+        u.add_argument(flag, required=True)
+    for flag in ("--seconds", "--sample", "--coverage-tests"):
+        u.add_argument(flag, type=int, required=True)
+    t = sub.add_parser("throughput")
+    for flag in ("--penumbra", "--bitcode", "--utility"):
+        t.add_argument(flag, required=True)
+    for flag in ("--paths", "--repeat"):
+        t.add_argument(flag, type=int, required=True)
+    r = sub.add_parser("report")
+    for flag in ("--results", "--command", "--markdown", "--json"):
+        r.add_argument(flag, required=True)
+    r.add_argument("--throughput")
+    for flag in ("--seconds", "--sample", "--coverage-tests"):
+        r.add_argument(flag, type=int, required=True)
+    a = parser.parse_args()
+    {"utility": utility, "throughput": throughput, "report": report}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()

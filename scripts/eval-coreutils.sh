@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# eval-coreutils.sh [UTILITY...]: issue 16's evaluation of penumbra on GNU coreutils 9.1.
+#
+# Builds Debian's coreutils 9.1 twice from one source package: on musl with wllvm (the README's
+# recipe: the bitcode penumbra explores and the static native binaries) and with gcc --coverage
+# (gcov). Then, per utility: `penumbra run --libc musl` with KLEE's coreutils environment for
+# SECONDS seconds, writing tests; SAMPLE tests, evenly spaced, run natively on the musl binary
+# and under `penumbra exec --ktest`, their stdout and exit status compared with each other and
+# the status with the one penumbra recorded; then up to COVERAGE_TESTS tests, evenly spaced,
+# run on the gcov build for the line coverage of the utility's own source. Standard input and
+# output are regular files natively, as in penumbra's model.
+#
+# Writes results/coreutils.md (the table, the command, the machine) and results/coreutils.json.
+# Environment: SECONDS_PER_UTILITY (60), SAMPLE (200), COVERAGE_TESTS (20000), THROUGHPUT_PATHS
+# (100000: cut's first paths run with and without tests, 3 times each; 0 skips), WORK (where the
+# builds and runs go: ~/.cache/penumbra/coreutils-eval; each run's directory is deleted after
+# it is measured), PENUMBRA (the binary: target/release/penumbra).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${WORK:-$HOME/.cache/penumbra/coreutils-eval}
+seconds=${SECONDS_PER_UTILITY:-60}
+sample=${SAMPLE:-200}
+coverage_tests=${COVERAGE_TESTS:-20000}
+penumbra=${PENUMBRA:-$root/target/release/penumbra}
+utilities=("$@")
+if [ ${#utilities[@]} -eq 0 ]; then
+    utilities=(cut expr head tail wc tr cat echo printf basename dirname fold join paste sort uniq od nl comm tac)
+fi
+[ -x "$penumbra" ] || (cd "$root" && cargo build --release -q)
+mkdir -p "$work"
+
+# The analysis configuration of ../shared/real-programs.md (README): no optional libraries.
+configure_flags=(--disable-nls --without-libgmp --with-included-regex --disable-threads --disable-acl
+    --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
+
+src=$work/src/coreutils-9.1
+if [ ! -d "$src" ]; then
+    echo "eval-coreutils: fetching Debian's coreutils 9.1 source" >&2
+    bash "$root/scripts/apt-source.sh" coreutils 9.1-1 "$work/src" >/dev/null
+fi
+
+# build TREE CONFIGURE-ARGS...: a copy of the source configured and made once (stamped).
+build() {
+    local tree=$1
+    shift
+    [ -f "$tree/.penumbra-built" ] && return 0
+    echo "eval-coreutils: building $tree (configure about 3 minutes, make about 2)" >&2
+    rm -rf "$tree"
+    cp -a "$src" "$tree"
+    (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 ./configure "$@" "${configure_flags[@]}" >configure.log 2>&1)
+    # wc's AVX2 line counter asks the CPU with `cpuid` (inline assembly penumbra does not run):
+    # counted without it, as on a CPU without AVX2.
+    sed -i 's|^#define USE_AVX2_WC_LINECOUNT 1|/* & (eval-coreutils: no cpuid) */|' "$tree/lib/config.h"
+    (cd "$tree" && make -j"$(nproc)" >make.log 2>&1)
+    touch "$tree/.penumbra-built"
+}
+(. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS")
+build "$work/gcov" CC=gcc CFLAGS="-O0 -g --coverage"
+
+results=$work/results.jsonl
+: >"$results"
+for u in "${utilities[@]}"; do
+    echo "eval-coreutils: $u" >&2
+    (. "$root/scripts/wllvm-env.sh" musl && cd "$work/musl/src" && extract-bc -o "$work/$u.bc" "$u" >/dev/null)
+    python3 "$root/scripts/coreutils_eval.py" utility --penumbra "$penumbra" --bitcode "$work/$u.bc" \
+        --native "$work/musl/src/$u" --gcov-tree "$work/gcov" --utility "$u" --seconds "$seconds" \
+        --sample "$sample" --coverage-tests "$coverage_tests" --out "$work/out-$u" >>"$results"
+    rm -rf "$work/out-$u"
+done
+# Issue 15's whole-utility figure: cut's first THROUGHPUT_PATHS paths with and without tests.
+throughput_paths=${THROUGHPUT_PATHS:-100000}
+throughput=()
+if [ "$throughput_paths" -gt 0 ]; then
+    echo "eval-coreutils: cut's first $throughput_paths paths, with and without tests" >&2
+    [ -f "$work/cut.bc" ] || (. "$root/scripts/wllvm-env.sh" musl && cd "$work/musl/src" && extract-bc -o "$work/cut.bc" cut >/dev/null)
+    python3 "$root/scripts/coreutils_eval.py" throughput --penumbra "$penumbra" --bitcode "$work/cut.bc" \
+        --utility cut --paths "$throughput_paths" --repeat 3 >"$work/throughput.json"
+    throughput=(--throughput "$work/throughput.json")
+fi
+python3 "$root/scripts/coreutils_eval.py" report --results "$results" --seconds "$seconds" --sample "$sample" \
+    --coverage-tests "$coverage_tests" --command "bash scripts/eval-coreutils.sh $*" \
+    --markdown "$root/results/coreutils.md" --json "$root/results/coreutils.json" "${throughput[@]}"
+echo "eval-coreutils: wrote results/coreutils.md" >&2
