@@ -182,6 +182,10 @@ pub struct ExecArgs {
     /// empty.
     #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_var, conflicts_with = "ktest")]
     pub env: Vec<String>,
+    /// The program's standard input: the bytes of FILE (`-`: penumbra's own standard input).
+    /// Without it (and without --ktest) standard input is empty
+    #[arg(long = "stdin", value_name = "FILE", conflicts_with = "ktest")]
+    pub stdin: Option<PathBuf>,
     /// Replay a test written by `penumbra run` (or KLEE): its objects feed the symbolic objects
     /// in order of creation, its `--sym-arg`/`--sym-args`/`--sym-stdin` objects become argv
     /// and stdin, and its `--sym-files` and `--env` words the files and the environment. Its

@@ -38,6 +38,7 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
                 max_steps: args.max_steps,
                 sym_files: crate::inputs::sym_files(args.sym_files.as_deref())?,
                 env: args.env.clone(),
+                stdin: read_stdin(args.stdin.as_deref())?,
                 ..RunConfig::default()
             };
             (config, Vec::new())
@@ -122,4 +123,20 @@ fn sidecar_test(path: &std::path::Path) -> Result<Option<KTest>> {
     let inputs: SidecarInputs = serde_json::from_str(line)
         .with_context(|| format!("{}: test {name} has no `args` and `inputs`", sidecar.display()))?;
     Ok(Some(inputs.to_ktest()))
+}
+
+/// The bytes `--stdin FILE` names (`-`: this process's standard input), or none.
+fn read_stdin(file: Option<&std::path::Path>) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    match file {
+        None => {}
+        Some(path) if path.as_os_str() == "-" => {
+            std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
+        }
+        Some(path) => {
+            bytes = std::fs::read(path).with_context(|| format!("--stdin: cannot read {}", path.display()))?
+        }
+    }
+    Ok(bytes)
 }

@@ -109,7 +109,12 @@ impl RunInfo {
 
     /// The program's files, the first first.
     pub fn sources(&self) -> Vec<PathBuf> {
-        std::iter::once(self.source.clone()).chain(self.more_sources.iter().cloned()).collect()
+        self.sources_with_first(&self.source)
+    }
+
+    /// The program's files with `first` in place of the first (a later fixed version of it).
+    pub fn sources_with_first(&self, first: &Path) -> Vec<PathBuf> {
+        std::iter::once(first.to_path_buf()).chain(self.more_sources.iter().cloned()).collect()
     }
 
     /// Refuses a source that is not the one the tests were generated from.

@@ -13,7 +13,7 @@ use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 use penumbra_engine::concrete::{Inputs, RunConfig};
 use penumbra_engine::output::ktest::KTest;
-use penumbra_engine::output::replay::{objects_fit, replay_inputs, seed_objects};
+use penumbra_engine::output::replay::{named_inputs_fit, objects_fit, replay_inputs, seed_objects};
 use penumbra_engine::output::testgen::TestRecord;
 use penumbra_engine::{Mode, RunSummary, ShadowMode, SymArg};
 use penumbra_ir::InstData;
@@ -35,6 +35,9 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     let module = compile_program(&args.files, &args.compile)?;
     for file in &args.seed_ktests {
         check_seed_fits(&module, file)?;
+    }
+    for seed in &args.seeds {
+        warn_if_seed_does_not_fit(&module, seed)?;
     }
     let annotated = module
         .funcs
@@ -125,6 +128,22 @@ fn check_seed_fits(module: &penumbra_ir::Module, file: &Path) -> Result<()> {
     let result = penumbra_engine::concrete::run(module, &config);
     objects_fit(&inputs.own, &result.symbolics)
         .with_context(|| format!("the seed {} does not fit {}", file.display(), module.source_file))?;
+    Ok(())
+}
+
+/// Warns about a `--seed NAME=VALUE,...` naming an object the program does not make along it
+/// (a misspelt name would otherwise seed nothing), or a value larger than its object, checked
+/// by running the seed concretely. A warning, not a refusal: without the run's arguments the
+/// check may not reach every object the seed names.
+fn warn_if_seed_does_not_fit(module: &penumbra_ir::Module, seed: &str) -> Result<()> {
+    let flags: Vec<String> = seed.split(',').map(str::to_string).collect();
+    let named = parse_inputs(&flags).with_context(|| format!("in --seed {seed}"))?;
+    let config =
+        RunConfig { inputs: Inputs::Named(named.clone()), max_steps: Some(SEED_CHECK_STEPS), ..RunConfig::default() };
+    let result = penumbra_engine::concrete::run(module, &config);
+    if let Err(e) = named_inputs_fit(&named, &result.symbolics) {
+        eprintln!("penumbra: warning: --seed {seed}: {e}");
+    }
     Ok(())
 }
 

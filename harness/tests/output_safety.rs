@@ -92,21 +92,11 @@ fn a_capped_run_replays() {
 /// summary and `run.json` written, and the directory replays.
 #[test]
 fn a_failed_write_stops_the_run_and_keeps_what_was_written() {
-    use std::os::unix::process::CommandExt;
     let file = write_c("wide.c", WIDE);
     let out_dir = file.dir.path().join("out");
     let mut cmd = Command::new(penumbra_bin());
     cmd.arg("shadow").arg(&file.path).args(["--json", "--output-dir"]).arg(&out_dir);
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            let limit = libc::rlimit { rlim_cur: 64 << 10, rlim_max: 64 << 10 };
-            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
-            }
-        });
-    }
+    crate::support::limit_child(&mut cmd, libc::RLIMIT_FSIZE, 64 << 10);
     let s = summary(&run_command(cmd));
     assert_eq!(s["stopped_by"], "io-error");
     let error = s["output_error"].as_str().unwrap();

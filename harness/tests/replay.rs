@@ -373,7 +373,6 @@ fn replay_explains_what_it_needs() {
 /// both versions).
 #[test]
 fn replay_refuses_an_environment_where_the_sanitizers_cannot_start() {
-    use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
     let run =
@@ -381,16 +380,7 @@ fn replay_refuses_an_environment_where_the_sanitizers_cannot_start() {
     run.assert_status(0);
     let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
     cmd.arg("replay").arg(&out);
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            let limit = libc::rlimit { rlim_cur: 8_000_000 << 10, rlim_max: 8_000_000 << 10 };
-            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
-            }
-        });
-    }
+    crate::support::limit_child(&mut cmd, libc::RLIMIT_AS, 8_000_000 << 10);
     let replay = crate::support::run_command(cmd);
     replay.assert_no_panic();
     assert_eq!(replay.status, Some(2), "{}", replay.stderr);

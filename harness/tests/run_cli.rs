@@ -266,3 +266,36 @@ int main(void) {
     assert_eq!(exits, [0, 0, 7]);
     assert!(summary["peak_rss_mb"].as_f64().unwrap() < 200.0, "{}", summary["peak_rss_mb"]);
 }
+
+/// `penumbra exec --stdin FILE` feeds the program FILE's bytes (`-`: exec's own standard
+/// input); without it standard input is empty, whatever exec's own is.
+#[test]
+fn exec_reads_standard_input_only_when_told() {
+    let file = write_c(
+        "cat2.c",
+        "#include <stdio.h>\nint main(void) {\n    int a = getchar(), b = getchar();\n    printf(\"%d %d\\n\", a, b);\n    return 0;\n}\n",
+    );
+    let input = file.dir.path().join("input");
+    std::fs::write(&input, b"\xffz").unwrap();
+    let from_file = penumbra(["exec".as_ref(), file.path.as_os_str(), "--stdin".as_ref(), input.as_os_str()]);
+    from_file.assert_no_panic();
+    from_file.assert_status(0);
+    assert_eq!(from_file.stdout_str(), "255 122\n");
+    let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
+    cmd.args(["exec".as_ref(), file.path.as_os_str(), "--stdin".as_ref(), "-".as_ref()]);
+    let child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.as_ref().unwrap(), b"q").unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert_eq!((piped.status.code(), piped.stdout.as_slice()), (Some(0), b"113 -1\n".as_slice()));
+    let empty = penumbra(["exec".as_ref(), file.path.as_os_str()]);
+    assert_eq!(empty.stdout_str(), "-1 -1\n");
+    let missing = penumbra(["exec".as_ref(), file.path.as_os_str(), "--stdin".as_ref(), "/no/such/file".as_ref()]);
+    missing.assert_no_panic();
+    assert_ne!(missing.status, Some(0));
+    assert!(missing.stderr.contains("--stdin: cannot read /no/such/file"), "{}", missing.stderr);
+}

@@ -107,6 +107,23 @@ fn foo_seeded_from_minus_one_finds_only_minus_one() {
     assert_eq!(tests, vec![divergence(&[("x", -1)], line("foo.c", "if (y > 1)"), "false", "true", None)]);
 }
 
+/// A seed naming an object the program does not make seeds nothing: penumbra says so.
+#[test]
+fn a_seed_with_a_misspelt_name_is_warned_about() {
+    let foo = repo_root().join("examples").join("foo.c");
+    let args = ["shadow".as_ref(), foo.as_os_str(), "--no-tests".as_ref(), "--mode".as_ref(), "seeded".as_ref()];
+    let out = penumbra(args.iter().chain(&["--seed".as_ref(), "y=-1".as_ref()]));
+    out.assert_no_panic();
+    out.assert_status(0);
+    assert!(
+        out.stderr.contains("warning: --seed y=-1: no symbolic object of the program is named 'y' (it makes: x)"),
+        "{}",
+        out.stderr
+    );
+    let fits = penumbra(args.iter().chain(&["--seed".as_ref(), "x=-1".as_ref()]));
+    assert!(!fits.stderr.contains("warning"), "{}", fits.stderr);
+}
+
 #[test]
 fn foo_seeded_from_zero_finds_zero_where_the_seed_itself_diverges() {
     let (summary, tests) = shadow("foo.c", &["--mode", "seeded", "--seed", "x=0"]);

@@ -242,3 +242,18 @@ pub fn test_object(test: &serde_json::Value, name: &str) -> Vec<u8> {
     let hex = test["inputs"][name]["hex"].as_str().unwrap_or("");
     penumbra_engine::output::testgen::hex_bytes(hex).unwrap_or_else(|| panic!("{name}: not hex: {hex}"))
 }
+
+/// Sets the child's `resource` limit (soft and hard) to `value` before it starts.
+pub fn limit_child(cmd: &mut Command, resource: libc::__rlimit_resource_t, value: libc::rlim_t) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
+            match libc::setrlimit(resource, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+}

@@ -3,7 +3,7 @@
 //! operate on a [`Machine`] alone; they never see frames.
 
 use super::memory::Memory;
-use super::stop::Fault;
+use super::stop::{Fault, Stop};
 use crate::address::{Origin, Runtime, Segment};
 use crate::libc::rand::GlibcRand;
 
@@ -67,6 +67,15 @@ impl<'a> Machine<'a> {
         if self.tracing {
             self.observed.push(value);
         }
+    }
+
+    /// Ends the process with `status` (its low byte, which the user sees: observed);
+    /// `quick`: without `atexit` handlers and destructors (`_exit`, the exit system call).
+    pub fn exit(&mut self, status: u64, quick: bool) -> Stop {
+        let status = status & 0xff;
+        self.observe(status);
+        self.quick_exit = quick;
+        Stop::Exit(status as i32)
     }
 
     /// The stream a `FILE *` designates; other streams (from `fopen`, say) are not modelled.

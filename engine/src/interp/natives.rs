@@ -237,7 +237,6 @@ impl<'p> Context<'p> {
         Ok(Ok(r))
     }
 
-    /// A size argument, fixed to its model value if symbolic.
     /// The status of `exit(t)` (its low byte), which the user sees: observed, then its value.
     pub(crate) fn exit_status(&mut self, st: &mut ExecutionState, inst: Inst, t: TermId) -> Result<i32, RunError> {
         let status = self.fit(t, 8);
@@ -245,6 +244,7 @@ impl<'p> Context<'p> {
         Ok((self.model_value(st, status) & 0xff) as i32)
     }
 
+    /// A size argument, fixed to its model value if symbolic.
     pub(crate) fn size_arg(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
         if self.store.as_const(t).is_none() {
             self.stats.concretized_sizes += 1;

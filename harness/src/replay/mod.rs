@@ -131,9 +131,7 @@ impl Builds {
         let new = native::build(work, &sources, Build::New)?;
         let fixed = match &options.fixed_version {
             Some(file) => {
-                // The fixed version replaces the program's first file.
-                let files: Vec<PathBuf> =
-                    std::iter::once(file.clone()).chain(info.more_sources.iter().cloned()).collect();
+                let files = info.sources_with_first(file);
                 Some(native::build(work, &native::Sources { files: &files, ..sources }, Build::Fixed)?)
             }
             None => None,

@@ -4,7 +4,7 @@
 //! `errno`'s location, and glibc's `rand`/`srand`.
 
 use super::super::machine::{Machine, EINVAL, ERANGE};
-use super::super::stop::{Fault, Stop};
+use super::super::stop::Fault;
 use super::{Args, LibcFn, Ret};
 use crate::error::ErrorKind;
 use crate::libc::rand::GlibcRand;
@@ -23,12 +23,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
             m.mem.free(a.get(0)?, m.line)?;
             return Ok(None);
         }
-        LibcFn::Exit | LibcFn::QuickExit => {
-            let status = a.int(0)? & 0xff;
-            m.observe(status as u64);
-            m.quick_exit = f == LibcFn::QuickExit;
-            return Err(Stop::Exit(status));
-        }
+        LibcFn::Exit | LibcFn::QuickExit => return Err(m.exit(a.get(0)?, f == LibcFn::QuickExit)),
         LibcFn::Abort => return Err(Fault::error(ErrorKind::Abort, "abort() called").into()),
         LibcFn::AssertFail => return Err(assert_fail(m, a)?.into()),
         LibcFn::Atoi => parse(m, a.get(0)?, 0, 10, Signedness::Signed)? as u32 as u64,

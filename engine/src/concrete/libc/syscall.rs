@@ -13,12 +13,7 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
     };
     let neg = |e: i64| (-e) as u64;
     let r = match call {
-        Syscall::Exit => {
-            let status = a.get(1)? as u32 & 0xff;
-            m.observe(u64::from(status));
-            m.quick_exit = true;
-            return Err(Stop::Exit(status as i32));
-        }
+        Syscall::Exit => return Err(m.exit(a.get(1)?, true)),
         Syscall::Fixed(r) => r as u64,
         Syscall::OnStdStream { ok } if syscall::is_std_stream(a.get(1)?) => ok as u64,
         Syscall::OnStdStream { .. } => neg(errno::EBADF),
