@@ -143,7 +143,8 @@ def utility(a):
         records = [json.loads(line) for line in f if line.strip()]
     a.scratch = tempfile.mkdtemp(prefix="coreutils-eval-")
     try:
-        sampled = spaced(records, a.sample)
+        # A path that ended at an unsupported construct has nothing to compare (it is listed).
+        sampled = spaced([r for r in records if r.get("kind") != "unsupported"], a.sample)
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             checks = list(pool.map(lambda ir: check_test(a, ir[1], os.path.join(a.scratch, "t%d" % ir[0])),
                                    enumerate(sampled)))
@@ -232,7 +233,8 @@ def report(a):
     out = []
     w = out.append
     w("# GNU coreutils 9.1 under penumbra (musl as code)\n")
-    w("Regenerate with `%s` (about 3 minutes per utility after two builds of about 5 minutes each)." % a.command)
+    w("Regenerate with `%s` (about 3 minutes per utility after two builds of about 5 minutes each)."
+      % a.command.strip())
     w("Each utility: `penumbra run --libc musl UTIL.bc %s --max-time %s --max-tests 0`, tests written;"
       % (" ".join(ENVIRONMENT), a.seconds))
     w("then %d of its tests, evenly spaced over all of them, run on the native static musl binary of the same" % a.sample)
@@ -243,6 +245,14 @@ def report(a):
     w("*Bitwuzla* counts the queries that reached the SMT solver (the rest were decided by the caches, the")
     w("independence split and the range solver). Paths/s counts every ended path with its test written.\n")
     w("Machine: %s; %s.\n" % (machine(), time.strftime("%Y-%m-%d")))
+    clean = [r["utility"] for r in rows if not r["unsupported"] and not r["errors"]]
+    compared, matched = sum(r["sampled"] for r in rows), sum(r["replayed_ok"] for r in rows)
+    stopped = ["%s (%s)" % (r["utility"], "; ".join(sorted({s["construct"] for s in r["unsupported_sites"]})))
+               for r in rows if r["unsupported"]]
+    w("In short: %d of %d utilities ran with no unsupported path and no error; %s of %s compared tests gave the"
+      % (len(clean), len(rows), format(matched, ","), format(compared, ",")))
+    w("native binary's stdout and exit status%s.\n" % (
+        "; paths stop at: " + ", ".join(stopped) if stopped else ""))
     w("| utility | paths | paths/s | tests | peak MiB | Bitwuzla queries (s) | errors | unsupported | replayed | coverage | stopped by |")
     w("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
@@ -250,10 +260,11 @@ def report(a):
         if r["source_lines"]:
             cov = "%.1f%% (%d/%d, %d tests)" % (100.0 * r["covered_lines"] / r["source_lines"], r["covered_lines"],
                                                 r["source_lines"], r["coverage_tests"])
-        w("| %s | %s | %s | %s | %s | %s (%.1f) | %s | %s | %d/%d | %s | %s |" % (
+        w("| %s | %s | %s | %s | %s | %s (%.1f) | %s | %s | %s | %s | %s |" % (
             r["utility"], format(r["paths"], ","), format(r["paths_per_s"] or 0, ","), format(r["tests"], ","),
             r["peak_rss_mb"], format(r["bitwuzla_queries"], ","), r["bitwuzla_s"], r["errors"], r["unsupported"],
-            r["replayed_ok"], r["sampled"], cov, r["stopped_by"] or "explored completely"))
+            "%d/%d" % (r["replayed_ok"], r["sampled"]) if r["sampled"] else "none to compare", cov,
+            r["stopped_by"] or "explored completely"))
     if a.throughput:
         with open(a.throughput) as f:
             t = json.loads(f.readline())
@@ -272,7 +283,9 @@ def report(a):
         w("\n## Where a utility's tests or paths did not end cleanly\n")
         for r in problems:
             for site in r["unsupported_sites"]:
-                w("- %s: unsupported: %s" % (r["utility"], json.dumps(site)))
+                w("- %s: %s path(s) end unsupported at %s:%s (%s): %s" % (
+                    r["utility"], site.get("paths"), os.path.basename(site.get("file", "?")), site.get("line"),
+                    site.get("func"), site.get("construct")))
             for m in r["mismatches"]:
                 w("- %s %s: %s" % (r["utility"], m["name"], "; ".join(m["problems"])))
     warned = [r for r in rows if r["warnings"]]
