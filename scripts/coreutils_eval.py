@@ -28,6 +28,14 @@ ENVIRONMENT = ["--sym-args", "0", "2", "4", "--sym-stdin", "8", "--sym-files", "
 NATIVE_TIMEOUT = 10
 
 
+def figure(summary, label):
+    """The number after `label` in a human summary (`  wall time   10.034 s`)."""
+    m = re.search(r"^\s*%s\s+([0-9.]+)" % label, summary, re.M)
+    if not m:
+        sys.exit("coreutils_eval: no '%s' in the summary:\n%s" % (label, summary))
+    return float(m.group(1))
+
+
 def spaced(items, n):
     """n items evenly spaced over items (all of them if there are no more than n)."""
     if len(items) <= n:
@@ -139,6 +147,10 @@ def utility(a):
         sys.exit("coreutils_eval: %s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
     with open(os.path.join(a.out, "run.json")) as f:
         summary = json.load(f)["summary"]
+    # The machine's figures are in the human summary only (run.json stays deterministic).
+    summary["wall_s"] = figure(p.stdout, r"wall time")
+    summary["peak_rss_mb"] = figure(p.stdout, r"peak memory")
+    summary["solver"]["core_time_s"] = figure(p.stdout, r"solver time\s+[0-9.]+ s \(Bitwuzla")
     with open(os.path.join(a.out, "tests.jsonl")) as f:
         records = [json.loads(line) for line in f if line.strip()]
     a.scratch = tempfile.mkdtemp(prefix="coreutils-eval-")
@@ -202,9 +214,8 @@ def throughput(a):
             shutil.rmtree(out, ignore_errors=True)
             if p.returncode != 0:
                 sys.exit("coreutils_eval: %s failed (%d)" % (" ".join(cmd), p.returncode))
-            figure = lambda label: float(re.search(r"^\s*%s\s+([0-9.]+)" % label, p.stdout, re.M).group(1))
-            paths = int(figure("paths completed") + figure("errors"))
-            rss.append(figure("peak memory"))
+            paths = int(figure(p.stdout, "paths completed") + figure(p.stdout, "errors"))
+            rss.append(figure(p.stdout, "peak memory"))
         rows.append({"mode": mode, "paths": paths, "cpu_s": round(statistics.median(cpu), 2),
                      "wall_s": round(statistics.median(wall), 2), "peak_rss_mb": round(statistics.median(rss))})
     print(json.dumps({"utility": a.utility, "repeat": a.repeat, "rows": rows}), flush=True)

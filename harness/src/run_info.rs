@@ -76,7 +76,9 @@ pub struct RunInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tests: Option<u64>,
     /// Once finished: the run's summary as `--json` prints it, without the tests (a script
-    /// reads a long run's figures here without holding every test in memory).
+    /// reads a long run's figures here without holding every test in memory) and without the
+    /// machine's figures (times, memory, the output's path), which stay on stdout: identical
+    /// runs write identical directories.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<serde_json::Value>,
 }
@@ -182,7 +184,13 @@ impl RunWatch {
         self.info.tests = Some(summary.tests_count);
         let mut figures = serde_json::to_value(summary)?;
         if let Some(map) = figures.as_object_mut() {
-            map.remove("tests");
+            for machine_dependent in ["tests", "wall_s", "peak_rss_mb", "output_dir"] {
+                map.remove(machine_dependent);
+            }
+            if let Some(solver) = map.get_mut("solver").and_then(|s| s.as_object_mut()) {
+                solver.remove("time_s");
+                solver.remove("core_time_s");
+            }
         }
         self.info.summary = Some(figures);
         self.info.write(&dir)
