@@ -139,7 +139,8 @@ def utility(a):
     a.out = os.path.abspath(a.out)
     shutil.rmtree(a.out, ignore_errors=True)
     cmd = [a.penumbra, "run", "--libc", "musl", os.path.basename(a.bitcode)] + ENVIRONMENT + [
-        "--max-time", str(a.seconds), "--max-tests", "0", "--max-output-mb", "4096", "--output-dir", a.out]
+        "--max-time", str(a.seconds), "--max-tests", "0", "--max-output-mb", "4096", "--search", a.search,
+        "--output-dir", a.out]
     start = time.monotonic()
     p = subprocess.run(cmd, cwd=bitcode_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wall = time.monotonic() - start
@@ -243,11 +244,13 @@ def report(a):
         f.write("\n")
     out = []
     w = out.append
-    w("# GNU coreutils 9.1 under penumbra (musl as code)\n")
+    w("# GNU coreutils 9.1 under penumbra (musl as code%s)\n"
+      % ("" if a.search == "dfs" else ", %s search" % a.search))
     w("Regenerate with `%s` (about 3 minutes per utility after two builds of about 5 minutes each)."
       % a.command.strip())
-    w("Each utility: `penumbra run --libc musl UTIL.bc %s --max-time %s --max-tests 0`, tests written;"
-      % (" ".join(ENVIRONMENT), a.seconds))
+    w("Each utility: `penumbra run --libc musl UTIL.bc %s --max-time %s --max-tests 0 --search %s`, tests"
+      % (" ".join(ENVIRONMENT), a.seconds, a.search))
+    w("written;")
     w("then %d of its tests, evenly spaced over all of them, run on the native static musl binary of the same" % a.sample)
     w("build and under `penumbra exec --ktest` (the concrete interpreter over the same bitcode): *replayed* counts")
     w("the tests whose native stdout and exit status equal penumbra's, and whose native status is the one the")
@@ -317,6 +320,7 @@ def main():
         u.add_argument(flag, required=True)
     for flag in ("--seconds", "--sample", "--coverage-tests"):
         u.add_argument(flag, type=int, required=True)
+    u.add_argument("--search", default="dfs")
     t = sub.add_parser("throughput")
     for flag in ("--penumbra", "--bitcode", "--utility"):
         t.add_argument(flag, required=True)
@@ -328,6 +332,7 @@ def main():
     r.add_argument("--throughput")
     for flag in ("--seconds", "--sample", "--coverage-tests"):
         r.add_argument(flag, type=int, required=True)
+    r.add_argument("--search", default="dfs")
     a = parser.parse_args()
     {"utility": utility, "throughput": throughput, "report": report}[a.cmd](a)
 

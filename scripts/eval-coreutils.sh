@@ -11,7 +11,8 @@
 # output are regular files natively, as in penumbra's model.
 #
 # Writes results/coreutils.md (the table, the command, the machine) and results/coreutils.json.
-# Environment: SECONDS_PER_UTILITY (60), SAMPLE (200), COVERAGE_TESTS (20000), THROUGHPUT_PATHS
+# Environment: SECONDS_PER_UTILITY (60), SEARCH (dfs; another searcher writes
+# results/coreutils-SEARCH.md), SAMPLE (200), COVERAGE_TESTS (20000), THROUGHPUT_PATHS
 # (100000: cut's first paths run with and without tests, 3 times each; 0 skips), WORK (where the
 # builds and runs go: ~/.cache/penumbra/coreutils-eval; each run's directory is deleted after
 # it is measured), PENUMBRA (the binary: target/release/penumbra).
@@ -19,6 +20,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK:-$HOME/.cache/penumbra/coreutils-eval}
 seconds=${SECONDS_PER_UTILITY:-60}
+search=${SEARCH:-dfs}
+# The default searcher's results are results/coreutils.md; another's, results/coreutils-SEARCH.md.
+name=coreutils
+[ "$search" = dfs ] || name=coreutils-$search
 sample=${SAMPLE:-200}
 coverage_tests=${COVERAGE_TESTS:-20000}
 penumbra=${PENUMBRA:-$root/target/release/penumbra}
@@ -57,13 +62,13 @@ build() {
 (. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS")
 build "$work/gcov" CC=gcc CFLAGS="-O0 -g --coverage"
 
-results=$work/results.jsonl
+results=$work/$name.jsonl
 : >"$results"
 for u in "${utilities[@]}"; do
     echo "eval-coreutils: $u" >&2
     (. "$root/scripts/wllvm-env.sh" musl && cd "$work/musl/src" && extract-bc -o "$work/$u.bc" "$u" >/dev/null)
     python3 "$root/scripts/coreutils_eval.py" utility --penumbra "$penumbra" --bitcode "$work/$u.bc" \
-        --native "$work/musl/src/$u" --gcov-tree "$work/gcov" --utility "$u" --seconds "$seconds" \
+        --native "$work/musl/src/$u" --gcov-tree "$work/gcov" --utility "$u" --seconds "$seconds" --search "$search" \
         --sample "$sample" --coverage-tests "$coverage_tests" --out "$work/out-$u" >>"$results"
     rm -rf "$work/out-$u"
 done
@@ -77,7 +82,9 @@ if [ "$throughput_paths" -gt 0 ]; then
         --utility cut --paths "$throughput_paths" --repeat 3 >"$work/throughput.json"
     throughput=(--throughput "$work/throughput.json")
 fi
+command="bash scripts/eval-coreutils.sh $*"
+[ "$search" = dfs ] || command="SEARCH=$search THROUGHPUT_PATHS=$throughput_paths $command"
 python3 "$root/scripts/coreutils_eval.py" report --results "$results" --seconds "$seconds" --sample "$sample" \
-    --coverage-tests "$coverage_tests" --command "bash scripts/eval-coreutils.sh $*" \
-    --markdown "$root/results/coreutils.md" --json "$root/results/coreutils.json" "${throughput[@]}"
-echo "eval-coreutils: wrote results/coreutils.md" >&2
+    --coverage-tests "$coverage_tests" --command "$command" --search "$search" \
+    --markdown "$root/results/$name.md" --json "$root/results/$name.json" "${throughput[@]}"
+echo "eval-coreutils: wrote results/$name.md" >&2
