@@ -399,3 +399,35 @@ int main(int argc, char **argv) {
     );
     assert!(error["error"]["message"].as_str().unwrap().contains("allocated at line 8 (100 bytes)"), "{error}");
 }
+
+/// A standard stream the program closed stays closed: a second `fclose(stdin)` fails with
+/// EBADF and so does a read (coreutils' `comm - -` closes stdin twice and exits 1 for it,
+/// natively and now under penumbra), in the concrete and the symbolic engine alike.
+#[test]
+fn a_closed_standard_stream_stays_closed() {
+    let file = write_c(
+        "close2.c",
+        r#"#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    int first = fclose(stdin);
+    int second = fclose(stdin);
+    int e = errno;
+    char c;
+    long r = read(0, &c, 1);
+    printf("%d %d %d %ld %d\n", first, second, e == EBADF, r, errno == EBADF);
+    return second == 0;
+}
+"#,
+    );
+    let exec = penumbra(["exec".as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()]);
+    exec.assert_no_panic();
+    exec.assert_status(0);
+    assert_eq!(exec.stdout_str(), "0 -1 1 -1 1\n");
+    let s = musl_json("run", &file, &["--sym-stdin", "2", "--replay-check", "--max-time", "60"]);
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    let statuses: BTreeSet<i64> =
+        s["tests"].as_array().unwrap().iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
+    assert_eq!(statuses, BTreeSet::from([0]));
+}

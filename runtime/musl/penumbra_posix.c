@@ -175,9 +175,31 @@ static long std_fstat(long fd, struct kstat *st)
 	return -EBADF;
 }
 
+/* The standard streams the program closed: a second close, and any I/O on them, fail with
+ * EBADF as the kernel's would (comm closes stdin twice for `comm - -`, and says so). */
+static unsigned char std_closed[3];
+
+static int takes_fd(long n)
+{
+	switch (n) {
+	case SYS_read: case SYS_write: case SYS_readv: case SYS_writev: case SYS_pread64:
+	case SYS_lseek: case SYS_fstat: case SYS_fcntl: case SYS_ioctl: case SYS_fadvise64:
+	case SYS_close:
+		return 1;
+	}
+	return 0;
+}
+
 long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6)
 {
 	struct open_file *f;
+	if (a1 >= 0 && a1 <= 2 && takes_fd(n)) {
+		if (std_closed[a1]) return -EBADF;
+		if (n == SYS_close) {
+			std_closed[a1] = 1;
+			return 0;
+		}
+	}
 	switch (n) {
 	case SYS_open:
 		if (nfiles) return sym_open((const char *)a1, a2);

@@ -82,6 +82,8 @@ pub fn classify(n: u64) -> Option<Syscall> {
         // getrandom: a kernel without it (no entropy in a deterministic run; gnulib and musl
         // fall back to their own deterministic sources).
         318 => Fixed(-ENOSYS),
+        // sched_getaffinity: none (musl's sysconf then counts one processor, gnulib's nproc too).
+        204 => Fixed(-ENOSYS),
         16 => Fixed(-ENOTTY),
         // mmap, munmap, brk, mremap, madvise: the heap is the engine's.
         9 | 11 | 12 | 25 | 28 => Fixed(-ENOMEM),
@@ -151,6 +153,7 @@ pub fn name(n: u64) -> String {
         257 => "openat",
         262 => "newfstatat",
         269 => "faccessat",
+        204 => "sched_getaffinity",
         318 => "getrandom",
         439 => "faccessat2",
         _ => return format!("system call {n}"),
