@@ -136,8 +136,7 @@ fn check_seed_fits(module: &penumbra_ir::Module, file: &Path) -> Result<()> {
 /// by running the seed concretely. A warning, not a refusal: without the run's arguments the
 /// check may not reach every object the seed names.
 fn warn_if_seed_does_not_fit(module: &penumbra_ir::Module, seed: &str) -> Result<()> {
-    let flags: Vec<String> = seed.split(',').map(str::to_string).collect();
-    let named = parse_inputs(&flags).with_context(|| format!("in --seed {seed}"))?;
+    let named = parse_seed(seed)?;
     let config =
         RunConfig { inputs: Inputs::Named(named.clone()), max_steps: Some(SEED_CHECK_STEPS), ..RunConfig::default() };
     let result = penumbra_engine::concrete::run(module, &config);
@@ -145,6 +144,12 @@ fn warn_if_seed_does_not_fit(module: &penumbra_ir::Module, seed: &str) -> Result
         eprintln!("penumbra: warning: --seed {seed}: {e}");
     }
     Ok(())
+}
+
+/// The objects a `--seed NAME=VALUE,...` names, with their values.
+fn parse_seed(seed: &str) -> Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    let flags: Vec<String> = seed.split(',').map(str::to_string).collect();
+    parse_inputs(&flags).with_context(|| format!("in --seed {seed}"))
 }
 
 /// Instructions a seed's check runs at most (a seed that does not end within them is checked
@@ -163,9 +168,7 @@ fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
             }
             let mut seeds = Vec::new();
             for seed in &args.seeds {
-                let flags: Vec<String> = seed.split(',').map(str::to_string).collect();
-                let named = parse_inputs(&flags).with_context(|| format!("in --seed {seed}"))?;
-                seeds.push(Inputs::Named(named));
+                seeds.push(Inputs::Named(parse_seed(seed)?));
             }
             for file in &args.seed_ktests {
                 let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;

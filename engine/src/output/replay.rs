@@ -140,7 +140,7 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
     out.args.push(words.next().map_or_else(|| b"program".to_vec(), |w| w.clone().into_bytes()));
     let posix = test.objects.iter().any(|o| o.name == "model_version");
     let mut objects = test.objects.iter().filter(|o| !(posix && klee_runtime_object(&o.name)));
-    let as_string = |bytes: &[u8]| {
+    let until_nul = |bytes: &[u8]| {
         let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
         bytes[..end].to_vec()
     };
@@ -155,7 +155,7 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
             "--sym-arg" => {
                 skip(1)?;
                 let o = objects.next().ok_or_else(|| ReplayError::MissingObject(word.clone()))?;
-                out.args.push(as_string(&o.bytes));
+                out.args.push(until_nul(&o.bytes));
             }
             "--sym-args" => {
                 skip(3)?;
@@ -163,7 +163,7 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
                 let k = le_int(&n.bytes).filter(|_| n.bytes.len() == 4).ok_or(ReplayError::BadArgCount)?;
                 for _ in 0..k.max(0) {
                     let o = objects.next().ok_or_else(|| ReplayError::MissingObject(word.clone()))?;
-                    out.args.push(as_string(&o.bytes));
+                    out.args.push(until_nul(&o.bytes));
                 }
             }
             "--sym-stdin" => {

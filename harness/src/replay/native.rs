@@ -111,18 +111,10 @@ impl NativeLibc {
         let mut clang = Command::new(CLANG);
         clang.args(self.flags());
         if self == NativeLibc::Musl {
-            let lib = Path::new(MUSL_LIB);
-            if !lib.join("libc.a").is_file() {
-                bail!("replaying a program built on musl needs Debian's musl-dev ({} has no libc.a): apt-get install musl-dev", lib.display());
-            }
-            clang
-                .arg("-nostdinc")
-                .arg("-isystem")
-                .arg(MUSL_INCLUDE)
-                .arg("-isystem")
-                .arg(clang_path("-print-resource-dir")?.join("include"));
+            let musl = MuslToolchain::get()?;
+            clang.arg("-nostdinc").arg("-isystem").arg(MUSL_INCLUDE).arg("-isystem").arg(&musl.resource_include);
             if link {
-                clang.args(["-static", "-nostdlib"]).arg(lib.join("crt1.o")).arg(lib.join("crti.o"));
+                clang.args(["-static", "-nostdlib"]).arg(musl.lib.join("crt1.o")).arg(musl.lib.join("crti.o"));
             }
         }
         Ok(clang)
@@ -131,14 +123,41 @@ impl NativeLibc {
     /// What follows a link's inputs.
     fn link_tail(self, clang: &mut Command) -> Result<()> {
         if self == NativeLibc::Musl {
-            let lib = Path::new(MUSL_LIB);
-            clang
-                .arg(format!("-L{MUSL_LIB}"))
-                .arg("-lc")
-                .arg(clang_path("-print-libgcc-file-name")?)
-                .arg(lib.join("crtn.o"));
+            let musl = MuslToolchain::get()?;
+            clang.arg(format!("-L{MUSL_LIB}")).arg("-lc").arg(&musl.libgcc).arg(musl.lib.join("crtn.o"));
         }
         Ok(())
+    }
+}
+
+/// What a static musl link needs besides musl-dev's headers: its library directory (checked
+/// to hold libc.a) and what clang says of itself, asked once per process rather than per
+/// command.
+struct MuslToolchain {
+    lib: PathBuf,
+    resource_include: PathBuf,
+    libgcc: PathBuf,
+}
+
+impl MuslToolchain {
+    fn get() -> Result<&'static MuslToolchain> {
+        static TOOLCHAIN: std::sync::OnceLock<MuslToolchain> = std::sync::OnceLock::new();
+        if let Some(found) = TOOLCHAIN.get() {
+            return Ok(found);
+        }
+        let lib = PathBuf::from(MUSL_LIB);
+        if !lib.join("libc.a").is_file() {
+            bail!(
+                "replaying a program built on musl needs Debian's musl-dev ({} has no libc.a): apt-get install musl-dev",
+                lib.display()
+            );
+        }
+        let found = MuslToolchain {
+            lib,
+            resource_include: clang_path("-print-resource-dir")?.join("include"),
+            libgcc: clang_path("-print-libgcc-file-name")?,
+        };
+        Ok(TOOLCHAIN.get_or_init(|| found))
     }
 }
 
