@@ -43,11 +43,14 @@ pub enum ErrorKind {
     StackOverflow,
     /// `memcpy` between overlapping ranges (AddressSanitizer's `memcpy-param-overlap`).
     MemcpyParamOverlap,
+    /// A floating-point value converted to an integer type that cannot hold its truncation
+    /// (or a NaN): undefined in C; UndefinedBehaviorSanitizer's `float-cast-overflow`.
+    FloatCastOverflow,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 16] = [
+    pub const ALL: [ErrorKind; 17] = [
         ErrorKind::OutOfBoundsRead,
         ErrorKind::OutOfBoundsWrite,
         ErrorKind::NullDereference,
@@ -64,6 +67,7 @@ impl ErrorKind {
         ErrorKind::Unreachable,
         ErrorKind::StackOverflow,
         ErrorKind::MemcpyParamOverlap,
+        ErrorKind::FloatCastOverflow,
     ];
 
     /// The stable kebab-case name used in JSON and diagnostics.
@@ -85,6 +89,7 @@ impl ErrorKind {
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::StackOverflow => "stack-overflow",
             ErrorKind::MemcpyParamOverlap => "memcpy-param-overlap",
+            ErrorKind::FloatCastOverflow => "float-cast-overflow",
         }
     }
 
@@ -175,6 +180,7 @@ mod tests {
                 "unreachable",
                 "stack-overflow",
                 "memcpy-param-overlap",
+                "float-cast-overflow",
             ]
         );
         for kind in ErrorKind::ALL {

@@ -359,22 +359,24 @@ int main(int argc, char **argv) {
 }
 
 #[test]
-fn floating_point_is_unsupported_only_where_reached() {
+fn quadruple_floating_point_is_unsupported_only_where_reached() {
     let src = r#"#include <stdio.h>
 int main(int argc, char **argv) {
     printf("start\n");
     if (argc > 1) {
-        double d = argc * 0.5;
+        __float128 d = argc * (__float128)0.5;
         printf("%d\n", (int)d);
     }
+    double e = argc * 0.75;
+    printf("%d %.2f\n", (int)e, e);
     return 0;
 }"#;
-    assert_exit(&run_c(src), 0, "start\n");
+    assert_exit(&run_c(src), 0, "start\n0 0.75\n");
     let config = RunConfig { args: vec!["p".into(), "x".into()], ..RunConfig::default() };
     let r = run_c_with(src, &config);
     assert_eq!(r.stdout_text(), "start\n");
-    let Outcome::Unsupported { location, .. } = &r.outcome else { panic!("{}", r.outcome) };
-    assert_eq!(location.line, 5);
+    let Outcome::Unsupported { location, message } = &r.outcome else { panic!("{}", r.outcome) };
+    assert_eq!((location.line, message.as_str()), (5, "floating point of type FP128: sitofp"));
 }
 
 #[test]

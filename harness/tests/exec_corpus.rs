@@ -12,11 +12,16 @@
 //! // run: [--version old|new] [--input NAME=VALUE]... [-- ARGS...]
 //! ```
 //!
+//! A file may also say `// libc: musl`: it calls C library functions penumbra's own models
+//! lack (`strtod`, libm, `vsnprintf`), so it runs only with `--libc musl`.
+//!
 //! A run line holds exactly the flags `penumbra exec FILE` gets for that run; tokens are split at
 //! whitespace, and a double-quoted token may contain spaces (`--input "buf=str:add 1 2"`). A bare
 //! `// run:` is a run without flags. A file without run lines is run once without flags.
 //!
-//! Natively, the same run means: `-DPENUMBRA_VERSION_OLD` or `_NEW` (default new) with
+//! Natively, the same run means: a build against glibc, or for the `--libc musl` runs a static
+//! one against Debian's musl-dev (musl itself is the oracle there: glibc prints some values
+//! differently, `%a` of a subnormal for one); `-DPENUMBRA_VERSION_OLD` or `_NEW` (default new) with
 //! `-I ir-frontend/include` (so `penumbra.h`'s `change(a, b)` is `(a)` or `(b)`); `ARGS` as
 //! argv[1..]; and each `--input NAME=VALUE` in the environment as `PENUMBRA_INPUT_NAME=VALUE`,
 //! read by a small native runtime ([`NATIVE_RUNTIME`], linked into every native build) that
@@ -216,6 +221,11 @@ fn parse_run(text: &str) -> Result<RunSpec, String> {
 }
 
 /// The runs a corpus file asks for (one default run if it has no `// run:` lines).
+/// Whether a corpus file says `// libc: musl`.
+fn needs_musl(source: &str) -> bool {
+    source.lines().any(|l| l.trim_end() == "// libc: musl")
+}
+
 fn runs_of(source: &str) -> Result<Vec<RunSpec>, String> {
     let runs: Vec<RunSpec> =
         source.lines().filter_map(|l| l.strip_prefix("// run:")).map(parse_run).collect::<Result<_, _>>()?;
@@ -227,13 +237,75 @@ fn runs_of(source: &str) -> Result<Vec<RunSpec>, String> {
 }
 
 /// Builds `program` natively for `version`, linked with the native runtime object.
-fn build_native(program: &Path, version: Version, runtime_obj: &Path, out: &Path) -> Result<(), String> {
+/// Debian's musl-dev, for the native builds of the `--libc musl` runs.
+const MUSL_INCLUDE: &str = "/usr/include/x86_64-linux-musl";
+const MUSL_LIB: &str = "/usr/lib/x86_64-linux-musl";
+
+/// Which C library a native build uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NativeLibc {
+    Glibc,
+    Musl,
+}
+
+impl NativeLibc {
+    fn of(libc_flags: &[&str]) -> NativeLibc {
+        if libc_flags.contains(&"musl") {
+            NativeLibc::Musl
+        } else {
+            NativeLibc::Glibc
+        }
+    }
+
+    /// clang compiling (and with `link`, linking) against this C library.
+    fn clang(self, link: bool) -> Command {
+        let mut cmd = Command::new("clang-15");
+        cmd.args(["-O0", "-fwrapv", "-w"]);
+        if self == NativeLibc::Musl {
+            cmd.arg("-nostdinc")
+                .arg("-isystem")
+                .arg(MUSL_INCLUDE)
+                .arg("-isystem")
+                .arg(clang_says("-print-resource-dir").join("include"));
+            if link {
+                cmd.args(["-static", "-nostdlib"]);
+                cmd.arg(Path::new(MUSL_LIB).join("crt1.o")).arg(Path::new(MUSL_LIB).join("crti.o"));
+            }
+        }
+        cmd
+    }
+
+    /// What follows a link's inputs.
+    fn link_tail(self, cmd: &mut Command) {
+        if self == NativeLibc::Musl {
+            cmd.arg(format!("-L{MUSL_LIB}")).arg("-lc").arg(clang_says("-print-libgcc-file-name"));
+            cmd.arg(Path::new(MUSL_LIB).join("crtn.o"));
+        } else {
+            cmd.arg("-lm");
+        }
+    }
+}
+
+/// A path clang prints about itself.
+fn clang_says(question: &str) -> PathBuf {
+    let out = Command::new("clang-15").arg(question).output().expect("run clang-15");
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+}
+
+fn build_native(
+    program: &Path,
+    version: Version,
+    runtime_obj: &Path,
+    out: &Path,
+    libc: NativeLibc,
+) -> Result<(), String> {
     let define = match version {
         Version::Old => "-DPENUMBRA_VERSION_OLD",
         Version::New => "-DPENUMBRA_VERSION_NEW",
     };
-    let mut cmd = Command::new("clang-15");
-    cmd.args(["-O0", "-fwrapv", "-w", define]).arg("-I").arg(include_dir()).arg(program).arg(runtime_obj);
+    let mut cmd = libc.clang(true);
+    cmd.arg(define).arg("-I").arg(include_dir()).arg(program).arg(runtime_obj);
+    libc.link_tail(&mut cmd);
     cmd.arg("-o").arg(out);
     let result = run_command(cmd);
     if result.status == Some(0) {
@@ -281,6 +353,10 @@ fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path, libc_flags:
         Ok(runs) => runs,
         Err(e) => return vec![format!("{name}: bad run line: {e}")],
     };
+    let libc = NativeLibc::of(libc_flags);
+    if needs_musl(&source) && libc != NativeLibc::Musl {
+        return Vec::new();
+    }
     let mut failures = Vec::new();
     for version in [Version::Old, Version::New] {
         let version_runs: Vec<&RunSpec> = runs.iter().filter(|r| r.version == version).collect();
@@ -288,7 +364,7 @@ fn check_program(program: &Path, runtime_obj: &Path, bin_dir: &Path, libc_flags:
             continue;
         }
         let binary = bin_dir.join(format!("{}-{version:?}", name.trim_end_matches(".c")));
-        if let Err(e) = build_native(program, version, runtime_obj, &binary) {
+        if let Err(e) = build_native(program, version, runtime_obj, &binary, libc) {
             failures.push(format!("{name} ({version:?}): {e}"));
             continue;
         }
@@ -328,7 +404,8 @@ fn corpus_matches_native_execution() {
 }
 
 /// The same programs with musl's code as the C library (`--libc musl`) in place of penumbra's
-/// models: musl's stdio, string and conversion functions against glibc's, byte for byte.
+/// models: musl's stdio, string, conversion and math functions run as code, against the
+/// program built natively on musl, byte for byte.
 #[test]
 fn corpus_matches_native_execution_with_musl() {
     check_corpus(&["--libc", "musl"]);
@@ -341,8 +418,8 @@ fn check_corpus(libc_flags: &[&str]) {
     let runtime_c = temp.path().join("native_runtime.c");
     std::fs::write(&runtime_c, NATIVE_RUNTIME).expect("write native runtime");
     let runtime_obj = temp.path().join("native_runtime.o");
-    let mut cc = Command::new("clang-15");
-    cc.args(["-O0", "-w", "-c"]).arg(&runtime_c).arg("-o").arg(&runtime_obj);
+    let mut cc = NativeLibc::of(libc_flags).clang(false);
+    cc.arg("-c").arg(&runtime_c).arg("-o").arg(&runtime_obj);
     let built = run_command(cc);
     assert_eq!(built.status, Some(0), "native runtime does not compile: {}", built.stderr);
 
@@ -375,6 +452,9 @@ fn check_corpus(libc_flags: &[&str]) {
 fn corpus_is_large_and_every_program_says_what_it_exercises() {
     let files = corpus_files();
     assert!(files.len() >= 45, "the corpus has only {} programs", files.len());
+    let float =
+        files.iter().filter(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with("float_"))).count();
+    assert!(float >= 25, "the corpus has only {float} floating-point programs (float_*.c)");
     for file in &files {
         let source = std::fs::read_to_string(file).unwrap();
         let first = source.lines().next().unwrap_or("");

@@ -487,18 +487,51 @@ int main(void) {
 // ---------------------------------------------------------------------------------------------
 // Unsupported constructs: reached ones stop the run, unreached ones do not matter.
 
+/// A double converted to an integer type too small for it is undefined behaviour in C (UBSan's
+/// `float-cast-overflow`), reported at the conversion with the value; a NaN likewise.
 #[test]
-fn reaching_floating_point_is_unsupported_with_its_line() {
+fn converting_an_out_of_range_double_to_int_is_an_error() {
+    let src = r#"#include <stdio.h>
+int main(void) {
+    double big = 1e10;
+    printf("%g fits: %d\n", big / 1e5, (int)(big / 1e5));
+    unsigned char c = (unsigned char)255.9;
+    printf("%d\n", c);
+    return (int)big; // <- error
+}
+"#;
+    let out = assert_error("float_cast.c", src, "float-cast-overflow", "100000 fits: 100000\n255\n");
+    assert!(
+        out.stderr.contains("10000000000 of type f64 is outside the range of a signed 32-bit integer"),
+        "{}",
+        out.stderr
+    );
+    let nan = r#"int main(void) {
+    volatile double zero = 0.0;
+    unsigned long long u = (unsigned long long)(zero / zero); // <- error
+    return (int)u;
+}
+"#;
+    let out = assert_error("float_cast_nan.c", nan, "float-cast-overflow", "");
+    assert!(
+        out.stderr.contains("nan of type f64 is outside the range of an unsigned 64-bit integer"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn reaching_quadruple_floating_point_is_unsupported_with_its_line() {
     let src = r#"#include <stdio.h>
 int main(void) {
     int x = 7;
     printf("before floating point\n");
-    int r = (int)(x * 1.5); // <- unsupported
+    int r = (int)(x * (__float128)1.5); // <- unsupported
     printf("r=%d\n", r);
     return r;
 }
 "#;
-    assert_unsupported("float_reached.c", src, "floating point", "before floating point\n");
+    assert_unsupported("float_reached.c", src, "floating point of type FP128", "before floating point\n");
 }
 
 #[test]

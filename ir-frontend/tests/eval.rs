@@ -174,7 +174,7 @@ fn value(body: &Body, env: &[Option<u64>], v: Value) -> Option<u64> {
     match body.value_def(v) {
         ValueDef::Const(c) => Some(c),
         ValueDef::Result(_) | ValueDef::Param(..) => env[index(v)],
-        ValueDef::GlobalAddr(_) | ValueDef::FuncAddr(_) => None,
+        ValueDef::ConstF80 { .. } | ValueDef::GlobalAddr(_) | ValueDef::FuncAddr(_) => None,
     }
 }
 

@@ -6,6 +6,7 @@ mod constructs;
 mod corpus;
 mod errors;
 mod eval;
+mod float;
 mod headers;
 mod llvm_level;
 mod paths;

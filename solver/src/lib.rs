@@ -41,6 +41,7 @@ mod construct;
 mod core;
 mod error;
 mod eval;
+pub mod float;
 mod fork_list;
 mod four_way;
 mod interrupt;

@@ -61,7 +61,7 @@ impl<'a> Interp<'a> {
         let cur = self.cursor(frame);
         let params = cur.body.blocks[frame.block].params.as_slice(&cur.body.value_lists);
         for (&p, &v) in params.iter().zip(args) {
-            self.regs[cur.base + p.index()] = v & cur.body.values[p].ty.mask();
+            self.regs[cur.base + p.index()] = u128::from(v & cur.body.values[p].ty.mask());
         }
         Ok(cur)
     }
@@ -85,7 +85,7 @@ impl<'a> Interp<'a> {
         let next = self.cursor(frame);
         let params = next.body.blocks[frame.block].params.as_slice(&next.body.value_lists);
         for (&p, &a) in params.iter().zip(args) {
-            let v = self.regs[cur.base + a.index()] & next.body.values[p].ty.mask();
+            let v = self.regs[cur.base + a.index()] & next.body.values[p].ty.mask128();
             self.regs[next.base + p.index()] = v;
         }
         *cur = next;
@@ -107,7 +107,7 @@ impl<'a> Interp<'a> {
         self.machine.line = self.body_of(site_func).srclocs[site].line;
         let value = match model {
             LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name),
-            LibcFn::Atexit => self.register_atexit(self.scratch.first().copied().unwrap_or(0)),
+            LibcFn::Atexit => self.register_atexit(self.scratch.first().map_or(0, |&a| a as u64)),
             _ => libc::call(&mut self.machine, model, name, &self.scratch),
         };
         if !self.machine.observed.is_empty() {
@@ -115,7 +115,7 @@ impl<'a> Interp<'a> {
         }
         let value = value?;
         if let Some((r, ty)) = Self::result_type(cur, inst) {
-            self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask();
+            self.regs[cur.base + r.index()] = u128::from(value.unwrap_or(0) & ty.mask());
         }
         cur.pc += 1;
         Ok(Flow::Continue)
@@ -166,9 +166,10 @@ impl<'a> Interp<'a> {
     }
 
     /// Returns `value` from the executing frame to its caller.
-    pub(super) fn ret(&mut self, cur: &mut Cursor<'a>, value: Option<u64>) -> Flow {
+    pub(super) fn ret(&mut self, cur: &mut Cursor<'a>, value: Option<u128>) -> Flow {
+        let finished = Flow::Finished(value.map(|v| v as u64));
         let Some(frame) = self.frames.pop() else {
-            return Flow::Finished(value);
+            return finished;
         };
         for &id in &self.allocas[frame.allocas as usize..] {
             self.machine.mem.kill_stack_object(id);
@@ -176,15 +177,15 @@ impl<'a> Interp<'a> {
         self.allocas.truncate(frame.allocas as usize);
         self.regs.truncate(frame.base as usize);
         if self.frames.len() == self.floor {
-            return Flow::Finished(value);
+            return finished;
         }
         let Some(&caller) = self.frames.last() else {
-            return Flow::Finished(value);
+            return finished;
         };
         *cur = self.cursor(caller);
         let call = cur.insts[cur.pc];
         if let Some((r, ty)) = Self::result_type(cur, call) {
-            self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask();
+            self.regs[cur.base + r.index()] = value.unwrap_or(0) & ty.mask128();
         }
         cur.pc += 1;
         Flow::Continue

@@ -27,7 +27,10 @@ impl<'a> Interp<'a> {
                 Some(LibcFn::Qsort | LibcFn::Bsearch) => {
                     Err(Fault::unsupported(format!("{name} as a callback of qsort or bsearch")).into())
                 }
-                Some(model) => libc::call(&mut self.machine, model, name, args),
+                Some(model) => {
+                    let args: Vec<u128> = args.iter().map(|&a| u128::from(a)).collect();
+                    libc::call(&mut self.machine, model, name, &args)
+                }
                 None => Err(Fault::unsupported(format!("unknown external function '{name}'")).into()),
             };
         }
@@ -42,7 +45,7 @@ impl<'a> Interp<'a> {
         let cur = self.cursor(frame);
         let params = cur.body.blocks[frame.block].params.as_slice(&cur.body.value_lists);
         for (&p, &v) in params.iter().zip(args) {
-            self.regs[cur.base + p.index()] = v & cur.body.values[p].ty.mask();
+            self.regs[cur.base + p.index()] = u128::from(v & cur.body.values[p].ty.mask());
         }
         let result = self.run_frames(cur);
         self.floor = saved_floor;

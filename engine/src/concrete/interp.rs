@@ -13,6 +13,7 @@
 
 use super::config::RunConfig;
 use super::exec;
+use super::float;
 use super::machine::Machine;
 use super::program::Program;
 use super::result::{Outcome, RunResult, SymbolicObject, TraceEvent, Traced};
@@ -65,11 +66,13 @@ pub(super) struct Interp<'a> {
     pub config: &'a RunConfig,
     pub machine: Machine<'a>,
     pub frames: Vec<Frame>,
-    pub regs: Vec<u64>,
+    /// Every frame's registers: `u128`s so that a `long double` (80 bits) fits; every other
+    /// value is zero-extended from its 64 bits or less.
+    pub regs: Vec<u128>,
     /// Stack objects of all frames, innermost last.
     pub allocas: Vec<ObjectId>,
     /// Reused buffer for branch and call arguments.
-    pub scratch: Vec<u64>,
+    pub scratch: Vec<u128>,
     pub steps: u64,
     pub max_steps: u64,
     pub symbolics: Vec<SymbolicObject>,
@@ -218,23 +221,46 @@ impl<'a> Interp<'a> {
             InstData::Cast { op, arg } => {
                 if let Some(r) = body.results[inst] {
                     let v = exec::cast(*op, body.values[*arg].ty, body.values[r].ty, self.reg(cur, *arg));
+                    self.regs[cur.base + r.index()] = u128::from(v);
+                }
+            }
+            InstData::FBinary { op, args: [a, b] } => {
+                let ty = body.values[*a].ty;
+                let v = float::binary(*op, ty, self.wide(cur, *a), self.wide(cur, *b));
+                self.set_wide(cur, inst, v);
+            }
+            InstData::FUnary { op, arg } => {
+                let v = float::unary(*op, body.values[*arg].ty, self.wide(cur, *arg));
+                self.set_wide(cur, inst, v);
+            }
+            InstData::Fma { args: [a, b, c] } => {
+                let v = float::fma(body.values[*a].ty, self.wide(cur, *a), self.wide(cur, *b), self.wide(cur, *c));
+                self.set_wide(cur, inst, v);
+            }
+            InstData::Fcmp { cc, args: [a, b] } => {
+                let v = float::compare(*cc, body.values[*a].ty, self.wide(cur, *a), self.wide(cur, *b));
+                self.set_result(cur, inst, u64::from(v));
+            }
+            InstData::FCast { op, arg } => {
+                if let Some(r) = body.results[inst] {
+                    let v = float::cast(*op, body.values[*arg].ty, body.values[r].ty, self.wide(cur, *arg))?;
                     self.regs[cur.base + r.index()] = v;
                 }
             }
             InstData::Select { args: [c, a, b] } => {
-                let v = if self.reg(cur, *c) != 0 { self.reg(cur, *a) } else { self.reg(cur, *b) };
-                self.set_result(cur, inst, v);
+                let v = if self.reg(cur, *c) != 0 { self.wide(cur, *a) } else { self.wide(cur, *b) };
+                self.set_wide(cur, inst, v);
             }
             InstData::Load { addr } => {
                 if let Some(r) = body.results[inst] {
                     let ty = body.values[r].ty;
                     let v = self.machine.mem.load(self.reg(cur, *addr), ty.bytes())?;
-                    self.regs[cur.base + r.index()] = v & ty.mask();
+                    self.regs[cur.base + r.index()] = v & ty.mask128();
                 }
             }
             InstData::Store { addr, value } => {
                 let ty = body.values[*value].ty;
-                self.machine.mem.store(self.reg(cur, *addr), ty.bytes(), self.reg(cur, *value))?;
+                self.machine.mem.store_wide(self.reg(cur, *addr), ty.bytes(), self.wide(cur, *value))?;
             }
             InstData::Alloca { size, align } => {
                 let addr = self.alloca(cur, inst, u64::from(*size), u64::from(*align))?;
@@ -255,10 +281,10 @@ impl<'a> Interp<'a> {
             }
             InstData::Change { args: [old, new] } => {
                 let v = match self.version {
-                    Version::Old => self.reg(cur, *old),
-                    Version::New => self.reg(cur, *new),
+                    Version::Old => self.wide(cur, *old),
+                    Version::New => self.wide(cur, *new),
                 };
-                self.set_result(cur, inst, v);
+                self.set_wide(cur, inst, v);
             }
             InstData::Execute { version } => {
                 self.pending_execute = self.tracing && self.execute_block.is_none();
@@ -318,9 +344,9 @@ impl<'a> Interp<'a> {
                 return Ok(Flow::Continue);
             }
             InstData::Return { value } => {
-                let v = value.map(|v| self.reg(cur, v));
+                let v = value.map(|v| self.wide(cur, v));
                 if self.tracing {
-                    self.trace_return(cur, inst, v);
+                    self.trace_return(cur, inst, v.map(|v| v as u64));
                 }
                 return Ok(self.ret(cur, v));
             }
@@ -394,15 +420,27 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// The value of `v` in the executing frame.
+    /// The value of `v` in the executing frame (not an `f80`: see [`Interp::wide`]).
     #[inline]
     pub fn reg(&self, cur: &Cursor<'a>, v: Value) -> u64 {
+        self.regs[cur.base + v.index()] as u64
+    }
+
+    /// The value of `v` in the executing frame, of any type.
+    #[inline]
+    pub fn wide(&self, cur: &Cursor<'a>, v: Value) -> u128 {
         self.regs[cur.base + v.index()]
     }
 
     /// Sets the result of `inst`, if it has one.
     #[inline]
     pub fn set_result(&mut self, cur: &Cursor<'a>, inst: Inst, v: u64) {
+        self.set_wide(cur, inst, u128::from(v));
+    }
+
+    /// Sets the result of `inst` (of any type), if it has one.
+    #[inline]
+    pub fn set_wide(&mut self, cur: &Cursor<'a>, inst: Inst, v: u128) {
         if let Some(r) = cur.body.results[inst] {
             self.regs[cur.base + r.index()] = v;
         }

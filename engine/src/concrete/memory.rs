@@ -123,13 +123,21 @@ impl<'m> Memory<'m> {
         Ok(&mut self.space.object_mut(id).contents[off..off + len as usize])
     }
 
-    /// Loads a little-endian integer of `size` (1..=8) bytes.
+    /// Loads `size` (1..=16) bytes, little-endian (an `f80`'s ten).
     #[inline]
-    pub fn load(&mut self, addr: u64, size: u32) -> Result<u64, Fault> {
+    pub fn load(&mut self, addr: u64, size: u32) -> Result<u128, Fault> {
         let src = self.read(addr, u64::from(size))?;
-        let mut buf = [0u8; 8];
+        let mut buf = [0u8; 16];
         buf[..src.len()].copy_from_slice(src);
-        Ok(u64::from_le_bytes(buf))
+        Ok(u128::from_le_bytes(buf))
+    }
+
+    /// Stores the low `size` (1..=16) bytes of `value`, little-endian.
+    #[inline]
+    pub fn store_wide(&mut self, addr: u64, size: u32, value: u128) -> Result<(), Fault> {
+        let dst = self.write(addr, u64::from(size))?;
+        dst.copy_from_slice(&value.to_le_bytes()[..dst.len()]);
+        Ok(())
     }
 
     /// Stores the low `size` (1..=8) bytes of `value`, little-endian.

@@ -28,6 +28,7 @@ mod call;
 mod callback;
 pub mod config;
 pub(crate) mod exec;
+pub(crate) mod float;
 mod interp;
 mod intrinsics;
 mod libc;
@@ -36,7 +37,7 @@ mod machine;
 pub(crate) mod memory;
 pub mod program;
 pub mod result;
-mod stop;
+pub(crate) mod stop;
 
 pub use config::{Inputs, RunConfig};
 pub use program::{run, LoadError, Program};

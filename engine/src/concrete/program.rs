@@ -26,7 +26,7 @@ pub struct Program<'m> {
     pub(super) memory: Memory<'m>,
     pub(super) runtime: Runtime,
     /// Per function: the initial registers of a frame (empty for declared functions).
-    pub(super) registers: Vec<Box<[u64]>>,
+    pub(super) registers: Vec<Box<[u128]>>,
     /// Per function: the library model of a declared function.
     pub(super) bindings: Vec<Option<LibcFn>>,
 }
@@ -47,9 +47,10 @@ impl<'m> Program<'m> {
                 body.values
                     .values()
                     .map(|v| match v.def {
-                        ValueDef::Const(c) => c,
-                        ValueDef::GlobalAddr(g) => global_addrs[g.index()],
-                        ValueDef::FuncAddr(f) => func_addr(f),
+                        ValueDef::Const(c) => u128::from(c),
+                        ValueDef::ConstF80 { hi, lo } => u128::from(hi) << 64 | u128::from(lo),
+                        ValueDef::GlobalAddr(g) => u128::from(global_addrs[g.index()]),
+                        ValueDef::FuncAddr(f) => u128::from(func_addr(f)),
                         ValueDef::Result(_) | ValueDef::Param(..) => 0,
                     })
                     .collect()

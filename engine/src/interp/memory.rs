@@ -17,7 +17,7 @@ use crate::symbolic::access::Target;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{ExecMode, ExecutionState};
 use crate::symbolic::value::Val;
-use penumbra_ir::{Body, Inst, Value};
+use penumbra_ir::{Body, Inst, Type, Value};
 use penumbra_solver::TermId;
 
 impl Context<'_> {
@@ -90,6 +90,9 @@ impl Context<'_> {
         addr: Value,
     ) -> Result<Flow, RunError> {
         let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
+        if body.values[r].ty == Type::F80 {
+            return Ok(Flow::End(self.x87_unsupported(st, "load")));
+        }
         let bits = body.values[r].ty.bits();
         if let Some(v) = self.concrete(st, addr).and_then(|a| self.load_concrete(st, a, bits)) {
             st.frame_mut().set(r, v);
@@ -108,10 +111,14 @@ impl Context<'_> {
     pub(crate) fn store_inst(
         &mut self,
         st: &mut ExecutionState,
+        body: &Body,
         inst: Inst,
         addr: Value,
         value: Value,
     ) -> Result<Flow, RunError> {
+        if body.values[value].ty == Type::F80 {
+            return Ok(Flow::End(self.x87_unsupported(st, "store")));
+        }
         if let Some(a) = self.concrete(st, addr) {
             let v = val(st, value);
             if let Some(bits) = v.as_const(&self.store) {

@@ -15,6 +15,7 @@
 
 mod calls;
 mod checks;
+mod float;
 mod intrinsics;
 mod lifecycle;
 mod memory;

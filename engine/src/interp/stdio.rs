@@ -298,6 +298,13 @@ impl PrintfArgs for VarArgs<'_, '_> {
         Ok(self.value_of(t))
     }
 
+    fn next_float(&mut self, long: bool) -> Result<u128, Stop> {
+        if long {
+            return Err(self.unsupported("printf of a long double in symbolic execution".into()));
+        }
+        self.next_arg().map(u128::from)
+    }
+
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Stop> {
         let bytes = self.ex.read_cstring(self.st, addr, max)?;
         if !self.constrain {

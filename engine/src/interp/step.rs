@@ -93,6 +93,11 @@ impl<'p> Context<'p> {
                     st.frame_mut().set(r, t);
                 }
             }
+            InstData::FBinary { .. }
+            | InstData::FUnary { .. }
+            | InstData::Fma { .. }
+            | InstData::Fcmp { .. }
+            | InstData::FCast { .. } => return self.float_step(st, body, inst),
             InstData::Select { args: [c, a, b] } => {
                 if let Some(c) = self.concrete(st, *c) {
                     let chosen = val(st, if c != 0 { *a } else { *b });
@@ -106,7 +111,7 @@ impl<'p> Context<'p> {
                 set_result(st, body, inst, t);
             }
             InstData::Load { addr } => return self.load(st, body, inst, *addr),
-            InstData::Store { addr, value } => return self.store_inst(st, inst, *addr, *value),
+            InstData::Store { addr, value } => return self.store_inst(st, body, inst, *addr, *value),
             InstData::Alloca { size, align } => {
                 return self.alloca(st, body, inst, u64::from(*size), u64::from(*align))
             }

@@ -1,11 +1,12 @@
-//! The `printf` family's formatter, glibc-compatible for every integer, character, string and
-//! pointer conversion: `%d %i %u %x %X %o %c %s %p %%`, flags `- 0 + space #`, field width and
-//! precision (both may be `*`), length modifiers `hh h l ll z j t` (and `L`, `q` as `ll`).
+//! The `printf` family's formatter, glibc-compatible for every integer, character, string,
+//! pointer and floating-point conversion: `%d %i %u %x %X %o %c %s %p %%`, `%f %F %e %E %g %G
+//! %a %A` (in [`float`]), flags `- 0 + space #`, field width and precision (both may be `*`),
+//! length modifiers `hh h l ll z j t` (and `q` as `ll`), `L` for `long double`.
 //!
 //! The formatter knows nothing of memory: it asks a [`PrintfArgs`] for the next variadic
 //! argument (raw 64 bits, as the caller passed it) and for the bytes of `%s` strings, so the
-//! concrete interpreter and the symbolic engine (on concrete values) share it. Floating-point
-//! conversions, `%n`, wide characters and `%m` are refused through
+//! concrete interpreter and the symbolic engine (on concrete values) share it. `%n`, wide
+//! characters and `%m` are refused through
 //! [`PrintfArgs::unsupported`]; an unknown conversion character is printed literally, as glibc
 //! does.
 
@@ -24,6 +25,9 @@ pub trait PrintfArgs {
     fn next_string(&mut self) -> Result<u64, Self::Error> {
         self.next_arg()
     }
+    /// The next variadic argument as a floating-point value: a `double`'s 64 bits, or with
+    /// `long` (`%Lf`) a `long double`'s 80.
+    fn next_float(&mut self, long: bool) -> Result<u128, Self::Error>;
     /// Appends the NUL-terminated string at `addr` (never null), at most `max` bytes of it.
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Self::Error>;
     /// The error for a conversion penumbra does not model (e.g. `%f`).
@@ -91,6 +95,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
             return Err(args.unsupported("printf field width or precision above 1 MiB".into()));
         }
         let mut wide = false;
+        let long_double = fmt.get(i) == Some(&b'L');
         match (fmt.get(i), fmt.get(i + 1)) {
             (Some(b'h'), Some(b'h')) => (spec.bytes, i) = (1, i + 2),
             (Some(b'h'), _) => (spec.bytes, i) = (2, i + 1),
@@ -171,7 +176,8 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
             b'%' => out.push(b'%'),
             b'c' | b's' | b'C' | b'S' => return Err(args.unsupported("printf of wide characters".into())),
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
-                return Err(args.unsupported(format!("floating-point printf conversion %{}", conv as char)))
+                let bits = args.next_float(long_double)?;
+                float::format(out, &spec, conv, bits, long_double);
             }
             b'n' => return Err(args.unsupported("printf conversion %n".into())),
             b'm' => return Err(args.unsupported("printf conversion %m".into())),
@@ -243,6 +249,8 @@ fn pad(out: &mut Vec<u8>, spec: &Spec, text: &[u8], _zero: bool) {
         out.extend_from_slice(text);
     }
 }
+
+mod float;
 
 #[cfg(test)]
 mod tests;

@@ -87,11 +87,14 @@ impl Program {
                         .values
                         .values()
                         .map(|v| {
-                            let w = v.ty.bits() as u8;
+                            // A `long double` has no `Val`: its constants stand in as their
+                            // significand, never read (paths touching one end as unsupported).
+                            let w = v.ty.bits().min(64) as u8;
                             Val::konst(
                                 w,
                                 match v.def {
                                     ValueDef::Const(c) => c,
+                                    ValueDef::ConstF80 { lo, .. } => lo,
                                     ValueDef::GlobalAddr(g) => global_addrs[g.index()],
                                     ValueDef::FuncAddr(f) => func_addr(f),
                                     ValueDef::Result(_) | ValueDef::Param(..) => 0,

@@ -267,7 +267,7 @@ int main(void) {
     int x;
     penumbra_make_symbolic(&x, sizeof x, "x");
     if (x == 3) {
-        double d = x;
+        __float128 d = x;
         return (int)(d * 1.5);
     }
     return 0;

@@ -174,6 +174,7 @@ impl LlvmInfo {
                 _diagnostics: diagnostics,
             };
             info.canonicalize_constant_geps();
+            info.expose_x87_constants();
             let mut message: *mut c_char = std::ptr::null_mut();
             if LLVMVerifyModule(module, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut message) != 0 {
                 return Err(format!("module invalid after rewriting constant GEPs: {}", take_message(message)));
@@ -415,6 +416,69 @@ impl LlvmInfo {
         }
     }
 
+    /// Replaces every `x86_fp80` constant by `bitcast (i80 ptrtoint (ptr @MARKER to i80) to
+    /// x86_fp80)`, `MARKER` being [`X87_MARKER`] followed by the constant's 20 hex digits
+    /// (LLVM's `0xK` spelling: sign and exponent, then the significand). `llvm-ir` 0.11 reads
+    /// such constants as a bare `Float::X86_FP80`, without their value; the frontend reads the
+    /// value back from the marker's name ([`x87_marker_bits`]). LLVM does not fold the
+    /// `bitcast` of a `ptrtoint`, so the expression survives the round trip through bitcode.
+    unsafe fn expose_x87_constants(&mut self) {
+        let fp80 = LLVMX86FP80TypeInContext(self.ctx);
+        let i80 = LLVMIntTypeInContext(self.ctx, 80);
+        let i8_type = LLVMInt8TypeInContext(self.ctx);
+        let mut found = Vec::new();
+        let mut seen = FxHashMap::default();
+        let mut visit = |c: LLVMValueRef, found: &mut Vec<LLVMValueRef>| {
+            let mut stack = vec![c];
+            while let Some(c) = stack.pop() {
+                if c.is_null() || LLVMIsAConstant(c).is_null() || !LLVMIsAGlobalValue(c).is_null() {
+                    continue;
+                }
+                if seen.insert(c, ()).is_some() {
+                    continue;
+                }
+                if !LLVMIsAConstantFP(c).is_null() && LLVMTypeOf(c) == fp80 {
+                    found.push(c);
+                    continue;
+                }
+                for i in 0..u32::try_from(LLVMGetNumOperands(c)).unwrap_or(0) {
+                    stack.push(LLVMGetOperand(c, i));
+                }
+            }
+        };
+        let mut g = LLVMGetFirstGlobal(self.module);
+        while !g.is_null() {
+            visit(LLVMGetInitializer(g), &mut found);
+            g = LLVMGetNextGlobal(g);
+        }
+        let mut f = LLVMGetFirstFunction(self.module);
+        while !f.is_null() {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut inst = LLVMGetFirstInstruction(bb);
+                while !inst.is_null() {
+                    for i in 0..u32::try_from(LLVMGetNumOperands(inst)).unwrap_or(0) {
+                        visit(LLVMGetOperand(inst, i), &mut found);
+                    }
+                    inst = LLVMGetNextInstruction(inst);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        for c in found {
+            let text = take_message(LLVMPrintValueToString(c));
+            let Some(hex) = text.strip_prefix("x86_fp80 0xK").filter(|h| h.len() == 20) else { continue };
+            let Ok(name) = CString::new(format!("{X87_MARKER}{hex}")) else { continue };
+            let mut marker = LLVMGetNamedGlobal(self.module, name.as_ptr());
+            if marker.is_null() {
+                marker = LLVMAddGlobal(self.module, i8_type, name.as_ptr());
+            }
+            let replacement = LLVMConstBitCast(LLVMConstPtrToInt(marker, i80), fp80);
+            LLVMReplaceAllUsesWith(c, replacement);
+        }
+    }
+
     /// The first non-GEP base of a (possibly nested) constant GEP, and the total offset.
     unsafe fn flatten_gep(&self, gep: LLVMValueRef) -> Option<(LLVMValueRef, i64)> {
         if LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMTypeKind::LLVMPointerTypeKind {
@@ -565,6 +629,19 @@ impl LlvmInfo {
         }
         Some(offset)
     }
+}
+
+/// The name prefix of the globals that carry `x86_fp80` constants (see
+/// [`LlvmInfo::expose_x87_constants`]); the frontend lowers no global of that name.
+pub const X87_MARKER: &str = "__penumbra_x87_K";
+
+/// The bits of an `x86_fp80` constant as the rewritten module spells it, if `c` is one.
+pub fn x87_marker_bits(c: &llvm_ir::Constant) -> Option<u128> {
+    use llvm_ir::Constant as C;
+    let C::BitCast(b) = c else { return None };
+    let C::PtrToInt(p) = b.operand.as_ref() else { return None };
+    let C::GlobalReference { name: llvm_ir::Name::Name(name), .. } = p.operand.as_ref() else { return None };
+    u128::from_str_radix(name.strip_prefix(X87_MARKER)?, 16).ok()
 }
 
 unsafe fn is_constant_gep(c: LLVMValueRef) -> bool {

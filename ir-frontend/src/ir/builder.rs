@@ -3,7 +3,9 @@
 
 use super::entities::{Block, Dest, Func, Global, Inst, JumpTable, Msg, Value};
 use super::function::{Body, SrcLoc, ValueData, ValueDef};
-use super::instructions::{BinaryOp, CastOp, DestData, InstData, IntCC, JumpTableData, ValueList, Version};
+use super::instructions::{
+    BinaryOp, CastOp, DestData, FCastOp, FUnaryOp, FloatCC, FloatOp, InstData, IntCC, JumpTableData, ValueList, Version,
+};
 use super::types::{Type, PTR};
 use rustc_hash::FxHashMap;
 
@@ -112,9 +114,23 @@ impl<'a> FunctionBuilder<'a> {
         v
     }
 
-    /// An integer constant; `value` is masked to the type.
+    /// An integer constant; `value` is masked to the type. (For a floating-point type, the
+    /// constant with these bits: 0 is +0.0.)
     pub fn iconst(&mut self, ty: Type, value: u64) -> Value {
+        if ty.is_float() {
+            return self.fconst(ty, u128::from(value));
+        }
         self.intern(ValueData { ty, def: ValueDef::Const(value & ty.mask()) })
+    }
+
+    /// A floating-point constant of type `ty` from its bits (the low 32, 64 or 80 of `bits`).
+    pub fn fconst(&mut self, ty: Type, bits: u128) -> Value {
+        debug_assert!(ty.is_float());
+        let def = match ty {
+            Type::F80 => ValueDef::ConstF80 { hi: (bits >> 64) as u16, lo: bits as u64 },
+            _ => ValueDef::Const(bits as u64 & ty.mask()),
+        };
+        self.intern(ValueData { ty, def })
     }
 
     pub fn global_addr(&mut self, global: Global) -> Value {
@@ -175,6 +191,33 @@ impl<'a> FunctionBuilder<'a> {
             return arg;
         }
         self.ins_value(InstData::Cast { op, arg }, to)
+    }
+
+    pub fn fbinary(&mut self, op: FloatOp, a: Value, b: Value) -> Value {
+        let ty = self.body.value_type(a);
+        self.ins_value(InstData::FBinary { op, args: [a, b] }, ty)
+    }
+
+    pub fn funary(&mut self, op: FUnaryOp, arg: Value) -> Value {
+        let ty = self.body.value_type(arg);
+        self.ins_value(InstData::FUnary { op, arg }, ty)
+    }
+
+    pub fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+        let ty = self.body.value_type(a);
+        self.ins_value(InstData::Fma { args: [a, b, c] }, ty)
+    }
+
+    pub fn fcmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
+        self.ins_value(InstData::Fcmp { cc, args: [a, b] }, Type::I1)
+    }
+
+    /// A conversion involving floating point; returns `arg` itself when it already has type `to`.
+    pub fn fcast(&mut self, op: FCastOp, arg: Value, to: Type) -> Value {
+        if self.body.value_type(arg) == to {
+            return arg;
+        }
+        self.ins_value(InstData::FCast { op, arg }, to)
     }
 
     pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {

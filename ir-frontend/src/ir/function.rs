@@ -28,8 +28,10 @@ pub enum ValueDef {
     Result(Inst),
     /// The `index`-th parameter of a block (the entry block's parameters are the arguments).
     Param(Block, u32),
-    /// An integer constant, masked to the value's type.
+    /// A constant of an integer type (masked to the type) or of `f32`/`f64` (its bits).
     Const(u64),
+    /// An `f80` constant: the sign and exponent (`hi`) and the significand (`lo`).
+    ConstF80 { hi: u16, lo: u64 },
     /// The address of a global.
     GlobalAddr(Global),
     /// The address of a function (for function pointers).
@@ -146,8 +148,9 @@ impl Body {
     pub fn inst_args(&self, inst: Inst) -> Vec<Value> {
         match &self.insts[inst] {
             InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Change { args } => args.to_vec(),
-            InstData::Select { args } | InstData::MakeSymbolic { args } => args.to_vec(),
-            InstData::Cast { arg, .. } => vec![*arg],
+            InstData::FBinary { args, .. } | InstData::Fcmp { args, .. } => args.to_vec(),
+            InstData::Select { args } | InstData::MakeSymbolic { args } | InstData::Fma { args } => args.to_vec(),
+            InstData::Cast { arg, .. } | InstData::FUnary { arg, .. } | InstData::FCast { arg, .. } => vec![*arg],
             InstData::Load { addr } => vec![*addr],
             InstData::Store { addr, value } => vec![*addr, *value],
             InstData::DynAlloca { bytes } => vec![*bytes],

@@ -141,6 +141,194 @@ impl CastOp {
     }
 }
 
+/// Two-operand floating-point operations (IEEE, round to nearest even). Both operands and the
+/// result have the same floating-point type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// C's `fmod` (LLVM `frem`): the remainder of the quotient truncated toward zero.
+    Rem,
+    /// The magnitude of the first operand with the sign of the second.
+    Copysign,
+    /// IEEE `minNum`/`maxNum` (`llvm.minnum`): a NaN operand yields the other one.
+    Minnum,
+    Maxnum,
+}
+
+impl FloatOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatOp::Add => "fadd",
+            FloatOp::Sub => "fsub",
+            FloatOp::Mul => "fmul",
+            FloatOp::Div => "fdiv",
+            FloatOp::Rem => "frem",
+            FloatOp::Copysign => "copysign",
+            FloatOp::Minnum => "minnum",
+            FloatOp::Maxnum => "maxnum",
+        }
+    }
+}
+
+/// One-operand floating-point operations, result of the operand's type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FUnaryOp {
+    Neg,
+    Abs,
+    Sqrt,
+    /// Rounding to an integral value: toward -inf, +inf, zero, half away from zero, and to
+    /// nearest even (`rint`/`nearbyint` in the default rounding mode).
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    RoundEven,
+}
+
+impl FUnaryOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            FUnaryOp::Neg => "fneg",
+            FUnaryOp::Abs => "fabs",
+            FUnaryOp::Sqrt => "sqrt",
+            FUnaryOp::Floor => "floor",
+            FUnaryOp::Ceil => "ceil",
+            FUnaryOp::Trunc => "ftrunc",
+            FUnaryOp::Round => "round",
+            FUnaryOp::RoundEven => "roundeven",
+        }
+    }
+}
+
+/// Floating-point comparison conditions (LLVM's `fcmp` predicates): `O*` are false when an
+/// operand is NaN, `U*` true.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCC {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+}
+
+impl FloatCC {
+    pub const ALL: [FloatCC; 16] = [
+        FloatCC::False,
+        FloatCC::Oeq,
+        FloatCC::Ogt,
+        FloatCC::Oge,
+        FloatCC::Olt,
+        FloatCC::Ole,
+        FloatCC::One,
+        FloatCC::Ord,
+        FloatCC::Ueq,
+        FloatCC::Ugt,
+        FloatCC::Uge,
+        FloatCC::Ult,
+        FloatCC::Ule,
+        FloatCC::Une,
+        FloatCC::Uno,
+        FloatCC::True,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatCC::False => "false",
+            FloatCC::Oeq => "oeq",
+            FloatCC::Ogt => "ogt",
+            FloatCC::Oge => "oge",
+            FloatCC::Olt => "olt",
+            FloatCC::Ole => "ole",
+            FloatCC::One => "one",
+            FloatCC::Ord => "ord",
+            FloatCC::Ueq => "ueq",
+            FloatCC::Ugt => "ugt",
+            FloatCC::Uge => "uge",
+            FloatCC::Ult => "ult",
+            FloatCC::Ule => "ule",
+            FloatCC::Une => "une",
+            FloatCC::Uno => "uno",
+            FloatCC::True => "true",
+        }
+    }
+
+    /// The truth of the predicate given how the operands compare (`None`: unordered, a NaN).
+    pub fn holds(self, order: Option<std::cmp::Ordering>) -> bool {
+        use std::cmp::Ordering::*;
+        match order {
+            None => matches!(
+                self,
+                FloatCC::Ueq
+                    | FloatCC::Ugt
+                    | FloatCC::Uge
+                    | FloatCC::Ult
+                    | FloatCC::Ule
+                    | FloatCC::Une
+                    | FloatCC::Uno
+                    | FloatCC::True
+            ),
+            Some(o) => match self {
+                FloatCC::False | FloatCC::Uno => false,
+                FloatCC::True | FloatCC::Ord => true,
+                FloatCC::Oeq | FloatCC::Ueq => o == Equal,
+                FloatCC::One | FloatCC::Une => o != Equal,
+                FloatCC::Ogt | FloatCC::Ugt => o == Greater,
+                FloatCC::Oge | FloatCC::Uge => o != Less,
+                FloatCC::Olt | FloatCC::Ult => o == Less,
+                FloatCC::Ole | FloatCC::Ule => o != Greater,
+            },
+        }
+    }
+}
+
+/// Conversions involving floating point. The source type is the operand's, the target the
+/// result's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FCastOp {
+    /// To a wider floating-point type (exact).
+    Ext,
+    /// To a narrower floating-point type (rounded).
+    Trunc,
+    /// To a signed / unsigned integer, truncating toward zero. A value whose truncation does
+    /// not fit the integer type (or a NaN) is undefined behaviour in C: the interpreters report
+    /// it (`float-cast-overflow`) before converting.
+    ToSi,
+    ToUi,
+    /// From a signed / unsigned integer (rounded).
+    FromSi,
+    FromUi,
+    /// Reinterpreting the bits between a floating-point and an integer type of one width.
+    Bitcast,
+}
+
+impl FCastOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            FCastOp::Ext => "fpext",
+            FCastOp::Trunc => "fptrunc",
+            FCastOp::ToSi => "fptosi",
+            FCastOp::ToUi => "fptoui",
+            FCastOp::FromSi => "sitofp",
+            FCastOp::FromUi => "uitofp",
+            FCastOp::Bitcast => "bitcast",
+        }
+    }
+}
+
 /// Which version a `penumbra_execute(V)` block belongs to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Version {
@@ -167,6 +355,16 @@ pub enum InstData {
     Icmp { cc: IntCC, args: [Value; 2] },
     /// `result = cast arg` to the result type.
     Cast { op: CastOp, arg: Value },
+    /// `result = op a, b` on floating point.
+    FBinary { op: FloatOp, args: [Value; 2] },
+    /// `result = op a` on floating point.
+    FUnary { op: FUnaryOp, arg: Value },
+    /// `result = a * b + c` rounded once (`llvm.fma`).
+    Fma { args: [Value; 3] },
+    /// `result: i1 = fcmp cc a, b`.
+    Fcmp { cc: FloatCC, args: [Value; 2] },
+    /// `result = op arg` converted to the result type.
+    FCast { op: FCastOp, arg: Value },
     /// `result = cond ? a : b`; `args = [cond, a, b]`.
     Select { args: [Value; 3] },
     /// `result = load [addr]`, reading as many bytes as the result type has.
@@ -227,6 +425,11 @@ impl InstData {
             InstData::Binary { op, .. } => op.name(),
             InstData::Icmp { .. } => "icmp",
             InstData::Cast { op, .. } => op.name(),
+            InstData::FBinary { op, .. } => op.name(),
+            InstData::FUnary { op, .. } => op.name(),
+            InstData::Fma { .. } => "fma",
+            InstData::Fcmp { .. } => "fcmp",
+            InstData::FCast { op, .. } => op.name(),
             InstData::Select { .. } => "select",
             InstData::Load { .. } => "load",
             InstData::Store { .. } => "store",

@@ -1,4 +1,4 @@
-//! The penumbra IR: SSA over fixed-width bitvectors, in arenas of `u32` entities.
+//! The penumbra IR: SSA over fixed-width bitvectors and IEEE floats, in arenas of `u32` entities.
 //!
 //! A [`Module`] holds [`Function`]s and globals. A defined function has a [`Body`]: arenas of
 //! values, instructions ([`InstData`], 16 bytes each), blocks with parameters (instead of phis),
@@ -18,7 +18,9 @@ mod verifier;
 pub use builder::FunctionBuilder;
 pub use entities::{Block, Dest, Func, Global, Inst, JumpTable, Msg, Value};
 pub use function::{BlockData, Body, Function, Layout, Signature, SrcLoc, ValueData, ValueDef};
-pub use instructions::{BinaryOp, CastOp, DestData, InstData, IntCC, JumpTableData, ValueList, Version};
+pub use instructions::{
+    BinaryOp, CastOp, DestData, FCastOp, FUnaryOp, FloatCC, FloatOp, InstData, IntCC, JumpTableData, ValueList, Version,
+};
 pub use module::{GlobalData, GlobalInit, Module, Reloc, RelocTarget};
 pub use postdom::{execute_join, immediate_post_dominators, tests_execute};
 pub use text::{escape_bytes, inst_to_string, module_to_string, write_function, write_module};

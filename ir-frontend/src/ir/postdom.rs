@@ -157,7 +157,7 @@ pub fn tests_execute(body: &Body, v: Value) -> bool {
             return false;
         }
         let def = match body.values[v].def {
-            ValueDef::Const(_) => return true,
+            ValueDef::Const(_) | ValueDef::ConstF80 { .. } => return true,
             ValueDef::Result(inst) => inst,
             _ => return false,
         };

@@ -21,6 +21,7 @@ use super::entities::{Dest, Inst, Value};
 use super::function::{Body, Function, ValueDef};
 use super::instructions::InstData;
 use super::module::{GlobalData, GlobalInit, Module, RelocTarget};
+use super::types::Type;
 use std::fmt::{self, Write};
 
 /// Prints the whole module.
@@ -159,6 +160,16 @@ pub fn inst_to_string(module: &Module, body: &Body, inst: Inst) -> String {
     s
 }
 
+/// A floating-point constant operand: the shortest decimal that reads back to it, with its type
+/// (`1.5f64`), or the bits when that is not exact (NaNs and their payloads).
+fn float_text(x: f64, bits: u64, ty: &str) -> String {
+    if x.is_nan() {
+        format!("nan:{ty}:0x{bits:X}")
+    } else {
+        format!("{x:?}{ty}")
+    }
+}
+
 struct Printer<'a> {
     module: &'a Module,
     body: &'a Body,
@@ -168,7 +179,12 @@ impl Printer<'_> {
     fn value(&self, v: Value) -> String {
         let data = self.body.values[v];
         match data.def {
-            ValueDef::Const(c) => data.ty.sign_extend(c).to_string(),
+            ValueDef::Const(c) => match data.ty {
+                Type::F32 => float_text(f64::from(f32::from_bits(c as u32)), c, "f32"),
+                Type::F64 => float_text(f64::from_bits(c), c, "f64"),
+                ty => ty.sign_extend(c).to_string(),
+            },
+            ValueDef::ConstF80 { hi, lo } => format!("0xK{hi:04X}{lo:016X}"),
             ValueDef::GlobalAddr(g) => format!("@{}", self.module.globals[g].name),
             ValueDef::FuncAddr(f) => format!("@{}", self.module.funcs[f].name),
             ValueDef::Result(_) | ValueDef::Param(..) => v.to_string(),
@@ -203,7 +219,12 @@ impl Printer<'_> {
                 write!(out, "{m}{ty} {}", self.values(args))
             }
             InstData::Icmp { cc, args } => write!(out, "icmp.{} {}", cc.name(), self.values(args)),
-            InstData::Cast { arg, .. } => write!(out, "{m}{ty} {}", self.value(*arg)),
+            InstData::Fcmp { cc, args } => write!(out, "fcmp.{} {}", cc.name(), self.values(args)),
+            InstData::FBinary { args, .. } => write!(out, "{m}{ty} {}", self.values(args)),
+            InstData::Fma { args } => write!(out, "{m}{ty} {}", self.values(args)),
+            InstData::Cast { arg, .. } | InstData::FUnary { arg, .. } | InstData::FCast { arg, .. } => {
+                write!(out, "{m}{ty} {}", self.value(*arg))
+            }
             InstData::Select { args } => write!(out, "{m}{ty} {}", self.values(args)),
             InstData::Load { addr } => write!(out, "{m}{ty} [{}]", self.value(*addr)),
             InstData::Store { addr, value } => {

@@ -1,5 +1,10 @@
-//! Value types: fixed-width bitvectors. Pointers are `i64` (the address space is flat and 64-bit),
-//! so pointer arithmetic is ordinary integer arithmetic after lowering.
+//! Value types: fixed-width bitvectors and IEEE floating point. Pointers are `i64` (the address
+//! space is flat and 64-bit), so pointer arithmetic is ordinary integer arithmetic after lowering.
+//!
+//! A floating-point value is held as its bits, exactly as memory holds it: `f32` and `f64` in the
+//! IEEE binary32/binary64 encodings, `f80` in the x87 80-bit extended encoding (C's `long double`
+//! on x86-64: sign, 15-bit exponent, 64-bit significand with an explicit integer bit), which
+//! occupies 10 bytes when loaded or stored (16 with padding in arrays and structs).
 
 use std::fmt;
 
@@ -11,6 +16,9 @@ pub enum Type {
     I16,
     I32,
     I64,
+    F32,
+    F64,
+    F80,
 }
 
 /// The type of addresses.
@@ -24,8 +32,20 @@ impl Type {
             Type::I8 => 8,
             Type::I16 => 16,
             Type::I32 => 32,
-            Type::I64 => 64,
+            Type::I64 | Type::F64 => 64,
+            Type::F32 => 32,
+            Type::F80 => 80,
         }
+    }
+
+    /// Whether this is a floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, Type::F32 | Type::F64 | Type::F80)
+    }
+
+    /// Whether this is an integer (or pointer) type.
+    pub fn is_int(self) -> bool {
+        !self.is_float()
     }
 
     /// Size in memory, in bytes (`i1` occupies one byte, as in LLVM).
@@ -33,7 +53,7 @@ impl Type {
         self.bits().div_ceil(8)
     }
 
-    /// The type of the given width, if it is one of ours.
+    /// The integer type of the given width, if it is one of ours.
     pub fn from_bits(bits: u32) -> Option<Type> {
         Some(match bits {
             1 => Type::I1,
@@ -45,9 +65,14 @@ impl Type {
         })
     }
 
-    /// All-ones mask of this width.
+    /// All-ones mask of this width (of the low 64 bits for `f80`: see [`Type::mask128`]).
     pub fn mask(self) -> u64 {
-        u64::MAX >> (64 - self.bits())
+        u64::MAX >> (64 - self.bits().min(64))
+    }
+
+    /// All-ones mask of this width, for every type.
+    pub fn mask128(self) -> u128 {
+        u128::MAX >> (128 - self.bits())
     }
 
     /// Sign-extends a value of this width (held in the low bits) to 64 bits.
@@ -59,7 +84,12 @@ impl Type {
 
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "i{}", self.bits())
+        match self {
+            Type::F32 => f.write_str("f32"),
+            Type::F64 => f.write_str("f64"),
+            Type::F80 => f.write_str("f80"),
+            _ => write!(f, "i{}", self.bits()),
+        }
     }
 }
 
@@ -78,5 +108,10 @@ mod tests {
         assert_eq!(Type::I1.sign_extend(1), -1);
         assert_eq!(Type::from_bits(16), Some(Type::I16));
         assert_eq!(Type::from_bits(128), None);
+        assert_eq!(Type::F80.bytes(), 10);
+        assert_eq!(Type::F80.mask128(), (1 << 80) - 1);
+        assert_eq!(Type::F80.mask(), u64::MAX);
+        assert_eq!(Type::F32.to_string(), "f32");
+        assert!(Type::F64.is_float() && !Type::I64.is_float());
     }
 }

@@ -3,8 +3,9 @@
 //!    no terminator before it; every instruction in the layout appears once.
 //! 2. Signature: the entry block's parameters have the signature's parameter types; every
 //!    `ret` returns a value of the result type (or none for `void`).
-//! 3. Types: binary operands and result share one type; `icmp` operands share a type and the
-//!    result is `i1`; `zext`/`sext` widen and `trunc` narrows; conditions (`brif`, `select`,
+//! 3. Types: binary operands and result share one type (integer for `add`.., floating point
+//!    for `fadd`..); `icmp`/`fcmp` operands share a type and the result is `i1`; float
+//!    conversions go between the kinds their name says; `zext`/`sext` widen and `trunc` narrows; conditions (`brif`, `select`,
 //!    `assume`, `assert`) are `i1`; addresses and `alloca` results are `i64`; `change` sides and
 //!    result share a type; branch arguments match the target's parameters in number and type;
 //!    direct calls pass the declared parameter types (at least that many for varargs) and
@@ -15,7 +16,7 @@
 
 use super::entities::{Block, Inst, Value};
 use super::function::{Body, Function, ValueDef};
-use super::instructions::{CastOp, InstData};
+use super::instructions::{CastOp, FCastOp, InstData};
 use super::module::Module;
 use super::types::{Type, PTR};
 use cranelift_entity::{EntityRef, EntitySet, SecondaryMap};
@@ -142,6 +143,20 @@ impl Verifier<'_> {
         }
     }
 
+    fn expect_int(&mut self, inst: Inst, ty: Type) {
+        if !ty.is_int() {
+            let m = self.body.insts[inst].mnemonic();
+            self.error(Some(inst), format!("{m} on {ty}, which is not an integer type"));
+        }
+    }
+
+    fn expect_float(&mut self, inst: Inst, ty: Type) {
+        if !ty.is_float() {
+            let m = self.body.insts[inst].mnemonic();
+            self.error(Some(inst), format!("{m} on {ty}, which is not a floating-point type"));
+        }
+    }
+
     fn check_dest_args(&mut self, inst: Inst) {
         for dest in self.body.successors(inst) {
             let data = &self.body.dests[dest];
@@ -171,6 +186,11 @@ impl Verifier<'_> {
                 InstData::Binary { .. }
                     | InstData::Icmp { .. }
                     | InstData::Cast { .. }
+                    | InstData::FBinary { .. }
+                    | InstData::FUnary { .. }
+                    | InstData::Fma { .. }
+                    | InstData::Fcmp { .. }
+                    | InstData::FCast { .. }
                     | InstData::Select { .. }
                     | InstData::Load { .. }
                     | InstData::Alloca { .. }
@@ -187,15 +207,53 @@ impl Verifier<'_> {
         match data {
             InstData::Binary { args: [a, b], .. } | InstData::Change { args: [a, b] } => {
                 let t = rty.expect("checked above");
+                if matches!(data, InstData::Binary { .. }) {
+                    self.expect_int(inst, t);
+                }
                 self.expect_ty(inst, *a, t, "operand");
                 self.expect_ty(inst, *b, t, "operand");
             }
-            InstData::Icmp { args: [a, b], .. } => {
+            InstData::Icmp { args: [a, b], .. } | InstData::Fcmp { args: [a, b], .. } => {
                 let t = self.ty(*a);
+                if matches!(data, InstData::Icmp { .. }) {
+                    self.expect_int(inst, t);
+                } else {
+                    self.expect_float(inst, t);
+                }
                 self.expect_ty(inst, *b, t, "operand");
                 self.expect_ty(inst, result.expect("checked"), Type::I1, "result");
             }
+            InstData::FBinary { args, .. } | InstData::Fma { args: [_, args @ ..] } => {
+                let t = rty.expect("checked above");
+                self.expect_float(inst, t);
+                if let InstData::Fma { args: [a, ..] } = data {
+                    self.expect_ty(inst, *a, t, "operand");
+                }
+                for &a in args {
+                    self.expect_ty(inst, a, t, "operand");
+                }
+            }
+            InstData::FUnary { arg, .. } => {
+                let t = rty.expect("checked above");
+                self.expect_float(inst, t);
+                self.expect_ty(inst, *arg, t, "operand");
+            }
+            InstData::FCast { op, arg } => {
+                let (from, to) = (self.ty(*arg), rty.expect("checked"));
+                let ok = match op {
+                    FCastOp::Ext => from.is_float() && to.is_float() && to.bits() > from.bits(),
+                    FCastOp::Trunc => from.is_float() && to.is_float() && to.bits() < from.bits(),
+                    FCastOp::ToSi | FCastOp::ToUi => from.is_float() && to.is_int(),
+                    FCastOp::FromSi | FCastOp::FromUi => from.is_int() && to.is_float(),
+                    FCastOp::Bitcast => from.is_float() != to.is_float() && from.bits() == to.bits(),
+                };
+                if !ok {
+                    self.error(Some(inst), format!("{} from {from} to {to}", op.name()));
+                }
+            }
             InstData::Cast { op, arg } => {
+                self.expect_int(inst, self.ty(*arg));
+                self.expect_int(inst, rty.expect("checked"));
                 let (from, to) = (self.ty(*arg).bits(), rty.expect("checked").bits());
                 let ok = match op {
                     CastOp::Zext | CastOp::Sext => to > from,
@@ -257,6 +315,7 @@ impl Verifier<'_> {
             InstData::Jump { .. } | InstData::Switch { .. } | InstData::Unreachable | InstData::Unsupported { .. } => {}
         }
         if let InstData::Switch { arg, table } = data {
+            self.expect_int(inst, self.ty(*arg));
             let width_mask = self.ty(*arg).mask();
             if self.body.jump_tables[*table].cases.iter().any(|(v, _)| v & !width_mask != 0) {
                 self.error(Some(inst), "case value wider than the switch operand");
@@ -287,7 +346,10 @@ impl Verifier<'_> {
                             }
                         },
                         ValueDef::Param(b, _) => (b, None),
-                        ValueDef::Const(_) | ValueDef::GlobalAddr(_) | ValueDef::FuncAddr(_) => continue,
+                        ValueDef::Const(_)
+                        | ValueDef::ConstF80 { .. }
+                        | ValueDef::GlobalAddr(_)
+                        | ValueDef::FuncAddr(_) => continue,
                     };
                     let ok = if def_block == block {
                         def_index.is_none_or(|d| d < i as u32)

@@ -194,12 +194,18 @@ impl LibcFn {
 /// The arguments of one call, checked for presence.
 pub(crate) struct Args<'x> {
     pub name: &'x str,
-    pub values: &'x [u64],
+    /// The arguments' bits (an `f80`'s 80, 64 at most otherwise).
+    pub values: &'x [u128],
 }
 
 impl Args<'_> {
     /// The `i`-th argument; a call with too few arguments is an invalid call.
     pub fn get(&self, i: usize) -> Result<u64, Fault> {
+        self.wide(i).map(|v| v as u64)
+    }
+
+    /// The `i`-th argument with all its bits (a `long double`'s 80).
+    pub fn wide(&self, i: usize) -> Result<u128, Fault> {
         self.values.get(i).copied().ok_or_else(|| {
             Fault::error(
                 ErrorKind::InvalidCall,
@@ -218,7 +224,7 @@ impl Args<'_> {
 pub(crate) type Ret = Result<Option<u64>, Stop>;
 
 /// Runs the model `f` of the function `name` on `args`.
-pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u64]) -> Result<Option<u64>, Stop> {
+pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u128]) -> Result<Option<u64>, Stop> {
     let a = Args { name, values: args };
     use LibcFn::*;
     match f {

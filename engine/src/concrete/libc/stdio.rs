@@ -134,7 +134,7 @@ fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize, printed: bool) ->
 struct VarArgs<'x, 'a> {
     m: &'x mut Machine<'a>,
     name: &'x str,
-    values: &'x [u64],
+    values: &'x [u128],
     next: usize,
     printed: bool,
 }
@@ -154,6 +154,15 @@ impl PrintfArgs for VarArgs<'_, '_> {
         self.next_value()
     }
 
+    fn next_float(&mut self, long: bool) -> Result<u128, Fault> {
+        let v = self.next_wide()?;
+        let v = if long { v & ((1 << 80) - 1) } else { v & u128::from(u64::MAX) };
+        if self.printed {
+            self.m.observe(v as u64);
+        }
+        Ok(v)
+    }
+
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Fault> {
         let len = match max {
             None => self.m.mem.strlen(addr)?,
@@ -170,6 +179,10 @@ impl PrintfArgs for VarArgs<'_, '_> {
 
 impl VarArgs<'_, '_> {
     fn next_value(&mut self) -> Result<u64, Fault> {
+        self.next_wide().map(|v| v as u64)
+    }
+
+    fn next_wide(&mut self) -> Result<u128, Fault> {
         let v = self.values.get(self.next).copied().ok_or_else(|| {
             Fault::error(
                 ErrorKind::InvalidCall,

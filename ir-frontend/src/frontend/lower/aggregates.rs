@@ -3,7 +3,7 @@
 //! `llvm.*.with.overflow` intrinsics (`{ i32, i1 }`).
 //!
 //! The IR has only scalar values, so an aggregate value is held as its list of scalar
-//! *leaves* (every integer or pointer field, flattened in order, each with its byte offset in
+//! *leaves* (every integer, float or pointer field, flattened in order, each with its byte offset in
 //! memory). `load`/`store` of an aggregate access each leaf, `extractvalue`/`insertvalue`
 //! pick or replace a range of leaves, `select` and phis work leaf by leaf.
 //!
@@ -11,8 +11,8 @@
 //! the callee stores the leaves into, and return nothing; each call site passes a buffer
 //! allocated in its function's entry block and reads the leaves back after the call. This
 //! applies to declared functions too (an interpreter modelling, say, `ldiv` sees the buffer
-//! first). Aggregates with floating-point or vector leaves, or more than [`MAX_LEAVES`]
-//! leaves, stay unsupported.
+//! first). Aggregates with vector, half or quadruple float leaves, or more than
+//! [`MAX_LEAVES`] leaves, stay unsupported.
 
 use super::function::FnLower;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
@@ -37,7 +37,7 @@ pub(super) fn is_aggregate(ty: &LType) -> bool {
 }
 
 impl ModuleCx<'_> {
-    /// The leaves of an aggregate type made of integers and pointers only; `None` otherwise.
+    /// The leaves of an aggregate type made of integers, floats and pointers only; `None` otherwise.
     pub(super) fn leaves(&self, ty: &LType) -> Option<Vec<Leaf>> {
         if !is_aggregate(ty) {
             return None;
@@ -52,7 +52,7 @@ impl ModuleCx<'_> {
             // Odd-width integers (bit-field storage) are left out: their accesses are
             // assembled from pieces (see `widths`), which leaves do not do.
             LType::IntegerType { bits } if super::widths::is_odd(*bits) => return None,
-            LType::IntegerType { .. } | LType::PointerType { .. } => {
+            LType::IntegerType { .. } | LType::PointerType { .. } | LType::FPType(_) => {
                 if out.len() >= MAX_LEAVES {
                     return None;
                 }

@@ -1,4 +1,5 @@
-//! Constant operands of instructions. Integers, `null`, `undef`/`poison` (as 0) and the
+//! Constant operands of instructions. Integers, floats (`x86_fp80` ones through the marker
+//! expression of [`x87_marker_bits`]), `null`, `undef`/`poison` (as 0) and the
 //! addresses of globals and functions are IR constants; constant expressions (a GEP into a
 //! global, `ptrtoint`, arithmetic on those) are materialised as instructions at the use, with
 //! constant GEP offsets from [`LlvmInfo`](crate::frontend::llvm_info::LlvmInfo), since
@@ -9,8 +10,9 @@ use super::globals::global_name;
 use super::inst::int_cc;
 use super::types::{category, ir_type, LResult, Unsup};
 use super::widths::int_bits;
-use crate::frontend::llvm_info::{gep_key, GepOffset};
-use crate::ir::{BinaryOp, CastOp, Value, PTR};
+use crate::frontend::llvm_info::{gep_key, x87_marker_bits, GepOffset};
+use crate::ir::{BinaryOp, CastOp, Type, Value, PTR};
+use llvm_ir::constant::Float;
 use llvm_ir::{Constant, ConstantRef, Name, Type as LType};
 
 impl<'a, 'm> FnLower<'a, 'm> {
@@ -43,6 +45,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 let k = self.b.iconst(PTR, offset as u64);
                 Ok(self.b.binary(BinaryOp::Add, base, k))
             }
+            C::BitCast(_) if x87_marker_bits(c).is_some() => {
+                Ok(self.b.fconst(Type::F80, x87_marker_bits(c).expect("checked")))
+            }
             C::BitCast(b) => self.same_width_const(&b.operand, &b.to_type),
             C::AddrSpaceCast(b) => self.same_width_const(&b.operand, &b.to_type),
             C::PtrToInt(p) => self.cast_const(&p.operand, &p.to_type, CastOp::Zext),
@@ -71,7 +76,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 let b = self.constant(&s.false_value)?;
                 Ok(self.b.select(cond, a, b))
             }
-            C::Float(_) => Err(Unsup::Category("floating point".into())),
+            C::Float(Float::Single(x)) => Ok(self.b.fconst(Type::F32, u128::from(x.to_bits()))),
+            C::Float(Float::Double(x)) => Ok(self.b.fconst(Type::F64, u128::from(x.to_bits()))),
+            C::Float(other) => Err(Unsup::msg(format!("floating-point constant of type {other}"))),
             C::Struct { .. } | C::Array { .. } => Err(Unsup::Category("aggregate value".into())),
             C::Vector(_) | C::ExtractElement(_) | C::InsertElement(_) | C::ShuffleVector(_) => {
                 Err(Unsup::Category("vector type".into()))
@@ -101,10 +108,14 @@ impl<'a, 'm> FnLower<'a, 'm> {
     fn same_width_const(&mut self, operand: &'m ConstantRef, to: &LType) -> LResult<Value> {
         let to = ir_type(to)?;
         let x = self.constant(operand)?;
-        if self.b.body().value_type(x) != to {
-            return Err(Unsup::msg("bitcast between types of different widths"));
+        let from = self.b.body().value_type(x);
+        if from == to {
+            Ok(x)
+        } else if from.bits() == to.bits() && from.is_float() != to.is_float() {
+            Ok(self.b.fcast(crate::ir::FCastOp::Bitcast, x, to))
+        } else {
+            Err(Unsup::msg("bitcast between types of different widths"))
         }
-        Ok(x)
     }
 
     fn cast_const(&mut self, operand: &'m ConstantRef, to: &LType, widen: CastOp) -> LResult<Value> {

@@ -153,6 +153,10 @@ pub(super) struct FnLower<'a, 'm> {
     /// not lowered, and the folded branches' conditions, removed if nothing else uses them.
     pub(super) folded_sides: Vec<usize>,
     pub(super) folded_conditions: Vec<Value>,
+    /// `bitcast x86_fp80 %x to i80` results (the IR has no 80-bit integers), by name, with the
+    /// `f80` value: clang's `__builtin_signbit(long double)` compares one with 0, which
+    /// [`super::float`] lowers as a floating-point sign test; any other use is unsupported.
+    pub(super) x87_bits: FxHashMap<&'m Name, Value>,
 }
 
 impl<'a, 'm> FnLower<'a, 'm> {
@@ -173,6 +177,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             current: 0,
             reachable: true,
             missing: Vec::new(),
+            x87_bits: FxHashMap::default(),
             folded_sides: Vec::new(),
             folded_conditions: Vec::new(),
         }
@@ -520,8 +525,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
     }
 
     /// A destination for the edge from the current LLVM block to `target`, passing the
-    /// incoming values of `target`'s phis. Floating-point phis get a 0 stand-in: their block
-    /// begins with `unsupported`.
+    /// incoming values of `target`'s phis. Phis of a type the IR lacks (vectors) get a 0
+    /// stand-in: their block begins with `unsupported`.
     fn dest(&mut self, target: &Name) -> LResult<Dest> {
         let &index = self.block_index.get(target).ok_or_else(|| Unsup::msg("branch to an unknown block"))?;
         let f = self.f;

@@ -1,11 +1,11 @@
 //! Globals: their sizes (from LLVM, since `llvm-ir` types every global as `ptr`) and their
 //! initial contents, evaluated into bytes plus relocations for the addresses of globals and
-//! functions (constant GEPs become addends). Initialisers that cannot be evaluated (floating
-//! point other than `float`/`double` bits, address arithmetic beyond `+`/`-` of a constant)
+//! functions (constant GEPs become addends). Initialisers that cannot be evaluated (half or
+//! quadruple floating point, address arithmetic beyond `+`/`-` of a constant)
 //! become `GlobalInit::Unsupported`, so only a path that touches the global is affected.
 
 use super::ModuleCx;
-use crate::frontend::llvm_info::{gep_key, global_key, GepOffset};
+use crate::frontend::llvm_info::{gep_key, global_key, x87_marker_bits, GepOffset, X87_MARKER};
 use crate::ir::{GlobalData, GlobalInit, Reloc, RelocTarget};
 use llvm_ir::constant::Float;
 use llvm_ir::{Constant, IntPredicate, Name};
@@ -56,7 +56,8 @@ impl<'m> ModuleCx<'m> {
     pub(super) fn declare_globals(&mut self) {
         let llvm = self.llvm;
         for g in &llvm.global_vars {
-            if matches!(&g.name, Name::Name(n) if super::lifecycle::TABLES.contains(&n.as_str())) {
+            if matches!(&g.name, Name::Name(n) if super::lifecycle::TABLES.contains(&n.as_str()) || n.starts_with(X87_MARKER))
+            {
                 continue;
             }
             let key = global_key(&g.name);
@@ -181,6 +182,11 @@ impl<'m> ModuleCx<'m> {
                 Float::Double(x) => put(bytes, offset, x.to_bits(), 8),
                 other => Err(format!("floating-point constant {other:?}")),
             },
+            Constant::BitCast(_) if x87_marker_bits(c).is_some() => {
+                let bits = x87_marker_bits(c).expect("checked");
+                put(bytes, offset, bits as u64, 8)?;
+                put(bytes, offset + 8, (bits >> 64) as u64, 2)
+            }
             Constant::Vector(_) => Err("vector constant".to_string()),
             _ => match self.scalar(c)? {
                 Scalar::Int { value, bits } => put(bytes, offset, value, bits.div_ceil(8) as usize),

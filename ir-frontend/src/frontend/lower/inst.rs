@@ -1,13 +1,13 @@
 //! Non-terminator instructions: integer arithmetic, comparisons, casts, `select`, `freeze`,
-//! and the dispatch to memory ([`super::memory`]) and calls ([`super::calls`]). Floating
-//! point, vectors, aggregates as values, atomics read-modify-write and `va_arg` are
-//! unsupported; the `describe` and `result_type` helpers serve the `unsupported` path.
+//! and the dispatch to floating point ([`super::float`]), memory ([`super::memory`]) and
+//! calls ([`super::calls`]). Vectors and `va_arg` are unsupported; the `describe` and
+//! `result_type` helpers serve the `unsupported` path.
 
 use super::aggregates::is_aggregate;
 use super::function::FnLower;
 use super::types::{ir_type, struct_fields, LResult, Unsup};
 use super::widths::int_bits;
-use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value, ValueDef};
+use crate::ir::{BinaryOp, CastOp, FCastOp, FUnaryOp, FloatOp, IntCC, Type, Value, ValueDef};
 use llvm_ir::{Instruction, IntPredicate, Operand, Type as LType, TypeRef};
 
 pub(super) fn int_cc(p: IntPredicate) -> IntCC {
@@ -44,6 +44,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
             I::LShr(i) => self.binary(BinaryOp::LShr, &i.operand0, &i.operand1, &i.dest),
             I::AShr(i) => self.binary(BinaryOp::AShr, &i.operand0, &i.operand1, &i.dest),
             I::ICmp(i) => {
+                if let Some(v) = self.x87_sign_test(i) {
+                    self.define(&i.dest, v);
+                    return Ok(());
+                }
                 let a = self.operand(&i.operand0)?;
                 let b = self.operand(&i.operand1)?;
                 let bits = self.bits_of(&i.operand0)?;
@@ -57,6 +61,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             // Pointers are i64: ptrtoint/inttoptr are width changes (inttoptr zero-extends).
             I::PtrToInt(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Zext),
             I::IntToPtr(c) => self.cast(&c.operand, &c.to_type, &c.dest, CastOp::Zext),
+            I::BitCast(c) if self.x87_to_bits(&c.operand, &c.dest)? => Ok(()),
             I::BitCast(c) => self.same_width(&c.operand, &c.to_type, &c.dest),
             I::AddrSpaceCast(c) => self.same_width(&c.operand, &c.to_type, &c.dest),
             I::Select(s) if is_aggregate(&self.cx.llvm.types.type_of(&s.true_value)) => {
@@ -85,19 +90,19 @@ impl<'a, 'm> FnLower<'a, 'm> {
             // Single-threaded programs: a fence orders nothing.
             I::Fence(_) => Ok(()),
             I::Call(c) => self.call(c),
-            I::FAdd(_)
-            | I::FSub(_)
-            | I::FMul(_)
-            | I::FDiv(_)
-            | I::FRem(_)
-            | I::FNeg(_)
-            | I::FCmp(_)
-            | I::FPTrunc(_)
-            | I::FPExt(_)
-            | I::FPToUI(_)
-            | I::FPToSI(_)
-            | I::UIToFP(_)
-            | I::SIToFP(_) => Err(Unsup::Category("floating point".into())),
+            I::FAdd(i) => self.float_binary(FloatOp::Add, &i.operand0, &i.operand1, &i.dest),
+            I::FSub(i) => self.float_binary(FloatOp::Sub, &i.operand0, &i.operand1, &i.dest),
+            I::FMul(i) => self.float_binary(FloatOp::Mul, &i.operand0, &i.operand1, &i.dest),
+            I::FDiv(i) => self.float_binary(FloatOp::Div, &i.operand0, &i.operand1, &i.dest),
+            I::FRem(i) => self.float_binary(FloatOp::Rem, &i.operand0, &i.operand1, &i.dest),
+            I::FNeg(i) => self.float_unary(FUnaryOp::Neg, &i.operand, &i.dest),
+            I::FCmp(i) => self.float_compare(i.predicate, &i.operand0, &i.operand1, &i.dest),
+            I::FPTrunc(c) => self.float_cast(FCastOp::Trunc, &c.operand, &c.to_type, &c.dest),
+            I::FPExt(c) => self.float_cast(FCastOp::Ext, &c.operand, &c.to_type, &c.dest),
+            I::FPToUI(c) => self.float_cast(FCastOp::ToUi, &c.operand, &c.to_type, &c.dest),
+            I::FPToSI(c) => self.float_cast(FCastOp::ToSi, &c.operand, &c.to_type, &c.dest),
+            I::UIToFP(c) => self.float_cast(FCastOp::FromUi, &c.operand, &c.to_type, &c.dest),
+            I::SIToFP(c) => self.float_cast(FCastOp::FromSi, &c.operand, &c.to_type, &c.dest),
             I::ExtractElement(_) | I::InsertElement(_) | I::ShuffleVector(_) => {
                 Err(Unsup::Category("vector type".into()))
             }
@@ -158,14 +163,20 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
     }
 
-    /// `bitcast`/`addrspacecast` between types the IR sees as the same: identity.
+    /// `bitcast`/`addrspacecast` between types the IR sees as the same: identity; between a
+    /// float and an integer of its width, a reinterpretation of the bits.
     fn same_width(&mut self, operand: &'m Operand, to: &LType, dest: &'m llvm_ir::Name) -> LResult<()> {
         let to = ir_type(to)?;
         let x = self.operand(operand)?;
-        if self.b.body().value_type(x) != to {
+        let from = self.b.body().value_type(x);
+        let v = if from == to {
+            x
+        } else if from.bits() == to.bits() && from.is_float() != to.is_float() {
+            self.b.fcast(FCastOp::Bitcast, x, to)
+        } else {
             return Err(Unsup::msg("bitcast between types of different widths"));
-        }
-        self.define(dest, x);
+        };
+        self.define(dest, v);
         Ok(())
     }
 }

@@ -9,7 +9,8 @@
 //! - `llvm.*.with.overflow` (an aggregate `{ result, overflowed }`, see [`super::aggregates`]),
 //!   and `llvm.va_start/va_copy/va_end` (see [`super::varargs`]).
 //! - `llvm.trap`: `unreachable`.
-//! - Everything else (floating-point intrinsics, `llvm.fshl`, ...) is unsupported.
+//! - Floating-point intrinsics: see [`super::float`].
+//! - Everything else (`llvm.fshl`, `llvm.powi`, ...) is unsupported.
 
 use super::calls::scalar_result;
 use super::function::FnLower;
@@ -113,6 +114,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
             let negated = self.b.binary(BinaryOp::Sub, zero, x);
             let v = self.b.select(negative, negated, x);
             return self.define_result(c, v);
+        }
+        if let Some(done) = self.float_intrinsic(name, c) {
+            return done;
         }
         if name.starts_with("llvm.objectsize.") {
             let ty = ret.ok_or_else(|| Unsup::msg("llvm.objectsize without a result"))?;

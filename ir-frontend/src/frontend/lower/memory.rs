@@ -1,5 +1,5 @@
 //! Memory instructions: `alloca` (constant-size, or `dyn_alloca` for VLAs), `load`/`store`
-//! of integers and pointers (atomic ones too: penumbra runs one thread), `atomicrmw` and
+//! of integers, floats and pointers (atomic ones too: penumbra runs one thread), `atomicrmw` and
 //! `cmpxchg` as load-compute-store, and `getelementptr` lowered to `i64` offset arithmetic with the
 //! element sizes and struct field offsets of the module's data layout (from LLVM itself).
 //! Indices are sign-extended (or truncated) to 64 bits as LLVM specifies; constant indices
@@ -45,10 +45,11 @@ impl<'a, 'm> FnLower<'a, 'm> {
         if is_aggregate(&l.loaded_ty) {
             return self.load_aggregate(&l.loaded_ty, &l.address, &l.dest);
         }
-        ir_type(&l.loaded_ty)?;
+        let ty = ir_type(&l.loaded_ty)?;
         let addr = self.operand(&l.address)?;
         let v = match int_bits(&l.loaded_ty) {
             Some(bits) => self.load_int(addr, bits),
+            None if ty.is_float() => self.b.load(ty, addr),
             None => return Err(Unsup::msg(format!("load of {}", l.loaded_ty))),
         };
         self.define(&l.dest, v);
@@ -61,6 +62,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
         let value = self.operand(&s.value)?;
         let addr = self.operand(&s.address)?;
+        if self.b.body().value_type(value).is_float() {
+            self.b.store(addr, value);
+            return Ok(());
+        }
         let bits = self.bits_of(&s.value)?;
         self.store_int(addr, value, bits);
         Ok(())

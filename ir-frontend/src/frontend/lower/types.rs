@@ -1,11 +1,11 @@
 //! LLVM types as the IR sees them: integers of up to 64 bits (odd widths in a wider
-//! container, see [`super::widths`]) and pointers (as `i64`) are values; everything else
-//! (floating point, vectors, wider integers, aggregates as values) is a construct the IR
-//! does not model, described by a category that
-//! becomes the start of an `unsupported` message ("floating point: fadd").
+//! container, see [`super::widths`]), pointers (as `i64`), `float`, `double` and `x86_fp80`
+//! are values; everything else (half and quadruple floats, vectors, wider integers, aggregates
+//! as values) is a construct the IR does not model, described by a category that becomes the
+//! start of an `unsupported` message ("vector type: shufflevector").
 
 use crate::ir::{Type, PTR};
-use llvm_ir::types::NamedStructDef;
+use llvm_ir::types::{FPType, NamedStructDef};
 use llvm_ir::{Type as LType, TypeRef};
 
 /// Why an instruction cannot be lowered. `Category` is completed by the instruction lowering
@@ -39,6 +39,9 @@ pub(super) fn ir_type(ty: &LType) -> LResult<Type> {
             super::widths::container(*bits).ok_or_else(|| Unsup::Category(format!("{bits}-bit integer")))
         }
         LType::PointerType { .. } => Ok(PTR),
+        LType::FPType(FPType::Single) => Ok(Type::F32),
+        LType::FPType(FPType::Double) => Ok(Type::F64),
+        LType::FPType(FPType::X86_FP80) => Ok(Type::F80),
         other => Err(Unsup::Category(category(other))),
     }
 }
@@ -60,7 +63,7 @@ pub(super) fn sig_type(ty: &LType) -> Option<Type> {
 /// The first words of an `unsupported` message for a value of this type.
 pub(super) fn category(ty: &LType) -> String {
     match ty {
-        LType::FPType(_) => "floating point".to_string(),
+        LType::FPType(fp) => format!("floating point of type {fp:?}"),
         LType::IntegerType { bits } => format!("{bits}-bit integer"),
         LType::VectorType { .. } => "vector type".to_string(),
         LType::ArrayType { .. } | LType::StructType { .. } | LType::NamedStructType { .. } => {
@@ -97,9 +100,14 @@ mod tests {
         assert_eq!(ir_type(&LType::PointerType { addr_space: 0 }), Ok(Type::I64));
         assert_eq!(ir_type(&LType::IntegerType { bits: 24 }), Ok(Type::I32));
         assert_eq!(ir_type(&LType::IntegerType { bits: 128 }), Err(Unsup::Category("128-bit integer".into())));
-        let double = LType::FPType(llvm_ir::types::FPType::Double);
-        assert_eq!(ir_type(&double).map_err(|e| e.describe("fadd")), Err("floating point: fadd".to_string()));
-        assert_eq!(stand_in(&double), Type::I64);
+        assert_eq!(ir_type(&LType::FPType(FPType::Double)), Ok(Type::F64));
+        assert_eq!(ir_type(&LType::FPType(FPType::X86_FP80)), Ok(Type::F80));
+        let quad = LType::FPType(FPType::FP128);
+        assert_eq!(
+            ir_type(&quad).map_err(|e| e.describe("fadd")),
+            Err("floating point of type FP128: fadd".to_string())
+        );
+        assert_eq!(stand_in(&quad), Type::I64);
         assert_eq!(sig_type(&LType::VoidType), None);
     }
 }

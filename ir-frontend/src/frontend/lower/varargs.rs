@@ -8,7 +8,8 @@
 //! - a defined variadic function gets one hidden last parameter, the address of its
 //!   variable-argument area, and is not variadic in the IR;
 //! - each call site builds that area (allocated on entry of the caller): each argument in its
-//!   own 8-byte slot, `byval` structs copied in, rounded up to 8 bytes; a call without
+//!   own 8-byte slot (a `long double` in a 16-aligned 16-byte one), `byval` structs copied
+//!   in, rounded up to 8 bytes; a call without
 //!   variable arguments gets one slot holding 0;
 //! - `llvm.va_start(ap)` writes `gp_offset = 48` and `fp_offset = 176` (the register areas
 //!   are used up), `overflow_arg_area = ` the hidden parameter, `reg_save_area = 0`, so clang's
@@ -31,15 +32,22 @@ const GP_OFFSET_EXHAUSTED: u64 = 48;
 /// `fp_offset` once the eight vector argument registers are used up (48 + 8 * 16).
 const FP_OFFSET_EXHAUSTED: u64 = 176;
 
-/// The size of a variable argument's slot(s): 8 bytes, or a `byval` object rounded up to 8.
-fn slot_size(lower: &FnLower<'_, '_>, attrs: &[ParameterAttribute]) -> Option<u64> {
+/// The size of a variable argument's slot(s): 8 bytes, 16 for a `long double` (the ABI's
+/// memory class: 16 bytes, 16-aligned), or a `byval` object rounded up to 8.
+fn slot_size(lower: &FnLower<'_, '_>, arg: &Operand, attrs: &[ParameterAttribute]) -> Option<u64> {
     match attrs.iter().find_map(|a| match a {
         ParameterAttribute::ByVal(t) => Some(t),
         _ => None,
     }) {
         Some(t) => lower.cx.info.layout(t).map(|l| l.size.div_ceil(8) * 8),
+        None if is_x87(lower, arg) => Some(16),
         None => Some(8),
     }
+}
+
+/// Whether a variable argument is a `long double`, which `va_arg` reads 16-aligned.
+fn is_x87(lower: &FnLower<'_, '_>, arg: &Operand) -> bool {
+    matches!(lower.cx.llvm.types.type_of(arg).as_ref(), llvm_ir::Type::FPType(llvm_ir::types::FPType::X86_FP80))
 }
 
 impl<'a, 'm> FnLower<'a, 'm> {
@@ -48,8 +56,14 @@ impl<'a, 'm> FnLower<'a, 'm> {
     /// an argument that may not be there: musl's `fcntl(fd, F_GETFL)` takes its third argument
     /// whatever the command, where the hardware gives it a register's leftover).
     pub(super) fn vararg_area_size(&self, c: &Call, fixed: usize) -> Option<u64> {
-        let size: Option<u64> = c.arguments.iter().skip(fixed).map(|(_, attrs)| slot_size(self, attrs)).sum();
-        size.map(|s| s.max(8))
+        let mut size = 0u64;
+        for (a, attrs) in c.arguments.iter().skip(fixed) {
+            if is_x87(self, a) {
+                size = size.next_multiple_of(16);
+            }
+            size += slot_size(self, a, attrs)?;
+        }
+        Some(size.max(8))
     }
 
     /// The arguments of a call to a defined variadic function with `fixed` fixed
@@ -69,7 +83,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
         let mut offset = 0u64;
         for (a, attrs) in extra {
-            let size = slot_size(self, attrs).ok_or_else(|| Unsup::msg("variable argument of an unsized type"))?;
+            let size = slot_size(self, a, attrs).ok_or_else(|| Unsup::msg("variable argument of an unsized type"))?;
+            if is_x87(self, a) {
+                offset = offset.next_multiple_of(16);
+            }
             let value = self.operand(a)?;
             let slot = self.offset_addr(area, offset);
             if attrs.iter().any(|at| matches!(at, ParameterAttribute::ByVal(_))) {
