@@ -7,6 +7,7 @@ mod support;
 mod batch;
 mod exec_corpus;
 mod exec_errors;
+mod float_symbolic;
 mod musl;
 mod output_safety;
 mod program_files;

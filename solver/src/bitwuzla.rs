@@ -20,6 +20,10 @@ use std::time::Instant;
 use bitwuzla_sys as sys;
 use thiserror::Error;
 
+mod fp;
+
+pub use fp::{FpBinary, FpCompare, FpRound};
+
 /// A misuse the wrapper refused (a bug in the caller), or an unexpected
 /// answer from Bitwuzla.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -30,12 +34,13 @@ fn err<T>(msg: impl Into<String>) -> Result<T, BzError> {
     Err(BzError(msg.into()))
 }
 
-/// A Bitwuzla term together with its sort: a bitvector of `width` bits, or
-/// Boolean when `width == 0`.
+/// A Bitwuzla term together with its sort: a bitvector of `width` bits, Boolean when
+/// `width == 0`, or with `float` the IEEE floating-point sort of `width` bits (32 or 64).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BzTerm {
     raw: sys::BitwuzlaTerm,
     width: u8,
+    float: bool,
 }
 
 impl BzTerm {
@@ -192,7 +197,7 @@ impl Bitwuzla {
         let v = value & (u64::MAX >> (64 - u32::from(width)));
         // SAFETY: the sort belongs to this term manager and `v` fits it.
         let raw = unsafe { sys::bitwuzla_mk_bv_value_uint64(self.tm.as_ptr(), sort, v) };
-        Ok(BzTerm { raw, width })
+        Ok(BzTerm { raw, width, float: false })
     }
 
     /// A fresh bitvector constant (an SMT-LIB `declare-fun` of arity 0).
@@ -201,12 +206,12 @@ impl Bitwuzla {
         let sym = CString::new(symbol.replace('\0', "_")).map_err(|e| BzError(e.to_string()))?;
         // SAFETY: valid sort; the symbol is copied by Bitwuzla.
         let raw = unsafe { sys::bitwuzla_mk_const(self.tm.as_ptr(), sort, sym.as_ptr()) };
-        Ok(BzTerm { raw, width })
+        Ok(BzTerm { raw, width, float: false })
     }
 
     fn need_bv(what: &str, t: BzTerm) -> Result<(), BzError> {
-        if t.is_bool() {
-            return err(format!("{what}: Boolean operand where a bitvector is required"));
+        if t.is_bool() || t.float {
+            return err(format!("{what}: Boolean or floating-point operand where a bitvector is required"));
         }
         Ok(())
     }
@@ -222,13 +227,13 @@ impl Bitwuzla {
     fn mk1(&mut self, kind: sys::BitwuzlaKind, a: BzTerm, width: u8) -> BzTerm {
         // SAFETY: callers checked the operand sort for `kind`.
         let raw = unsafe { sys::bitwuzla_mk_term1(self.tm.as_ptr(), kind, a.raw) };
-        BzTerm { raw, width }
+        BzTerm { raw, width, float: false }
     }
 
     fn mk2(&mut self, kind: sys::BitwuzlaKind, a: BzTerm, b: BzTerm, width: u8) -> BzTerm {
         // SAFETY: callers checked the operand sorts for `kind`.
         let raw = unsafe { sys::bitwuzla_mk_term2(self.tm.as_ptr(), kind, a.raw, b.raw) };
-        BzTerm { raw, width }
+        BzTerm { raw, width, float: false }
     }
 
     /// A binary bitvector operator.
@@ -309,7 +314,7 @@ impl Bitwuzla {
                 u64::from(lo),
             )
         };
-        Ok(BzTerm { raw, width: hi - lo + 1 })
+        Ok(BzTerm { raw, width: hi - lo + 1, float: false })
     }
 
     /// Zero or sign extension to `width` bits.
@@ -324,7 +329,7 @@ impl Bitwuzla {
         let kind = if signed { sys::BITWUZLA_KIND_BV_SIGN_EXTEND } else { sys::BITWUZLA_KIND_BV_ZERO_EXTEND };
         // SAFETY: bitvector operand, non-negative extension amount.
         let raw = unsafe { sys::bitwuzla_mk_term1_indexed1(self.tm.as_ptr(), kind, a.raw, u64::from(width - a.width)) };
-        Ok(BzTerm { raw, width })
+        Ok(BzTerm { raw, width, float: false })
     }
 
     /// `if c then a else b` with a Boolean `c`.
@@ -332,12 +337,12 @@ impl Bitwuzla {
         if !c.is_bool() {
             return err("ite condition is not Boolean");
         }
-        if a.width != b.width {
+        if a.width != b.width || a.float != b.float {
             return err("ite branches have different sorts");
         }
         // SAFETY: sorts checked above.
         let raw = unsafe { sys::bitwuzla_mk_term3(self.tm.as_ptr(), sys::BITWUZLA_KIND_ITE, c.raw, a.raw, b.raw) };
-        Ok(BzTerm { raw, width: a.width })
+        Ok(BzTerm { raw, width: a.width, float: a.float })
     }
 
     /// A Boolean as a 1-bit vector (`ite(b, #b1, #b0)`).

@@ -25,10 +25,15 @@ use crate::model::Model;
 use crate::query_log::QueryLog;
 use crate::term::{Op, TermId, TermStore};
 
+mod float;
+
 pub(crate) struct Core {
     bz: Bitwuzla,
     /// Bitvector translation of each term seen so far.
     memo: FxHashMap<TermId, BzTerm>,
+    /// The definition of the fresh bits of each float result translated so far (see
+    /// [`float`](self::float)).
+    float_defs: FxHashMap<TermId, BzTerm>,
     /// Boolean `t = #b1` for each width-1 term used as a constraint.
     lits: FxHashMap<TermId, BzTerm>,
     /// Incremental mode: the constraints on the assertion stack, one level each.
@@ -47,6 +52,7 @@ impl Core {
         Ok(Core {
             bz: Bitwuzla::new(timeout_ms)?,
             memo: FxHashMap::default(),
+            float_defs: FxHashMap::default(),
             lits: FxHashMap::default(),
             asserted: Vec::new(),
             incremental,
@@ -109,6 +115,10 @@ impl Core {
         let result = self.bz.check_sat_assuming(&assumptions)?;
         let check_us = micros(check_start.elapsed());
         ctx.stats.core_check_time_us += check_us;
+        if q.pc.iter().chain(q.extra).any(|&c| store.has_float(c)) {
+            ctx.stats.core_float_queries += 1;
+            ctx.stats.core_float_check_time_us += check_us;
+        }
 
         // 3. answer and model
         let answer = match result {
@@ -162,6 +172,7 @@ impl Core {
         }
         let t = self.translate(store, c)?;
         let l = self.bz.bv_to_bool(t)?;
+        let l = self.float_definitions(store, c, l)?;
         self.lits.insert(c, l);
         Ok(l)
     }
@@ -234,6 +245,10 @@ impl Core {
                     bz.ite(c, a[1], a[2])?
                 }
                 Op::Shadow => return Err(SolverError::ShadowInConstraint(n)),
+                _ => {
+                    let cw = store.width(d.children()[0]);
+                    self.translate_float(n, &d, cw, &a)?
+                }
             };
             debug_assert_eq!(t.width(), w, "translation of {n:?} changed its width");
             self.memo.insert(n, t);

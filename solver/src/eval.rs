@@ -205,6 +205,7 @@ pub(crate) fn apply(store: &TermStore, op: Op, n: TermId, w: u8, a: [u64; 3]) ->
             }
         }
         Op::Shadow => a[0],
+        op => crate::float::apply_node(op, d.aux(), w, cw(0), a),
     }
 }
 

@@ -74,6 +74,52 @@ pub enum Integral {
     HalfEven,
 }
 
+impl Arith {
+    /// The operations a term node can hold, indexed by its payload byte (`Rem` has no node:
+    /// C's `fmod` is not an SMT-LIB operation).
+    pub const NODES: [Arith; 4] = [Arith::Add, Arith::Sub, Arith::Mul, Arith::Div];
+}
+
+impl Integral {
+    /// The directions a term node can hold, indexed by its payload byte.
+    pub const NODES: [Integral; 5] =
+        [Integral::Floor, Integral::Ceil, Integral::Trunc, Integral::HalfAway, Integral::HalfEven];
+}
+
+impl Format {
+    /// The format of a float term of `width` bits (32 or 64).
+    pub fn of_width(width: u8) -> Format {
+        if width == 32 {
+            Format::F32
+        } else {
+            Format::F64
+        }
+    }
+}
+
+/// The value of a floating-point term node (`op` with payload `aux`, node width `w`, first
+/// child of width `cw`) on its children's values: what constant folding and the evaluator
+/// compute, the meaning the Bitwuzla translation and the SMT-LIB printer encode.
+pub(crate) fn apply_node(op: crate::term::Op, aux: u8, w: u8, cw: u8, a: [u64; 3]) -> u64 {
+    use crate::term::Op;
+    let (x, y) = (u128::from(a[0]), u128::from(a[1]));
+    let f = Format::of_width(cw);
+    let r: u128 = match op {
+        Op::FArith => arith(f, Arith::NODES[usize::from(aux)], x, y),
+        Op::FSqrt => sqrt(f, x),
+        Op::FRound => round_integral(f, Integral::NODES[usize::from(aux)], x),
+        Op::FLt => u128::from(compare(f, x, y) == Some(Ordering::Less)),
+        Op::FLe => u128::from(matches!(compare(f, x, y), Some(Ordering::Less | Ordering::Equal))),
+        Op::FEq => u128::from(compare(f, x, y) == Some(Ordering::Equal)),
+        Op::FIsNan => u128::from(is_nan(f, x)),
+        Op::FConvert => convert(f, Format::of_width(w), x),
+        Op::FToSInt | Op::FToUInt => u128::from(to_int(f, x, u32::from(w), op == Op::FToSInt).unwrap_or(0)),
+        Op::SIntToF | Op::UIntToF => from_int(Format::of_width(w), a[0], u32::from(cw), op == Op::SIntToF),
+        other => unreachable!("{other:?} is not a floating-point operator"),
+    };
+    r as u64
+}
+
 const NEAREST: Round = Round::NearestTiesToEven;
 
 /// Runs `$body` with `$T` bound to the apfloat type of `$fmt`.

@@ -42,6 +42,7 @@ mod core;
 mod error;
 mod eval;
 pub mod float;
+mod float_terms;
 mod fork_list;
 mod four_way;
 mod interrupt;

@@ -55,7 +55,8 @@ impl QueryLog {
     /// completes it.
     pub(crate) fn query(&mut self, store: &TermStore, constraints: &[TermId]) -> Result<(), SolverError> {
         self.count += 1;
-        let mut s = format!("{HEADER}{}\n(set-logic QF_BV)\n", self.count);
+        let logic = crate::smtlib::logic_of(store, constraints);
+        let mut s = format!("{HEADER}{}\n(set-logic {logic})\n", self.count);
         write_constraints(store, constraints, &mut s);
         s.push_str("(check-sat)\n");
         self.put(&s)

@@ -56,6 +56,7 @@ impl TermStore {
             Op::SExt => self.sext(ch[0], w),
             Op::Ite => self.ite(ch[0], ch[1], ch[2]),
             Op::Shadow => self.shadow(ch[0], ch[1]),
+            op => self.rebuild_float(op, w, d.aux(), ch),
         }
     }
 
@@ -130,8 +131,14 @@ impl TermStore {
         if children.iter().any(|&c| !self.contains(c)) {
             return err("child not in this store");
         }
-        if op != Op::Extract && extract_lo != 0 {
-            return err("payload on a non-extract node");
+        let payloads = match op {
+            Op::Extract => u8::MAX,
+            Op::FArith => 3,
+            Op::FRound => 4,
+            _ => 0,
+        };
+        if extract_lo > payloads {
+            return err("payload out of range for the operator");
         }
         let cw: Vec<u8> = children.iter().map(|&c| self.width(c)).collect();
         let ok = match op {
@@ -142,6 +149,13 @@ impl TermStore {
             Op::Concat => u16::from(cw[0]) + u16::from(cw[1]) == u16::from(width),
             Op::ZExt | Op::SExt => cw[0] <= width,
             Op::Ite => cw[0] == 1 && cw[1] == width && cw[2] == width,
+            Op::FArith => matches!(width, 32 | 64) && cw[0] == width && cw[1] == width,
+            Op::FSqrt | Op::FRound => matches!(width, 32 | 64) && cw[0] == width,
+            Op::FLt | Op::FLe | Op::FEq => width == 1 && matches!(cw[0], 32 | 64) && cw[1] == cw[0],
+            Op::FIsNan => width == 1 && matches!(cw[0], 32 | 64),
+            Op::FConvert => matches!(width, 32 | 64) && matches!(cw[0], 32 | 64) && cw[0] != width,
+            Op::FToSInt | Op::FToUInt => matches!(cw[0], 32 | 64),
+            Op::SIntToF | Op::UIntToF => matches!(width, 32 | 64),
             Op::Shadow => {
                 if cw[0] != width || cw[1] != width {
                     false

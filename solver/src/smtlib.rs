@@ -14,6 +14,10 @@
 //!
 //! A `Shadow(old, new)` node prints as its new child (the solver never sends
 //! shadows; project first to choose a version).
+//!
+//! Floating-point operators print in `QF_BVFP` exactly as the backend encodes them (see
+//! `core/float.rs`): each float result `tN` declares its fresh bits `|fp!N|` and asserts their
+//! definition ([`float`]).
 
 use std::fmt::Write;
 
@@ -21,15 +25,26 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::term::{Op, TermId, TermStore};
 
+mod float;
+
 /// Inline expressions nest at most this deep before a `define-fun` is used.
 pub const MAX_INLINE_DEPTH: u32 = 16;
 
 /// A self-contained script: `(set-logic QF_BV)`, declarations, definitions
 /// and one `assert` per constraint (no `check-sat`).
 pub fn to_smtlib(store: &TermStore, constraints: &[TermId]) -> String {
-    let mut out = String::from("(set-logic QF_BV)\n");
+    let mut out = format!("(set-logic {})\n", logic_of(store, constraints));
     write_constraints(store, constraints, &mut out);
     out
+}
+
+/// The logic of a constraint set: `QF_BVFP` when a floating-point operator occurs, else `QF_BV`.
+pub fn logic_of(store: &TermStore, constraints: &[TermId]) -> &'static str {
+    if constraints.iter().any(|&c| store.has_float(c)) {
+        "QF_BVFP"
+    } else {
+        "QF_BV"
+    }
 }
 
 /// Appends declarations, definitions and assertions for `constraints` to `out`.
@@ -48,8 +63,10 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
     // 2. Uses per node (as a child of a reachable node, or as a constraint).
     let mut uses: FxHashMap<TermId, u32> = FxHashMap::default();
     for &t in &order {
+        // A float operator's text names each operand several times: name them.
+        let each = if store.op(t).is_float() { 2 } else { 1 };
         for &c in printed_children(store, t) {
-            *uses.entry(c).or_insert(0) += 1;
+            *uses.entry(c).or_insert(0) += each;
         }
     }
     for &c in constraints {
@@ -64,6 +81,7 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
     }
 
     // 4. Definitions and inline texts, bottom-up.
+    let mut float_definitions = Vec::new();
     let mut text: FxHashMap<TermId, String> = FxHashMap::default();
     let mut depth: FxHashMap<TermId, u32> = FxHashMap::default();
     for &t in &order {
@@ -84,7 +102,16 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
         let kids = printed_children(store, t);
         let dep = 1 + kids.iter().map(|c| depth.get(c).copied().unwrap_or(0)).max().unwrap_or(0);
         let args: Vec<&str> = kids.iter().map(|c| text.get(c).map_or("?", |s| s.as_str())).collect();
-        let expr = node_text(store, t, &args);
+        let expr = if d.op().is_float() {
+            let (expr, fresh) = float::node_text(store, t, &args);
+            if let Some((declaration, definition)) = fresh {
+                let _ = writeln!(out, "{declaration}");
+                float_definitions.push(definition);
+            }
+            expr
+        } else {
+            node_text(store, t, &args)
+        };
         let named = uses.get(&t).copied().unwrap_or(0) > 1 || dep > MAX_INLINE_DEPTH;
         if named {
             let _ = writeln!(out, "(define-fun t{} () (_ BitVec {}) {})", t.as_u32(), d.width(), expr);
@@ -103,6 +130,9 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
     }
 
     // 5. Assertions.
+    for definition in float_definitions {
+        let _ = writeln!(out, "(assert {definition})");
+    }
     for &c in constraints {
         let _ = writeln!(out, "(assert (= {} #b1))", text.get(&c).map_or("?", |s| s.as_str()));
     }
@@ -166,6 +196,7 @@ fn node_text(store: &TermStore, t: TermId, a: &[&str]) -> String {
         }
         Op::Ite => format!("(ite (= {} #b1) {} {})", a[0], a[1], a[2]),
         Op::Shadow => a[0].to_string(),
+        other => unreachable!("{other:?} prints in smtlib::float"),
     }
 }
 

@@ -58,6 +58,10 @@ pub struct SolverStats {
     pub core_check_time_us: u64,
     /// Time in the core altogether (translation, push/pop, models, log).
     pub core_time_us: u64,
+    /// Queries that reached Bitwuzla with a floating-point operator in them, and the time
+    /// of their checks.
+    pub core_float_queries: u64,
+    pub core_float_check_time_us: u64,
     /// Incremental mode: context levels pushed and popped.
     pub core_pushes: u64,
     pub core_pops: u64,
@@ -79,7 +83,7 @@ pub struct SolverStats {
 
 impl SolverStats {
     /// Every counter with its name, in declaration order.
-    pub fn fields(&self) -> [(&'static str, u64); 37] {
+    pub fn fields(&self) -> [(&'static str, u64); 39] {
         [
             ("queries", self.queries),
             ("trivial", self.trivial),
@@ -107,6 +111,8 @@ impl SolverStats {
             ("core_unknown", self.core_unknown),
             ("core_check_time_us", self.core_check_time_us),
             ("core_time_us", self.core_time_us),
+            ("core_float_queries", self.core_float_queries),
+            ("core_float_check_time_us", self.core_float_check_time_us),
             ("core_pushes", self.core_pushes),
             ("core_pops", self.core_pops),
             ("four_way_calls", self.four_way_calls),
@@ -159,6 +165,8 @@ impl SolverStats {
             core_unknown,
             core_check_time_us,
             core_time_us,
+            core_float_queries,
+            core_float_check_time_us,
             core_pushes,
             core_pops,
             four_way_calls,

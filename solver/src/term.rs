@@ -136,6 +136,30 @@ pub enum Op {
     Ite,
     /// `Shadow(old, new)`: the value of the old and of the new version.
     Shadow,
+    /// IEEE arithmetic on the bits of floats (width 32: binary32, 64: binary64) as x86-64
+    /// computes it ([`crate::float`]); the operation in the payload ([`crate::float::Arith`],
+    /// `Add` to `Div`).
+    FArith,
+    /// The square root of a float.
+    FSqrt,
+    /// A float rounded to an integral value; the direction in the payload
+    /// ([`crate::float::Integral`]).
+    FRound,
+    /// `a < b`, `a <= b`, `a == b` on floats: false when either is NaN, `-0 == +0` (width 1).
+    FLt,
+    FLe,
+    FEq,
+    /// Whether a float is NaN (width 1).
+    FIsNan,
+    /// A float converted to the other format (the node's width), rounded.
+    FConvert,
+    /// A float truncated toward zero to a signed / unsigned integer of the node's width: only
+    /// meaningful when the result fits (the engine checks that first; outside, 0).
+    FToSInt,
+    FToUInt,
+    /// A signed / unsigned integer converted to a float of the node's width, rounded.
+    SIntToF,
+    UIntToF,
 }
 
 impl Op {
@@ -144,9 +168,31 @@ impl Op {
         match self {
             Op::Const | Op::Var => 0,
             Op::Not | Op::Neg | Op::Extract | Op::ZExt | Op::SExt => 1,
+            Op::FSqrt | Op::FRound | Op::FIsNan | Op::FConvert => 1,
+            Op::FToSInt | Op::FToUInt | Op::SIntToF | Op::UIntToF => 1,
             Op::Ite => 3,
             _ => 2,
         }
+    }
+
+    /// Whether this is a floating-point operator (its float operands and result are the bits
+    /// of IEEE binary32 or binary64 values).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            Op::FArith
+                | Op::FSqrt
+                | Op::FRound
+                | Op::FLt
+                | Op::FLe
+                | Op::FEq
+                | Op::FIsNan
+                | Op::FConvert
+                | Op::FToSInt
+                | Op::FToUInt
+                | Op::SIntToF
+                | Op::UIntToF
+        )
     }
 
     /// Whether `op(a, b) == op(b, a)`.
@@ -156,11 +202,13 @@ impl Op {
 }
 
 const HAS_SHADOW: u8 = 1;
+const HAS_FLOAT: u8 = 2;
 
 /// One node of the DAG: 16 bytes (pinned by a test).
 ///
 /// Layout: `op: u8`, `width: u8`, `flags: u8` (bit 0: the term contains a
-/// shadow), `aux: u8` (the low bit index of an `Extract`), and `args: [TermId; 3]`.
+/// shadow; bit 1: a floating-point operator), `aux: u8` (the low bit index of an `Extract`,
+/// the operation of an `FArith` or `FRound`), and `args: [TermId; 3]`.
 /// `args` holds the children; a `Const` keeps its value's low and high 32 bits
 /// in `args[0]` and `args[1]`; a `Var` keeps its [`VarId`] in `args[0]`.
 /// Unused slots are 0. A larger payload would have to live in a side table.
@@ -207,6 +255,16 @@ impl TermData {
     /// Whether the term contains a `Shadow` node.
     pub fn has_shadow(&self) -> bool {
         self.flags & HAS_SHADOW != 0
+    }
+
+    /// Whether the term contains a floating-point operator.
+    pub fn has_float(&self) -> bool {
+        self.flags & HAS_FLOAT != 0
+    }
+
+    /// The payload byte (`Extract`'s low bit, `FArith`'s and `FRound`'s operation).
+    pub fn aux(&self) -> u8 {
+        self.aux
     }
 }
 
@@ -350,6 +408,11 @@ impl TermStore {
         self.data(t).has_shadow()
     }
 
+    /// Whether `t` contains a floating-point operator (O(1): a flag on the node).
+    pub fn has_float(&self, t: TermId) -> bool {
+        self.data(t).has_float()
+    }
+
     /// Ids of all terms, in creation (topological) order.
     pub fn ids(&self) -> impl Iterator<Item = TermId> {
         (0..self.nodes.len()).map(TermId::from_index)
@@ -456,9 +519,12 @@ impl TermStore {
         debug_assert_eq!(children.len(), op.arity());
         let mut args = [TermId(0); 3];
         let mut flags = if op == Op::Shadow { HAS_SHADOW } else { 0 };
+        if op.is_float() {
+            flags |= HAS_FLOAT;
+        }
         for (slot, &c) in args.iter_mut().zip(children) {
             *slot = c;
-            flags |= self.nodes[c.index()].flags & HAS_SHADOW;
+            flags |= self.nodes[c.index()].flags & (HAS_SHADOW | HAS_FLOAT);
         }
         self.intern(TermData { op, width, flags, aux, args })
     }

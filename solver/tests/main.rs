@@ -18,6 +18,7 @@ mod common;
 mod base_model;
 mod caches;
 mod deep;
+mod float;
 mod query_log;
 mod rewrites;
 mod semantics;

@@ -1,18 +1,24 @@
-//! Floating-point instructions in the symbolic interpreter. Operations on concrete `float`
-//! and `double` values compute with the concrete interpreter's semantics
-//! ([`crate::concrete::float`], bit-exact with x86-64) and stay unboxed constants, so a program
-//! whose floating point does not depend on symbolic input runs normally. A floating-point
-//! operation on a symbolic value, and any `long double` arithmetic, ends the path as
-//! unsupported, naming the operation: penumbra does not yet reason symbolically about
-//! floating point, and says so rather than guess.
+//! Floating-point instructions in the symbolic interpreter. Operations on concrete values
+//! compute with the concrete interpreter's semantics ([`crate::concrete::float`], bit-exact
+//! with x86-64) and stay unboxed constants. On symbolic `float`s and `double`s they build the
+//! solver's float terms (`penumbra_solver`'s `fp_*` constructors, Bitwuzla's floating-point
+//! theory underneath): arithmetic, square root, rounding, every `fcmp` predicate, conversions
+//! between the two formats and to and from integers (a conversion to an integer that may not
+//! fit forks an error path first, `float-cast-overflow`); negation, absolute value and
+//! `copysign` are bit operations. Not modelled symbolically, each ending its path as
+//! unsupported with its name: `frem`, `minnum`/`maxnum`, `fma` on symbolic operands, and any
+//! `long double` (80-bit values have no terms).
 
 use crate::concrete::float;
 use crate::concrete::stop::Fault;
+use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{Ending, ExecutionState};
 use crate::symbolic::value::Val;
-use penumbra_ir::{Body, Inst, InstData, Type, Value};
+use penumbra_ir::{Body, FCastOp, FUnaryOp, FloatCC, FloatOp, Inst, InstData, Type, Value};
+use penumbra_solver::float::{Arith, Integral};
+use penumbra_solver::TermId;
 
 impl<'p> Context<'p> {
     /// Executes the floating-point instruction `inst`.
@@ -25,25 +31,80 @@ impl<'p> Context<'p> {
             let what = format!("{} on a long double (symbolic execution of x87 floating point)", data.mnemonic());
             return Ok(Flow::End(self.unsupported(st, what)));
         }
-        let Some(x) = self.float_operands(st, &operands) else {
-            let what = format!("{} on a symbolic floating-point value", data.mnemonic());
-            return Ok(Flow::End(self.unsupported(st, what)));
-        };
         let ty = |v: Value| body.values[v].ty;
-        let bits = match data {
-            InstData::FBinary { op, args: [a, _] } => float::binary(*op, ty(*a), x[0], x[1]),
-            InstData::FUnary { op, arg } => float::unary(*op, ty(*arg), x[0]),
-            InstData::Fma { args: [a, ..] } => float::fma(ty(*a), x[0], x[1], x[2]),
-            InstData::Fcmp { cc, args: [a, _] } => u128::from(float::compare(*cc, ty(*a), x[0], x[1])),
-            InstData::FCast { op, arg } => match float::cast(*op, ty(*arg), result_ty, x[0]) {
-                Ok(bits) => bits,
-                Err(Fault::Error(kind, message)) => return Ok(Flow::End(self.error(st, kind, message))),
-                Err(Fault::Unsupported(message)) => return Ok(Flow::End(self.unsupported(st, message))),
+        if let Some(x) = self.float_operands(st, &operands) {
+            let bits = match data {
+                InstData::FBinary { op, args: [a, _] } => float::binary(*op, ty(*a), x[0], x[1]),
+                InstData::FUnary { op, arg } => float::unary(*op, ty(*arg), x[0]),
+                InstData::Fma { args: [a, ..] } => float::fma(ty(*a), x[0], x[1], x[2]),
+                InstData::Fcmp { cc, args: [a, _] } => u128::from(float::compare(*cc, ty(*a), x[0], x[1])),
+                InstData::FCast { op, arg } => match float::cast(*op, ty(*arg), result_ty, x[0]) {
+                    Ok(bits) => bits,
+                    Err(Fault::Error(kind, message)) => return Ok(Flow::End(self.error(st, kind, message))),
+                    Err(Fault::Unsupported(message)) => return Ok(Flow::End(self.unsupported(st, message))),
+                },
+                _ => unreachable!("float_step on {}", data.mnemonic()),
+            };
+            st.frame_mut().set(r, Val::konst(result_ty.bits() as u8, bits as u64));
+            return Ok(Flow::Next);
+        }
+        let t: Vec<TermId> = operands.iter().map(|&v| self.term(st, v)).collect();
+        let result = match data {
+            InstData::FBinary { op, .. } => match op {
+                FloatOp::Add => Some(self.store.fp_arith(Arith::Add, t[0], t[1])),
+                FloatOp::Sub => Some(self.store.fp_arith(Arith::Sub, t[0], t[1])),
+                FloatOp::Mul => Some(self.store.fp_arith(Arith::Mul, t[0], t[1])),
+                FloatOp::Div => Some(self.store.fp_arith(Arith::Div, t[0], t[1])),
+                FloatOp::Copysign => {
+                    let magnitude = self.sign_bits(t[0], false);
+                    let sign = self.sign_bits(t[1], true);
+                    Some(self.store.or(magnitude, sign))
+                }
+                FloatOp::Rem | FloatOp::Minnum | FloatOp::Maxnum => None,
             },
+            InstData::FUnary { op, .. } => Some(match op {
+                FUnaryOp::Neg => {
+                    let w = self.store.width(t[0]);
+                    let sign = self.store.constant(w, 1 << (w - 1));
+                    self.store.xor(t[0], sign)
+                }
+                FUnaryOp::Abs => self.sign_bits(t[0], false),
+                FUnaryOp::Sqrt => self.store.fp_sqrt(t[0]),
+                FUnaryOp::Floor => self.store.fp_round(Integral::Floor, t[0]),
+                FUnaryOp::Ceil => self.store.fp_round(Integral::Ceil, t[0]),
+                FUnaryOp::Trunc => self.store.fp_round(Integral::Trunc, t[0]),
+                FUnaryOp::Round => self.store.fp_round(Integral::HalfAway, t[0]),
+                FUnaryOp::RoundEven => self.store.fp_round(Integral::HalfEven, t[0]),
+            }),
+            InstData::Fcmp { cc, .. } => Some(self.fcmp(*cc, t[0], t[1])),
+            InstData::FCast { op, arg } => {
+                let to = result_ty.bits() as u8;
+                match op {
+                    FCastOp::Ext | FCastOp::Trunc => Some(self.store.fp_convert(t[0], to)),
+                    FCastOp::FromSi | FCastOp::FromUi => Some(self.store.int_to_fp(t[0], to, *op == FCastOp::FromSi)),
+                    FCastOp::Bitcast => Some(t[0]),
+                    FCastOp::ToSi | FCastOp::ToUi => {
+                        let signed = *op == FCastOp::ToSi;
+                        if let Some(ending) = self.check_float_cast(st, t[0], ty(*arg), to, signed)? {
+                            return Ok(Flow::End(ending));
+                        }
+                        Some(self.store.fp_to_int(t[0], to, signed))
+                    }
+                }
+            }
+            InstData::Fma { .. } => None,
             _ => unreachable!("float_step on {}", data.mnemonic()),
         };
-        st.frame_mut().set(r, Val::konst(result_ty.bits() as u8, bits as u64));
-        Ok(Flow::Next)
+        match result {
+            Some(v) => {
+                st.frame_mut().set(r, v);
+                Ok(Flow::Next)
+            }
+            None => {
+                let what = format!("{} on a symbolic floating-point value", data.mnemonic());
+                Ok(Flow::End(self.unsupported(st, what)))
+            }
+        }
     }
 
     /// The concrete bits of every operand, or `None` if one is symbolic.
@@ -55,9 +116,116 @@ impl<'p> Context<'p> {
         Some(out)
     }
 
-    /// The message for a path that reaches `long double` data the symbolic interpreter cannot
+    /// The ending of a path that reaches `long double` data the symbolic interpreter cannot
     /// hold (a load or store of one).
     pub(crate) fn x87_unsupported(&self, st: &ExecutionState, what: &str) -> Ending {
         self.unsupported(st, format!("{what} of a long double (symbolic execution of x87 floating point)"))
+    }
+
+    /// `t` with only its sign bit (`sign`) or all but it.
+    fn sign_bits(&mut self, t: TermId, sign: bool) -> TermId {
+        let w = self.store.width(t);
+        let bit = 1u64 << (w - 1);
+        let m = self.store.constant(w, if sign { bit } else { !bit });
+        self.store.and(t, m)
+    }
+
+    /// `fcmp cc a, b` from the ordered comparisons and NaN tests.
+    fn fcmp(&mut self, cc: FloatCC, a: TermId, b: TermId) -> TermId {
+        let s = &mut self.store;
+        let unordered = |s: &mut penumbra_solver::TermStore| {
+            let (na, nb) = (s.fp_is_nan(a), s.fp_is_nan(b));
+            s.or(na, nb)
+        };
+        match cc {
+            FloatCC::False => s.ff(),
+            FloatCC::True => s.tt(),
+            FloatCC::Oeq => s.fp_eq(a, b),
+            FloatCC::Ogt => s.fp_lt(b, a),
+            FloatCC::Oge => s.fp_le(b, a),
+            FloatCC::Olt => s.fp_lt(a, b),
+            FloatCC::Ole => s.fp_le(a, b),
+            FloatCC::One => {
+                let (lt, gt) = (s.fp_lt(a, b), s.fp_lt(b, a));
+                s.or(lt, gt)
+            }
+            FloatCC::Ord => {
+                let u = unordered(s);
+                s.not(u)
+            }
+            FloatCC::Uno => unordered(s),
+            FloatCC::Ueq => {
+                let (u, eq) = (unordered(s), s.fp_eq(a, b));
+                s.or(u, eq)
+            }
+            FloatCC::Ugt => {
+                let le = s.fp_le(a, b);
+                s.not(le)
+            }
+            FloatCC::Uge => {
+                let lt = s.fp_lt(a, b);
+                s.not(lt)
+            }
+            FloatCC::Ult => {
+                let ge = s.fp_le(b, a);
+                s.not(ge)
+            }
+            FloatCC::Ule => {
+                let gt = s.fp_lt(b, a);
+                s.not(gt)
+            }
+            FloatCC::Une => {
+                let eq = s.fp_eq(a, b);
+                s.not(eq)
+            }
+        }
+    }
+
+    /// Forks the error path of a conversion of the float `x` (type `from`) to a `width`-bit
+    /// integer whose truncation may not fit (or `x` a NaN): C leaves it undefined. The value
+    /// fits iff `lo - 1 < x < hi` (`[lo, hi)` the integer range); when `lo - 1` is no float of
+    /// the format, `lo <= x` is the same test.
+    fn check_float_cast(
+        &mut self,
+        st: &mut ExecutionState,
+        x: TermId,
+        from: Type,
+        width: u8,
+        signed: bool,
+    ) -> Result<Option<Ending>, RunError> {
+        let fw = from.bits() as u8;
+        let format = float::format(from);
+        let (bias, fraction, precision) = if from == Type::F32 { (127u64, 23, 24) } else { (1023, 52, 53) };
+        let power_of_two =
+            |k: u32, negative: bool| ((bias + u64::from(k)) << fraction) | (u64::from(negative) << (fw - 1));
+        let w = u32::from(width);
+        let (upper, lower, strict) = if signed {
+            if w <= precision {
+                let below = -(1i64 << (w - 1)) - 1;
+                (
+                    power_of_two(w - 1, false),
+                    penumbra_solver::float::from_int(format, below as u64, 64, true) as u64,
+                    true,
+                )
+            } else {
+                (power_of_two(w - 1, false), power_of_two(w - 1, true), false)
+            }
+        } else {
+            (power_of_two(w, false), power_of_two(0, true), true)
+        };
+        let upper = self.store.constant(fw, upper);
+        let lower = self.store.constant(fw, lower);
+        let below_upper = self.store.fp_lt(x, upper);
+        let above_lower = if strict { self.store.fp_lt(lower, x) } else { self.store.fp_le(lower, x) };
+        let fits = self.store.and(above_lower, below_upper);
+        let fails = self.store.not(fits);
+        let kind = if signed { "a signed" } else { "an unsigned" };
+        self.check(st, fails, |ex, st| {
+            ex.error(
+                st,
+                ErrorKind::FloatCastOverflow,
+                format!("a value of type {from} outside the range of {kind} {width}-bit integer"),
+            )
+        })
     }
 }

@@ -83,6 +83,9 @@ pub struct SolverSummary {
     pub time_s: f64,
     /// Wall time inside Bitwuzla's checks, in seconds.
     pub core_time_s: f64,
+    /// Of the queries reaching Bitwuzla, those with floating point, and their checks' time.
+    pub core_float_queries: u64,
+    pub core_float_time_s: f64,
 }
 
 impl SolverSummary {
@@ -100,6 +103,8 @@ impl SolverSummary {
             range_solver: CacheStats::new(s.range_queries, s.range_hits),
             time_s: s.total_time_us as f64 / 1e6,
             core_time_s: s.core_check_time_us as f64 / 1e6,
+            core_float_queries: s.core_float_queries,
+            core_float_time_s: s.core_float_check_time_us as f64 / 1e6,
         }
     }
 }
@@ -305,6 +310,11 @@ impl RunSummary {
             ("wall time", format!("{:.3} s", self.wall_s)),
             ("peak memory", format!("{:.1} MiB", self.peak_rss_mb)),
         ]);
+        if self.solver.core_float_queries > 0 {
+            let at = rows.iter().position(|(k, _)| *k == "  reaching Bitwuzla").map_or(rows.len(), |i| i + 1);
+            let text = format!("{} ({:.3} s)", self.solver.core_float_queries, self.solver.core_float_time_s);
+            rows.insert(at, ("    with floating point", text));
+        }
         for (k, v) in rows {
             let _ = writeln!(out, "  {k:<24}{v}");
         }

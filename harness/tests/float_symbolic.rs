@@ -1,0 +1,134 @@
+//! Symbolic floating point end to end: `run` explores exactly the feasible paths of a program
+//! comparing a symbolic double against thresholds (NaN, infinities, signed zero, a conversion
+//! that may overflow), every test replays natively to the status recorded; `shadow` finds the
+//! divergence of a patch that changes a comparison (and proves the refactoring beside it
+//! equal), and replay classifies it.
+
+use crate::support::{penumbra, test_object, write_c};
+use serde_json::Value;
+
+fn json(args: &[&std::ffi::OsStr]) -> Value {
+    let out = penumbra(args);
+    out.assert_no_panic();
+    out.assert_status(0);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", out.stderr))
+}
+
+fn double(test: &Value, name: &str) -> f64 {
+    let bytes = test_object(test, name);
+    f64::from_le_bytes(bytes.try_into().expect("8 bytes"))
+}
+
+const THRESHOLDS: &str = r#"#include <stdio.h>
+#include "penumbra.h"
+int main(void) {
+    double x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (x != x) { printf("nan\n"); return 1; }
+    if (x > 1.7976931348623157e308) { printf("+inf\n"); return 2; }
+    if (x < -1.7976931348623157e308) { printf("-inf\n"); return 3; }
+    if (x == 0.0) { printf("zero\n"); return 4; }
+    if (x * 2 > 1.0) { printf("big\n"); return 5; }
+    if ((int)(x * 10) == 3) { printf("three tenths\n"); return 6; }
+    return 0;
+}
+"#;
+
+/// The paths, by reasoning: NaN; +inf (the only double above DBL_MAX); -inf; +-0; x > 0.5;
+/// then x * 10 must fit an int (else the conversion is an error), equal 3 or not.
+#[test]
+fn symbolic_doubles_explore_exactly_the_feasible_paths() {
+    let file = write_c("thresholds.c", THRESHOLDS);
+    let out_dir = file.dir.path().join("out");
+    let s = json(&[
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--max-time".as_ref(),
+        "120".as_ref(),
+        "--replay-check".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    assert_eq!(
+        (s["paths_completed"].as_u64(), s["errors"].as_u64(), s["unsupported"].as_u64()),
+        (Some(7), Some(1), Some(0))
+    );
+    assert_eq!(
+        s["replay_mismatches"].as_array().map(Vec::len),
+        Some(0),
+        "every test replays natively to its recorded status: {s}"
+    );
+    let mut statuses: Vec<i64> =
+        s["tests"].as_array().unwrap().iter().filter_map(|t| t["exit_code"].as_i64()).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, [0, 1, 2, 3, 4, 5, 6]);
+    for t in s["tests"].as_array().unwrap() {
+        let x = double(t, "x");
+        match t["exit_code"].as_i64() {
+            Some(1) => assert!(x.is_nan()),
+            Some(2) => assert_eq!(x, f64::INFINITY),
+            Some(3) => assert_eq!(x, f64::NEG_INFINITY),
+            Some(4) => assert_eq!(x, 0.0),
+            Some(5) => assert!(x > 0.5),
+            Some(6) => assert_eq!((x * 10.0) as i32, 3),
+            Some(0) => assert!(x <= 0.5 && x != 0.0 && (x * 10.0).trunc() > -2147483649.0 && (x * 10.0) as i32 != 3),
+            _ => {
+                assert_eq!(t["error"]["kind"], "float-cast-overflow", "{t}");
+                assert!((x * 10.0).trunc() < -2147483648.0, "{x} * 10 fits an int");
+            }
+        }
+    }
+}
+
+const PATCHED: &str = r#"#include <stdio.h>
+#include "penumbra.h"
+int classify(double x) {
+    double half = change(x * 0.5, x / 2.0);
+    if (change(half < 0.05, half <= 0.05))
+        return 1;
+    if (half != half)
+        return 2;
+    return 3;
+}
+int main(void) {
+    double x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    int c = classify(x);
+    printf("class %d\n", c);
+    return c;
+}
+"#;
+
+/// `x * 0.5` and `x / 2.0` are equal for every double (NaNs included): a refactoring, no
+/// divergence. `< 0.05` and `<= 0.05` part exactly where half is 0.05, x = 0.1.
+#[test]
+fn a_patched_float_comparison_diverges_exactly_at_its_boundary() {
+    let file = write_c("patched.c", PATCHED);
+    let out_dir = file.dir.path().join("out");
+    let s = json(&[
+        "shadow".as_ref(),
+        file.path.as_os_str(),
+        "--max-time".as_ref(),
+        "120".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    assert_eq!((s["diff_paths"].as_u64(), s["paths_completed"].as_u64()), (Some(1), Some(4)), "{s}");
+    let tests = s["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 1);
+    assert_eq!(double(&tests[0], "x"), 0.1);
+    assert_eq!(
+        (tests[0]["line"].as_u64(), tests[0]["old"].as_str(), tests[0]["new"].as_str()),
+        (Some(5), Some("false"), Some("true"))
+    );
+    let out = penumbra(["replay".as_ref(), out_dir.as_os_str(), "--json".as_ref()]);
+    out.assert_status(0);
+    let replayed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = &replayed[0];
+    assert_eq!(
+        (r["class"].as_str(), r["old_outcome"]["exit"].as_i64(), r["new_outcome"]["exit"].as_i64()),
+        (Some("output-diff"), Some(3), Some(1))
+    );
+}

@@ -1,0 +1,157 @@
+//! Translation of the floating-point term operators to Bitwuzla's floating-point theory.
+//!
+//! A float term is a bitvector (its IEEE bits). An operand becomes a float with `to_fp` of its
+//! bits; a comparison is a Boolean; an integer result is `fp.to_sbv`/`fp.to_ubv`. A float
+//! *result* needs the way back, which SMT-LIB lacks (there is no `fp.to_ieee_bv`: a NaN has
+//! many bit patterns), so each result node `n` gets a fresh bitvector `fp!n` with the
+//! definition `isNaN(r) or to_fp(fp!n) = r` (`=` is identity, so the bits of a non-NaN `r`
+//! are unique), and its bits are what x86-64 computes ([`crate::float`]):
+//! `ite(isNaN(a), quiet(a), ite(isNaN(b), quiet(b), ite(isNaN(r), default NaN, fp!n)))`.
+//!
+//! Definitions do not live on Bitwuzla's assertion stack, where a pop would drop them while
+//! the memo keeps `fp!n`: every constraint literal mentioning floats carries, conjoined, the
+//! definitions of all the float results below it ([`Core::float_definitions`]), so whatever is
+//! asserted or assumed is self-contained.
+
+use super::Core;
+use crate::bitwuzla::{BvBinary, BzError, BzTerm, FpBinary, FpCompare, FpRound};
+use crate::error::SolverError;
+use crate::float::{Arith, Format, Integral};
+use crate::term::{Op, TermData, TermId, TermStore};
+
+/// The quiet bit of a NaN of `width` bits.
+fn quiet_bit(width: u8) -> u64 {
+    if width == 32 {
+        1 << 22
+    } else {
+        1 << 51
+    }
+}
+
+impl Core {
+    /// The bitvector translation of the float node `n` (`d`), its children translated to `a`.
+    pub(super) fn translate_float(
+        &mut self,
+        n: TermId,
+        d: &TermData,
+        cw: u8,
+        a: &[BzTerm],
+    ) -> Result<BzTerm, SolverError> {
+        let w = d.width();
+        let bz = &mut self.bz;
+        let fa: Vec<BzTerm> = match d.op() {
+            Op::SIntToF | Op::UIntToF => Vec::new(),
+            _ => a.iter().map(|&x| bz.fp_from_bits(x)).collect::<Result<_, _>>()?,
+        };
+        let result = match d.op() {
+            Op::FArith => {
+                let op = match Arith::NODES[usize::from(d.aux())] {
+                    Arith::Add => FpBinary::Add,
+                    Arith::Sub => FpBinary::Sub,
+                    Arith::Mul => FpBinary::Mul,
+                    _ => FpBinary::Div,
+                };
+                bz.fp_binary(op, fa[0], fa[1])?
+            }
+            Op::FSqrt => bz.fp_unary(fa[0], None)?,
+            Op::FRound => {
+                let mode = match Integral::NODES[usize::from(d.aux())] {
+                    Integral::Floor => FpRound::Down,
+                    Integral::Ceil => FpRound::Up,
+                    Integral::Trunc => FpRound::Zero,
+                    Integral::HalfAway => FpRound::NearestAway,
+                    Integral::HalfEven => FpRound::NearestEven,
+                };
+                bz.fp_unary(fa[0], Some(mode))?
+            }
+            Op::FLt | Op::FLe | Op::FEq => {
+                let op = match d.op() {
+                    Op::FLt => FpCompare::Lt,
+                    Op::FLe => FpCompare::Le,
+                    _ => FpCompare::Eq,
+                };
+                let b = bz.fp_compare(op, fa[0], fa[1])?;
+                return Ok(bz.bool_to_bv(b)?);
+            }
+            Op::FIsNan => {
+                let b = bz.fp_is_nan(fa[0])?;
+                return Ok(bz.bool_to_bv(b)?);
+            }
+            Op::FToSInt | Op::FToUInt => return Ok(bz.fp_to_int(fa[0], w, d.op() == Op::FToSInt)?),
+            Op::FConvert => bz.fp_convert(fa[0], w)?,
+            Op::SIntToF | Op::UIntToF => bz.fp_from_int(a[0], w, d.op() == Op::SIntToF)?,
+            other => return Err(SolverError::Backend(BzError(format!("{other:?} is not a floating-point operator")))),
+        };
+        // The fresh bits of a non-NaN result.
+        let bits = bz.bv_const(w, &format!("fp!{}", n.as_u32()))?;
+        let back = bz.fp_from_bits(bits)?;
+        let same = bz.fp_compare(FpCompare::Same, back, result)?;
+        let result_nan = bz.fp_is_nan(result)?;
+        let definition = bz.or(result_nan, same)?;
+        self.float_defs.insert(n, definition);
+        let bz = &mut self.bz;
+        let mut value = match d.op() {
+            Op::FConvert | Op::SIntToF | Op::UIntToF => bits,
+            _ => {
+                let default = bz.bv_value(w, Format::of_width(w).default_nan() as u64)?;
+                bz.ite(result_nan, default, bits)?
+            }
+        };
+        if !matches!(d.op(), Op::SIntToF | Op::UIntToF) {
+            // NaN operands propagate, quieted: the first one wins (SSE), so wrap the last first.
+            for (&x, &fx) in a.iter().zip(&fa).rev() {
+                let nan = bz.fp_is_nan(fx)?;
+                let propagated = if d.op() == Op::FConvert { Self::converted_nan(bz, x, cw, w)? } else { x };
+                let q = bz.bv_value(w, quiet_bit(w))?;
+                let quieted = bz.binary(BvBinary::Or, propagated, q)?;
+                value = bz.ite(nan, quieted, value)?;
+            }
+        }
+        Ok(value)
+    }
+
+    /// A NaN's bits in the other format, as `cvtss2sd`/`cvtsd2ss` keep them: sign, all-ones
+    /// exponent, the fraction's top bits (shifted left by 29 when widening, cut when narrowing).
+    fn converted_nan(bz: &mut crate::bitwuzla::Bitwuzla, x: BzTerm, from: u8, to: u8) -> Result<BzTerm, SolverError> {
+        let sign = bz.extract(x, from - 1, from - 1)?;
+        Ok(if from == 32 && to == 64 {
+            let exp = bz.bv_value(11, 0x7ff)?;
+            let frac = bz.extract(x, 22, 0)?;
+            let pad = bz.bv_value(29, 0)?;
+            let hi = bz.concat(sign, exp)?;
+            let mid = bz.concat(hi, frac)?;
+            bz.concat(mid, pad)?
+        } else {
+            let exp = bz.bv_value(8, 0xff)?;
+            let frac = bz.extract(x, 51, 29)?;
+            let hi = bz.concat(sign, exp)?;
+            bz.concat(hi, frac)?
+        })
+    }
+
+    /// The definitions of every float result below the constraint `c` (already translated),
+    /// conjoined onto `lit`; `lit` itself when `c` has no floats.
+    pub(super) fn float_definitions(
+        &mut self,
+        store: &TermStore,
+        c: TermId,
+        lit: BzTerm,
+    ) -> Result<BzTerm, SolverError> {
+        if !store.has_float(c) {
+            return Ok(lit);
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![c];
+        let mut out = lit;
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) || !store.has_float(t) {
+                continue;
+            }
+            if let Some(&def) = self.float_defs.get(&t) {
+                out = self.bz.and(out, def)?;
+            }
+            stack.extend_from_slice(store.children(t));
+        }
+        Ok(out)
+    }
+}
