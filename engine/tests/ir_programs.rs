@@ -148,8 +148,8 @@ fn two_symbolics() -> penumbra_ir::Module {
         let four = b.iconst(Type::I64, 4);
         let nx = b.global_addr(gx);
         let ny = b.global_addr(gy);
-        b.make_symbolic(px, four, nx);
-        b.make_symbolic(py, four, ny);
+        b.make_symbolic(px, four, nx, None);
+        b.make_symbolic(py, four, ny, None);
         let x = b.load(Type::I32, px);
         let y = b.load(Type::I32, py);
         b.binary(BinaryOp::Sub, x, y)
@@ -194,7 +194,7 @@ fn make_symbolic_past_the_object_is_an_out_of_bounds_write() {
         let n = b.iconst(Type::I64, 8);
         let s = b.global_addr(name);
         line(b, 9);
-        b.make_symbolic(p, n, s);
+        b.make_symbolic(p, n, s, None);
         let z = b.iconst(Type::I32, 0);
         b.ret(Some(z));
     });
@@ -417,7 +417,7 @@ fn repeated_symbolic_names_take_unique_names_first() {
         for i in 0..3u64 {
             let off = b.iconst(PTR, i);
             let q = b.binary(BinaryOp::Add, p, off);
-            b.make_symbolic(q, one, n);
+            b.make_symbolic(q, one, n, None);
             let v = b.load(Type::I8, q);
             let v = b.cast(CastOp::Zext, v, Type::I32);
             let scale = b.iconst(Type::I32, [1, 10, 100][i as usize]);

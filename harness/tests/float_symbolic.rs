@@ -132,3 +132,40 @@ fn a_patched_float_comparison_diverges_exactly_at_its_boundary() {
         (Some("output-diff"), Some(3), Some(1))
     );
 }
+
+/// Floating-point objects show their values as decimals in the test records (`float`: one
+/// string per value, an array for an array), beside the bytes.
+#[test]
+fn test_records_show_floating_point_objects_as_decimals() {
+    let source = r#"#include "penumbra.h"
+int main(void) {
+    double x; float f[2]; long double l; int i;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_make_symbolic(f, sizeof f, "f");
+    penumbra_make_symbolic(&l, sizeof l, "l");
+    penumbra_make_symbolic(&i, sizeof i, "i");
+    penumbra_assume(x == 0.1);
+    penumbra_assume(f[0] == -2.5f);
+    penumbra_assume(f[1] != f[1]);
+    return 0;
+}
+"#;
+    let file = write_c("records.c", source);
+    let out_dir = file.dir.path().join("out");
+    let s = json(&[
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--max-time".as_ref(),
+        "60".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    let path = s["tests"].as_array().unwrap().iter().find(|t| t["kind"] == "path").expect("the path that passes");
+    let inputs = &path["inputs"];
+    assert_eq!(inputs["x"]["float"], "0.1");
+    assert_eq!(inputs["f"]["float"][0], "-2.5");
+    assert!(inputs["f"]["float"][1].as_str().is_some_and(|t| t.ends_with("nan")), "{inputs}");
+    assert_eq!(inputs["l"]["float"], "0");
+    assert!(inputs["i"].get("float").is_none(), "an int has no float: {inputs}");
+}

@@ -290,7 +290,7 @@ impl<'a> Interp<'a> {
                 self.pending_execute = self.tracing && self.execute_block.is_none();
                 self.set_result(cur, inst, u64::from(*version == self.version));
             }
-            InstData::MakeSymbolic { args: [addr, size, name] } => {
+            InstData::MakeSymbolic { args: [addr, size, name], .. } => {
                 self.make_symbolic(self.reg(cur, *addr), self.reg(cur, *size), self.reg(cur, *name))?;
             }
             InstData::Assume { cond } => {

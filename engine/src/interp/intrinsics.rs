@@ -28,6 +28,7 @@ impl Context<'_> {
         addr: TermId,
         size: TermId,
         name: TermId,
+        float: Option<penumbra_ir::Type>,
     ) -> Result<Flow, RunError> {
         let inst = st.current_inst(&self.prog.module);
         let name_addr = self.concretize(st, name);
@@ -53,6 +54,7 @@ impl Context<'_> {
                 Target::Flow(flow) => return Ok(flow),
             };
         let mut object = st.new_symbolic(&name, Some(obj), 0, len);
+        object.float = float;
         // A state following a seed reuses the variables another seed's run made for the same
         // object.
         let seed_key = st.follows_seed().then(|| (st.symbolics.len(), object.name.clone(), len));

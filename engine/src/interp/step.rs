@@ -154,9 +154,9 @@ impl<'p> Context<'p> {
                 };
                 set_result(st, body, inst, t);
             }
-            InstData::MakeSymbolic { args: [addr, size, name] } => {
+            InstData::MakeSymbolic { args: [addr, size, name], float } => {
                 let (addr, size, name) = (self.term(st, *addr), self.term(st, *size), self.term(st, *name));
-                return self.make_symbolic(st, addr, size, name);
+                return self.make_symbolic(st, addr, size, name, *float);
             }
             InstData::Assume { cond } => {
                 let cond = self.term(st, *cond);

@@ -252,5 +252,28 @@ fn pad(out: &mut Vec<u8>, spec: &Spec, text: &[u8], _zero: bool) {
 
 mod float;
 
+/// A `double` as the shortest decimal that reads back to it, spelt as C prints the special
+/// values (`nan`, `-nan`, `inf`, `-inf`, `-0`).
+pub(crate) fn shortest(x: f64) -> String {
+    if x.is_nan() {
+        return if x.is_sign_negative() { "-nan".into() } else { "nan".into() };
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf".into() } else { "inf".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    format!("{x:?}").trim_end_matches(".0").to_string()
+}
+
+/// A `long double` (its 80 bits) as `printf("%.21Lg")` prints it: enough digits to read back.
+pub(crate) fn long_double_text(bits: u128) -> String {
+    let mut out = Vec::new();
+    let spec = Spec { precision: Some(21), ..Spec::default() };
+    float::format(&mut out, &spec, b'g', bits, true);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
 //! Tests: one per ended path, written into an output directory (a fresh `penumbra-out-N` with a
 //! `penumbra-last` link, or one the user names) as
 //! - one line each in the JSON sidecar `tests.jsonl` (JSON Lines, in test order): the test's
-//!   name and `.ktest` file (if any), its inputs (`{hex, int}` per object, in creation order),
+//!   name and `.ktest` file (if any), its inputs (`{hex, int}` per object, in creation order,
+//!   and `float`, the decimal values, for an object the program declared floating-point),
 //!   how the path ended (exit status, error kind, message and line, ...), the program's
 //!   argument list and, on request, the path condition in SMT-LIB2; and
 //! - a KLEE-compatible `testNNNNNN.ktest` file (what `ktest-tool` reads) for every test that is
@@ -30,9 +31,43 @@ use std::path::{Path, PathBuf};
 pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
+    /// The object is a `float`, `double` or `long double` (or an array of them): its values
+    /// are shown as decimals too.
+    pub float: Option<penumbra_ir::Type>,
 }
 
-/// The inputs of a test, serialised as a JSON object `{name: {hex, int}}` in creation order.
+/// The values of a floating-point object as decimals (`nan`, `inf`, `-0` as C prints them):
+/// one string for one value, an array for several.
+fn float_values(bytes: &[u8], ty: penumbra_ir::Type) -> Option<serde_json::Value> {
+    use penumbra_ir::Type;
+    let stride = match ty {
+        Type::F32 => 4,
+        Type::F64 => 8,
+        _ => 16,
+    };
+    let texts: Vec<serde_json::Value> = bytes
+        .chunks(stride)
+        .filter(|c| c.len() >= stride.min(10))
+        .map(|c| {
+            let mut raw = [0u8; 16];
+            raw[..c.len().min(16)].copy_from_slice(&c[..c.len().min(16)]);
+            let bits = u128::from_le_bytes(raw);
+            serde_json::Value::String(match ty {
+                Type::F32 => crate::libc::printf::shortest(f64::from(f32::from_bits(bits as u32))),
+                Type::F64 => crate::libc::printf::shortest(f64::from_bits(bits as u64)),
+                _ => crate::libc::printf::long_double_text(bits & ((1 << 80) - 1)),
+            })
+        })
+        .collect();
+    match texts.len() {
+        0 => None,
+        1 => texts.into_iter().next(),
+        _ => Some(serde_json::Value::Array(texts)),
+    }
+}
+
+/// The inputs of a test, serialised as a JSON object `{name: {hex, int}}` in creation order
+/// (with `float` for floating-point objects).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Inputs(pub Vec<Input>);
 
@@ -42,11 +77,14 @@ impl Serialize for Inputs {
         struct Value {
             hex: String,
             int: Option<i64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            float: Option<serde_json::Value>,
         }
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for input in &self.0 {
             let hex: String = input.bytes.iter().map(|b| format!("{b:02x}")).collect();
-            map.serialize_entry(&input.name, &Value { hex, int: le_int(&input.bytes) })?;
+            let float = input.float.and_then(|ty| float_values(&input.bytes, ty));
+            map.serialize_entry(&input.name, &Value { hex, int: le_int(&input.bytes), float })?;
         }
         map.end()
     }
@@ -72,7 +110,7 @@ impl<'de> Deserialize<'de> for Inputs {
                     let bytes = hex_bytes(&value.hex).ok_or_else(|| {
                         serde::de::Error::custom(format!("object {name}: `{}` is not hex", value.hex))
                     })?;
-                    inputs.push(Input { name, bytes });
+                    inputs.push(Input { name, bytes, float: None });
                 }
                 Ok(Inputs(inputs))
             }
@@ -321,8 +359,11 @@ impl TestWriter {
             return Ok(());
         }
         let name = format!("test{:06}", self.written);
-        let inputs: Vec<Input> =
-            st.symbolics.iter().map(|s| Input { name: s.name.to_string(), bytes: s.bytes(model) }).collect();
+        let inputs: Vec<Input> = st
+            .symbolics
+            .iter()
+            .map(|s| Input { name: s.name.to_string(), bytes: s.bytes(model), float: s.float })
+            .collect();
         let kind = if st.divergence.is_some() { "divergence" } else { ending.kind() };
         let mut record = TestRecord {
             name,

@@ -192,6 +192,8 @@ pub struct SymbolicObject {
     pub obj: Option<ObjectId>,
     pub first_var: u32,
     pub len: u32,
+    /// The object's C type is `float`, `double` or `long double` (or an array of them).
+    pub float: Option<penumbra_ir::Type>,
 }
 
 impl SymbolicObject {
@@ -396,7 +398,7 @@ impl ExecutionState {
         } else {
             name.to_string()
         };
-        SymbolicObject { name: Rc::from(unique), base: Rc::from(name), occurrence, obj, first_var, len }
+        SymbolicObject { name: Rc::from(unique), base: Rc::from(name), occurrence, obj, first_var, len, float: None }
     }
 
     /// Moves the top frame to `dest`, passing the destination's arguments to its block's

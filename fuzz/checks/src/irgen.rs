@@ -258,7 +258,7 @@ fn make_symbolic(b: &mut FunctionBuilder, rng: &mut impl Source, pools: &mut Poo
     ctx.inputs.insert(format!("sym{k}"), bytes.clone());
     let n = b.iconst(Type::I64, len as u64);
     let nm = b.global_addr(names[k]);
-    b.make_symbolic(p, n, nm);
+    b.make_symbolic(p, n, nm, None);
     if ctx.pin_inputs {
         for (i, &byte) in bytes.iter().enumerate() {
             let off = b.iconst(PTR, i as u64);

@@ -64,7 +64,7 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
             let p = b.alloca(v.bytes as u32, v.bytes as u32);
             let n = b.iconst(Type::I64, v.bytes as u64);
             let name = b.global_addr(names[k]);
-            b.make_symbolic(p, n, name);
+            b.make_symbolic(p, n, name, None);
             let ty = if v.bytes == 1 { Type::I8 } else { Type::I32 };
             let raw = b.load(ty, p);
             let x = if ty == Type::I32 { raw } else { b.cast(CastOp::Sext, raw, Type::I32) };

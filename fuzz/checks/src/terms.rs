@@ -54,6 +54,10 @@ pub struct TermGen {
     made: Vec<TermId>,
     /// Whether to use multiplication and division on widths above 16.
     pub heavy_wide: bool,
+    /// Whether to build floating-point operators too (on widths 32 and 64, comparisons on 1).
+    pub floats: bool,
+    /// The float formats (widths) it builds: binary64 arithmetic is slow to bit-blast.
+    pub float_widths: Vec<u8>,
 }
 
 impl TermGen {
@@ -70,7 +74,8 @@ impl TermGen {
                 vars.push(store.new_var(&format!("v{w}_{i}"), w));
             }
         }
-        TermGen { vars, widths: widths.to_vec(), made: Vec::new(), heavy_wide: false }
+        let float_widths = widths.iter().copied().filter(|&w| w == 32 || w == 64).collect();
+        TermGen { vars, widths: widths.to_vec(), made: Vec::new(), heavy_wide: false, floats: false, float_widths }
     }
 
     fn leaf(&mut self, s: &mut TermStore, rng: &mut impl Source, w: u8) -> TermId {
@@ -114,6 +119,11 @@ impl TermGen {
             return self.leaf(s, rng, w);
         }
         let d = depth - 1;
+        if self.floats && rng.chance(35) {
+            if let Some(t) = self.float_term(s, rng, w, d) {
+                return t;
+            }
+        }
         let light = [Op::Add, Op::Sub, Op::And, Op::Or, Op::Xor, Op::Shl, Op::LShr, Op::AShr];
         let heavy = [Op::Mul, Op::UDiv, Op::SDiv, Op::URem, Op::SRem];
         match rng.below(12) {
@@ -181,6 +191,57 @@ impl TermGen {
                 s.raw_node(op, w, 0, &[a, b]).unwrap()
             }
         }
+    }
+}
+
+impl TermGen {
+    /// A floating-point node of width `w` (an IEEE operation or conversion for 32 and 64, a
+    /// comparison or NaN test for 1), if there is one of that width. Conversions to integers
+    /// are left out: out of range they are unspecified in SMT-LIB.
+    fn float_term(&mut self, s: &mut TermStore, rng: &mut impl Source, w: u8, d: u32) -> Option<TermId> {
+        let floats = self.float_widths.clone();
+        if floats.is_empty() {
+            return None;
+        }
+        if w == 1 {
+            let op = *rng.pick(&[Op::FLt, Op::FLe, Op::FEq, Op::FIsNan]);
+            let fw = *rng.pick(&floats);
+            let a = self.term(s, rng, fw, d);
+            if op == Op::FIsNan {
+                return Some(s.raw_node(op, 1, 0, &[a]).unwrap());
+            }
+            let b = if rng.chance(15) { a } else { self.term(s, rng, fw, d) };
+            return Some(s.raw_node(op, 1, 0, &[a, b]).unwrap());
+        }
+        if !floats.contains(&w) {
+            return None;
+        }
+        Some(match rng.below(6) {
+            0..=2 => {
+                let a = self.term(s, rng, w, d);
+                let b = self.term(s, rng, w, d);
+                s.raw_node(Op::FArith, w, rng.below(4) as u8, &[a, b]).unwrap()
+            }
+            3 => {
+                let a = self.term(s, rng, w, d);
+                if rng.chance(50) {
+                    s.raw_node(Op::FSqrt, w, 0, &[a]).unwrap()
+                } else {
+                    s.raw_node(Op::FRound, w, rng.below(5) as u8, &[a]).unwrap()
+                }
+            }
+            4 if floats.len() > 1 => {
+                let other = if w == 32 { 64 } else { 32 };
+                let a = self.term(s, rng, other, d);
+                s.raw_node(Op::FConvert, w, 0, &[a]).unwrap()
+            }
+            _ => {
+                let iw = *rng.pick(&self.widths);
+                let a = self.term(s, rng, iw, d);
+                let op = *rng.pick(&[Op::SIntToF, Op::UIntToF]);
+                s.raw_node(op, w, 0, &[a]).unwrap()
+            }
+        })
     }
 }
 

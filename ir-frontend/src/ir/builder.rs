@@ -264,8 +264,8 @@ impl<'a> FunctionBuilder<'a> {
         self.ins_value(InstData::Execute { version }, Type::I1)
     }
 
-    pub fn make_symbolic(&mut self, addr: Value, size: Value, name: Value) -> Inst {
-        self.ins(InstData::MakeSymbolic { args: [addr, size, name] }, None).0
+    pub fn make_symbolic(&mut self, addr: Value, size: Value, name: Value, float: Option<Type>) -> Inst {
+        self.ins(InstData::MakeSymbolic { args: [addr, size, name], float }, None).0
     }
 
     pub fn assume(&mut self, cond: Value) -> Inst {

@@ -149,7 +149,7 @@ impl Body {
         match &self.insts[inst] {
             InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Change { args } => args.to_vec(),
             InstData::FBinary { args, .. } | InstData::Fcmp { args, .. } => args.to_vec(),
-            InstData::Select { args } | InstData::MakeSymbolic { args } | InstData::Fma { args } => args.to_vec(),
+            InstData::Select { args } | InstData::MakeSymbolic { args, .. } | InstData::Fma { args } => args.to_vec(),
             InstData::Cast { arg, .. } | InstData::FUnary { arg, .. } | InstData::FCast { arg, .. } => vec![*arg],
             InstData::Load { addr } => vec![*addr],
             InstData::Store { addr, value } => vec![*addr, *value],

@@ -7,6 +7,7 @@
 //! (division by zero, `INT_MIN / -1`, shift by the width or more) *before* computing.
 
 use super::entities::{Block, Dest, Func, JumpTable, Msg, Value};
+use super::types::Type;
 use cranelift_entity::EntityList;
 use std::fmt;
 
@@ -385,8 +386,9 @@ pub enum InstData {
     /// `result: i1 =` whether the version `version` is the one executing (`penumbra_execute`).
     Execute { version: Version },
     /// `make_symbolic(addr, size, name)`: the object at `addr` gets `size` fresh symbolic bytes;
-    /// `name` is the address of a NUL-terminated string.
-    MakeSymbolic { args: [Value; 3] },
+    /// `name` is the address of a NUL-terminated string. `float`: the object is a `float`,
+    /// `double` or `long double` (or an array of them), for showing its values in tests.
+    MakeSymbolic { args: [Value; 3], float: Option<Type> },
     /// Constrain the path: `cond` must hold (`penumbra_assume`, `klee_assume`).
     Assume { cond: Value },
     /// Check: `cond` must hold, else an assertion failure (`penumbra_assert`, `klee_assert`).

@@ -241,7 +241,8 @@ impl Printer<'_> {
                 write!(out, "{m}{ty} {}({})", self.value(args[0]), self.values(&args[1..]))
             }
             InstData::Execute { version } => write!(out, "{m} {version}"),
-            InstData::MakeSymbolic { args } => write!(out, "{m} {}", self.values(args)),
+            InstData::MakeSymbolic { args, float: None } => write!(out, "{m} {}", self.values(args)),
+            InstData::MakeSymbolic { args, float: Some(ty) } => write!(out, "{m}.{ty} {}", self.values(args)),
             InstData::Assume { cond } | InstData::Assert { cond } => write!(out, "{m} {}", self.value(*cond)),
             InstData::Jump { dest } => write!(out, "{m} {}", self.dest(*dest)),
             InstData::Brif { cond, then_dest, else_dest } => {

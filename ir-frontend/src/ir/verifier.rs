@@ -297,7 +297,7 @@ impl Verifier<'_> {
                 self.expect_ty(inst, callee, PTR, "callee");
             }
             InstData::Execute { .. } => self.expect_ty(inst, result.expect("checked"), Type::I1, "result"),
-            InstData::MakeSymbolic { args } => {
+            InstData::MakeSymbolic { args, .. } => {
                 let [addr, size, name] = *args;
                 self.expect_ty(inst, addr, PTR, "address");
                 self.expect_ty(inst, size, Type::I64, "size");

@@ -197,7 +197,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 let addr = self.resize(addr, PTR, CastOp::Zext);
                 let size = self.resize(size, Type::I64, CastOp::Zext);
                 let label = self.resize(label, PTR, CastOp::Zext);
-                self.b.make_symbolic(addr, size, label);
+                let float = self.float_object(&args[0].0);
+                self.b.make_symbolic(addr, size, label, float);
             }
             PenumbraOp::Assume | PenumbraOp::Assert => {
                 let x = self.operand(&args[0].0)?;

@@ -183,6 +183,28 @@ impl<'a, 'm> FnLower<'a, 'm> {
         Some(self.b.fcmp(cc, signed_one, zero))
     }
 
+    /// The floating-point type of the stack object `addr` names, if it is an `alloca` of a
+    /// `float`, `double` or `long double` or of an array of them (what `make_symbolic`
+    /// records, so that tests can show the object's values).
+    pub(super) fn float_object(&self, addr: &Operand) -> Option<Type> {
+        let mut addr = addr;
+        // Through the GEPs that decay an array to its first element's address.
+        let mut ty = loop {
+            let Operand::LocalOperand { name, .. } = addr else { return None };
+            let def =
+                self.f.basic_blocks.iter().flat_map(|bb| &bb.instrs).find(|i| i.try_get_result() == Some(name))?;
+            match def {
+                llvm_ir::Instruction::Alloca(a) => break a.allocated_type.as_ref(),
+                llvm_ir::Instruction::GetElementPtr(g) => addr = &g.address,
+                _ => return None,
+            }
+        };
+        while let LType::ArrayType { element_type, .. } = ty {
+            ty = element_type.as_ref();
+        }
+        ir_type(ty).ok().filter(|t| t.is_float())
+    }
+
     /// An operand that must be a floating-point value.
     fn float_operand(&mut self, op: &'m Operand) -> LResult<crate::ir::Value> {
         let v = self.operand(op)?;
