@@ -48,6 +48,21 @@ struct Spec {
     bytes: u32,
 }
 
+impl Spec {
+    /// The sign a signed conversion prints: `-`, or with the flags `+` or a space.
+    fn sign(&self, negative: bool) -> &'static [u8] {
+        if negative {
+            b"-"
+        } else if self.plus {
+            b"+"
+        } else if self.space {
+            b" "
+        } else {
+            b""
+        }
+    }
+}
+
 /// Formats `fmt` (without its NUL) into `out`.
 pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Result<(), A::Error> {
     let mut i = 0;
@@ -113,15 +128,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
         match conv {
             b'd' | b'i' => {
                 let v = sign_extend(args.next_arg()?, spec.bytes);
-                let sign: &[u8] = if v < 0 {
-                    b"-"
-                } else if spec.plus {
-                    b"+"
-                } else if spec.space {
-                    b" "
-                } else {
-                    b""
-                };
+                let sign = spec.sign(v < 0);
                 let digits = v.unsigned_abs().to_string().into_bytes();
                 integer(out, &spec, sign, &digits, false);
             }

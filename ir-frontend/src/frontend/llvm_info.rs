@@ -311,32 +311,8 @@ impl LlvmInfo {
                 g = LLVMGetNextGlobal(g);
             }
             let mut visited = FxHashMap::default();
-            let mut g = LLVMGetFirstGlobal(self.module);
-            while !g.is_null() {
-                let init = LLVMGetInitializer(g);
-                if !init.is_null() {
-                    self.visit_constant(init, &names, &mut visited);
-                }
-                g = LLVMGetNextGlobal(g);
-            }
-            let mut f = LLVMGetFirstFunction(self.module);
-            while !f.is_null() {
-                let mut bb = LLVMGetFirstBasicBlock(f);
-                while !bb.is_null() {
-                    let mut inst = LLVMGetFirstInstruction(bb);
-                    while !inst.is_null() {
-                        let n = LLVMGetNumOperands(inst);
-                        for i in 0..u32::try_from(n).unwrap_or(0) {
-                            let op = LLVMGetOperand(inst, i);
-                            if !op.is_null() && !LLVMIsAConstant(op).is_null() {
-                                self.visit_constant(op, &names, &mut visited);
-                            }
-                        }
-                        inst = LLVMGetNextInstruction(inst);
-                    }
-                    bb = LLVMGetNextBasicBlock(bb);
-                }
-                f = LLVMGetNextFunction(f);
+            for root in self.constant_roots() {
+                self.visit_constant(root, &names, &mut visited);
             }
         }
     }
@@ -348,33 +324,7 @@ impl LlvmInfo {
     /// ones), so GEPs are processed users first (reverse postorder of the constant DAG): a
     /// GEP is then only ever destroyed after it has been processed.
     unsafe fn canonicalize_constant_geps(&mut self) {
-        let mut roots = Vec::new();
-        let mut g = LLVMGetFirstGlobal(self.module);
-        while !g.is_null() {
-            let init = LLVMGetInitializer(g);
-            if !init.is_null() {
-                roots.push(init);
-            }
-            g = LLVMGetNextGlobal(g);
-        }
-        let mut f = LLVMGetFirstFunction(self.module);
-        while !f.is_null() {
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut inst = LLVMGetFirstInstruction(bb);
-                while !inst.is_null() {
-                    for i in 0..u32::try_from(LLVMGetNumOperands(inst)).unwrap_or(0) {
-                        let op = LLVMGetOperand(inst, i);
-                        if !op.is_null() && !LLVMIsAConstant(op).is_null() {
-                            roots.push(op);
-                        }
-                    }
-                    inst = LLVMGetNextInstruction(inst);
-                }
-                bb = LLVMGetNextBasicBlock(bb);
-            }
-            f = LLVMGetNextFunction(f);
-        }
+        let roots = self.constant_roots();
         let mut postorder = Vec::new();
         let mut seen = FxHashMap::default();
         for root in roots {
@@ -428,43 +378,21 @@ impl LlvmInfo {
         let i8_type = LLVMInt8TypeInContext(self.ctx);
         let mut found = Vec::new();
         let mut seen = FxHashMap::default();
-        let mut visit = |c: LLVMValueRef, found: &mut Vec<LLVMValueRef>| {
-            let mut stack = vec![c];
-            while let Some(c) = stack.pop() {
-                if c.is_null() || LLVMIsAConstant(c).is_null() || !LLVMIsAGlobalValue(c).is_null() {
-                    continue;
-                }
-                if seen.insert(c, ()).is_some() {
-                    continue;
-                }
-                if !LLVMIsAConstantFP(c).is_null() && LLVMTypeOf(c) == fp80 {
-                    found.push(c);
-                    continue;
-                }
-                for i in 0..u32::try_from(LLVMGetNumOperands(c)).unwrap_or(0) {
-                    stack.push(LLVMGetOperand(c, i));
-                }
+        let mut stack = self.constant_roots();
+        while let Some(c) = stack.pop() {
+            if c.is_null() || LLVMIsAConstant(c).is_null() || !LLVMIsAGlobalValue(c).is_null() {
+                continue;
             }
-        };
-        let mut g = LLVMGetFirstGlobal(self.module);
-        while !g.is_null() {
-            visit(LLVMGetInitializer(g), &mut found);
-            g = LLVMGetNextGlobal(g);
-        }
-        let mut f = LLVMGetFirstFunction(self.module);
-        while !f.is_null() {
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut inst = LLVMGetFirstInstruction(bb);
-                while !inst.is_null() {
-                    for i in 0..u32::try_from(LLVMGetNumOperands(inst)).unwrap_or(0) {
-                        visit(LLVMGetOperand(inst, i), &mut found);
-                    }
-                    inst = LLVMGetNextInstruction(inst);
-                }
-                bb = LLVMGetNextBasicBlock(bb);
+            if seen.insert(c, ()).is_some() {
+                continue;
             }
-            f = LLVMGetNextFunction(f);
+            if !LLVMIsAConstantFP(c).is_null() && LLVMTypeOf(c) == fp80 {
+                found.push(c);
+                continue;
+            }
+            for i in 0..u32::try_from(LLVMGetNumOperands(c)).unwrap_or(0) {
+                stack.push(LLVMGetOperand(c, i));
+            }
         }
         for c in found {
             let text = take_message(LLVMPrintValueToString(c));
@@ -477,6 +405,38 @@ impl LlvmInfo {
             let replacement = LLVMConstBitCast(LLVMConstPtrToInt(marker, i80), fp80);
             LLVMReplaceAllUsesWith(c, replacement);
         }
+    }
+
+    /// Every global initialiser and every constant operand of an instruction, in module order.
+    unsafe fn constant_roots(&self) -> Vec<LLVMValueRef> {
+        let mut roots = Vec::new();
+        let mut g = LLVMGetFirstGlobal(self.module);
+        while !g.is_null() {
+            let init = LLVMGetInitializer(g);
+            if !init.is_null() {
+                roots.push(init);
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+        let mut f = LLVMGetFirstFunction(self.module);
+        while !f.is_null() {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut inst = LLVMGetFirstInstruction(bb);
+                while !inst.is_null() {
+                    for i in 0..u32::try_from(LLVMGetNumOperands(inst)).unwrap_or(0) {
+                        let op = LLVMGetOperand(inst, i);
+                        if !op.is_null() && !LLVMIsAConstant(op).is_null() {
+                            roots.push(op);
+                        }
+                    }
+                    inst = LLVMGetNextInstruction(inst);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        roots
     }
 
     /// The first non-GEP base of a (possibly nested) constant GEP, and the total offset.

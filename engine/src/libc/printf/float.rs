@@ -50,15 +50,7 @@ fn decode(bits: u128, long: bool) -> (bool, Magnitude) {
 pub(super) fn format(out: &mut Vec<u8>, spec: &Spec, conv: u8, bits: u128, long: bool) {
     let upper = conv.is_ascii_uppercase();
     let (negative, magnitude) = decode(bits, long);
-    let sign: &[u8] = if negative {
-        b"-"
-    } else if spec.plus {
-        b"+"
-    } else if spec.space {
-        b" "
-    } else {
-        b""
-    };
+    let sign = spec.sign(negative);
     let (significand, exp2) = match magnitude {
         Magnitude::Nan | Magnitude::Inf => {
             let word: &[u8] = match (matches!(magnitude, Magnitude::Nan), upper) {
