@@ -377,3 +377,60 @@ impl Big {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `conv` with `precision` on the `long double` of `bits`.
+    fn long(conv: u8, precision: Option<usize>, bits: u128) -> String {
+        let mut out = Vec::new();
+        format(&mut out, &Spec { precision, ..Spec::default() }, conv, bits, true);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// glibc 2.36's output for the same `long double`s (checked natively): `%La` prints the
+    /// x87 significand's first nibble, renormalising when rounding overflows it.
+    #[test]
+    fn long_doubles_print_as_glibc_prints_them() {
+        let table: &[(u128, [&str; 5])] = &[
+            (0x3FFF_8000_0000_0000_0000, ["0x8p-3", "0x8.00p-3", "0X8P-3", "1e+00", "1"]),
+            (0xC000_B000_0000_0000_0000, ["-0xbp-2", "-0xb.00p-2", "-0XBP-2", "-3e+00", "-2.75"]),
+            (
+                0x3FFB_CCCC_CCCC_CCCC_CCCD,
+                [
+                    "0xc.ccccccccccccccdp-7",
+                    "0xc.cdp-7",
+                    "0XC.CCCCCCCCCCCCCCDP-7",
+                    "1e-01",
+                    "0.1000000000000000000013553",
+                ],
+            ),
+            (
+                0x7FFE_FFFF_FFFF_FFFF_FFFF,
+                [
+                    "0xf.fffffffffffffffp+16380",
+                    "0x1.00p+16384",
+                    "0XF.FFFFFFFFFFFFFFFP+16380",
+                    "1e+4932",
+                    "1.189731495357231765021264e+4932",
+                ],
+            ),
+            (
+                0x0000_0020_0000_0000_0000,
+                ["0x0.02p-16385", "0x0.02p-16385", "0X0.02P-16385", "3e-4935", "3.283303850695403814709646e-4935"],
+            ),
+            (0, ["0x0p+0", "0x0.00p+0", "0X0P+0", "0e+00", "0"]),
+        ];
+        for &(bits, want) in table {
+            let got = [
+                long(b'a', None, bits),
+                long(b'a', Some(2), bits),
+                long(b'A', None, bits),
+                long(b'e', Some(0), bits),
+                long(b'g', Some(25), bits),
+            ];
+            assert_eq!(got, want, "{bits:#x}");
+        }
+    }
+}
