@@ -1,6 +1,6 @@
-//! Random well-typed IR programs: a loop of arithmetic, memory accesses at random offsets,
-//! library calls with random pointers, casts, selects, checks, `change` operations and
-//! symbolic objects. Every program verifies (the builder checks it) and terminates (the loop
+//! Random well-typed IR programs: a loop of arithmetic (integer and `float`/`double`),
+//! memory accesses at random offsets, library calls with random pointers, casts and
+//! conversions, selects, checks, `change` operations and symbolic objects. Every program verifies (the builder checks it) and terminates (the loop
 //! runs at most 20 times and nothing else jumps backwards).
 //!
 //! Each `make_symbolic` site names its object `symK` (K = the site's number) and the generator
@@ -14,7 +14,10 @@
 
 use crate::build::{line, ModuleBuilder};
 use crate::source::Source;
-use penumbra_ir::{BinaryOp, CastOp, Func, FunctionBuilder, Global, IntCC, Module, Type, Value, PTR};
+use penumbra_ir::{
+    BinaryOp, CastOp, FCastOp, FUnaryOp, FloatCC, FloatOp, Func, FunctionBuilder, Global, IntCC, Module, Type, Value,
+    PTR,
+};
 use std::collections::BTreeMap;
 
 /// A generated program and the bytes of each of its symbolic objects, by name.
@@ -35,14 +38,37 @@ fn constant(rng: &mut impl Source, ty: Type) -> u64 {
 
 const TYPES: [Type; 5] = [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64];
 
+/// The floating-point types (`long double` has no symbolic terms: its paths end unsupported).
+const FLOATS: [Type; 2] = [Type::F32, Type::F64];
+
+/// Floats where arithmetic and conversions go wrong: zeros, NaNs (with a payload, signalling),
+/// infinities, the smallest subnormal, integers at the edges of `int`, halves, 0.1.
+const FLOAT_EDGES: [f64; 14] = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.5,
+    0.1,
+    2.5,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::NAN,
+    5e-324,
+    2147483647.0,
+    -2147483648.5,
+    1e300,
+    255.75,
+];
+
 /// The values of each type defined so far (in the loop body, so all dominate what follows).
 struct Pools {
-    by_type: [Vec<Value>; 5],
+    by_type: [Vec<Value>; 7],
 }
 
 impl Pools {
     fn of(&mut self, ty: Type) -> &mut Vec<Value> {
-        &mut self.by_type[TYPES.iter().position(|&t| t == ty).unwrap()]
+        let i = TYPES.iter().chain(&FLOATS).position(|&t| t == ty).unwrap();
+        &mut self.by_type[i]
     }
 
     fn pick(&mut self, rng: &mut impl Source, ty: Type) -> Value {
@@ -104,6 +130,12 @@ pub fn random_program(rng: &mut impl Source, pin_inputs: bool) -> Generated {
             let c = b.iconst(ty, constant(rng, ty));
             pools.of(ty).push(c);
         }
+        for ty in FLOATS {
+            let x = *rng.pick(&FLOAT_EDGES);
+            let bits = if ty == Type::F32 { u128::from((x as f32).to_bits()) } else { u128::from(x.to_bits()) };
+            let c = b.fconst(ty, bits);
+            pools.of(ty).push(c);
+        }
         let mut ctx = Ctx { libc, fmt, stack, gaddr, pin_inputs, inputs: &mut inputs };
         for i in 0..rng.below(24) + 2 {
             line(b, i as u32 + 2);
@@ -146,7 +178,8 @@ fn random_instruction(
     names: &[Global],
 ) {
     let ty = *rng.pick(&TYPES);
-    match rng.below(14) {
+    match rng.below(16) {
+        14 | 15 => float_instruction(b, rng, pools),
         0..=4 => {
             let op = *rng.pick(&BinaryOp::ALL);
             let x = pools.pick(rng, ty);
@@ -238,6 +271,67 @@ fn random_instruction(
             let new = pools.pick(rng, ty);
             let v = b.change(old, new);
             pools.of(ty).push(v);
+        }
+    }
+}
+
+/// A floating-point operation, conversion, comparison or memory access.
+fn float_instruction(b: &mut FunctionBuilder, rng: &mut impl Source, pools: &mut Pools) {
+    let ty = *rng.pick(&FLOATS);
+    match rng.below(8) {
+        5 if rng.below(4) == 0 => {
+            // To an integer: out of range (often, from the edge values) an error in both engines,
+            // so rarely, or most programs would end there.
+            let to = *rng.pick(&[Type::I8, Type::I32, Type::I64]);
+            let x = pools.pick(rng, ty);
+            let op = if rng.below(2) == 0 { FCastOp::ToSi } else { FCastOp::ToUi };
+            let v = b.fcast(op, x, to);
+            pools.of(to).push(v);
+        }
+        0 | 1 | 5 => {
+            let op = *rng.pick(&[FloatOp::Add, FloatOp::Sub, FloatOp::Mul, FloatOp::Div, FloatOp::Copysign]);
+            let (x, y) = (pools.pick(rng, ty), pools.pick(rng, ty));
+            let v = b.fbinary(op, x, y);
+            pools.of(ty).push(v);
+        }
+        2 => {
+            let op = *rng.pick(&[FUnaryOp::Neg, FUnaryOp::Abs, FUnaryOp::Sqrt, FUnaryOp::Floor, FUnaryOp::Round]);
+            let x = pools.pick(rng, ty);
+            let v = b.funary(op, x);
+            pools.of(ty).push(v);
+        }
+        3 => {
+            let cc = *rng.pick(&FloatCC::ALL);
+            let (x, y) = (pools.pick(rng, ty), pools.pick(rng, ty));
+            let v = b.fcmp(cc, x, y);
+            pools.of(Type::I1).push(v);
+        }
+        4 => {
+            let from = *rng.pick(&TYPES);
+            let x = pools.pick(rng, from);
+            let op = if rng.below(2) == 0 { FCastOp::FromSi } else { FCastOp::FromUi };
+            let v = b.fcast(op, x, ty);
+            pools.of(ty).push(v);
+        }
+        6 => {
+            let other = if ty == Type::F32 { Type::F64 } else { Type::F32 };
+            let x = pools.pick(rng, other);
+            let op = if ty == Type::F64 { FCastOp::Ext } else { FCastOp::Trunc };
+            let v = b.fcast(op, x, ty);
+            pools.of(ty).push(v);
+        }
+        _ => {
+            // The bits of a float as an integer, or an integer's bits as a float.
+            let int = if ty == Type::F32 { Type::I32 } else { Type::I64 };
+            if rng.below(2) == 0 {
+                let x = pools.pick(rng, ty);
+                let v = b.fcast(FCastOp::Bitcast, x, int);
+                pools.of(int).push(v);
+            } else {
+                let x = pools.pick(rng, int);
+                let v = b.fcast(FCastOp::Bitcast, x, ty);
+                pools.of(ty).push(v);
+            }
         }
     }
 }
