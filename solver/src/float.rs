@@ -49,6 +49,25 @@ impl Format {
     fn sign_bit(self) -> u128 {
         1 << (self.bits() - 1)
     }
+
+    /// The quiet bit of a NaN: the most significant bit of the fraction.
+    pub fn quiet_bit(self) -> u128 {
+        match self {
+            Format::F32 => 1 << 22,
+            Format::F64 => 1 << 51,
+            Format::F80 => 1 << 62,
+        }
+    }
+
+    /// Exponent and significand sizes as SMT-LIB's `FloatingPoint` sorts count them (the
+    /// significand with its leading bit).
+    pub fn sort_sizes(self) -> (u8, u8) {
+        match self {
+            Format::F32 => (8, 24),
+            Format::F64 => (11, 53),
+            Format::F80 => (15, 64),
+        }
+    }
 }
 
 /// Arithmetic operations that round.
@@ -174,12 +193,7 @@ fn significand80(a: u128) -> u64 {
 
 /// A NaN with its quiet bit set (the most significant bit of the fraction).
 fn quiet(fmt: Format, a: u128) -> u128 {
-    let quiet_bit: u128 = match fmt {
-        Format::F32 => 1 << 22,
-        Format::F64 => 1 << 51,
-        Format::F80 => 1 << 62,
-    };
-    a | quiet_bit
+    a | fmt.quiet_bit()
 }
 
 /// `a op b`.

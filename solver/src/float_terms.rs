@@ -19,8 +19,9 @@ fn check_float_width(what: &str, w: u8) {
 }
 
 impl TermStore {
-    /// Interns a floating-point node, folded when every child is a constant.
-    fn float_node(&mut self, op: Op, width: u8, aux: u8, children: &[TermId]) -> TermId {
+    /// Interns a floating-point node, folded when every child is a constant (also how
+    /// [`TermStore::rebuild`] rebuilds one).
+    pub(crate) fn float_node(&mut self, op: Op, width: u8, aux: u8, children: &[TermId]) -> TermId {
         let mut values = [0u64; 3];
         let mut all_const = true;
         for (slot, &c) in values.iter_mut().zip(children) {
@@ -112,11 +113,6 @@ impl TermStore {
         check_float_width("int_to_fp", width);
         let op = if signed { Op::SIntToF } else { Op::UIntToF };
         self.float_node(op, width, 0, &[a])
-    }
-
-    /// Rebuilds a floating-point node (for [`TermStore::rebuild`]).
-    pub(crate) fn rebuild_float(&mut self, op: Op, width: u8, aux: u8, ch: &[TermId]) -> TermId {
-        self.float_node(op, width, aux, ch)
     }
 }
 

@@ -56,7 +56,7 @@ impl TermStore {
             Op::SExt => self.sext(ch[0], w),
             Op::Ite => self.ite(ch[0], ch[1], ch[2]),
             Op::Shadow => self.shadow(ch[0], ch[1]),
-            op => self.rebuild_float(op, w, d.aux(), ch),
+            op => self.float_node(op, w, d.aux(), ch),
         }
     }
 

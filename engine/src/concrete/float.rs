@@ -84,15 +84,15 @@ fn cast_overflow(from: Type, to: Type, signed: bool, a: u128) -> Fault {
     )
 }
 
-/// A value for messages: its decimal (shortest round trip of its `f64` value) or `nan`.
+/// A value for messages: `nan`, or the decimal printf's models print (the shortest that reads
+/// back for a `float` or `double`, `%.21Lg` for a `long double`).
 pub fn show(ty: Type, a: u128) -> String {
     let f = format(ty);
     if fp::is_nan(f, a) {
         return "nan".to_string();
     }
-    let x = f64::from_bits(fp::convert(f, Format::F64, a) as u64);
-    if x.is_infinite() {
-        return if x < 0.0 { "-inf".into() } else { "inf".into() };
+    match ty {
+        Type::F80 => crate::libc::printf::long_double_text(a),
+        _ => crate::libc::printf::shortest(f64::from_bits(fp::convert(f, Format::F64, a) as u64)),
     }
-    format!("{x}")
 }

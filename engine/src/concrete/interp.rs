@@ -260,7 +260,7 @@ impl<'a> Interp<'a> {
             }
             InstData::Store { addr, value } => {
                 let ty = body.values[*value].ty;
-                self.machine.mem.store_wide(self.reg(cur, *addr), ty.bytes(), self.wide(cur, *value))?;
+                self.machine.mem.store(self.reg(cur, *addr), ty.bytes(), self.wide(cur, *value))?;
             }
             InstData::Alloca { size, align } => {
                 let addr = self.alloca(cur, inst, u64::from(*size), u64::from(*align))?;

@@ -122,6 +122,6 @@ impl<'a> Machine<'a> {
 
     /// Sets `errno`.
     pub fn set_errno(&mut self, value: u64) -> Result<(), Fault> {
-        self.mem.store(self.runtime.errno, 4, value)
+        self.mem.store(self.runtime.errno, 4, u128::from(value))
     }
 }

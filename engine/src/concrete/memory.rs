@@ -132,17 +132,9 @@ impl<'m> Memory<'m> {
         Ok(u128::from_le_bytes(buf))
     }
 
-    /// Stores the low `size` (1..=16) bytes of `value`, little-endian.
+    /// Stores the low `size` (1..=16) bytes of `value`, little-endian (an `f80`'s ten).
     #[inline]
-    pub fn store_wide(&mut self, addr: u64, size: u32, value: u128) -> Result<(), Fault> {
-        let dst = self.write(addr, u64::from(size))?;
-        dst.copy_from_slice(&value.to_le_bytes()[..dst.len()]);
-        Ok(())
-    }
-
-    /// Stores the low `size` (1..=8) bytes of `value`, little-endian.
-    #[inline]
-    pub fn store(&mut self, addr: u64, size: u32, value: u64) -> Result<(), Fault> {
+    pub fn store(&mut self, addr: u64, size: u32, value: u128) -> Result<(), Fault> {
         let dst = self.write(addr, u64::from(size))?;
         dst.copy_from_slice(&value.to_le_bytes()[..dst.len()]);
         Ok(())

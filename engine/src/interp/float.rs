@@ -26,13 +26,14 @@ impl<'p> Context<'p> {
         let data = &body.insts[inst];
         let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
         let result_ty = body.values[r].ty;
-        let operands = body.inst_args(inst);
+        let (args, n) = float_args(data);
+        let operands = &args[..n];
         if result_ty == Type::F80 || operands.iter().any(|&v| body.values[v].ty == Type::F80) {
             let what = format!("{} on a long double (symbolic execution of x87 floating point)", data.mnemonic());
             return Ok(Flow::End(self.unsupported(st, what)));
         }
         let ty = |v: Value| body.values[v].ty;
-        if let Some(x) = self.float_operands(st, &operands) {
+        if let Some(x) = self.float_operands(st, operands) {
             let bits = match data {
                 InstData::FBinary { op, args: [a, _] } => float::binary(*op, ty(*a), x[0], x[1]),
                 InstData::FUnary { op, arg } => float::unary(*op, ty(*arg), x[0]),
@@ -48,7 +49,11 @@ impl<'p> Context<'p> {
             st.frame_mut().set(r, Val::konst(result_ty.bits() as u8, bits as u64));
             return Ok(Flow::Next);
         }
-        let t: Vec<TermId> = operands.iter().map(|&v| self.term(st, v)).collect();
+        let first = self.term(st, operands[0]);
+        let mut t = [first; 3];
+        for (slot, &v) in t.iter_mut().zip(operands).skip(1) {
+            *slot = self.term(st, v);
+        }
         let result = match data {
             InstData::FBinary { op, .. } => match op {
                 FloatOp::Add => Some(self.store.fp_arith(Arith::Add, t[0], t[1])),
@@ -195,7 +200,8 @@ impl<'p> Context<'p> {
     ) -> Result<Option<Ending>, RunError> {
         let fw = from.bits() as u8;
         let format = float::format(from);
-        let (bias, fraction, precision) = if from == Type::F32 { (127u64, 23, 24) } else { (1023, 52, 53) };
+        let (exponent, precision) = format.sort_sizes();
+        let (bias, fraction, precision) = ((1u64 << (exponent - 1)) - 1, precision - 1, u32::from(precision));
         let power_of_two =
             |k: u32, negative: bool| ((bias + u64::from(k)) << fraction) | (u64::from(negative) << (fw - 1));
         let w = u32::from(width);
@@ -227,5 +233,16 @@ impl<'p> Context<'p> {
                 format!("a value of type {from} outside the range of {kind} {width}-bit integer"),
             )
         })
+    }
+}
+
+/// The operands of a floating-point instruction (at most three) and their number, without
+/// the allocation of [`Body::inst_args`]: this runs for every float operation of a path.
+fn float_args(data: &InstData) -> ([Value; 3], usize) {
+    match *data {
+        InstData::FBinary { args: [a, b], .. } | InstData::Fcmp { args: [a, b], .. } => ([a, b, a], 2),
+        InstData::FUnary { arg, .. } | InstData::FCast { arg, .. } => ([arg; 3], 1),
+        InstData::Fma { args } => (args, 3),
+        _ => unreachable!("float_step on {}", data.mnemonic()),
     }
 }

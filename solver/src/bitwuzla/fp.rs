@@ -4,14 +4,17 @@
 //! As in the rest of the wrapper, operand sorts are checked here so that Bitwuzla never aborts.
 
 use super::{err, Bitwuzla, BzError, BzTerm};
+use crate::float::Format;
 use bitwuzla_sys as sys;
 
 /// Exponent and significand sizes (the latter with the hidden bit) of the IEEE format of
 /// `width` bits.
 fn sizes(width: u8) -> Result<(u64, u64), BzError> {
     match width {
-        32 => Ok((8, 24)),
-        64 => Ok((11, 53)),
+        32 | 64 => {
+            let (e, s) = Format::of_width(width).sort_sizes();
+            Ok((u64::from(e), u64::from(s)))
+        }
         w => err(format!("no floating-point format of {w} bits")),
     }
 }

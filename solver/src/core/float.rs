@@ -19,15 +19,6 @@ use crate::error::SolverError;
 use crate::float::{Arith, Format, Integral};
 use crate::term::{Op, TermData, TermId, TermStore};
 
-/// The quiet bit of a NaN of `width` bits.
-fn quiet_bit(width: u8) -> u64 {
-    if width == 32 {
-        1 << 22
-    } else {
-        1 << 51
-    }
-}
-
 impl Core {
     /// The bitvector translation of the float node `n` (`d`), its children translated to `a`.
     pub(super) fn translate_float(
@@ -102,7 +93,7 @@ impl Core {
             for (&x, &fx) in a.iter().zip(&fa).rev() {
                 let nan = bz.fp_is_nan(fx)?;
                 let propagated = if d.op() == Op::FConvert { Self::converted_nan(bz, x, cw, w)? } else { x };
-                let q = bz.bv_value(w, quiet_bit(w))?;
+                let q = bz.bv_value(w, Format::of_width(w).quiet_bit() as u64)?;
                 let quieted = bz.binary(BvBinary::Or, propagated, q)?;
                 value = bz.ite(nan, quieted, value)?;
             }

@@ -8,11 +8,7 @@ use crate::float::{Arith, Format, Integral};
 use crate::term::{Op, TermId, TermStore};
 
 fn sizes(width: u8) -> (u8, u8) {
-    if width == 32 {
-        (8, 24)
-    } else {
-        (11, 53)
-    }
+    Format::of_width(width).sort_sizes()
 }
 
 fn to_fp(width: u8, bits: &str) -> String {
@@ -76,7 +72,7 @@ pub(super) fn node_text(store: &TermStore, t: TermId, a: &[&str]) -> (String, Op
         }
     };
     if !matches!(d.op(), Op::SIntToF | Op::UIntToF) {
-        let quiet = constant_text(w, if w == 32 { 1 << 22 } else { 1 << 51 });
+        let quiet = constant_text(w, Format::of_width(w).quiet_bit() as u64);
         for (x, fx) in a.iter().zip(&fa).rev() {
             let propagated = if d.op() == Op::FConvert { converted_nan(x, cw, w) } else { x.to_string() };
             value = format!("(ite (fp.isNaN {fx}) (bvor {propagated} {quiet}) {value})");

@@ -85,7 +85,7 @@ fn parse(m: &mut Machine<'_>, s: u64, endptr: u64, base: i32, signedness: Signed
     let mem = &mut m.mem;
     let parsed = strtol::parse(|i| Ok(mem.read(s.wrapping_add(i), 1)?[0]), base, signedness)?;
     if endptr != 0 {
-        m.mem.store(endptr, 8, s.wrapping_add(parsed.end))?;
+        m.mem.store(endptr, 8, u128::from(s.wrapping_add(parsed.end)))?;
     }
     if parsed.overflow {
         m.set_errno(ERANGE)?;

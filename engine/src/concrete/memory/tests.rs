@@ -34,7 +34,7 @@ fn loads_and_stores_are_little_endian() {
     mem.store(p, 4, 0x1122_3344).unwrap();
     assert_eq!(mem.read(p, 4).unwrap(), &[0x44, 0x33, 0x22, 0x11]);
     assert_eq!(mem.load(p + 1, 2).unwrap(), 0x2233);
-    mem.store(p, 8, u64::MAX).unwrap();
+    mem.store(p, 8, u128::from(u64::MAX)).unwrap();
     mem.store(p + 2, 1, 0).unwrap();
     assert_eq!(mem.load(p, 8).unwrap(), 0xffff_ffff_ff00_ffff);
 }

@@ -179,9 +179,9 @@ fn fixed(alt: bool, digits: &[u8], exp10: i32, precision: usize) -> Vec<u8> {
             }
         }
     };
-    while r.len() > 1 && r[0] == b'0' {
-        r.remove(0);
-    }
+    // Leading zeros (a zero value scaled up) go in one drain: `%.1000000f` of 0 is a long run.
+    let leading = r.iter().take(r.len() - 1).take_while(|&&d| d == b'0').count();
+    r.drain(..leading);
     if r.len() < precision + 1 {
         let mut padded = vec![b'0'; precision + 1 - r.len()];
         padded.extend_from_slice(&r);

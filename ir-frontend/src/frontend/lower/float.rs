@@ -8,6 +8,7 @@
 //! and so does penumbra.
 
 use super::function::FnLower;
+use super::intrinsics::intrinsic_arg;
 use super::types::{ir_type, LResult, Unsup};
 use super::widths::{container, int_bits};
 use crate::ir::{CastOp, FCastOp, FUnaryOp, FloatCC, FloatOp, Type};
@@ -111,45 +112,30 @@ impl<'a, 'm> FnLower<'a, 'm> {
         Ok(())
     }
 
-    /// The floating-point intrinsics; `None` when `name` is not one of them.
-    pub(super) fn float_intrinsic(&mut self, name: &str, c: &'m Call) -> Option<LResult<()>> {
-        let arg = |i: usize| -> LResult<&'m Operand> {
-            c.arguments.get(i).map(|(a, _)| a).ok_or_else(|| Unsup::msg(format!("{name} without argument {i}")))
-        };
-        let dest = c.dest.as_ref();
-        let run = |lower: &mut Self| -> LResult<Option<crate::ir::Value>> {
-            if let Some(&(_, op)) = UNARY.iter().find(|(p, _)| name.starts_with(p)) {
-                let x = lower.float_operand(arg(0)?)?;
-                return Ok(Some(lower.b.funary(op, x)));
-            }
-            if let Some(&(_, op)) = BINARY.iter().find(|(p, _)| name.starts_with(p)) {
-                let x = lower.float_operand(arg(0)?)?;
-                let y = lower.float_operand(arg(1)?)?;
-                return Ok(Some(lower.b.fbinary(op, x, y)));
-            }
-            let fused = name.starts_with("llvm.fma.");
-            if fused || name.starts_with("llvm.fmuladd.") {
-                let x = lower.float_operand(arg(0)?)?;
-                let y = lower.float_operand(arg(1)?)?;
-                let z = lower.float_operand(arg(2)?)?;
-                if fused {
-                    return Ok(Some(lower.b.fma(x, y, z)));
-                }
-                let product = lower.b.fbinary(FloatOp::Mul, x, y);
-                return Ok(Some(lower.b.fbinary(FloatOp::Add, product, z)));
-            }
-            Ok(None)
-        };
-        match run(self) {
-            Ok(Some(v)) => {
-                if let Some(dest) = dest {
-                    self.define(dest, v);
-                }
-                Some(Ok(()))
-            }
-            Ok(None) => None,
-            Err(e) => Some(Err(e)),
+    /// The value of a floating-point intrinsic call; `None` when `name` is not one of them.
+    pub(super) fn float_intrinsic(&mut self, name: &str, c: &'m Call) -> LResult<Option<crate::ir::Value>> {
+        let arg = |i: usize| intrinsic_arg(name, c, i);
+        if let Some(&(_, op)) = UNARY.iter().find(|(p, _)| name.starts_with(p)) {
+            let x = self.float_operand(arg(0)?)?;
+            return Ok(Some(self.b.funary(op, x)));
         }
+        if let Some(&(_, op)) = BINARY.iter().find(|(p, _)| name.starts_with(p)) {
+            let x = self.float_operand(arg(0)?)?;
+            let y = self.float_operand(arg(1)?)?;
+            return Ok(Some(self.b.fbinary(op, x, y)));
+        }
+        let fused = name.starts_with("llvm.fma.");
+        if fused || name.starts_with("llvm.fmuladd.") {
+            let x = self.float_operand(arg(0)?)?;
+            let y = self.float_operand(arg(1)?)?;
+            let z = self.float_operand(arg(2)?)?;
+            if fused {
+                return Ok(Some(self.b.fma(x, y, z)));
+            }
+            let product = self.b.fbinary(FloatOp::Mul, x, y);
+            return Ok(Some(self.b.fbinary(FloatOp::Add, product, z)));
+        }
+        Ok(None)
     }
 
     /// `bitcast x86_fp80 %x to i80`: remembered for [`FnLower::x87_sign_test`], no code.

@@ -58,10 +58,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             self.define_zero_result(c, ret);
             return Ok(());
         }
-        let nargs = c.arguments.len();
-        let arg = |i: usize| -> LResult<&'m llvm_ir::Operand> {
-            c.arguments.get(i).map(|(a, _)| a).ok_or_else(|| Unsup::msg(format!("{name} with {nargs} arguments")))
-        };
+        let arg = |i: usize| intrinsic_arg(name, c, i);
         if IDENTITY.iter().any(|p| name.starts_with(p)) {
             let x = self.operand(arg(0)?)?;
             return self.define_result(c, x);
@@ -115,8 +112,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             let v = self.b.select(negative, negated, x);
             return self.define_result(c, v);
         }
-        if let Some(done) = self.float_intrinsic(name, c) {
-            return done;
+        if let Some(v) = self.float_intrinsic(name, c)? {
+            return self.define_result(c, v);
         }
         if name.starts_with("llvm.objectsize.") {
             let ty = ret.ok_or_else(|| Unsup::msg("llvm.objectsize without a result"))?;
@@ -322,4 +319,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let bits = self.b.binary(BinaryOp::And, not_x, below);
         self.ctpop(bits)
     }
+}
+
+/// Argument `i` of the intrinsic call `c` (of `name`); a call with fewer is unsupported.
+pub(super) fn intrinsic_arg<'m>(name: &str, c: &'m Call, i: usize) -> LResult<&'m llvm_ir::Operand> {
+    let n = c.arguments.len();
+    c.arguments.get(i).map(|(a, _)| a).ok_or_else(|| Unsup::msg(format!("{name} with {n} arguments")))
 }
