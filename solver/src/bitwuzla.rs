@@ -17,6 +17,7 @@ use std::ffi::{CStr, CString};
 use std::ptr::NonNull;
 use std::time::Instant;
 
+use crate::term::WIDE_MAX;
 use bitwuzla_sys as sys;
 use thiserror::Error;
 
@@ -100,7 +101,7 @@ pub struct Bitwuzla {
     levels: u64,
     /// Whether the last check was sat and nothing changed since (values may be read).
     model_ready: bool,
-    bv_sorts: [sys::BitwuzlaSort; 65],
+    bv_sorts: [sys::BitwuzlaSort; WIDE_MAX as usize + 1],
     /// When a check must give up (answering unknown); read by [`past_deadline`] through the
     /// termination callback, so it lives on the heap at an address that never moves.
     deadline: Box<Option<Instant>>,
@@ -155,7 +156,7 @@ impl Bitwuzla {
                     return err("bitwuzla_new returned null");
                 }
             };
-            let mut bv_sorts = [0; 65];
+            let mut bv_sorts = [0; WIDE_MAX as usize + 1];
             for (w, slot) in bv_sorts.iter_mut().enumerate().skip(1) {
                 *slot = sys::bitwuzla_mk_bv_sort(tm.as_ptr(), w as u64);
             }
@@ -185,15 +186,28 @@ impl Bitwuzla {
     }
 
     fn bv_sort(&self, width: u8) -> Result<sys::BitwuzlaSort, BzError> {
-        if !(1..=64).contains(&width) {
-            return err(format!("bitvector width {width} not in 1..=64"));
+        if !(1..=WIDE_MAX).contains(&width) {
+            return err(format!("bitvector width {width} not in 1..={WIDE_MAX}"));
         }
         Ok(self.bv_sorts[usize::from(width)])
+    }
+
+    /// The bitvector constant `value` (masked to `width`) of any width up to [`WIDE_MAX`].
+    pub fn bv_value_wide(&mut self, width: u8, value: u128) -> Result<BzTerm, BzError> {
+        if width <= 64 {
+            return self.bv_value(width, value as u64);
+        }
+        let hi = self.bv_value(width - 64, (value >> 64) as u64)?;
+        let lo = self.bv_value(64, value as u64)?;
+        self.concat(hi, lo)
     }
 
     /// The bitvector constant `value` (masked to `width`).
     pub fn bv_value(&mut self, width: u8, value: u64) -> Result<BzTerm, BzError> {
         let sort = self.bv_sort(width)?;
+        if width > 64 {
+            return err(format!("bv_value of {width} bits: use bv_value_wide"));
+        }
         let v = value & (u64::MAX >> (64 - u32::from(width)));
         // SAFETY: the sort belongs to this term manager and `v` fits it.
         let raw = unsafe { sys::bitwuzla_mk_bv_value_uint64(self.tm.as_ptr(), sort, v) };
@@ -292,8 +306,8 @@ impl Bitwuzla {
         Self::need_bv("concat", hi)?;
         Self::need_bv("concat", lo)?;
         let width = hi.width + lo.width;
-        if width > 64 {
-            return err("concat wider than 64 bits");
+        if width > WIDE_MAX {
+            return err(format!("concat wider than {WIDE_MAX} bits"));
         }
         Ok(self.mk2(sys::BITWUZLA_KIND_BV_CONCAT, hi, lo, width))
     }

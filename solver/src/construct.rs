@@ -14,16 +14,22 @@
 //!
 //! # Panics
 //! Constructors panic on ill-sorted arguments (mismatched widths, widths
-//! outside 1..=64, bad extract indices): those are bugs in the caller, which
+//! outside 1..=64, or a wide operand where only the wide-capable constructors take one: see
+//! the invariants in `term.rs`; bad extract indices): those are bugs in the caller, which
 //! owns the types of its values, never a consequence of program input.
 
 use crate::semantics as sem;
-use crate::term::{check_width, mask, Op, TermId, TermStore};
+use crate::term::{check_wide_width, check_width, mask, Op, TermId, TermStore};
 
 impl TermStore {
     /// The constant `value` (masked to `width`).
     pub fn constant(&mut self, width: u8, value: u64) -> TermId {
         self.mk_const(width, value)
+    }
+
+    /// The constant `value` (masked to `width`) of any width up to [`crate::WIDE_MAX`].
+    pub fn constant_wide(&mut self, width: u8, value: u128) -> TermId {
+        self.mk_const_wide(width, value)
     }
 
     /// The width-1 constant 1.
@@ -65,7 +71,7 @@ impl TermStore {
 
     /// Both constants, or canonically ordered operands of a commutative op.
     fn order(&self, a: TermId, b: TermId) -> (TermId, TermId) {
-        let (ca, cb) = (self.as_const(a).is_some(), self.as_const(b).is_some());
+        let (ca, cb) = (self.is_const(a), self.is_const(b));
         if (ca && !cb) || (ca == cb && a > b) {
             (b, a)
         } else {
@@ -84,6 +90,7 @@ impl TermStore {
 
     fn binary(&mut self, op: Op, a: TermId, b: TermId) -> TermId {
         let w = self.width(a);
+        assert!(w <= 64 || op == Op::Eq, "{op:?} of {w}-bit operands: only 64 bits or fewer");
         let width = match op {
             Op::Eq | Op::Ult | Op::Ule | Op::Slt | Op::Sle => 1,
             _ => w,
@@ -342,6 +349,12 @@ impl TermStore {
             return self.tt();
         }
         let (a, b) = self.order(a, b);
+        if w > 64 {
+            return match (self.as_const_wide(a), self.as_const_wide(b)) {
+                (Some(x), Some(y)) => self.bool_const(x == y),
+                _ => self.binary(Op::Eq, a, b),
+            };
+        }
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => return self.mk_const(1, sem::eq(x, y)),
             (_, Some(c)) => {
@@ -469,8 +482,8 @@ impl TermStore {
         if w == tw {
             return t;
         }
-        if let Some(x) = self.as_const(t) {
-            return self.mk_const(w, sem::extract(x, lo, w));
+        if let Some(x) = self.as_const_wide(t) {
+            return self.mk_const_wide(w, x >> lo);
         }
         let d = *self.data(t);
         match d.op() {
@@ -503,14 +516,14 @@ impl TermStore {
         self.mk_node(Op::Extract, w, lo, &[t])
     }
 
-    /// `hi` above `lo` (widths add up; at most 64).
+    /// `hi` above `lo` (widths add up; at most [`crate::WIDE_MAX`]).
     pub fn concat(&mut self, hi: TermId, lo: TermId) -> TermId {
         let (hw, lw) = (self.width(hi), self.width(lo));
-        let w = hw + lw;
-        assert!(w <= 64, "concat of {hw} and {lw} bits exceeds 64 bits");
-        match (self.as_const(hi), self.as_const(lo)) {
-            (Some(x), Some(y)) => return self.mk_const(w, sem::concat(x, y, lw)),
-            (Some(0), _) => return self.zext(lo, w),
+        let w = hw.saturating_add(lw);
+        check_wide_width(w);
+        match (self.as_const_wide(hi), self.as_const_wide(lo)) {
+            (Some(x), Some(y)) => return self.mk_const_wide(w, (x << lw) | y),
+            (Some(0), _) if w <= 64 => return self.zext(lo, w),
             _ => {}
         }
         let (dh, dl) = (*self.data(hi), *self.data(lo));

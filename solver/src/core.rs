@@ -202,7 +202,7 @@ impl Core {
             let w = d.width();
             let bz = &mut self.bz;
             let t = match d.op() {
-                Op::Const => bz.bv_value(w, d.const_value().unwrap_or(0))?,
+                Op::Const => bz.bv_value_wide(w, d.const_wide().unwrap_or(0))?,
                 Op::Var => {
                     let v = d.var().ok_or(SolverError::UnknownTerm(n))?;
                     bz.bv_const(w, store.var_symbol(v))?

@@ -7,6 +7,11 @@
 //! work) and uses an explicit stack (terms of any depth are fine). A
 //! `Shadow(old, new)` evaluates to its old or new child according to the
 //! evaluator's [`Version`] (new by default).
+//!
+//! Values are `u128`s inside, so that wide terms (x87 `long double`s, 80 bits) evaluate like
+//! any other; [`eval`] and [`Evaluator::eval`] return the low 64 bits, which is the whole
+//! value of every term of 64 bits or fewer, and [`eval_wide`] / [`Evaluator::eval_wide`] the
+//! whole value of any term.
 
 use rustc_hash::FxHashMap;
 
@@ -33,17 +38,24 @@ impl<F: Fn(VarId) -> u64> Assignment for F {
     }
 }
 
-/// The value of `t` under `assignment` (shadows follow the new version).
+/// The value of `t` under `assignment` (shadows follow the new version); the low 64 bits of
+/// a wide term.
 pub fn eval(store: &TermStore, t: TermId, assignment: &impl Assignment) -> u64 {
     eval_version(store, t, assignment, Version::New)
 }
 
-/// The value of `t` under `assignment`, shadows following `version`.
+/// The value of `t` under `assignment`, shadows following `version` (the low 64 bits of a
+/// wide term).
 pub fn eval_version(store: &TermStore, t: TermId, assignment: &impl Assignment, version: Version) -> u64 {
+    eval_wide(store, t, assignment, version) as u64
+}
+
+/// The value of a term of any width under `assignment`, shadows following `version`.
+pub fn eval_wide(store: &TermStore, t: TermId, assignment: &impl Assignment, version: Version) -> u128 {
     let mut budget = SMALL_TERM_NODES;
     match eval_small(store, t, assignment, version, &mut budget) {
         Some(v) => v,
-        None => Evaluator::new(store, assignment).with_version(version).eval(t),
+        None => Evaluator::new(store, assignment).with_version(version).eval_wide(t),
     }
 }
 
@@ -60,19 +72,19 @@ fn eval_small<A: Assignment + ?Sized>(
     assignment: &A,
     version: Version,
     budget: &mut u32,
-) -> Option<u64> {
+) -> Option<u128> {
     *budget = budget.checked_sub(1)?;
     let d = store.data(t);
     let w = d.width();
     Some(match d.op() {
-        Op::Const => d.const_value().unwrap_or(0),
-        Op::Var => assignment.value(d.var().unwrap_or(VarId::from_u32(0))) & mask(w),
+        Op::Const => d.const_wide().unwrap_or(0),
+        Op::Var => u128::from(assignment.value(d.var().unwrap_or(VarId::from_u32(0))) & mask(w)),
         Op::Shadow => {
             let pick = usize::from(version == Version::New);
             eval_small(store, d.children()[pick], assignment, version, budget)?
         }
         op => {
-            let mut args = [0u64; 3];
+            let mut args = [0u128; 3];
             for (slot, &c) in args.iter_mut().zip(d.children()) {
                 *slot = eval_small(store, c, assignment, version, budget)?;
             }
@@ -92,7 +104,7 @@ pub struct Evaluator<'a, A: Assignment + ?Sized> {
     store: &'a TermStore,
     assignment: &'a A,
     version: Version,
-    memo: FxHashMap<TermId, u64>,
+    memo: FxHashMap<TermId, u128>,
     stack: Vec<TermId>,
 }
 
@@ -115,8 +127,13 @@ impl<'a, A: Assignment + ?Sized> Evaluator<'a, A> {
         self
     }
 
-    /// The value of `t`.
+    /// The value of `t` (the low 64 bits of a wide term).
     pub fn eval(&mut self, t: TermId) -> u64 {
+        self.eval_wide(t) as u64
+    }
+
+    /// The value of `t`, of any width.
+    pub fn eval_wide(&mut self, t: TermId) -> u128 {
         if let Some(&v) = self.memo.get(&t) {
             return v;
         }
@@ -131,10 +148,10 @@ impl<'a, A: Assignment + ?Sized> Evaluator<'a, A> {
             let d = store.data(n);
             let w = d.width();
             let value = match d.op() {
-                Op::Const => d.const_value().unwrap_or(0),
+                Op::Const => d.const_wide().unwrap_or(0),
                 Op::Var => {
                     let v = d.var().unwrap_or(VarId::from_u32(0));
-                    self.assignment.value(v) & mask(w)
+                    u128::from(self.assignment.value(v) & mask(w))
                 }
                 _ => {
                     let children: &[TermId] = if d.op() == Op::Shadow {
@@ -152,7 +169,7 @@ impl<'a, A: Assignment + ?Sized> Evaluator<'a, A> {
                     if self.stack.len() != before {
                         continue;
                     }
-                    let mut args = [0u64; 3];
+                    let mut args = [0u128; 3];
                     for (slot, c) in args.iter_mut().zip(children) {
                         *slot = self.memo[c];
                     }
@@ -167,11 +184,22 @@ impl<'a, A: Assignment + ?Sized> Evaluator<'a, A> {
 }
 
 /// One operator on concrete (masked) arguments; `n` is the node (for the
-/// widths of its children and the extract payload).
-pub(crate) fn apply(store: &TermStore, op: Op, n: TermId, w: u8, a: [u64; 3]) -> u64 {
+/// widths of its children and the extract payload). Only the wide-capable operators see
+/// values above 64 bits; the others compute on `u64`s.
+pub(crate) fn apply(store: &TermStore, op: Op, n: TermId, w: u8, wide: [u128; 3]) -> u128 {
     let d = store.data(n);
     let cw = |i: usize| store.width(d.children()[i]);
     match op {
+        Op::Eq => return u128::from(wide[0] == wide[1]),
+        Op::Extract => return sem::extract(wide[0], d.extract_lo(), w),
+        Op::Concat => return sem::concat(wide[0], wide[1], cw(1)),
+        Op::Ite => return if wide[0] == 1 { wide[1] } else { wide[2] },
+        Op::Shadow => return wide[0],
+        op if op.is_float() => return crate::float::apply_node(op, d.aux(), w, cw(0), wide),
+        _ => {}
+    }
+    let a = wide.map(|x| x as u64);
+    u128::from(match op {
         Op::Const | Op::Var => unreachable!("leaves are handled by the caller"),
         Op::Add => sem::add(a[0], a[1], w),
         Op::Sub => sem::sub(a[0], a[1], w),
@@ -188,25 +216,14 @@ pub(crate) fn apply(store: &TermStore, op: Op, n: TermId, w: u8, a: [u64; 3]) ->
         Op::Xor => a[0] ^ a[1],
         Op::Not => sem::not(a[0], w),
         Op::Neg => sem::neg(a[0], w),
-        Op::Eq => sem::eq(a[0], a[1]),
         Op::Ult => sem::ult(a[0], a[1]),
         Op::Ule => sem::ule(a[0], a[1]),
         Op::Slt => sem::slt(a[0], a[1], cw(0)),
         Op::Sle => sem::sle(a[0], a[1], cw(0)),
-        Op::Extract => sem::extract(a[0], d.extract_lo(), w),
-        Op::Concat => sem::concat(a[0], a[1], cw(1)),
         Op::ZExt => a[0],
         Op::SExt => sem::sext(a[0], cw(0), w),
-        Op::Ite => {
-            if a[0] == 1 {
-                a[1]
-            } else {
-                a[2]
-            }
-        }
-        Op::Shadow => a[0],
-        op => crate::float::apply_node(op, d.aux(), w, cw(0), a),
-    }
+        op => unreachable!("{op:?} is handled above"),
+    })
 }
 
 #[cfg(test)]

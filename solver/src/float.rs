@@ -10,7 +10,11 @@
 //! - a NaN operand propagates, quieted, with its payload: SSE takes the first operand's when
 //!   both are NaN, the x87 the one with the larger significand;
 //! - negation, absolute value and `copysign` only touch the sign bit (a signalling NaN stays
-//!   signalling, as `xorpd`/`andpd` leave it).
+//!   signalling, as `xorpd`/`andpd` leave it);
+//! - an x87 operand in one of the encodings the 387 and later no longer support (a nonzero
+//!   exponent without the integer bit: unnormals, pseudo-infinities, pseudo-NaNs) is an
+//!   invalid operation, whose result is the default NaN whatever the other operand (APFloat
+//!   reads them as NaNs, which would propagate them).
 //!
 //! Values are `u128`s holding the format's bits (32, 64 or 80) in their low bits, so one
 //! signature serves all three formats; callers keep them masked to the width.
@@ -56,6 +60,17 @@ impl Format {
             Format::F32 => 1 << 22,
             Format::F64 => 1 << 51,
             Format::F80 => 1 << 62,
+        }
+    }
+
+    /// The bits between a NaN's sign and its fraction (their count and value: the all-ones
+    /// exponent, and for x87 the integer bit) and the fraction's width: the layout in which
+    /// a converted NaN keeps its payload.
+    pub(crate) fn nan_layout(self) -> ((u8, u64), u8) {
+        match self {
+            Format::F32 => ((8, 0xff), 23),
+            Format::F64 => ((11, 0x7ff), 52),
+            Format::F80 => ((16, 0xffff), 63),
         }
     }
 
@@ -106,12 +121,12 @@ impl Integral {
 }
 
 impl Format {
-    /// The format of a float term of `width` bits (32 or 64).
+    /// The format of a float term of `width` bits (32, 64 or 80).
     pub fn of_width(width: u8) -> Format {
-        if width == 32 {
-            Format::F32
-        } else {
-            Format::F64
+        match width {
+            32 => Format::F32,
+            80 => Format::F80,
+            _ => Format::F64,
         }
     }
 }
@@ -119,9 +134,9 @@ impl Format {
 /// The value of a floating-point term node (`op` with payload `aux`, node width `w`, first
 /// child of width `cw`) on its children's values: what constant folding and the evaluator
 /// compute, the meaning the Bitwuzla translation and the SMT-LIB printer encode.
-pub(crate) fn apply_node(op: crate::term::Op, aux: u8, w: u8, cw: u8, a: [u64; 3]) -> u64 {
+pub(crate) fn apply_node(op: crate::term::Op, aux: u8, w: u8, cw: u8, a: [u128; 3]) -> u128 {
     use crate::term::Op;
-    let (x, y) = (u128::from(a[0]), u128::from(a[1]));
+    let (x, y) = (a[0], a[1]);
     let f = Format::of_width(cw);
     let r: u128 = match op {
         Op::FArith => arith(f, Arith::NODES[usize::from(aux)], x, y),
@@ -133,10 +148,10 @@ pub(crate) fn apply_node(op: crate::term::Op, aux: u8, w: u8, cw: u8, a: [u64; 3
         Op::FIsNan => u128::from(is_nan(f, x)),
         Op::FConvert => convert(f, Format::of_width(w), x),
         Op::FToSInt | Op::FToUInt => u128::from(to_int(f, x, u32::from(w), op == Op::FToSInt).unwrap_or(0)),
-        Op::SIntToF | Op::UIntToF => from_int(Format::of_width(w), a[0], u32::from(cw), op == Op::SIntToF),
+        Op::SIntToF | Op::UIntToF => from_int(Format::of_width(w), a[0] as u64, u32::from(cw), op == Op::SIntToF),
         other => unreachable!("{other:?} is not a floating-point operator"),
     };
-    r as u64
+    r
 }
 
 const NEAREST: Round = Round::NearestTiesToEven;
@@ -172,6 +187,9 @@ fn nan_rules<T: Float>(fmt: Format, operands: &[u128], result: StatusAnd<T>) -> 
     if !r.is_nan() {
         return r.to_bits();
     }
+    if fmt == Format::F80 && operands.iter().any(|&a| x87_unsupported(a)) {
+        return fmt.default_nan();
+    }
     let nans: Vec<u128> = operands.iter().copied().filter(|&a| is_nan_bits::<T>(a)).collect();
     match nans.as_slice() {
         [] => fmt.default_nan(),
@@ -189,6 +207,12 @@ fn nan_rules<T: Float>(fmt: Format, operands: &[u128], result: StatusAnd<T>) -> 
 
 fn significand80(a: u128) -> u64 {
     a as u64
+}
+
+/// Whether `a` is an x87 encoding the hardware rejects as an operand: a nonzero exponent
+/// without the integer bit (unnormal, pseudo-infinity, pseudo-NaN).
+pub fn x87_unsupported(a: u128) -> bool {
+    (a >> 64) & 0x7fff != 0 && (a >> 63) & 1 == 0
 }
 
 /// A NaN with its quiet bit set (the most significant bit of the fraction).
@@ -258,6 +282,9 @@ pub fn sqrt(fmt: Format, a: u128) -> u128 {
 /// rounded to nearest (an exact square root has no halfway case).
 fn sqrt80(a: u128) -> u128 {
     let x = X87DoubleExtended::from_bits(a);
+    if x87_unsupported(a) {
+        return Format::F80.default_nan();
+    }
     if x.is_nan() {
         return quiet(Format::F80, a);
     }
@@ -344,6 +371,9 @@ pub fn is_nan(fmt: Format, a: u128) -> bool {
 pub fn convert(from: Format, to: Format, a: u128) -> u128 {
     if from == to {
         return a;
+    }
+    if from == Format::F80 && x87_unsupported(a) {
+        return to.default_nan();
     }
     with_format!(from, S => {
         let x = S::from_bits(a);

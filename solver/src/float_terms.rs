@@ -1,38 +1,37 @@
 //! Constructors of floating-point terms. A float is a bitvector term holding the bits of an
-//! IEEE binary32 (width 32) or binary64 (width 64) value, so floats live in memory, registers
-//! and shadow pairs like any other value; the `F*` operators interpret those bits (see
-//! [`crate::float`] for their exact, x86-64 meaning). Every constructor folds constant
-//! operands through [`crate::float::apply_node`], the function the evaluator uses, so folding
-//! and evaluation cannot disagree.
-//!
-//! `x87` `long double`s (80 bits) have no terms: the term store's widths stop at 64.
+//! IEEE binary32 (width 32) or binary64 (width 64) value, or of an x87 `long double` (width
+//! 80: sign, 15-bit exponent, explicit integer bit, 63-bit fraction; a *wide* term), so floats
+//! live in memory, registers and shadow pairs like any other value; the `F*` operators
+//! interpret those bits (see [`crate::float`] for their exact, x86-64 meaning). Every
+//! constructor folds constant operands through [`crate::float::apply_node`], the function the
+//! evaluator uses, so folding and evaluation cannot disagree.
 //!
 //! # Panics
-//! On ill-sorted operands (a float width other than 32 or 64, mismatched widths): bugs in the
-//! caller, as for the bitvector constructors.
+//! On ill-sorted operands (a float width other than 32, 64 or 80, mismatched widths): bugs in
+//! the caller, as for the bitvector constructors.
 
 use crate::float::{apply_node, Arith, Integral};
 use crate::term::{check_width, Op, TermId, TermStore};
 
 fn check_float_width(what: &str, w: u8) {
-    assert!(w == 32 || w == 64, "{what}: a float is 32 or 64 bits, not {w}");
+    assert!(matches!(w, 32 | 64 | 80), "{what}: a float is 32, 64 or 80 bits, not {w}");
 }
 
 impl TermStore {
     /// Interns a floating-point node, folded when every child is a constant (also how
     /// [`TermStore::rebuild`] rebuilds one).
     pub(crate) fn float_node(&mut self, op: Op, width: u8, aux: u8, children: &[TermId]) -> TermId {
-        let mut values = [0u64; 3];
+        let mut values = [0u128; 3];
         let mut all_const = true;
         for (slot, &c) in values.iter_mut().zip(children) {
-            match self.as_const(c) {
+            match self.as_const_wide(c) {
                 Some(v) => *slot = v,
                 None => all_const = false,
             }
         }
         if all_const {
             let cw = self.width(children[0]);
-            return self.mk_const(width, apply_node(op, aux, width, cw, values));
+            return self.mk_const_wide(width, apply_node(op, aux, width, cw, values));
         }
         self.mk_node(op, width, aux, children)
     }
@@ -89,7 +88,7 @@ impl TermStore {
         self.float_node(Op::FIsNan, 1, 0, &[a])
     }
 
-    /// A float converted to the format of `width` bits (32 or 64).
+    /// A float converted to the format of `width` bits (32, 64 or 80).
     pub fn fp_convert(&mut self, a: TermId, width: u8) -> TermId {
         let from = self.width(a);
         check_float_width("fp_convert", from);

@@ -60,7 +60,7 @@ mod term;
 mod vars;
 
 pub use error::SolverError;
-pub use eval::{eval, eval_version, satisfies, Assignment, Evaluator};
+pub use eval::{eval, eval_version, eval_wide, satisfies, Assignment, Evaluator};
 pub use fork_list::ForkList;
 pub use four_way::{FourWay, Outcome};
 pub use interrupt::{interrupt, interrupted};
@@ -71,5 +71,5 @@ pub use shadow::Version;
 pub use smtlib::{constant_text, to_smtlib, write_constraints};
 pub use solver::{SatResult, Solver, SolverConfig};
 pub use stats::SolverStats;
-pub use term::{mask, Op, TermData, TermId, TermStore, VarId};
+pub use term::{mask, mask_wide, Op, TermData, TermId, TermStore, VarId, WIDE_MAX};
 pub use vars::collect_vars;

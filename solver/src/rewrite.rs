@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use crate::term::{Op, TermData, TermId, TermStore};
+use crate::term::{Op, TermData, TermId, TermStore, WIDE_MAX};
 
 /// Why [`TermStore::raw_node`] refused a node.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -119,8 +119,8 @@ impl TermStore {
     /// with [`TermStore::constant`] and [`TermStore::new_var`].
     pub fn raw_node(&mut self, op: Op, width: u8, extract_lo: u8, children: &[TermId]) -> Result<TermId, SortError> {
         let err = |reason| Err(SortError { op, width, reason });
-        if !(1..=64).contains(&width) {
-            return err("width not in 1..=64");
+        if !(1..=WIDE_MAX).contains(&width) {
+            return err("width not in 1..=96");
         }
         if matches!(op, Op::Const | Op::Var) {
             return err("leaves are made with constant() and new_var()");
@@ -141,6 +141,11 @@ impl TermStore {
             return err("payload out of range for the operator");
         }
         let cw: Vec<u8> = children.iter().map(|&c| self.width(c)).collect();
+        let wide_capable = matches!(op, Op::Eq | Op::Extract | Op::Concat | Op::Ite | Op::Shadow) || op.is_float();
+        if !wide_capable && (width > 64 || cw.iter().any(|&w| w > 64)) {
+            return err("only constants, eq, extract, concat, ite, shadow and floats are wider than 64 bits");
+        }
+        let float = |w: u8| matches!(w, 32 | 64 | 80);
         let ok = match op {
             Op::Const | Op::Var => false,
             Op::Not | Op::Neg => cw[0] == width,
@@ -149,13 +154,13 @@ impl TermStore {
             Op::Concat => u16::from(cw[0]) + u16::from(cw[1]) == u16::from(width),
             Op::ZExt | Op::SExt => cw[0] <= width,
             Op::Ite => cw[0] == 1 && cw[1] == width && cw[2] == width,
-            Op::FArith => matches!(width, 32 | 64) && cw[0] == width && cw[1] == width,
-            Op::FSqrt | Op::FRound => matches!(width, 32 | 64) && cw[0] == width,
-            Op::FLt | Op::FLe | Op::FEq => width == 1 && matches!(cw[0], 32 | 64) && cw[1] == cw[0],
-            Op::FIsNan => width == 1 && matches!(cw[0], 32 | 64),
-            Op::FConvert => matches!(width, 32 | 64) && matches!(cw[0], 32 | 64) && cw[0] != width,
-            Op::FToSInt | Op::FToUInt => matches!(cw[0], 32 | 64),
-            Op::SIntToF | Op::UIntToF => matches!(width, 32 | 64),
+            Op::FArith => float(width) && cw[0] == width && cw[1] == width,
+            Op::FSqrt | Op::FRound => float(width) && cw[0] == width,
+            Op::FLt | Op::FLe | Op::FEq => width == 1 && float(cw[0]) && cw[1] == cw[0],
+            Op::FIsNan => width == 1 && float(cw[0]),
+            Op::FConvert => float(width) && float(cw[0]) && cw[0] != width,
+            Op::FToSInt | Op::FToUInt => float(cw[0]) && width <= 64,
+            Op::SIntToF | Op::UIntToF => float(width) && cw[0] <= 64,
             Op::Shadow => {
                 if cw[0] != width || cw[1] != width {
                     false

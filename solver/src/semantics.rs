@@ -1,4 +1,4 @@
-//! Concrete bitvector semantics on `u64` values, shared by constant folding
+//! Concrete bitvector semantics on `u64` values (`u128` for the slicing that wide terms use), shared by constant folding
 //! and the evaluator so the two can never disagree.
 //!
 //! Every function takes operands already masked to `width` and returns a
@@ -8,7 +8,7 @@
 //! operations on magnitudes, shifts by `width` or more give 0 (sign fill for
 //! `bvashr`), comparisons return 1 for true and 0 for false.
 
-use crate::term::mask;
+use crate::term::{mask, mask_wide};
 
 /// `v` (a `width`-bit value) sign-extended to `i64`.
 pub fn to_signed(v: u64, width: u8) -> i64 {
@@ -118,18 +118,15 @@ pub fn sle(a: u64, b: u64, w: u8) -> u64 {
     u64::from(to_signed(a, w) <= to_signed(b, w))
 }
 
-/// Bits `lo ..= lo + w - 1` of `a`.
-pub fn extract(a: u64, lo: u8, w: u8) -> u64 {
-    (a >> lo) & mask(w)
+/// Bits `lo ..= lo + w - 1` of `a` (of any width: extracts and concatenations also serve
+/// wide terms).
+pub fn extract(a: u128, lo: u8, w: u8) -> u128 {
+    (a >> lo) & mask_wide(w)
 }
 
-/// `hi` above `lo`, where `lo` is `lo_w` bits wide.
-pub fn concat(hi: u64, lo: u64, lo_w: u8) -> u64 {
-    if lo_w >= 64 {
-        lo
-    } else {
-        (hi << lo_w) | lo
-    }
+/// `hi` above `lo`, where `lo` is `lo_w` bits wide (the result at most [`crate::WIDE_MAX`]).
+pub fn concat(hi: u128, lo: u128, lo_w: u8) -> u128 {
+    (hi << lo_w) | lo
 }
 
 /// `a` (of width `from`) sign-extended to `to` bits.
@@ -181,6 +178,8 @@ mod tests {
         assert_eq!(sext(1, 1, 64), u64::MAX);
         assert_eq!(concat(0xab, 0xcd, 8), 0xabcd);
         assert_eq!(concat(0, 5, 64), 5);
+        assert_eq!(concat(0x3fff, 1 << 63, 64), (0x3fff << 64) | 1 << 63);
         assert_eq!(extract(0xabcd, 4, 8), 0xbc);
+        assert_eq!(extract(0x3fff << 64, 72, 8), 0x3f);
     }
 }

@@ -88,7 +88,7 @@ pub fn write_constraints(store: &TermStore, constraints: &[TermId], out: &mut St
         let d = store.data(t);
         match d.op() {
             Op::Const => {
-                text.insert(t, constant_text(d.width(), d.const_value().unwrap_or(0)));
+                text.insert(t, constant_text(d.width(), d.const_wide().unwrap_or(0)));
                 continue;
             }
             Op::Var => {
@@ -149,7 +149,7 @@ fn printed_children(store: &TermStore, t: TermId) -> &[TermId] {
 }
 
 /// `#x...` when the width is a multiple of 4, otherwise `#b...`.
-pub fn constant_text(width: u8, value: u64) -> String {
+pub fn constant_text(width: u8, value: u128) -> String {
     if width % 4 == 0 {
         format!("#x{:0w$x}", value, w = usize::from(width / 4))
     } else {

@@ -11,7 +11,10 @@
 //! projections in `shadow.rs`.
 //!
 //! Invariants (checked by the constructors, relied on everywhere else):
-//! - widths are 1..=64; constants are stored masked to their width;
+//! - widths are 1..=64, except *wide* terms of 65..=[`WIDE_MAX`] bits, which hold x87
+//!   `long double`s (80 bits): only constants, `Extract` (of), `Concat`, `Ite`, `Eq`,
+//!   `Shadow` and the floating-point operators take or make them;
+//! - constants are stored masked to their width;
 //! - children always have smaller ids than their parent (the vector is a
 //!   topological order of the DAG), which lets passes iterate without recursion;
 //! - a `Shadow` node's two children contain no shadow themselves and differ.
@@ -209,8 +212,8 @@ const HAS_FLOAT: u8 = 2;
 /// Layout: `op: u8`, `width: u8`, `flags: u8` (bit 0: the term contains a
 /// shadow; bit 1: a floating-point operator), `aux: u8` (the low bit index of an `Extract`,
 /// the operation of an `FArith` or `FRound`), and `args: [TermId; 3]`.
-/// `args` holds the children; a `Const` keeps its value's low and high 32 bits
-/// in `args[0]` and `args[1]`; a `Var` keeps its [`VarId`] in `args[0]`.
+/// `args` holds the children; a `Const` keeps its value's 32-bit limbs in `args[0..3]`
+/// (low first: 96 bits, enough for wide terms); a `Var` keeps its [`VarId`] in `args[0]`.
 /// Unused slots are 0. A larger payload would have to live in a side table.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct TermData {
@@ -227,7 +230,7 @@ impl TermData {
         self.op
     }
 
-    /// The bit width (1..=64).
+    /// The bit width (1..=64, or up to [`WIDE_MAX`] for a wide term).
     pub fn width(&self) -> u8 {
         self.width
     }
@@ -237,9 +240,18 @@ impl TermData {
         &self.args[..self.op.arity()]
     }
 
-    /// The constant's value, if this is a constant.
+    /// The constant's value, if this is a constant of at most 64 bits (a wide constant's is
+    /// [`TermData::const_wide`]).
     pub fn const_value(&self) -> Option<u64> {
-        (self.op == Op::Const).then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
+        (self.op == Op::Const && self.width <= 64)
+            .then(|| u64::from(self.args[0].0) | (u64::from(self.args[1].0) << 32))
+    }
+
+    /// The constant's value, of any width, if this is a constant.
+    pub fn const_wide(&self) -> Option<u128> {
+        (self.op == Op::Const).then(|| {
+            u128::from(self.args[0].0) | (u128::from(self.args[1].0) << 32) | (u128::from(self.args[2].0) << 64)
+        })
     }
 
     /// The variable, if this is a variable.
@@ -272,6 +284,15 @@ impl TermData {
 pub fn mask(width: u8) -> u64 {
     debug_assert!((1..=64).contains(&width));
     u64::MAX >> (64 - u32::from(width))
+}
+
+/// The widest term: wide terms (65..=`WIDE_MAX` bits) carry x87 `long double`s, 80 bits.
+pub const WIDE_MAX: u8 = 96;
+
+/// The bit mask of any width (1..=[`WIDE_MAX`]).
+pub fn mask_wide(width: u8) -> u128 {
+    debug_assert!((1..=WIDE_MAX).contains(&width));
+    u128::MAX >> (128 - u32::from(width))
 }
 
 struct VarInfo {
@@ -383,9 +404,19 @@ impl TermStore {
         self.data(t).children()
     }
 
-    /// The value of `t` if it is a constant.
+    /// The value of `t` if it is a constant of at most 64 bits.
     pub fn as_const(&self, t: TermId) -> Option<u64> {
         self.data(t).const_value()
+    }
+
+    /// The value of `t` if it is a constant, of any width.
+    pub fn as_const_wide(&self, t: TermId) -> Option<u128> {
+        self.data(t).const_wide()
+    }
+
+    /// Whether `t` is a constant (of any width).
+    pub fn is_const(&self, t: TermId) -> bool {
+        self.data(t).op == Op::Const
     }
 
     /// The variable if `t` is one.
@@ -513,6 +544,17 @@ impl TermStore {
         id
     }
 
+    /// Interns a constant of any width up to [`WIDE_MAX`] (value masked to `width`).
+    pub(crate) fn mk_const_wide(&mut self, width: u8, value: u128) -> TermId {
+        if width <= 64 {
+            return self.mk_const(width, value as u64);
+        }
+        check_wide_width(width);
+        let v = value & mask_wide(width);
+        let limb = |i: u32| TermId((v >> (32 * i)) as u32);
+        self.intern(TermData { op: Op::Const, width, flags: 0, aux: 0, args: [limb(0), limb(1), limb(2)] })
+    }
+
     /// Interns an operator node without any rewriting. Children must exist;
     /// widths are the caller's responsibility (the constructors check them).
     pub(crate) fn mk_node(&mut self, op: Op, width: u8, aux: u8, children: &[TermId]) -> TermId {
@@ -533,6 +575,11 @@ impl TermStore {
 /// Panics unless `width` is a supported bitvector width.
 pub(crate) fn check_width(width: u8) {
     assert!((1..=64).contains(&width), "bitvector width {width} is not in 1..=64");
+}
+
+/// Panics unless `width` is a supported width of a wide-capable operator (1..=[`WIDE_MAX`]).
+pub(crate) fn check_wide_width(width: u8) {
+    assert!((1..=WIDE_MAX).contains(&width), "bitvector width {width} is not in 1..={WIDE_MAX}");
 }
 
 #[cfg(test)]
@@ -573,6 +620,20 @@ mod tests {
         assert_eq!(s.var_symbol(weird), "a_b_c");
         assert_eq!(s.width(s.var(weird)), 16);
         assert_eq!(s.as_var(s.var(weird)), Some(weird));
+    }
+
+    #[test]
+    fn wide_constants_keep_96_bits_and_have_no_narrow_value() {
+        let mut s = TermStore::default();
+        let x87_one = (0x3FFFu128 << 64) | 1 << 63;
+        let k = s.mk_const_wide(80, x87_one | 1 << 90);
+        assert_eq!(s.as_const_wide(k), Some(x87_one));
+        assert_eq!(s.as_const(k), None);
+        assert!(s.is_const(k));
+        assert_eq!(s.mk_const_wide(80, x87_one), k);
+        let narrow = s.mk_const_wide(16, 0x1_2345);
+        assert_eq!((s.as_const(narrow), s.as_const_wide(narrow)), (Some(0x2345), Some(0x2345)));
+        assert_eq!(mask_wide(80), (1u128 << 80) - 1);
     }
 
     #[test]

@@ -1,7 +1,14 @@
 //! Bitwuzla's floating-point theory (SMT-LIB `FloatingPoint`), for the float term operators:
-//! IEEE binary32 and binary64 sorts, conversions from their bit patterns, arithmetic with a
-//! rounding mode, comparisons and classification, and the conversions to and from integers.
-//! As in the rest of the wrapper, operand sorts are checked here so that Bitwuzla never aborts.
+//! IEEE binary32 and binary64 sorts and x87 extended precision (`FloatingPoint 15 64`),
+//! conversions from their bit patterns, arithmetic with a rounding mode, comparisons and
+//! classification, and the conversions to and from integers. As in the rest of the wrapper,
+//! operand sorts are checked here so that Bitwuzla never aborts.
+//!
+//! The x87 format stores its integer bit, which SMT-LIB's sort leaves implicit: an 80-bit
+//! pattern becomes the 79-bit IEEE-style pattern of the same value, the way the hardware (and
+//! `rustc_apfloat`) reads it: a zero exponent with the integer bit set (a pseudo-denormal) is
+//! exponent 1, and a nonzero exponent without it (unnormals, pseudo-infinities, pseudo-NaNs)
+//! is a NaN. Back, the integer bit is 1 exactly when the exponent is nonzero.
 
 use super::{err, Bitwuzla, BzError, BzTerm};
 use crate::float::Format;
@@ -11,7 +18,7 @@ use bitwuzla_sys as sys;
 /// `width` bits.
 fn sizes(width: u8) -> Result<(u64, u64), BzError> {
     match width {
-        32 | 64 => {
+        32 | 64 | 80 => {
             let (e, s) = Format::of_width(width).sort_sizes();
             Ok((u64::from(e), u64::from(s)))
         }
@@ -72,15 +79,85 @@ impl Bitwuzla {
         BzTerm { raw, width, float: true }
     }
 
-    /// The float whose IEEE bit pattern is the bitvector `bits` (32 or 64 bits).
+    /// The float whose bit pattern is the bitvector `bits` (IEEE binary32 or binary64, or an
+    /// x87 extended value of 80 bits).
     pub fn fp_from_bits(&mut self, bits: BzTerm) -> Result<BzTerm, BzError> {
         Self::need_bv("fp_from_bits", bits)?;
-        let (e, s) = sizes(bits.width)?;
+        if bits.width == 80 {
+            let ieee = self.x87_to_ieee(bits)?;
+            return self.fp_from_ieee(ieee, 80);
+        }
+        self.fp_from_ieee(bits, bits.width)
+    }
+
+    /// The float of format `width` whose IEEE-layout pattern (`e + s - 1` bits, no stored
+    /// integer bit) is `bits`.
+    fn fp_from_ieee(&mut self, bits: BzTerm, width: u8) -> Result<BzTerm, BzError> {
+        let (e, s) = sizes(width)?;
+        if u64::from(bits.width) != e + s {
+            return err(format!("fp_from_ieee: {} bits for a {width}-bit float", bits.width));
+        }
         // SAFETY: a bitvector of exactly e + s bits, as the indices say.
         let raw = unsafe {
             sys::bitwuzla_mk_term1_indexed2(self.tm.as_ptr(), sys::BITWUZLA_KIND_FP_TO_FP_FROM_BV, bits.raw, e, s)
         };
-        Ok(Self::fp(raw, bits.width))
+        Ok(Self::fp(raw, width))
+    }
+
+    /// The 79-bit IEEE-layout pattern of the x87 pattern `x` (see the module documentation).
+    fn x87_to_ieee(&mut self, x: BzTerm) -> Result<BzTerm, BzError> {
+        let sign = self.extract(x, 79, 79)?;
+        let exponent = self.extract(x, 78, 64)?;
+        let integer = self.extract(x, 63, 63)?;
+        let fraction = self.extract(x, 62, 0)?;
+        let (zero15, one15, one1) = (self.bv_value(15, 0)?, self.bv_value(15, 1)?, self.bv_value(1, 1)?);
+        let exponent_zero = self.compare(super::BvCompare::Eq, exponent, zero15)?;
+        let integer_set = self.compare(super::BvCompare::Eq, integer, one1)?;
+        let pseudo_denormal = self.and(exponent_zero, integer_set)?;
+        let exponent = self.ite(pseudo_denormal, one15, exponent)?;
+        let top = self.concat(sign, exponent)?;
+        let ieee = self.concat(top, fraction)?;
+        let valid = self.or(exponent_zero, integer_set)?;
+        let nan = self.bv_value_wide(79, (0x7fff << 63) | 1 << 62)?;
+        self.ite(valid, ieee, nan)
+    }
+
+    /// Whether the x87 pattern `x` is an encoding the hardware rejects (Boolean): a nonzero
+    /// exponent without the integer bit ([`crate::float::x87_unsupported`]).
+    pub fn x87_unsupported(&mut self, x: BzTerm) -> Result<BzTerm, BzError> {
+        let exponent = self.extract(x, 78, 64)?;
+        let integer = self.extract(x, 63, 63)?;
+        let (zero15, zero1) = (self.bv_value(15, 0)?, self.bv_value(1, 0)?);
+        let exponent_zero = self.compare(super::BvCompare::Eq, exponent, zero15)?;
+        let integer_clear = self.compare(super::BvCompare::Eq, integer, zero1)?;
+        let exponent_set = self.not(exponent_zero)?;
+        self.and(exponent_set, integer_clear)
+    }
+
+    /// The x87 pattern of the 79-bit IEEE-layout pattern `ieee`: the integer bit made explicit.
+    fn x87_from_ieee(&mut self, ieee: BzTerm) -> Result<BzTerm, BzError> {
+        let top = self.extract(ieee, 78, 63)?;
+        let exponent = self.extract(ieee, 77, 63)?;
+        let fraction = self.extract(ieee, 62, 0)?;
+        let zero15 = self.bv_value(15, 0)?;
+        let exponent_zero = self.compare(super::BvCompare::Eq, exponent, zero15)?;
+        let (zero1, one1) = (self.bv_value(1, 0)?, self.bv_value(1, 1)?);
+        let integer = self.ite(exponent_zero, zero1, one1)?;
+        let hi = self.concat(top, integer)?;
+        self.concat(hi, fraction)
+    }
+
+    /// Fresh bits `symbol` for a float result of format `width`: the bit pattern (`width` bits)
+    /// and the float it denotes. For x87 the fresh constant is the 79-bit IEEE-layout pattern,
+    /// so that every float has exactly one pattern (the integer bit follows from it).
+    pub fn fp_fresh(&mut self, width: u8, symbol: &str) -> Result<(BzTerm, BzTerm), BzError> {
+        if width == 80 {
+            let ieee = self.bv_const(79, symbol)?;
+            let float = self.fp_from_ieee(ieee, 80)?;
+            return Ok((self.x87_from_ieee(ieee)?, float));
+        }
+        let bits = self.bv_const(width, symbol)?;
+        Ok((bits, self.fp_from_bits(bits)?))
     }
 
     /// `a op b`, rounded to nearest even.
@@ -179,6 +256,14 @@ impl Bitwuzla {
             return err("or of non-Boolean operands");
         }
         Ok(self.mk2(sys::BITWUZLA_KIND_OR, a, b, 0))
+    }
+
+    /// Boolean negation.
+    pub fn not(&mut self, a: BzTerm) -> Result<BzTerm, BzError> {
+        if !a.is_bool() {
+            return err("not of a non-Boolean operand");
+        }
+        Ok(self.mk1(sys::BITWUZLA_KIND_NOT, a, 0))
     }
 
     /// Boolean conjunction.

@@ -6,7 +6,10 @@
 //! many bit patterns), so each result node `n` gets a fresh bitvector `fp!n` with the
 //! definition `isNaN(r) or to_fp(fp!n) = r` (`=` is identity, so the bits of a non-NaN `r`
 //! are unique), and its bits are what x86-64 computes ([`crate::float`]):
-//! `ite(isNaN(a), quiet(a), ite(isNaN(b), quiet(b), ite(isNaN(r), default NaN, fp!n)))`.
+//! `ite(isNaN(a), quiet(a), ite(isNaN(b), quiet(b), ite(isNaN(r), default NaN, fp!n)))`,
+//! and for x87 values (80 bits, where `fp!n` is the 79-bit IEEE layout and the integer bit
+//! follows from the exponent) two outer cases: of two NaN operands the larger significand
+//! wins, and an operand in an unsupported encoding gives the default NaN.
 //!
 //! Definitions do not live on Bitwuzla's assertion stack, where a pop would drop them while
 //! the memo keeps `fp!n`: every constraint literal mentioning floats carries, conjoined, the
@@ -14,7 +17,7 @@
 //! asserted or assumed is self-contained.
 
 use super::Core;
-use crate::bitwuzla::{BvBinary, BzError, BzTerm, FpBinary, FpCompare, FpRound};
+use crate::bitwuzla::{BvBinary, BvCompare, BzError, BzTerm, FpBinary, FpCompare, FpRound};
 use crate::error::SolverError;
 use crate::float::{Arith, Format, Integral};
 use crate::term::{Op, TermData, TermId, TermStore};
@@ -74,8 +77,7 @@ impl Core {
             other => return Err(SolverError::Backend(BzError(format!("{other:?} is not a floating-point operator")))),
         };
         // The fresh bits of a non-NaN result.
-        let bits = bz.bv_const(w, &format!("fp!{}", n.as_u32()))?;
-        let back = bz.fp_from_bits(bits)?;
+        let (bits, back) = bz.fp_fresh(w, &format!("fp!{}", n.as_u32()))?;
         let same = bz.fp_compare(FpCompare::Same, back, result)?;
         let result_nan = bz.fp_is_nan(result)?;
         let definition = bz.or(result_nan, same)?;
@@ -84,39 +86,61 @@ impl Core {
         let mut value = match d.op() {
             Op::FConvert | Op::SIntToF | Op::UIntToF => bits,
             _ => {
-                let default = bz.bv_value(w, Format::of_width(w).default_nan() as u64)?;
+                let default = bz.bv_value_wide(w, Format::of_width(w).default_nan())?;
                 bz.ite(result_nan, default, bits)?
             }
         };
         if !matches!(d.op(), Op::SIntToF | Op::UIntToF) {
             // NaN operands propagate, quieted: the first one wins (SSE), so wrap the last first.
-            for (&x, &fx) in a.iter().zip(&fa).rev() {
-                let nan = bz.fp_is_nan(fx)?;
+            let q = bz.bv_value_wide(w, Format::of_width(w).quiet_bit())?;
+            let mut quieted = Vec::with_capacity(a.len());
+            let mut nans = Vec::with_capacity(a.len());
+            for (&x, &fx) in a.iter().zip(&fa) {
+                nans.push(bz.fp_is_nan(fx)?);
                 let propagated = if d.op() == Op::FConvert { Self::converted_nan(bz, x, cw, w)? } else { x };
-                let q = bz.bv_value(w, Format::of_width(w).quiet_bit() as u64)?;
-                let quieted = bz.binary(BvBinary::Or, propagated, q)?;
-                value = bz.ite(nan, quieted, value)?;
+                quieted.push(bz.binary(BvBinary::Or, propagated, q)?);
+            }
+            for (&nan, &quiet) in nans.iter().zip(&quieted).rev() {
+                value = bz.ite(nan, quiet, value)?;
+            }
+            if w == 80 && a.len() == 2 {
+                // x87: of two NaNs, the one with the larger significand (the first on a tie).
+                let both = bz.and(nans[0], nans[1])?;
+                let (sa, sb) = (bz.extract(a[0], 63, 0)?, bz.extract(a[1], 63, 0)?);
+                let second_larger = bz.compare(BvCompare::Ult, sa, sb)?;
+                let second = bz.and(both, second_larger)?;
+                value = bz.ite(second, quieted[1], value)?;
+            }
+            if cw == 80 {
+                // An x87 operand in an unsupported encoding: an invalid operation.
+                let default = bz.bv_value_wide(w, Format::of_width(w).default_nan())?;
+                for &x in a {
+                    let unsupported = bz.x87_unsupported(x)?;
+                    value = bz.ite(unsupported, default, value)?;
+                }
             }
         }
         Ok(value)
     }
 
-    /// A NaN's bits in the other format, as `cvtss2sd`/`cvtsd2ss` keep them: sign, all-ones
-    /// exponent, the fraction's top bits (shifted left by 29 when widening, cut when narrowing).
+    /// A NaN's bits in another format, as `cvtss2sd`/`cvtsd2ss`/`fld`/`fstp` keep them
+    /// ([`crate::float::convert`]): sign, all-ones exponent (and for x87 the integer bit), the
+    /// fraction's top bits (padded with zeros when widening, cut when narrowing); the caller
+    /// sets the quiet bit.
     fn converted_nan(bz: &mut crate::bitwuzla::Bitwuzla, x: BzTerm, from: u8, to: u8) -> Result<BzTerm, SolverError> {
+        let (from_fraction, to_fraction) = (Format::of_width(from).nan_layout().1, Format::of_width(to).nan_layout().1);
         let sign = bz.extract(x, from - 1, from - 1)?;
-        Ok(if from == 32 && to == 64 {
-            let exp = bz.bv_value(11, 0x7ff)?;
-            let frac = bz.extract(x, 22, 0)?;
-            let pad = bz.bv_value(29, 0)?;
-            let hi = bz.concat(sign, exp)?;
-            let mid = bz.concat(hi, frac)?;
+        let (head_width, head) = Format::of_width(to).nan_layout().0;
+        let head = bz.bv_value(head_width, head)?;
+        let top = bz.concat(sign, head)?;
+        Ok(if to_fraction > from_fraction {
+            let fraction = bz.extract(x, from_fraction - 1, 0)?;
+            let pad = bz.bv_value(to_fraction - from_fraction, 0)?;
+            let mid = bz.concat(top, fraction)?;
             bz.concat(mid, pad)?
         } else {
-            let exp = bz.bv_value(8, 0xff)?;
-            let frac = bz.extract(x, 51, 29)?;
-            let hi = bz.concat(sign, exp)?;
-            bz.concat(hi, frac)?
+            let fraction = bz.extract(x, from_fraction - 1, from_fraction - to_fraction)?;
+            bz.concat(top, fraction)?
         })
     }
 

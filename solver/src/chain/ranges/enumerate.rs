@@ -28,7 +28,7 @@ struct Node {
 pub(super) struct Program<'s> {
     store: &'s TermStore,
     nodes: Vec<Node>,
-    values: Vec<u64>,
+    values: Vec<u128>,
     roots: Vec<u32>,
 }
 
@@ -56,7 +56,7 @@ impl<'s> Program<'s> {
         }
         reached.sort_unstable();
         let mut nodes = Vec::with_capacity(reached.len());
-        let mut values = vec![0u64; reached.len()];
+        let mut values = vec![0u128; reached.len()];
         for (slot, &t) in reached.iter().enumerate() {
             seen.insert(t, slot as u32);
             let d = store.data(t);
@@ -72,7 +72,7 @@ impl<'s> Program<'s> {
                     input = *owner.get(&d.var()?)?;
                     deps = 1 << input.0;
                 }
-                Op::Const => values[slot] = d.const_value().unwrap_or(0),
+                Op::Const => values[slot] = d.const_wide().unwrap_or(0),
                 _ => {}
             }
             nodes.push(Node { term: t, op: d.op(), width: d.width(), args, input, deps });
@@ -101,7 +101,7 @@ impl<'s> Program<'s> {
             }
             let v = match n.op {
                 Op::Const => continue,
-                Op::Var => (current[usize::from(n.input.0)] >> n.input.1) & mask(n.width),
+                Op::Var => u128::from((current[usize::from(n.input.0)] >> n.input.1) & mask(n.width)),
                 Op::Shadow => self.values[n.args[1] as usize],
                 op => {
                     let a = n.args.map(|a| self.values[a as usize]);
