@@ -169,3 +169,66 @@ int main(void) {
     assert_eq!(inputs["l"]["float"], "0");
     assert!(inputs["i"].get("float").is_none(), "an int has no float: {inputs}");
 }
+
+const LONG_DOUBLES: &str = r#"#include <stdio.h>
+#include "penumbra.h"
+int main(void) {
+    long double x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (x != x) { printf("nan\n"); return 1; }
+    if (x > 1.18973149535723176502e+4932L) { printf("+inf\n"); return 2; }
+    if (x * 3 == 4.5L) { printf("%Lg\n", x); return 3; }
+    long double y = x + 0.1L;
+    if (y == x) { printf("absorbed\n"); return 4; }
+    if ((double)x == 0.5) { printf("about half: %.3Lf\n", x); return 5; }
+    return 0;
+}
+"#;
+
+/// The x87's `long double` symbolically: the paths, by reasoning: NaN (any NaN encoding,
+/// unnormals included); +inf, the only value above LDBL_MAX; `x * 3 == 4.5` only at 1.5
+/// (one ulp either side gives 4.5 -+ 3 ulps of 1.5, which round away from 4.5, whose ulp is
+/// four of 1.5's); `x + 0.1 == x` where 0.1 is absorbed (|x| >= 2^66 or so, or -inf); `(double)x
+/// == 0.5` near 0.5; the rest. Each test replays natively to its status and output.
+#[test]
+fn symbolic_long_doubles_explore_exactly_the_feasible_paths() {
+    use penumbra_solver::float::{arith, convert, is_nan, Arith, Format};
+    let file = write_c("long_doubles.c", LONG_DOUBLES);
+    let out_dir = file.dir.path().join("out");
+    let s = json(&[
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--max-time".as_ref(),
+        "120".as_ref(),
+        "--replay-check".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    assert_eq!(
+        (s["paths_completed"].as_u64(), s["errors"].as_u64(), s["unsupported"].as_u64()),
+        (Some(6), Some(0), Some(0)),
+        "{s}"
+    );
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    let tenth = 0x3FFB_CCCC_CCCC_CCCC_CCCDu128;
+    let mut statuses = Vec::new();
+    for t in s["tests"].as_array().unwrap() {
+        let bytes = test_object(t, "x");
+        let x = u128::from_le_bytes(bytes[..16].try_into().expect("16 bytes")) & ((1 << 80) - 1);
+        let status = t["exit_code"].as_i64().expect("every path exits");
+        statuses.push(status);
+        let absorbed = arith(Format::F80, Arith::Add, x, tenth) == x;
+        let as_double = f64::from_bits(convert(Format::F80, Format::F64, x) as u64);
+        match status {
+            1 => assert!(is_nan(Format::F80, x), "{x:#x}"),
+            2 => assert_eq!(x, 0x7FFF_8000_0000_0000_0000),
+            3 => assert_eq!(x, 0x3FFF_C000_0000_0000_0000, "1.5"),
+            4 => assert!(absorbed && !is_nan(Format::F80, x), "{x:#x}"),
+            5 => assert_eq!(as_double, 0.5, "{x:#x}"),
+            _ => assert!(!absorbed && as_double != 0.5 && !is_nan(Format::F80, x), "{x:#x}"),
+        }
+    }
+    statuses.sort_unstable();
+    assert_eq!(statuses, [0, 1, 2, 3, 4, 5]);
+}

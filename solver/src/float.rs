@@ -410,6 +410,27 @@ pub fn to_int(fmt: Format, a: u128, width: u32, signed: bool) -> Option<u64> {
     })
 }
 
+/// The bounds of the floats whose truncation fits an integer of `width` bits (signed or
+/// not): `(lower, upper, strict)` such that `x` fits iff `lower < x < upper` (`lower <= x <
+/// upper` when not `strict`). `upper` is the integer range's end (a power of two); `lower`
+/// is one below its start when the format has that number, else the start itself (no float
+/// lies between the two).
+pub fn int_conversion_bounds(fmt: Format, width: u32, signed: bool) -> (u128, u128, bool) {
+    with_format!(fmt, T => {
+        let two_to = |k: u32| T::from_u128(1u128 << k).value;
+        if !signed {
+            return (T::from_i128(-1).value.to_bits(), two_to(width).to_bits(), true);
+        }
+        let upper = two_to(width - 1).to_bits();
+        let below = T::from_i128(-(1i128 << (width - 1)) - 1);
+        if below.status == rustc_apfloat::Status::OK {
+            (below.value.to_bits(), upper, true)
+        } else {
+            ((-two_to(width - 1)).to_bits(), upper, false)
+        }
+    })
+}
+
 /// The integer `v` (of `width` bits, signed or not) converted to the format, rounded.
 pub fn from_int(fmt: Format, v: u64, width: u32, signed: bool) -> u128 {
     let v = v & (u64::MAX >> (64 - width));

@@ -150,7 +150,7 @@ impl<'p> Context<'p> {
             let w = module.funcs[caller_func].body.as_ref().map_or(64, |b| b.values[r].ty.bits() as u8);
             let t = match value {
                 Some(v) => self.fit_val(v, w),
-                None => Val::Const { width: w, bits: 0 },
+                None => Val::wide(&mut self.store, w, 0),
             };
             st.frame_mut().set(r, t);
         }

@@ -6,8 +6,9 @@
 //! between the two formats and to and from integers (a conversion to an integer that may not
 //! fit forks an error path first, `float-cast-overflow`); negation, absolute value and
 //! `copysign` are bit operations. Not modelled symbolically, each ending its path as
-//! unsupported with its name: `frem`, `minnum`/`maxnum`, `fma` on symbolic operands, and any
-//! `long double` (80-bit values have no terms).
+//! unsupported with its name: `frem`, `minnum`/`maxnum`, `fma` on symbolic operands.
+//! A `long double` (80 bits) is always a term ([`Val::wide`]): its operations go through the
+//! float constructors, which fold constant operands.
 
 use crate::concrete::float;
 use crate::concrete::stop::Fault;
@@ -16,8 +17,9 @@ use crate::run_error::RunError;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{Ending, ExecutionState};
 use crate::symbolic::value::Val;
+use super::step::val;
 use penumbra_ir::{Body, FCastOp, FUnaryOp, FloatCC, FloatOp, Inst, InstData, Type, Value};
-use penumbra_solver::float::{Arith, Integral};
+use penumbra_solver::float::{int_conversion_bounds, Arith, Integral};
 use penumbra_solver::TermId;
 
 impl<'p> Context<'p> {
@@ -28,10 +30,6 @@ impl<'p> Context<'p> {
         let result_ty = body.values[r].ty;
         let (args, n) = float_args(data);
         let operands = &args[..n];
-        if result_ty == Type::F80 || operands.iter().any(|&v| body.values[v].ty == Type::F80) {
-            let what = format!("{} on a long double (symbolic execution of x87 floating point)", data.mnemonic());
-            return Ok(Flow::End(self.unsupported(st, what)));
-        }
         let ty = |v: Value| body.values[v].ty;
         if let Some(x) = self.float_operands(st, operands) {
             let bits = match data {
@@ -46,7 +44,8 @@ impl<'p> Context<'p> {
                 },
                 _ => unreachable!("float_step on {}", data.mnemonic()),
             };
-            st.frame_mut().set(r, Val::konst(result_ty.bits() as u8, bits as u64));
+            let v = Val::wide(&mut self.store, result_ty.bits() as u8, bits);
+            st.frame_mut().set(r, v);
             return Ok(Flow::Next);
         }
         let first = self.term(st, operands[0]);
@@ -61,19 +60,21 @@ impl<'p> Context<'p> {
                 FloatOp::Mul => Some(self.store.fp_arith(Arith::Mul, t[0], t[1])),
                 FloatOp::Div => Some(self.store.fp_arith(Arith::Div, t[0], t[1])),
                 FloatOp::Copysign => {
-                    let magnitude = self.sign_bits(t[0], false);
-                    let sign = self.sign_bits(t[1], true);
-                    Some(self.store.or(magnitude, sign))
+                    let sign = self.sign_of(t[1]);
+                    Some(self.with_sign(t[0], sign))
                 }
                 FloatOp::Rem | FloatOp::Minnum | FloatOp::Maxnum => None,
             },
             InstData::FUnary { op, .. } => Some(match op {
                 FUnaryOp::Neg => {
-                    let w = self.store.width(t[0]);
-                    let sign = self.store.constant(w, 1 << (w - 1));
-                    self.store.xor(t[0], sign)
+                    let sign = self.sign_of(t[0]);
+                    let flipped = self.store.not(sign);
+                    self.with_sign(t[0], flipped)
                 }
-                FUnaryOp::Abs => self.sign_bits(t[0], false),
+                FUnaryOp::Abs => {
+                    let plus = self.store.constant(1, 0);
+                    self.with_sign(t[0], plus)
+                }
                 FUnaryOp::Sqrt => self.store.fp_sqrt(t[0]),
                 FUnaryOp::Floor => self.store.fp_round(Integral::Floor, t[0]),
                 FUnaryOp::Ceil => self.store.fp_round(Integral::Ceil, t[0]),
@@ -116,23 +117,23 @@ impl<'p> Context<'p> {
     fn float_operands(&self, st: &ExecutionState, operands: &[Value]) -> Option<[u128; 3]> {
         let mut out = [0u128; 3];
         for (slot, &v) in out.iter_mut().zip(operands) {
-            *slot = u128::from(self.concrete(st, v)?);
+            *slot = val(st, v).as_const_wide(&self.store)?;
         }
         Some(out)
     }
 
-    /// The ending of a path that reaches `long double` data the symbolic interpreter cannot
-    /// hold (a load or store of one).
-    pub(crate) fn x87_unsupported(&self, st: &ExecutionState, what: &str) -> Ending {
-        self.unsupported(st, format!("{what} of a long double (symbolic execution of x87 floating point)"))
+    /// `t` with the 1-bit `sign` in place of its sign bit: negation, absolute value and
+    /// `copysign` touch nothing else, NaN payloads included.
+    fn with_sign(&mut self, t: TermId, sign: TermId) -> TermId {
+        let w = self.store.width(t);
+        let rest = self.store.extract(t, w - 2, 0);
+        self.store.concat(sign, rest)
     }
 
-    /// `t` with only its sign bit (`sign`) or all but it.
-    fn sign_bits(&mut self, t: TermId, sign: bool) -> TermId {
+    /// The sign bit of `t` (1 bit).
+    fn sign_of(&mut self, t: TermId) -> TermId {
         let w = self.store.width(t);
-        let bit = 1u64 << (w - 1);
-        let m = self.store.constant(w, if sign { bit } else { !bit });
-        self.store.and(t, m)
+        self.store.extract(t, w - 1, w - 1)
     }
 
     /// `fcmp cc a, b` from the ordered comparisons and NaN tests.
@@ -199,28 +200,9 @@ impl<'p> Context<'p> {
         signed: bool,
     ) -> Result<Option<Ending>, RunError> {
         let fw = from.bits() as u8;
-        let format = float::format(from);
-        let (exponent, precision) = format.sort_sizes();
-        let (bias, fraction, precision) = ((1u64 << (exponent - 1)) - 1, precision - 1, u32::from(precision));
-        let power_of_two =
-            |k: u32, negative: bool| ((bias + u64::from(k)) << fraction) | (u64::from(negative) << (fw - 1));
-        let w = u32::from(width);
-        let (upper, lower, strict) = if signed {
-            if w <= precision {
-                let below = -(1i64 << (w - 1)) - 1;
-                (
-                    power_of_two(w - 1, false),
-                    penumbra_solver::float::from_int(format, below as u64, 64, true) as u64,
-                    true,
-                )
-            } else {
-                (power_of_two(w - 1, false), power_of_two(w - 1, true), false)
-            }
-        } else {
-            (power_of_two(w, false), power_of_two(0, true), true)
-        };
-        let upper = self.store.constant(fw, upper);
-        let lower = self.store.constant(fw, lower);
+        let (lower, upper, strict) = int_conversion_bounds(float::format(from), u32::from(width), signed);
+        let upper = self.store.constant_wide(fw, upper);
+        let lower = self.store.constant_wide(fw, lower);
         let below_upper = self.store.fp_lt(x, upper);
         let above_lower = if strict { self.store.fp_lt(lower, x) } else { self.store.fp_le(lower, x) };
         let fits = self.store.and(above_lower, below_upper);

@@ -13,15 +13,16 @@ use crate::address::{bytes_text, check_stack, Access, Origin, Segment, MAX_STACK
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
-use crate::symbolic::access::Target;
+use crate::symbolic::access::{Target, MAX_ACCESS_BYTES};
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{ExecMode, ExecutionState};
 use crate::symbolic::value::Val;
-use penumbra_ir::{Body, Inst, Type, Value};
+use penumbra_ir::{Body, Inst, Value};
 use penumbra_solver::TermId;
 
 impl Context<'_> {
-    /// Reads a little-endian value of `bits` bits (1, 8, 16, 32, 64) at `addr`.
+    /// Reads a little-endian value of `bits` bits (1, 8, 16, 32, 64, or 80 for an x87 `long
+    /// double`) at `addr`.
     pub fn read_value(
         &mut self,
         st: &mut ExecutionState,
@@ -36,7 +37,7 @@ impl Context<'_> {
         } else {
             PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Read)?)
         };
-        let mut bytes = [self.prog.zero_byte; 8];
+        let mut bytes = [self.prog.zero_byte; MAX_ACCESS_BYTES];
         match target {
             PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes),
             PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes),
@@ -69,7 +70,7 @@ impl Context<'_> {
         } else {
             PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Write)?)
         };
-        let mut bytes = [self.prog.zero_byte; 8];
+        let mut bytes = [self.prog.zero_byte; MAX_ACCESS_BYTES];
         for (i, b) in bytes.iter_mut().enumerate().take(len) {
             let lo = (8 * i) as u8;
             *b = self.store.extract(v, lo + 7, lo);
@@ -90,9 +91,6 @@ impl Context<'_> {
         addr: Value,
     ) -> Result<Flow, RunError> {
         let Some(r) = body.results[inst] else { return Ok(Flow::Next) };
-        if body.values[r].ty == Type::F80 {
-            return Ok(Flow::End(self.x87_unsupported(st, "load")));
-        }
         let bits = body.values[r].ty.bits();
         if let Some(v) = self.concrete(st, addr).and_then(|a| self.load_concrete(st, a, bits)) {
             st.frame_mut().set(r, v);
@@ -111,14 +109,10 @@ impl Context<'_> {
     pub(crate) fn store_inst(
         &mut self,
         st: &mut ExecutionState,
-        body: &Body,
         inst: Inst,
         addr: Value,
         value: Value,
     ) -> Result<Flow, RunError> {
-        if body.values[value].ty == Type::F80 {
-            return Ok(Flow::End(self.x87_unsupported(st, "store")));
-        }
         if let Some(a) = self.concrete(st, addr) {
             let v = val(st, value);
             if let Some(bits) = v.as_const(&self.store) {
@@ -134,7 +128,7 @@ impl Context<'_> {
     /// A load of `bits` bits at the constant address `a` on the fast path (see the module
     /// documentation), if it applies and the bytes are constants.
     fn load_concrete(&self, st: &ExecutionState, a: u64, bits: u32) -> Option<Val> {
-        if !st.shadow_sizes.is_empty() {
+        if !st.shadow_sizes.is_empty() || bits > 64 {
             return None;
         }
         let len = bits.div_ceil(8) as usize;

@@ -285,12 +285,7 @@ impl PrintfArgs for VarArgs<'_, '_> {
 
     fn next_arg(&mut self) -> Result<u64, Stop> {
         let t = self.next_value()?;
-        if !self.constrain {
-            // Printed to a stream: the user sees it (sprintf's bytes are observed where they
-            // are printed, if ever).
-            self.ex.observe(self.st, self.inst, t).map_err(Stop::Failed)?;
-        }
-        Ok(self.value_of(t))
+        self.printed(t)
     }
 
     fn next_string(&mut self) -> Result<u64, Stop> {
@@ -299,10 +294,18 @@ impl PrintfArgs for VarArgs<'_, '_> {
     }
 
     fn next_float(&mut self, long: bool) -> Result<u128, Stop> {
-        if long {
-            return Err(self.unsupported("printf of a long double in symbolic execution".into()));
+        let t = self.next_value()?;
+        let w = self.ex.store.width(t);
+        if !long || w <= 64 {
+            return self.printed(t).map(u128::from);
         }
-        self.next_arg().map(u128::from)
+        // An x87 value: its two halves, each as an ordinary argument.
+        let mut bits = 0u128;
+        for (lo, hi) in [(0, 63), (64, w - 1)] {
+            let half = self.ex.store.extract(t, hi, lo);
+            bits |= u128::from(self.printed(half)?) << lo;
+        }
+        Ok(bits)
     }
 
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Stop> {
@@ -327,6 +330,16 @@ impl VarArgs<'_, '_> {
         };
         self.next += 1;
         Ok(t)
+    }
+
+    /// The value of an argument that is printed (of at most 64 bits).
+    fn printed(&mut self, t: TermId) -> Result<u64, Stop> {
+        if !self.constrain {
+            // Printed to a stream: the user sees it (sprintf's bytes are observed where they
+            // are printed, if ever).
+            self.ex.observe(self.st, self.inst, t).map_err(Stop::Failed)?;
+        }
+        Ok(self.value_of(t))
     }
 
     /// The argument's value: symbolic ones under the state's model, fixed to it for `sprintf`.

@@ -111,7 +111,7 @@ impl<'p> Context<'p> {
                 set_result(st, body, inst, t);
             }
             InstData::Load { addr } => return self.load(st, body, inst, *addr),
-            InstData::Store { addr, value } => return self.store_inst(st, body, inst, *addr, *value),
+            InstData::Store { addr, value } => return self.store_inst(st, inst, *addr, *value),
             InstData::Alloca { size, align } => {
                 return self.alloca(st, body, inst, u64::from(*size), u64::from(*align))
             }

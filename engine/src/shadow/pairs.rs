@@ -7,7 +7,7 @@
 use crate::address::{bytes_text, Access, ObjectId, Resolution};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::symbolic::access::{Offset, Target};
+use crate::symbolic::access::{Offset, Target, MAX_ACCESS_BYTES};
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{ExecMode, ExecutionState, Side};
 use penumbra_ir::Inst;
@@ -149,9 +149,9 @@ impl Context<'_> {
         old: (ObjectId, Offset),
         new: (ObjectId, Offset),
         len: usize,
-        out: &mut [TermId; 8],
+        out: &mut [TermId; MAX_ACCESS_BYTES],
     ) {
-        let mut from_old = [self.prog.zero_byte; 8];
+        let mut from_old = [self.prog.zero_byte; MAX_ACCESS_BYTES];
         self.read_target(st, old.0, old.1, len, &mut from_old);
         self.read_target(st, new.0, new.1, len, out);
         for (slot, &o) in out.iter_mut().zip(&from_old).take(len) {

@@ -20,6 +20,10 @@ use crate::run_error::RunError;
 use penumbra_ir::{Inst, Version};
 use penumbra_solver::TermId;
 
+/// The most bytes one load or store moves: an x87 `long double`'s 10 (the term store's wide
+/// terms go to 96 bits).
+pub(crate) const MAX_ACCESS_BYTES: usize = 12;
+
 /// The most objects (or functions) one access forks to before its address is fixed.
 pub const MAX_RESOLVE_ATTEMPTS: u32 = 64;
 
@@ -111,7 +115,7 @@ impl Context<'_> {
         obj: ObjectId,
         offset: Offset,
         len: usize,
-        out: &mut [TermId; 8],
+        out: &mut [TermId; MAX_ACCESS_BYTES],
     ) {
         match offset {
             Offset::Const(off) => st.mem.read_bytes(obj, off, &mut out[..len]),

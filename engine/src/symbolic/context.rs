@@ -148,7 +148,7 @@ impl<'p> Context<'p> {
     /// `v` truncated or zero-extended to `w` bits, a constant staying unboxed.
     pub fn fit_val(&mut self, v: Val, w: u8) -> Val {
         match v {
-            Val::Const { bits, .. } => Val::konst(w, bits),
+            Val::Const { bits, .. } => Val::wide(&mut self.store, w, u128::from(bits)),
             Val::Term(t) => Val::Term(self.fit(t, w)),
         }
     }
@@ -159,6 +159,10 @@ impl<'p> Context<'p> {
         match tw.cmp(&w) {
             std::cmp::Ordering::Equal => t,
             std::cmp::Ordering::Greater => self.store.extract(t, w - 1, 0),
+            std::cmp::Ordering::Less if w > 64 => {
+                let zeros = self.store.constant_wide(w - tw, 0);
+                self.store.concat(zeros, t)
+            }
             std::cmp::Ordering::Less => self.store.zext(t, w),
         }
     }

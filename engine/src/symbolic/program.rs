@@ -87,19 +87,14 @@ impl Program {
                         .values
                         .values()
                         .map(|v| {
-                            // A `long double` has no `Val`: its constants stand in as their
-                            // significand, never read (paths touching one end as unsupported).
-                            let w = v.ty.bits().min(64) as u8;
-                            Val::konst(
-                                w,
-                                match v.def {
-                                    ValueDef::Const(c) => c,
-                                    ValueDef::ConstF80 { lo, .. } => lo,
-                                    ValueDef::GlobalAddr(g) => global_addrs[g.index()],
-                                    ValueDef::FuncAddr(f) => func_addr(f),
-                                    ValueDef::Result(_) | ValueDef::Param(..) => 0,
-                                },
-                            )
+                            let bits = match v.def {
+                                ValueDef::Const(c) => u128::from(c),
+                                ValueDef::ConstF80 { hi, lo } => u128::from(hi) << 64 | u128::from(lo),
+                                ValueDef::GlobalAddr(g) => u128::from(global_addrs[g.index()]),
+                                ValueDef::FuncAddr(f) => u128::from(func_addr(f)),
+                                ValueDef::Result(_) | ValueDef::Param(..) => 0,
+                            };
+                            Val::wide(store, v.ty.bits() as u8, bits)
                         })
                         .collect(),
                 };

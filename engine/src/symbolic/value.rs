@@ -6,6 +6,7 @@
 //! the interpreter computes on them directly (the concrete interpreter's semantics); only a
 //! value that meets a symbolic operand, a check or the C library becomes a term
 //! ([`Val::term`]). Memory keeps bytes as terms: the 256 byte constants are interned once.
+//! Values wider than 64 bits (x87 `long double`s) are always terms ([`Val::wide`]).
 
 use penumbra_solver::{mask, TermId, TermStore};
 
@@ -25,6 +26,16 @@ impl Val {
         Val::Const { width, bits: bits & mask(width) }
     }
 
+    /// The constant `bits` of `width` bits: unboxed up to 64 bits, a wide term above (an x87
+    /// `long double`: frames hold few, and the float operators fold them in the store).
+    pub fn wide(store: &mut TermStore, width: u8, bits: u128) -> Val {
+        if width <= 64 {
+            Val::konst(width, bits as u64)
+        } else {
+            Val::Term(store.constant_wide(width, bits))
+        }
+    }
+
     /// The value as a term, interning a constant.
     #[inline]
     pub fn term(self, store: &mut TermStore) -> TermId {
@@ -40,6 +51,15 @@ impl Val {
         match self {
             Val::Const { bits, .. } => Some(bits),
             Val::Term(t) => store.as_const(t),
+        }
+    }
+
+    /// The concrete bits of a value of any width, if it is a constant of either kind.
+    #[inline]
+    pub fn as_const_wide(self, store: &TermStore) -> Option<u128> {
+        match self {
+            Val::Const { bits, .. } => Some(u128::from(bits)),
+            Val::Term(t) => store.as_const_wide(t),
         }
     }
 
