@@ -38,8 +38,8 @@ fn constant(rng: &mut impl Source, ty: Type) -> u64 {
 
 const TYPES: [Type; 5] = [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64];
 
-/// The floating-point types (`long double` has no symbolic terms: its paths end unsupported).
-const FLOATS: [Type; 2] = [Type::F32, Type::F64];
+/// The floating-point types (`F80`: the x87's `long double`).
+const FLOATS: [Type; 3] = [Type::F32, Type::F64, Type::F80];
 
 /// Floats where arithmetic and conversions go wrong: zeros, NaNs (with a payload, signalling),
 /// infinities, the smallest subnormal, integers at the edges of `int`, halves, 0.1.
@@ -62,7 +62,7 @@ const FLOAT_EDGES: [f64; 14] = [
 
 /// The values of each type defined so far (in the loop body, so all dominate what follows).
 struct Pools {
-    by_type: [Vec<Value>; 7],
+    by_type: [Vec<Value>; 8],
 }
 
 impl Pools {
@@ -132,7 +132,7 @@ pub fn random_program(rng: &mut impl Source, pin_inputs: bool) -> Generated {
         }
         for ty in FLOATS {
             let x = *rng.pick(&FLOAT_EDGES);
-            let bits = if ty == Type::F32 { u128::from((x as f32).to_bits()) } else { u128::from(x.to_bits()) };
+            let bits = float_bits(ty, x);
             let c = b.fconst(ty, bits);
             pools.of(ty).push(c);
         }
@@ -275,7 +275,18 @@ fn random_instruction(
     }
 }
 
-/// A floating-point operation, conversion, comparison or memory access.
+/// The bits of `x` in the format of `ty` (rounded to nearest).
+fn float_bits(ty: Type, x: f64) -> u128 {
+    use penumbra_solver::float::{convert, Format};
+    let to = match ty {
+        Type::F32 => Format::F32,
+        Type::F64 => Format::F64,
+        _ => Format::F80,
+    };
+    convert(Format::F64, to, u128::from(x.to_bits()))
+}
+
+/// A floating-point operation, conversion or comparison.
 fn float_instruction(b: &mut FunctionBuilder, rng: &mut impl Source, pools: &mut Pools) {
     let ty = *rng.pick(&FLOATS);
     match rng.below(8) {
@@ -314,10 +325,17 @@ fn float_instruction(b: &mut FunctionBuilder, rng: &mut impl Source, pools: &mut
             pools.of(ty).push(v);
         }
         6 => {
-            let other = if ty == Type::F32 { Type::F64 } else { Type::F32 };
+            let others: Vec<Type> = FLOATS.into_iter().filter(|&t| t != ty).collect();
+            let other = *rng.pick(&others);
             let x = pools.pick(rng, other);
-            let op = if ty == Type::F64 { FCastOp::Ext } else { FCastOp::Trunc };
+            let op = if other.bits() < ty.bits() { FCastOp::Ext } else { FCastOp::Trunc };
             let v = b.fcast(op, x, ty);
+            pools.of(ty).push(v);
+        }
+        _ if ty == Type::F80 => {
+            // No integer type of 80 bits here: the sign of a long double instead.
+            let x = pools.pick(rng, ty);
+            let v = b.funary(FUnaryOp::Neg, x);
             pools.of(ty).push(v);
         }
         _ => {
