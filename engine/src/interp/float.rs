@@ -10,6 +10,7 @@
 //! A `long double` (80 bits) is always a term ([`Val::wide`]): its operations go through the
 //! float constructors, which fold constant operands.
 
+use super::step::val;
 use crate::concrete::float;
 use crate::concrete::stop::Fault;
 use crate::error::ErrorKind;
@@ -17,7 +18,6 @@ use crate::run_error::RunError;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{Ending, ExecutionState};
 use crate::symbolic::value::Val;
-use super::step::val;
 use penumbra_ir::{Body, FCastOp, FUnaryOp, FloatCC, FloatOp, Inst, InstData, Type, Value};
 use penumbra_solver::float::{int_conversion_bounds, Arith, Integral};
 use penumbra_solver::TermId;
