@@ -232,3 +232,51 @@ fn symbolic_long_doubles_explore_exactly_the_feasible_paths() {
     statuses.sort_unstable();
     assert_eq!(statuses, [0, 1, 2, 3, 4, 5]);
 }
+
+const MIN_MAX_FMA: &str = r#"#include <math.h>
+#include <stdio.h>
+#include "penumbra.h"
+int main(void) {
+    double v[3];
+    penumbra_make_symbolic(v, sizeof v, "v");
+    double lo = fmin(v[0], v[1]), hi = fmax(v[0], v[1]);
+    int code = 0;
+    if (lo != lo)
+        code |= 1;
+    else if (v[0] != v[0])
+        code |= 2;
+    if (hi > lo)
+        code |= 4;
+    if (fma(v[0], v[1], v[2]) != v[0] * v[1] + v[2])
+        code |= 8;
+    printf("%d\n", code);
+    return code;
+}
+"#;
+
+/// `fmin`/`fmax` (`llvm.minnum`/`maxnum`) and `fma` (`llvm.fma`) on symbolic doubles. The
+/// codes, by reasoning: a NaN operand yields the other, so `lo` is NaN only when both are (9:
+/// the fma of a NaN is NaN, never equal); `v[0]` NaN alone gives 10 (`hi == lo == v[1]`); `v[1]`
+/// NaN alone 8; otherwise `hi > lo` iff the two differ, and the fused rounding may differ from
+/// the twice-rounded one or not: 0, 4, 8, 12. Replay runs each natively (where `fma` is
+/// glibc's and `fmin` LLVM's own lowering): a wrong NaN rule shows as a mismatch.
+#[test]
+fn symbolic_min_max_and_fused_multiply_add_match_native() {
+    let file = write_c("min_max_fma.c", MIN_MAX_FMA);
+    let out_dir = file.dir.path().join("out");
+    let s = json(&[
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--max-time".as_ref(),
+        "120".as_ref(),
+        "--replay-check".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    assert_eq!((s["errors"].as_u64(), s["unsupported"].as_u64()), (Some(0), Some(0)), "{s}");
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    let mut codes: Vec<i64> = s["tests"].as_array().unwrap().iter().filter_map(|t| t["exit_code"].as_i64()).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, [0, 4, 8, 9, 10, 12]);
+}

@@ -141,6 +141,7 @@ pub(crate) fn apply_node(op: crate::term::Op, aux: u8, w: u8, cw: u8, a: [u128; 
     let r: u128 = match op {
         Op::FArith => arith(f, Arith::NODES[usize::from(aux)], x, y),
         Op::FSqrt => sqrt(f, x),
+        Op::FFma => fma(f, x, y, a[2]),
         Op::FRound => round_integral(f, Integral::NODES[usize::from(aux)], x),
         Op::FLt => u128::from(compare(f, x, y) == Some(Ordering::Less)),
         Op::FLe => u128::from(matches!(compare(f, x, y), Some(Ordering::Less | Ordering::Equal))),

@@ -52,6 +52,14 @@ impl TermStore {
         self.float_node(Op::FSqrt, w, 0, &[a])
     }
 
+    /// `a * b + c` on floats (32 or 64 bits), rounded once.
+    pub fn fp_fma(&mut self, a: TermId, b: TermId, c: TermId) -> TermId {
+        let w = self.width(a);
+        assert!(matches!(w, 32 | 64), "fp_fma: a fused multiply-add of {w}-bit floats");
+        assert!(self.width(b) == w && self.width(c) == w, "fp_fma: operand widths differ");
+        self.float_node(Op::FFma, w, 0, &[a, b, c])
+    }
+
     /// A float rounded to an integral value.
     pub fn fp_round(&mut self, mode: Integral, a: TermId) -> TermId {
         let w = self.width(a);

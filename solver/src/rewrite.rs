@@ -156,6 +156,7 @@ impl TermStore {
             Op::Ite => cw[0] == 1 && cw[1] == width && cw[2] == width,
             Op::FArith => float(width) && cw[0] == width && cw[1] == width,
             Op::FSqrt | Op::FRound => float(width) && cw[0] == width,
+            Op::FFma => matches!(width, 32 | 64) && cw.iter().all(|&c| c == width),
             Op::FLt | Op::FLe | Op::FEq => width == 1 && float(cw[0]) && cw[1] == cw[0],
             Op::FIsNan => width == 1 && float(cw[0]),
             Op::FConvert => float(width) && float(cw[0]) && cw[0] != width,

@@ -145,6 +145,8 @@ pub enum Op {
     FArith,
     /// The square root of a float.
     FSqrt,
+    /// `a * b + c` on floats, rounded once (children `[a, b, c]`; binary32 and binary64).
+    FFma,
     /// A float rounded to an integral value; the direction in the payload
     /// ([`crate::float::Integral`]).
     FRound,
@@ -173,7 +175,7 @@ impl Op {
             Op::Not | Op::Neg | Op::Extract | Op::ZExt | Op::SExt => 1,
             Op::FSqrt | Op::FRound | Op::FIsNan | Op::FConvert => 1,
             Op::FToSInt | Op::FToUInt | Op::SIntToF | Op::UIntToF => 1,
-            Op::Ite => 3,
+            Op::Ite | Op::FFma => 3,
             _ => 2,
         }
     }
@@ -185,6 +187,7 @@ impl Op {
             self,
             Op::FArith
                 | Op::FSqrt
+                | Op::FFma
                 | Op::FRound
                 | Op::FLt
                 | Op::FLe

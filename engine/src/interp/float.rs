@@ -1,15 +1,14 @@
 //! Floating-point instructions in the symbolic interpreter. Operations on concrete values
 //! compute with the concrete interpreter's semantics ([`crate::concrete::float`], bit-exact
-//! with x86-64) and stay unboxed constants. On symbolic `float`s and `double`s they build the
-//! solver's float terms (`penumbra_solver`'s `fp_*` constructors, Bitwuzla's floating-point
-//! theory underneath): arithmetic, square root, rounding, every `fcmp` predicate, conversions
-//! between the two formats and to and from integers (a conversion to an integer that may not
-//! fit forks an error path first, `float-cast-overflow`); negation, absolute value and
-//! `copysign` are bit operations. Not modelled symbolically, each ending its path as
-//! unsupported with its name: `frem`, `minnum`/`maxnum`, `fma` on symbolic operands.
-//! A `long double` (80 bits) is always a term ([`Val::wide`]): its operations go through the
-//! float constructors, which fold constant operands.
-
+//! with x86-64) and stay unboxed constants (a `long double`, 80 bits, is always a term,
+//! [`Val::wide`], which the float constructors fold). On symbolic `float`s, `double`s and
+//! `long double`s they build the solver's float terms (`penumbra_solver`'s `fp_*`
+//! constructors, Bitwuzla's floating-point theory underneath): arithmetic, fused multiply-add,
+//! square root, rounding, every `fcmp` predicate, `minnum`/`maxnum`, conversions between the
+//! formats and to and from integers (a conversion to an integer that may not fit forks an
+//! error path first, `float-cast-overflow`); negation, absolute value and `copysign` are bit
+//! operations. Not modelled symbolically, each ending its path as unsupported with its name:
+//! `frem` (C's `fmod`, which clang calls rather than inlines) and `fma` of `long double`s.
 use super::step::val;
 use crate::concrete::float;
 use crate::concrete::stop::Fault;
@@ -63,7 +62,8 @@ impl<'p> Context<'p> {
                     let sign = self.sign_of(t[1]);
                     Some(self.with_sign(t[0], sign))
                 }
-                FloatOp::Rem | FloatOp::Minnum | FloatOp::Maxnum => None,
+                FloatOp::Minnum | FloatOp::Maxnum => Some(self.min_max(*op == FloatOp::Maxnum, t[0], t[1])),
+                FloatOp::Rem => None,
             },
             InstData::FUnary { op, .. } => Some(match op {
                 FUnaryOp::Neg => {
@@ -98,6 +98,7 @@ impl<'p> Context<'p> {
                     }
                 }
             }
+            InstData::Fma { .. } if result_ty != Type::F80 => Some(self.store.fp_fma(t[0], t[1], t[2])),
             InstData::Fma { .. } => None,
             _ => unreachable!("float_step on {}", data.mnemonic()),
         };
@@ -120,6 +121,21 @@ impl<'p> Context<'p> {
             *slot = val(st, v).as_const_wide(&self.store)?;
         }
         Some(out)
+    }
+
+    /// IEEE `minNum`/`maxNum` as [`penumbra_solver::float::min_max`] computes them: a NaN
+    /// operand yields the other operand; two NaNs, the NaN an arithmetic operation on them
+    /// gives (the same rules); otherwise the smaller (larger) one, `a` when they compare equal.
+    fn min_max(&mut self, max: bool, a: TermId, b: TermId) -> TermId {
+        let s = &mut self.store;
+        let (nan_a, nan_b) = (s.fp_is_nan(a), s.fp_is_nan(b));
+        let pick_b = if max { s.fp_lt(a, b) } else { s.fp_lt(b, a) };
+        let ordered = s.ite(pick_b, b, a);
+        let one_nan = s.ite(nan_b, a, ordered);
+        let either = s.ite(nan_a, b, one_nan);
+        let both = s.and(nan_a, nan_b);
+        let propagated = s.fp_arith(Arith::Add, a, b);
+        s.ite(both, propagated, either)
     }
 
     /// `t` with the 1-bit `sign` in place of its sign bit: negation, absolute value and

@@ -300,9 +300,22 @@ fn float_instruction(b: &mut FunctionBuilder, rng: &mut impl Source, pools: &mut
             pools.of(to).push(v);
         }
         0 | 1 | 5 => {
-            let op = *rng.pick(&[FloatOp::Add, FloatOp::Sub, FloatOp::Mul, FloatOp::Div, FloatOp::Copysign]);
+            let ops = [
+                FloatOp::Add,
+                FloatOp::Sub,
+                FloatOp::Mul,
+                FloatOp::Div,
+                FloatOp::Copysign,
+                FloatOp::Minnum,
+                FloatOp::Maxnum,
+            ];
             let (x, y) = (pools.pick(rng, ty), pools.pick(rng, ty));
-            let v = b.fbinary(op, x, y);
+            let v = if ty != Type::F80 && rng.below(8) == 0 {
+                let z = pools.pick(rng, ty);
+                b.fma(x, y, z)
+            } else {
+                b.fbinary(*rng.pick(&ops), x, y)
+            };
             pools.of(ty).push(v);
         }
         2 => {

@@ -179,6 +179,20 @@ impl Bitwuzla {
         Ok(Self::fp(raw, a.width))
     }
 
+    /// `a * b + c`, rounded once to nearest even.
+    pub fn fp_fma(&mut self, a: BzTerm, b: BzTerm, c: BzTerm) -> Result<BzTerm, BzError> {
+        for x in [a, b, c] {
+            Self::need_fp("fp_fma", x)?;
+        }
+        if a.width != b.width || a.width != c.width {
+            return err("fp_fma: formats differ");
+        }
+        let mut args = [self.rounding(FpRound::NearestEven), a.raw, b.raw, c.raw];
+        // SAFETY: a rounding mode and three floats of one sort, four arguments as `argc` says.
+        let raw = unsafe { sys::bitwuzla_mk_term(self.tm.as_ptr(), sys::BITWUZLA_KIND_FP_FMA, 4, args.as_mut_ptr()) };
+        Ok(Self::fp(raw, a.width))
+    }
+
     /// The square root (rounded to nearest even), or with `integral` the value rounded to an
     /// integral float in the direction `mode`.
     pub fn fp_unary(&mut self, a: BzTerm, integral: Option<FpRound>) -> Result<BzTerm, BzError> {

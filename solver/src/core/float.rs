@@ -48,6 +48,7 @@ impl Core {
                 bz.fp_binary(op, fa[0], fa[1])?
             }
             Op::FSqrt => bz.fp_unary(fa[0], None)?,
+            Op::FFma => bz.fp_fma(fa[0], fa[1], fa[2])?,
             Op::FRound => {
                 let mode = match Integral::NODES[usize::from(d.aux())] {
                     Integral::Floor => FpRound::Down,

@@ -55,6 +55,7 @@ pub(super) fn node_text(store: &TermStore, t: TermId, a: &[&str]) -> (String, Op
             format!("({f} RNE {} {})", fa[0], fa[1])
         }
         Op::FSqrt => format!("(fp.sqrt RNE {})", fa[0]),
+        Op::FFma => format!("(fp.fma RNE {} {} {})", fa[0], fa[1], fa[2]),
         Op::FRound => {
             let rm = match Integral::NODES[usize::from(d.aux())] {
                 Integral::Floor => "RTN",
