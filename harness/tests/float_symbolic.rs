@@ -14,6 +14,22 @@ fn json(args: &[&std::ffi::OsStr]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", out.stderr))
 }
 
+/// `penumbra run --replay-check --json` on `source` (budget 120 s): the summary, tests included.
+fn run_replay_checked(name: &str, source: &str) -> Value {
+    let file = write_c(name, source);
+    let out_dir = file.dir.path().join("out");
+    json(&[
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--max-time".as_ref(),
+        "120".as_ref(),
+        "--replay-check".as_ref(),
+        "--json".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ])
+}
+
 fn double(test: &Value, name: &str) -> f64 {
     let bytes = test_object(test, name);
     f64::from_le_bytes(bytes.try_into().expect("8 bytes"))
@@ -38,18 +54,7 @@ int main(void) {
 /// then x * 10 must fit an int (else the conversion is an error), equal 3 or not.
 #[test]
 fn symbolic_doubles_explore_exactly_the_feasible_paths() {
-    let file = write_c("thresholds.c", THRESHOLDS);
-    let out_dir = file.dir.path().join("out");
-    let s = json(&[
-        "run".as_ref(),
-        file.path.as_os_str(),
-        "--max-time".as_ref(),
-        "120".as_ref(),
-        "--replay-check".as_ref(),
-        "--json".as_ref(),
-        "--output-dir".as_ref(),
-        out_dir.as_os_str(),
-    ]);
+    let s = run_replay_checked("thresholds.c", THRESHOLDS);
     assert_eq!(
         (s["paths_completed"].as_u64(), s["errors"].as_u64(), s["unsupported"].as_u64()),
         (Some(7), Some(1), Some(0))
@@ -193,18 +198,7 @@ int main(void) {
 #[test]
 fn symbolic_long_doubles_explore_exactly_the_feasible_paths() {
     use penumbra_solver::float::{arith, convert, is_nan, Arith, Format};
-    let file = write_c("long_doubles.c", LONG_DOUBLES);
-    let out_dir = file.dir.path().join("out");
-    let s = json(&[
-        "run".as_ref(),
-        file.path.as_os_str(),
-        "--max-time".as_ref(),
-        "120".as_ref(),
-        "--replay-check".as_ref(),
-        "--json".as_ref(),
-        "--output-dir".as_ref(),
-        out_dir.as_os_str(),
-    ]);
+    let s = run_replay_checked("long_doubles.c", LONG_DOUBLES);
     assert_eq!(
         (s["paths_completed"].as_u64(), s["errors"].as_u64(), s["unsupported"].as_u64()),
         (Some(6), Some(0), Some(0)),
@@ -262,18 +256,7 @@ int main(void) {
 /// glibc's and `fmin` LLVM's own lowering): a wrong NaN rule shows as a mismatch.
 #[test]
 fn symbolic_min_max_and_fused_multiply_add_match_native() {
-    let file = write_c("min_max_fma.c", MIN_MAX_FMA);
-    let out_dir = file.dir.path().join("out");
-    let s = json(&[
-        "run".as_ref(),
-        file.path.as_os_str(),
-        "--max-time".as_ref(),
-        "120".as_ref(),
-        "--replay-check".as_ref(),
-        "--json".as_ref(),
-        "--output-dir".as_ref(),
-        out_dir.as_os_str(),
-    ]);
+    let s = run_replay_checked("min_max_fma.c", MIN_MAX_FMA);
     assert_eq!((s["errors"].as_u64(), s["unsupported"].as_u64()), (Some(0), Some(0)), "{s}");
     assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
     let mut codes: Vec<i64> = s["tests"].as_array().unwrap().iter().filter_map(|t| t["exit_code"].as_i64()).collect();
