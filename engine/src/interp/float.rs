@@ -9,6 +9,7 @@
 //! error path first, `float-cast-overflow`); negation, absolute value and `copysign` are bit
 //! operations. Not modelled symbolically, each ending its path as unsupported with its name:
 //! `frem` (C's `fmod`, which clang calls rather than inlines) and `fma` of `long double`s.
+
 use super::step::val;
 use crate::concrete::float;
 use crate::concrete::stop::Fault;
