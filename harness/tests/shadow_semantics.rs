@@ -311,3 +311,43 @@ int main(void) {
         }])
     );
 }
+
+const OPTION_PATCH: &str = r#"#include <string.h>
+#include "penumbra.h"
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (change(0, strcmp(argv[i], "oflag=append") == 0))
+            return 1;
+    return 0;
+}
+"#;
+
+/// Seeded mode with `--sym-args`: the seed names the start's objects (`n_args`, `arg00`, ...),
+/// which exist before `main` runs, and the run follows it. Only the start with the seed's
+/// argument count runs (the others contradict it); the divergence is the seed's own input.
+#[test]
+fn seeded_mode_follows_seeds_of_symbolic_arguments() {
+    let file = write_c("option.c", OPTION_PATCH);
+    let run = |seed: &str| {
+        let extra = ["--mode", "seeded", "--sym-args", "0", "2", "13", "--seed", seed, "--bse-budget", "5"];
+        crate::shadow_examples::shadow_summary(&file.path, &extra)
+    };
+    for (seed, args) in [
+        ("n_args=1,arg00=str:oflag=append", vec!["oflag=append"]),
+        ("n_args=2,arg00=str:x,arg01=str:oflag=append", vec!["x", "oflag=append"]),
+    ] {
+        let s = run(seed);
+        assert_eq!((s["diff_paths"].as_u64(), s["divergence_points"].as_u64()), (Some(1), Some(1)), "{seed}: {s}");
+        let t = &s["tests"][0];
+        assert_eq!(t["line"].as_u64(), Some(u64::from(line_of(OPTION_PATCH, "change(0"))), "{t}");
+        assert_eq!((t["old"].as_str(), t["new"].as_str()), (Some("false"), Some("true")), "{t}");
+        assert_eq!(t["inputs"]["n_args"]["int"].as_i64(), Some(args.len() as i64), "{t}");
+        for (i, arg) in args.iter().enumerate() {
+            let hex = t["inputs"][format!("arg{i:02}")]["hex"].as_str().unwrap_or_default().to_string();
+            let bytes = penumbra_engine::output::testgen::hex_bytes(&hex).expect("hex");
+            assert_eq!(&bytes[..arg.len() + 1], format!("{arg}\0").as_bytes(), "{t}");
+        }
+    }
+    let s = run("n_args=1,arg00=str:oflag=appenx");
+    assert_eq!(s["diff_paths"].as_u64(), Some(0), "a seed off the patch finds nothing: {s}");
+}

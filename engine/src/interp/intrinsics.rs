@@ -12,7 +12,7 @@ use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::state::{EarlyReason, Ending, ExecutionState, SymbolicObject};
+use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval, SatResult, TermId};
 use std::rc::Rc;
@@ -74,7 +74,7 @@ impl Context<'_> {
         };
         let bytes: Vec<TermId> = object.vars().map(|v| self.store.var(v)).collect();
         self.write_target(st, obj, offset, &bytes);
-        seed_object(st, &object);
+        st.take_seed_value(st.symbolics.len(), &object);
         Rc::make_mut(&mut st.symbolics).push(object);
         Ok(Flow::Next)
     }
@@ -149,17 +149,4 @@ impl Context<'_> {
         }
         Ok(out)
     }
-}
-
-/// A state following a seed: its model takes the seed's bytes for the new `object` (missing
-/// bytes are 0, extra bytes ignored, as in concrete runs). Fresh variables are not in the path
-/// condition yet, so the model still satisfies it.
-fn seed_object(st: &mut ExecutionState, object: &SymbolicObject) {
-    let Some(seed) = &st.seed else { return };
-    let Some(value) = seed.value(st.symbolics.len(), &object.base, object.occurrence) else { return };
-    let mut model = (*st.model).clone();
-    for (i, var) in object.vars().enumerate() {
-        model.insert(var, u64::from(value.get(i).copied().unwrap_or(0)));
-    }
-    st.model = Rc::new(model);
 }

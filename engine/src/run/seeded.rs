@@ -22,6 +22,7 @@ use crate::run_error::RunError;
 use crate::search;
 use crate::symbolic::context::EndedPath;
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
+use penumbra_solver::satisfies;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -137,12 +138,16 @@ pub(crate) fn run_seeded(
     let mut concolic = Concolic::default();
     for seed in seeds {
         let seed = Rc::new(seed.clone());
+        let store = &runner.ctx.store;
         let states: Vec<ExecutionState> = initial
             .iter()
             .cloned()
-            .map(|mut st| {
+            .filter_map(|mut st| {
                 st.seed = Some(seed.clone());
-                st
+                st.take_seed_values_of_made_objects();
+                // A start the seed contradicts (`--sym-args`: another argument count) is off
+                // its path.
+                satisfies(store, &st.pc.to_vec(), &*st.model).then_some(st)
             })
             .collect();
         runner.ctx.stats.states += states.len() as u64;

@@ -387,6 +387,28 @@ impl ExecutionState {
         self.seed.is_some()
     }
 
+    /// A state following a seed: its model takes the seed's bytes for `object`, the `index`-th
+    /// symbolic object made (missing bytes are 0, extra bytes ignored, as in concrete runs).
+    /// Fresh variables are not in the path condition yet, so the model still satisfies it.
+    pub(crate) fn take_seed_value(&mut self, index: usize, object: &SymbolicObject) {
+        let Some(seed) = &self.seed else { return };
+        let Some(value) = seed.value(index, &object.base, object.occurrence) else { return };
+        let mut model = (*self.model).clone();
+        for (i, var) in object.vars().enumerate() {
+            model.insert(var, u64::from(value.get(i).copied().unwrap_or(0)));
+        }
+        self.model = Rc::new(model);
+    }
+
+    /// Gives the objects made before the state took its seed (the start's `--sym-args`,
+    /// `--sym-arg`, `--sym-stdin` objects) the seed's values.
+    pub(crate) fn take_seed_values_of_made_objects(&mut self) {
+        let made = self.symbolics.clone();
+        for (index, object) in made.iter().enumerate() {
+            self.take_seed_value(index, object);
+        }
+    }
+
     /// A new symbolic object the program calls `name`, of `len` bytes from `first_var`, in
     /// memory object `obj`: its unique name is `name`, or `name#k` if `name` is taken
     /// (creation order), as the contract asks.
