@@ -175,3 +175,40 @@ fn a_compilation_database_gives_each_file_its_flags() {
     let tests: Value = serde_json::from_slice(&replay.stdout).unwrap();
     assert_eq!(tests[0]["class"], "regression", "{}", replay.stderr);
 }
+
+/// A patched bound, annotated: x = 4 passes the check in the new version only.
+const BOUND: &str = r#"#include "penumbra.h"
+int check(int x) {
+  return x >= 0 && x <= change(3, 4);
+}
+"#;
+
+/// An annotated file compiled to bitcode for penumbra (as a wllvm build of a patched project
+/// makes it: `change` calls the symbolic build's `__penumbra_execute`, declared weak so the
+/// native link of that build succeeds): shadow finds the divergence in it, and replay's
+/// native builds answer `__penumbra_execute` for their own version (before, both crashed
+/// calling the missing function, a "both-error"). Bitcode compiled without sanitizers has no
+/// AddressSanitizer checks natively, so the divergence is one of output here.
+#[test]
+fn an_annotated_file_given_as_bitcode_is_shadowed_and_replayed() {
+    let p = Program::new();
+    std::fs::write(p.path("bound.c"), BOUND).unwrap();
+    let include = crate::support::repo_root().join("ir-frontend/include");
+    let status = std::process::Command::new("clang-15")
+        .args(["-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone", "-I"])
+        .arg(&include)
+        .args(["bound.c", "-o", "bound.bc"])
+        .current_dir(p.dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success(), "clang-15 bound.c");
+    let s = json(&p.penumbra(&["shadow", "main.c", "bound.bc", "scale.c", "--json", "--output-dir", "out"]));
+    assert_eq!(s["diff_paths"], 1, "{s}");
+    assert_eq!(s["tests"][0]["inputs"]["x"]["int"], 4);
+    let replay = p.penumbra(&["replay", "out", "--json"]);
+    replay.assert_status(0);
+    let tests: Value = serde_json::from_slice(&replay.stdout).unwrap();
+    let t = &tests[0];
+    assert_eq!(t["class"], "output-diff", "{}", replay.stderr);
+    assert_eq!((t["old_outcome"]["exit"].as_i64(), t["new_outcome"]["exit"].as_i64()), (Some(0), Some(40)), "{t}");
+}

@@ -6,7 +6,8 @@
  *   - symbolic (no macro defined): what `penumbra` compiles. change(a, b) becomes a branch
  *     on penumbra_execute(OLD), and the annotations calls of declared functions that
  *     penumbra's frontend turns into IR instructions; nothing here needs a definition at
- *     link time.
+ *     link time (the declarations are weak, so a wllvm build of an annotated project also
+ *     links natively).
  *   - native old (-DPENUMBRA_VERSION_OLD) and native new (-DPENUMBRA_VERSION_NEW): plain C for
  *     replay. change(a, b) is (a) resp. (b), penumbra_execute(V) is a constant comparison, and
  *     penumbra_make_symbolic / penumbra_assume / penumbra_assert (and their klee_ spellings in
@@ -56,7 +57,13 @@ void penumbra_assert(int cond);
 
 #else /* the symbolic build, compiled by penumbra */
 
-int __penumbra_execute(int version);
+/* Weak: a whole program built through a compiler wrapper (wllvm) is also linked natively,
+ * where nothing defines these; its bitcode is what penumbra runs, and the native binary must
+ * not run annotated code (the replay builds are the native versions). */
+int __penumbra_execute(int version) __attribute__((weak));
+#pragma weak penumbra_make_symbolic
+#pragma weak penumbra_assume
+#pragma weak penumbra_assert
 
 /* Each operand runs in its own version only, as a penumbra_execute block (ShadowJPF+): the old
  * operand's side effects and errors (a write, a null dereference, a read past a buffer) are

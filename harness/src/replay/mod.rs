@@ -103,6 +103,7 @@ pub struct Builds {
     old: PathBuf,
     new: PathBuf,
     fixed: Option<PathBuf>,
+    libc: native::NativeLibc,
 }
 
 impl Builds {
@@ -139,7 +140,7 @@ impl Builds {
         for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
             native::check_starts(exe, &work.join("probe"))?;
         }
-        Ok(Builds { work: work.to_path_buf(), old, new, fixed })
+        Ok(Builds { work: work.to_path_buf(), old, new, fixed, libc: sources.libc })
     }
 }
 
@@ -152,7 +153,7 @@ fn replay_tests(
     options: &Options,
     start: Instant,
 ) -> Result<Report> {
-    let Builds { work, old, new, fixed } = builds;
+    let Builds { work, old, new, fixed, libc } = builds;
     let jobs = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -188,6 +189,7 @@ fn replay_tests(
         tests,
         wall: start.elapsed(),
         timeout: options.timeout,
+        builds: libc.description(),
     };
     // A full disk must not cost the replay: the report still goes to stdout.
     let path = dir.join(REPORT);

@@ -99,6 +99,14 @@ impl NativeLibc {
         }
     }
 
+    /// How builds with this C library check the program, for reports.
+    pub fn description(self) -> &'static str {
+        match self {
+            NativeLibc::System => "AddressSanitizer + UBSan",
+            NativeLibc::Musl => "static musl, UBSan traps",
+        }
+    }
+
     fn flags(self) -> &'static [&'static str] {
         match self {
             NativeLibc::System => NATIVE_FLAGS,

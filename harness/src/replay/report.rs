@@ -54,6 +54,8 @@ pub struct Report {
     pub tests: Vec<ReplayedTest>,
     pub wall: Duration,
     pub timeout: Duration,
+    /// How the native builds were made ("AddressSanitizer + UBSan", ...).
+    pub builds: &'static str,
 }
 
 impl Report {
@@ -85,9 +87,10 @@ impl Report {
         let name = self.source.file_name().map_or(self.source.display().to_string(), |n| n.to_string_lossy().into());
         let _ = writeln!(
             out,
-            "replay: {} test{} of {name} on the old and the new version (native, AddressSanitizer + UBSan), {:.2} s",
+            "replay: {} test{} of {name} on the old and the new version (native, {}), {:.2} s",
             self.tests.len(),
             if self.tests.len() == 1 { "" } else { "s" },
+            self.builds,
             self.wall.as_secs_f64()
         );
         if self.tests.is_empty() {

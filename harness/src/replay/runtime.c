@@ -1,6 +1,7 @@
 /* penumbra's replay runtime: linked into the native old and new builds of a unified program.
  *
- * It defines what penumbra.h (and klee/klee.h) declare for native builds:
+ * It defines what penumbra.h (and klee/klee.h) declare for native builds (and, for a program
+ * given as bitcode, the symbolic build's __penumbra_execute, answered for the build's version):
  *   - penumbra_make_symbolic / klee_make_symbolic fill each object, in order of creation, from
  *     the .ktest file named by the environment variable KTEST_FILE (as KLEE's replay library
  *     does; penumbra passes a file holding only the program's own objects, argv and stdin
@@ -31,6 +32,16 @@
 #endif
 
 #define REPLAY_FAILED 125
+
+/* A unified program given as bitcode or IR was compiled for penumbra (no version macro): its
+ * change() and penumbra_execute() call __penumbra_execute (weak there), which each native
+ * build answers for its own version. Compiled from C with a version macro, a program never
+ * calls it. */
+#if defined(PENUMBRA_VERSION_OLD)
+int __penumbra_execute(int version) { return version == 0; }
+#else
+int __penumbra_execute(int version) { return version == 1; }
+#endif
 
 /* The test file's path, taken from KTEST_FILE before the program runs. */
 static char *ktest_path;
