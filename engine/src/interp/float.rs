@@ -124,19 +124,27 @@ impl<'p> Context<'p> {
         Some(out)
     }
 
-    /// IEEE `minNum`/`maxNum` as [`penumbra_solver::float::min_max`] computes them: a NaN
-    /// operand yields the other operand; two NaNs, the NaN an arithmetic operation on them
-    /// gives (the same rules); otherwise the smaller (larger) one, `a` when they compare equal.
+    /// `llvm.minnum`/`maxnum` exactly as [`penumbra_solver::float::min_max`] computes them
+    /// (LLVM's x86 lowering for `float`/`double`, glibc's `fminl`/`fmaxl` for `long double`).
     fn min_max(&mut self, max: bool, a: TermId, b: TermId) -> TermId {
         let s = &mut self.store;
         let (nan_a, nan_b) = (s.fp_is_nan(a), s.fp_is_nan(b));
-        let pick_b = if max { s.fp_lt(a, b) } else { s.fp_lt(b, a) };
-        let ordered = s.ite(pick_b, b, a);
-        let one_nan = s.ite(nan_b, a, ordered);
-        let either = s.ite(nan_a, b, one_nan);
-        let both = s.and(nan_a, nan_b);
-        let propagated = s.fp_arith(Arith::Add, a, b);
-        s.ite(both, propagated, either)
+        let b_before_a = s.fp_lt(b, a);
+        if s.width(a) != 80 {
+            let a_before_b = s.fp_lt(a, b);
+            let ordered = if max { s.ite(a_before_b, b, a) } else { s.ite(b_before_a, b, a) };
+            return s.ite(nan_a, b, ordered);
+        }
+        let ordered = if max { s.ite(b_before_a, a, b) } else { s.ite(b_before_a, b, a) };
+        let (signalling_a, signalling_b) = (x87_signalling(s, a), x87_signalling(s, b));
+        let both_nan = s.and(nan_a, nan_b);
+        let signalling = s.or(signalling_a, signalling_b);
+        let add = s.or(signalling, both_nan);
+        let sum = s.fp_arith(Arith::Add, a, b);
+        let other = s.ite(nan_a, b, a);
+        let unordered_result = s.ite(add, sum, other);
+        let unordered = s.or(nan_a, nan_b);
+        s.ite(unordered, unordered_result, ordered)
     }
 
     /// `t` with the 1-bit `sign` in place of its sign bit: negation, absolute value and
@@ -244,4 +252,19 @@ fn float_args(data: &InstData) -> ([Value; 3], usize) {
         InstData::Fma { args } => (args, 3),
         _ => unreachable!("float_step on {}", data.mnemonic()),
     }
+}
+
+/// Whether the x87 value `x` is a signalling NaN as glibc's `issignaling` says (1 bit): see
+/// [`penumbra_solver::float::x87_signalling`].
+fn x87_signalling(s: &mut penumbra_solver::TermStore, x: TermId) -> TermId {
+    let exponent = s.extract(x, 78, 64);
+    let ones = s.constant(15, 0x7fff);
+    let top = s.extract(x, 63, 62);
+    let integer_not_quiet = s.constant(2, 0b10);
+    let payload = s.extract(x, 61, 0);
+    let zero = s.constant(62, 0);
+    let (nan_exponent, kind) = (s.eq(exponent, ones), s.eq(top, integer_not_quiet));
+    let some_payload = s.ne(payload, zero);
+    let both = s.and(nan_exponent, kind);
+    s.and(both, some_payload)
 }

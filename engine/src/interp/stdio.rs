@@ -284,19 +284,22 @@ impl PrintfArgs for VarArgs<'_, '_> {
     type Error = Stop;
 
     fn next_arg(&mut self) -> Result<u64, Stop> {
-        let t = self.next_value()?;
+        let t = self.next_narrow()?;
         self.printed(t)
     }
 
     fn next_string(&mut self) -> Result<u64, Stop> {
-        let t = self.next_value()?;
+        let t = self.next_narrow()?;
         Ok(self.value_of(t))
     }
 
     fn next_float(&mut self, long: bool) -> Result<u128, Stop> {
+        if !long {
+            return self.next_arg().map(u128::from);
+        }
         let t = self.next_value()?;
         let w = self.ex.store.width(t);
-        if !long || w <= 64 {
+        if w <= 64 {
             return self.printed(t).map(u128::from);
         }
         // An x87 value: its two halves, each as an ordinary argument.
@@ -330,6 +333,13 @@ impl VarArgs<'_, '_> {
         };
         self.next += 1;
         Ok(t)
+    }
+
+    /// The next argument as a 64-bit register holds it: a `long double` where the format
+    /// wants something else gives its low 64 bits, as the concrete interpreter reads it.
+    fn next_narrow(&mut self) -> Result<TermId, Stop> {
+        let t = self.next_value()?;
+        Ok(if self.ex.store.width(t) > 64 { self.ex.store.extract(t, 63, 0) } else { t })
     }
 
     /// The value of an argument that is printed (of at most 64 bits).
