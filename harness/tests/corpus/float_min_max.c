@@ -1,4 +1,4 @@
-// Floating point: fmin/fmax/fminf/fmaxf/fminl/fmaxl (llvm.minnum/maxnum) on NaNs with payloads, a signalling NaN, signed zeros and an x87 unnormal, bit for bit (long doubles go to the C library's fminl/fmaxl natively: penumbra follows glibc's x86-64 ones, so the NaN and signed-zero part is glibc's only).
+// Floating point: fmin/fmax/fminf/fmaxf/fminl/fmaxl (llvm.minnum/maxnum) on NaNs with payloads, a signalling NaN, signed zeros and an x87 unnormal, bit for bit (long doubles go to the C library's fminl/fmaxl natively: glibc's x86-64 rules in penumbra's models, musl's own code with --libc musl).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,12 +30,15 @@ int main(void) {
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++)
             printf("f %d %d %08x %08x\n", i, j, fb(fminf(fv[i], fv[j])), fb(fmaxf(fv[i], fv[j])));
-    long double lv[] = {1.0L, -2.5L, l(0x7fff, 0x8000000000000000ull),
-#ifdef __GLIBC__
-                        0.0L, -0.0L, l(0x7fff, 0xc000000000000001ull), l(0xffff, 0xc000000000000002ull),
-                        l(0x7fff, 0x8000000000000003ull), l(0x3fff, 0x4000000000000000ull)
-#endif
-    };
+    long double lv[] = {1.0L,
+                        -2.5L,
+                        l(0x7fff, 0x8000000000000000ull),
+                        0.0L,
+                        -0.0L,
+                        l(0x7fff, 0xc000000000000001ull),
+                        l(0xffff, 0xc000000000000002ull),
+                        l(0x7fff, 0x8000000000000003ull),
+                        l(0x3fff, 0x4000000000000000ull)};
     int n = sizeof lv / sizeof lv[0];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {

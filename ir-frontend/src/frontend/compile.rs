@@ -184,6 +184,10 @@ fn compile_in(dir: &Path, inputs: &[(&Path, String)], opts: &CompileOptions) -> 
     }
     if let Some(libc) = &opts.libc {
         parts.push(libc.start.clone());
+        let keep = dir.join("libc-keep.ll");
+        std::fs::write(&keep, LIBC_KEEP_LL)
+            .map_err(|e| FrontendError::io(format!("cannot write {}", keep.display()), e))?;
+        parts.push(keep);
     }
     let mut linked = match parts.as_slice() {
         [bitcode] if InputKind::of(bitcode) != InputKind::TextualIr => bitcode.clone(),
@@ -210,6 +214,18 @@ fn compile_in(dir: &Path, inputs: &[(&Path, String)], opts: &CompileOptions) -> 
     }
     Ok(module)
 }
+
+/// Links the C library's functions that intrinsics stand for on x86-64 (the backend turns
+/// `llvm.minnum.f80`/`maxnum.f80` into calls of `fminl`/`fmaxl`, whose NaN and signed-zero
+/// rules are the library's own): `llvm-link --only-needed` takes only what the program names,
+/// so this module names them (from a global with external linkage: the linker drops an
+/// unused internal one, and what it alone referred to); the lowering then calls them.
+const LIBC_KEEP_LL: &str =
+    "target datalayout = \"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128\"
+declare x86_fp80 @fminl(x86_fp80, x86_fp80)
+declare x86_fp80 @fmaxl(x86_fp80, x86_fp80)
+@__penumbra_libc_keep = global [2 x ptr] [ptr @fminl, ptr @fmaxl]
+";
 
 /// Compiles the C file `path` to `bitcode`, with penumbra's headers in `include`.
 fn compile_c(

@@ -11,7 +11,7 @@ use super::function::FnLower;
 use super::intrinsics::intrinsic_arg;
 use super::types::{ir_type, LResult, Unsup};
 use super::widths::{container, int_bits};
-use crate::ir::{CastOp, FCastOp, FUnaryOp, FloatCC, FloatOp, Type};
+use crate::ir::{CastOp, FCastOp, FUnaryOp, FloatCC, FloatOp, Func, Type};
 use llvm_ir::instruction::Call;
 use llvm_ir::{FPPredicate, Name, Operand, Type as LType};
 
@@ -122,6 +122,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
         if let Some(&(_, op)) = BINARY.iter().find(|(p, _)| name.starts_with(p)) {
             let x = self.float_operand(arg(0)?)?;
             let y = self.float_operand(arg(1)?)?;
+            if let Some(f) = self.libm_min_max(name, op) {
+                return Ok(self.b.call(f, &[x, y], Some(Type::F80)).1);
+            }
             return Ok(Some(self.b.fbinary(op, x, y)));
         }
         let fused = name.starts_with("llvm.fma.");
@@ -136,6 +139,19 @@ impl<'a, 'm> FnLower<'a, 'm> {
             return Ok(Some(self.b.fbinary(FloatOp::Add, product, z)));
         }
         Ok(None)
+    }
+
+    /// The C library's `fminl`/`fmaxl` for `llvm.minnum.f80`/`maxnum.f80`, when the module has
+    /// a C library linked as code (`--libc musl`): the native x86-64 build calls them (there is
+    /// no x87 instruction), and musl's rules for NaNs and signed zeros differ from glibc's,
+    /// which the intrinsic's own semantics follow.
+    fn libm_min_max(&mut self, name: &str, op: FloatOp) -> Option<Func> {
+        let libm = match op {
+            FloatOp::Minnum if name.ends_with(".f80") => "fminl",
+            FloatOp::Maxnum if name.ends_with(".f80") => "fmaxl",
+            _ => return None,
+        };
+        self.cx.llvm.functions.iter().any(|f| f.name == libm).then(|| self.cx.func(libm)).flatten()
     }
 
     /// `bitcast x86_fp80 %x to i80`: remembered for [`FnLower::x87_sign_test`], no code.
