@@ -117,9 +117,9 @@ impl Bitwuzla {
         let exponent = self.ite(pseudo_denormal, one15, exponent)?;
         let top = self.concat(sign, exponent)?;
         let ieee = self.concat(top, fraction)?;
-        let valid = self.or(exponent_zero, integer_set)?;
+        let unsupported = self.x87_unsupported(x)?;
         let nan = self.bv_value_wide(79, (0x7fff << 63) | 1 << 62)?;
-        self.ite(valid, ieee, nan)
+        self.ite(unsupported, nan, ieee)
     }
 
     /// Whether the x87 pattern `x` is an encoding the hardware rejects (Boolean): a nonzero

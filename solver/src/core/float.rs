@@ -84,12 +84,10 @@ impl Core {
         let definition = bz.or(result_nan, same)?;
         self.float_defs.insert(n, definition);
         let bz = &mut self.bz;
+        let default = bz.bv_value_wide(w, Format::of_width(w).default_nan())?;
         let mut value = match d.op() {
             Op::FConvert | Op::SIntToF | Op::UIntToF => bits,
-            _ => {
-                let default = bz.bv_value_wide(w, Format::of_width(w).default_nan())?;
-                bz.ite(result_nan, default, bits)?
-            }
+            _ => bz.ite(result_nan, default, bits)?,
         };
         if !matches!(d.op(), Op::SIntToF | Op::UIntToF) {
             // NaN operands propagate, quieted: the first one wins (SSE), so wrap the last first.
@@ -114,7 +112,6 @@ impl Core {
             }
             if cw == 80 {
                 // An x87 operand in an unsupported encoding: an invalid operation.
-                let default = bz.bv_value_wide(w, Format::of_width(w).default_nan())?;
                 for &x in a {
                     let unsupported = bz.x87_unsupported(x)?;
                     value = bz.ite(unsupported, default, value)?;

@@ -28,7 +28,13 @@ fn x87_to_ieee(x: &str) -> String {
     let fixed = format!("(ite (and {exponent_zero} {integer_set}) {} {exponent})", constant_text(15, 1));
     let ieee = format!("(concat (concat ((_ extract 79 79) {x}) {fixed}) ((_ extract 62 0) {x}))");
     let nan = constant_text(79, (0x7fff << 63) | 1 << 62);
-    format!("(ite (or {exponent_zero} {integer_set}) {ieee} {nan})")
+    format!("(ite {} {nan} {ieee})", x87_unsupported(x))
+}
+
+/// Whether the x87 pattern `x` is an encoding the hardware rejects (see
+/// [`crate::float::x87_unsupported`]): a nonzero exponent without the integer bit.
+fn x87_unsupported(x: &str) -> String {
+    format!("(and (not (= ((_ extract 78 64) {x}) {})) (= ((_ extract 63 63) {x}) #b0))", constant_text(15, 0))
 }
 
 /// The x87 pattern of the 79-bit IEEE-layout pattern `b`: the integer bit made explicit.
@@ -114,11 +120,7 @@ pub(super) fn node_text(store: &TermStore, t: TermId, a: &[&str]) -> (String, Op
         if cw == 80 {
             let default = constant_text(w, Format::of_width(w).default_nan());
             for x in a {
-                let unsupported = format!(
-                    "(and (not (= ((_ extract 78 64) {x}) {})) (= ((_ extract 63 63) {x}) #b0))",
-                    constant_text(15, 0)
-                );
-                value = format!("(ite {unsupported} {default} {value})");
+                value = format!("(ite {} {default} {value})", x87_unsupported(x));
             }
         }
     }
