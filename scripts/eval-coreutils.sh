@@ -34,33 +34,7 @@ fi
 [ -x "$penumbra" ] || (cd "$root" && cargo build --release -q)
 mkdir -p "$work"
 
-# The analysis configuration of ../shared/real-programs.md (README): no optional libraries.
-configure_flags=(--disable-nls --without-libgmp --with-included-regex --disable-threads --disable-acl
-    --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
-
-src=$work/src/coreutils-9.1
-if [ ! -d "$src" ]; then
-    echo "eval-coreutils: fetching Debian's coreutils 9.1 source" >&2
-    bash "$root/scripts/apt-source.sh" coreutils 9.1-1 "$work/src" >/dev/null
-fi
-
-# build TREE CONFIGURE-ARGS...: a copy of the source configured and made once (stamped).
-build() {
-    local tree=$1
-    shift
-    [ -f "$tree/.penumbra-built" ] && return 0
-    echo "eval-coreutils: building $tree (configure about 3 minutes, make about 2)" >&2
-    rm -rf "$tree"
-    cp -a "$src" "$tree"
-    (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 ./configure "$@" "${configure_flags[@]}" >configure.log 2>&1)
-    # wc's AVX2 line counter asks the CPU with `cpuid` (inline assembly penumbra does not run):
-    # counted without it, as on a CPU without AVX2.
-    sed -i 's|^#define USE_AVX2_WC_LINECOUNT 1|/* & (eval-coreutils: no cpuid) */|' "$tree/lib/config.h"
-    (cd "$tree" && make -j"$(nproc)" >make.log 2>&1)
-    touch "$tree/.penumbra-built"
-}
-(. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS")
-build "$work/gcov" CC=gcc CFLAGS="-O0 -g --coverage"
+WORK=$work bash "$root/scripts/coreutils-tree.sh" musl gcov >/dev/null
 
 results=$work/$name.jsonl
 : >"$results"

@@ -9,7 +9,7 @@
 # restores the tree (and UTILITY's build), and runs
 #   penumbra shadow --libc musl UTILITY.bc FLAGS... --replay --output-dir WORK/shadow-UTILITY
 # FLAGS are penumbra shadow's: the mode, seeds, --sym-args, budgets. Example:
-#   scripts/shadow-patch.sh subjects/coreutils-9.1/dd-appenderrors.patch dd \
+#   scripts/shadow-patch.sh subjects/coreutils-9.1/dd-appenderrors/annotation.patch dd \
 #     --mode seeded --seed n_args=1,arg00=str:oflag=append --sym-args 0 2 13 --max-time 60
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

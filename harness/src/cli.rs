@@ -260,6 +260,8 @@ pub struct ShadowArgs {
     #[arg(long, value_name = "FILE.c", requires = "replay")]
     pub fixed_version: Option<PathBuf>,
     #[command(flatten)]
+    pub native: NativeArgs,
+    #[command(flatten)]
     pub compile: CompileArgs,
     /// Concrete arguments for the program (argv[1..], before the symbolic ones).
     #[arg(last = true, value_name = "ARGS")]
@@ -381,6 +383,23 @@ pub struct RunArgs {
     pub args: Vec<String>,
 }
 
+/// Prebuilt native executables for replay (a whole project built natively twice from its
+/// annotated tree), instead of penumbra's own builds of the program.
+#[derive(Args, Debug, Clone, Default)]
+pub struct NativeArgs {
+    /// The old version, built natively (`-DPENUMBRA_VERSION_OLD`, with AddressSanitizer and
+    /// UBSan, the replay runtime linked in): replay runs it instead of building the program.
+    #[arg(long, value_name = "EXE", requires = "native_new")]
+    pub native_old: Option<PathBuf>,
+    /// The new version, built natively like --native-old.
+    #[arg(long, value_name = "EXE", requires = "native_old")]
+    pub native_new: Option<PathBuf>,
+    /// A later fixed version, built natively like --native-new: output differences where the
+    /// new version behaves like it are `expected`, the others `regression`.
+    #[arg(long, value_name = "EXE", requires = "native_old", conflicts_with = "fixed_version")]
+    pub native_fixed: Option<PathBuf>,
+}
+
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// An output directory of `penumbra shadow` (or `penumbra run`).
@@ -393,6 +412,8 @@ pub struct ReplayArgs {
     /// like it are `expected`, the others `regression`.
     #[arg(long, value_name = "FILE.c")]
     pub fixed_version: Option<PathBuf>,
+    #[command(flatten)]
+    pub native: NativeArgs,
     /// Runs in parallel (default: one per core).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,

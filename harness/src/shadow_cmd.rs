@@ -54,8 +54,11 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         if args.explore.no_tests {
             bail!("--replay replays the test files: drop --no-tests");
         }
-        Some(replay::options(args.replay_timeout, args.fixed_version.clone(), None)?)
+        Some(replay::options(args.replay_timeout, args.fixed_version.clone(), &args.native, None)?)
     } else {
+        if args.native.native_old.is_some() {
+            bail!("--native-old and --native-new are the builds --replay runs: add --replay");
+        }
         None
     };
     let info = RunInfo::new("shadow", &args.files, &args.compile)?;

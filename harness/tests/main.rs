@@ -5,6 +5,7 @@
 mod support;
 
 mod batch;
+mod batch_projects;
 mod exec_corpus;
 mod exec_errors;
 mod float_symbolic;

@@ -21,7 +21,20 @@
 //! expected_diff_paths = 4             # complete mode's count, for the results table
 //! oracle_verified = true              # whether a brute-force oracle established that count
 //! domain = ["a:int:0:20", "b:int:0:20"]  # the inputs' bounds, for that oracle
+//!
+//! [[subject]]                         # a patch of a real project (subjects/README.md)
+//! name = "dd-appenderrors"
+//! project = "coreutils-9.1/dd-appenderrors"  # a subject directory instead of `source`
+//! prepare = ["../scripts/prepare-subject.py"]  # usually in [defaults]
 //! ```
+//!
+//! A `project` subject is prepared before its jobs run: the `prepare` command is run (in the
+//! manifest's directory) as `PREPARE PROJECT OUT/prepared/NAME`, and writes there
+//! `prepared.json`: the program to explore (`source`), the `penumbra shadow` flags that go
+//! with it (environment sizes, prebuilt native builds for replay), the seeds it took from the
+//! project's tests, and how many of the tests' invocations touch the patch. Paths in it are
+//! relative to that directory, where the subject's jobs run. Without seeds (no test touches
+//! the patch), a prepared subject's seeded job is recorded as `no-seeds` rather than run.
 //!
 //! Every error names the manifest, the line and the field, since a manifest of dozens of
 //! subjects is edited by hand; unknown fields are errors so that a typo cannot silently drop
@@ -71,6 +84,7 @@ struct RawSettings {
     max_time: Option<Spanned<f64>>,
     max_memory_mb: Option<Spanned<u64>>,
     replay: Option<bool>,
+    prepare: Option<Vec<String>>,
 }
 
 /// A `[[subject]]`: its own fields plus every field of `[defaults]` (written out rather than
@@ -79,7 +93,9 @@ struct RawSettings {
 #[serde(deny_unknown_fields)]
 struct RawSubject {
     name: Spanned<String>,
-    source: Spanned<String>,
+    source: Option<Spanned<String>>,
+    /// A subject directory of a real project's patch (prepared by `prepare`).
+    project: Option<Spanned<String>>,
     #[allow(dead_code)] // documentation for the reader of the manifest
     description: Option<String>,
     expected_diff_paths: Option<u64>,
@@ -95,6 +111,55 @@ struct RawSubject {
     max_time: Option<Spanned<f64>>,
     max_memory_mb: Option<Spanned<u64>>,
     replay: Option<bool>,
+    prepare: Option<Vec<String>>,
+}
+
+/// A `project` subject to prepare: run `command PROJECT OUT` in `dir`.
+#[derive(Debug, Clone)]
+pub struct Preparation {
+    pub subject: String,
+    pub command: Vec<String>,
+    /// The subject directory, relative to `dir`.
+    pub project: String,
+    /// The manifest's directory.
+    pub dir: PathBuf,
+}
+
+/// What a preparation made (its `prepared.json`), and where.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Prepared {
+    /// The program to explore, relative to `dir`.
+    pub source: String,
+    /// `penumbra shadow` flags for every job of the subject (paths relative to `dir`).
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// Flags of one mode's jobs only (`complete`, `seeded`): each mode's symbolic environment
+    /// (seeded mode's is sized to hold its seeds).
+    #[serde(default)]
+    pub mode_flags: BTreeMap<String, Vec<String>>,
+    /// Seeds taken from the project's tests, for seeded mode.
+    #[serde(default)]
+    pub seeds: Vec<String>,
+    #[serde(default)]
+    pub seed_selection: Option<SeedSelection>,
+    /// Where the preparation wrote its files (set by the preparer, not read from the file).
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+/// How the seeds were chosen from the project's tests (the numbers of Shadow's table).
+#[derive(Deserialize, serde::Serialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SeedSelection {
+    /// Test scripts run.
+    pub tests: u64,
+    /// Invocations of the utility they made.
+    pub invocations: u64,
+    /// Invocations that executed an annotated line.
+    pub touching: u64,
+    /// Test scripts with at least one such invocation.
+    pub tests_touching: u64,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -141,6 +206,10 @@ pub struct Job {
     /// Replay every test natively and classify it (`shadow --replay`); the runner gives the
     /// job a scratch `--output-dir` for its tests.
     pub replay: bool,
+    /// Why the job is recorded without running (a prepared subject without seeds).
+    pub skip: Option<String>,
+    /// A prepared subject's seed selection.
+    pub seed_selection: Option<SeedSelection>,
 }
 
 /// A parsed manifest: the batch name and its jobs in manifest order (subject, mode, config).
@@ -150,14 +219,28 @@ pub struct Manifest {
     pub jobs: Vec<Job>,
 }
 
-/// Reads and checks a manifest, expanding its subjects into jobs.
-pub fn load(path: &Path) -> Result<Manifest> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read manifest {}", path.display()))?;
-    parse(&text, path)
+/// The batch's `name`, read before the rest (the default output directory depends on it and
+/// preparations write there).
+pub fn batch_name(text: &str, path: &Path) -> Result<String> {
+    #[derive(Deserialize)]
+    struct NameOnly {
+        name: String,
+    }
+    let raw: NameOnly = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(raw.name)
 }
 
-/// `parse` on text already read; `path` names the manifest in errors and anchors sources.
-pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
+/// Prepares a `project` subject (see the module's documentation).
+pub type Preparer<'a> = dyn FnMut(&Preparation) -> Result<Prepared> + 'a;
+
+/// The manifest's text.
+pub fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read manifest {}", path.display()))
+}
+
+/// Checks a manifest's text, expanding its subjects into jobs (preparing `project` subjects
+/// with `prepare`); `path` names the manifest in errors and anchors sources.
+pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest> {
     let shown = path.display().to_string();
     // toml's own message already carries the line, column and offending field.
     let raw: RawManifest = toml::from_str(text).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
@@ -186,14 +269,46 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
             bail!("{here}: subject `{name}` is listed twice (subject names must be unique)");
         }
         let s = subject;
-        let source = subject.source.get_ref();
-        if !dir.join(source).is_file() {
-            bail!(
-                "{}: subject `{name}`: field `source`: {} does not exist (paths are relative to the manifest)",
-                at(subject.source.span()),
-                dir.join(source).display()
-            );
-        }
+        let (source, job_dir, prepared) = match (&s.source, &s.project) {
+            (Some(source), None) => {
+                if !dir.join(source.get_ref()).is_file() {
+                    bail!(
+                        "{}: subject `{name}`: field `source`: {} does not exist (paths are relative to the manifest)",
+                        at(source.span()),
+                        dir.join(source.get_ref()).display()
+                    );
+                }
+                (source.get_ref().clone(), dir.clone(), None)
+            }
+            (None, Some(project)) => {
+                if !dir.join(project.get_ref()).is_dir() {
+                    bail!(
+                        "{}: subject `{name}`: field `project`: {} is not a directory (paths are relative to the manifest)",
+                        at(project.span()),
+                        dir.join(project.get_ref()).display()
+                    );
+                }
+                let Some(command) = s.prepare.clone().or_else(|| defaults.prepare.clone()).filter(|c| !c.is_empty())
+                else {
+                    bail!("{here}: subject `{name}`: a `project` subject needs a `prepare` command (here or in [defaults])");
+                };
+                let request = Preparation {
+                    subject: name.clone(),
+                    command,
+                    project: project.get_ref().clone(),
+                    dir: dir.clone(),
+                };
+                let prepared = prepare(&request)
+                    .with_context(|| format!("{here}: subject `{name}`: cannot prepare the project"))?;
+                (prepared.source.clone(), prepared.dir.clone(), Some(prepared))
+            }
+            (Some(source), Some(_)) => {
+                bail!("{}: subject `{name}`: give `source` or `project`, not both", at(source.span()))
+            }
+            (None, None) => {
+                bail!("{here}: subject `{name}`: needs a `source` (a program) or a `project` (a patch subject)")
+            }
+        };
         let modes = modes_of(s.mode.as_ref().or(defaults.mode.as_ref()), name, &at)?;
         let config_names = match s.configs.as_ref().or(defaults.configs.as_ref()) {
             None => vec!["default".to_string()],
@@ -214,7 +329,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
                 list.get_ref().clone()
             }
         };
-        let seeds = s.seeds.clone().or_else(|| defaults.seeds.clone()).unwrap_or_default();
+        let seeds = s
+            .seeds
+            .clone()
+            .or_else(|| defaults.seeds.clone())
+            .or_else(|| prepared.as_ref().map(|p| p.seeds.clone()))
+            .unwrap_or_default();
         let flags = s.flags.clone().or_else(|| defaults.flags.clone()).unwrap_or_default();
         let replay = s.replay.or(defaults.replay).unwrap_or(false);
         for flag in &flags {
@@ -237,8 +357,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
             None => DEFAULT_MAX_MEMORY_MB,
         };
         for &mode in &modes {
+            let mut skip = None;
             if mode == Mode::Seeded && seeds.is_empty() {
-                bail!("{here}: subject `{name}`: mode `seeded` needs `seeds` (a list of NAME=VALUE,... strings)");
+                if prepared.is_none() {
+                    bail!("{here}: subject `{name}`: mode `seeded` needs `seeds` (a list of NAME=VALUE,... strings)");
+                }
+                skip = Some("no seeds: no invocation of the project's tests executes an annotated line".to_string());
             }
             for config in &config_names {
                 let mut args = vec![source.clone(), "--mode".to_string(), mode.as_str().to_string()];
@@ -247,6 +371,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
                         args.push("--seed".to_string());
                         args.push(seed.clone());
                     }
+                }
+                if let Some(p) = &prepared {
+                    args.extend(p.flags.iter().cloned());
+                    args.extend(p.mode_flags.get(mode.as_str()).into_iter().flatten().cloned());
                 }
                 args.extend(flags.iter().cloned());
                 args.extend(configs[config].iter().cloned());
@@ -258,13 +386,15 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
                     mode,
                     config: config.clone(),
                     source: source.clone(),
-                    dir: dir.clone(),
+                    dir: job_dir.clone(),
                     args,
                     max_time,
                     max_memory_mb,
                     expected_diff_paths: subject.expected_diff_paths,
                     oracle_verified: subject.oracle_verified,
                     replay,
+                    skip: skip.clone(),
+                    seed_selection: prepared.as_ref().and_then(|p| p.seed_selection.clone()),
                 });
             }
         }
@@ -324,7 +454,7 @@ mod tests {
     use super::*;
 
     fn parse_in(dir: &Path, text: &str) -> Result<Manifest> {
-        parse(text, &dir.join("m.toml"))
+        parse(text, &dir.join("m.toml"), &mut |p| bail!("unexpected preparation of {}", p.subject))
     }
 
     fn dir_with(files: &[&str]) -> tempfile::TempDir {
@@ -379,6 +509,15 @@ seeds = ["x=1", "x=2,y=3"]
         assert!(e.contains("m.toml:6") && e.contains("twice"), "{e}");
         let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\nmax_time = -1\n");
         assert!(e.contains("m.toml:5") && e.contains("max_time"), "{e}");
+        std::fs::create_dir(d.path().join("p")).unwrap();
+        let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\nproject = \"p\"\n");
+        assert!(e.contains("m.toml:3") && e.contains("`prepare`"), "{e}");
+        let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\nproject = \"p\"\n");
+        assert!(e.contains("m.toml:4") && e.contains("not both"), "{e}");
+        let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\nproject = \"q\"\nprepare = [\"x\"]\n");
+        assert!(e.contains("m.toml:4") && e.contains("`project`"), "{e}");
+        let e = err("name = \"t\"\n[[subject]]\nname = \"a\"\n");
+        assert!(e.contains("m.toml:3") && e.contains("`source`"), "{e}");
         let e = err("name = [\n");
         assert!(e.contains("line 1") || e.contains("line 2"), "{e}");
     }

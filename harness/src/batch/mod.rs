@@ -33,8 +33,12 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
         return merge(m);
     }
     let Some(path) = &args.manifest else { bail!("penumbra batch needs a MANIFEST.toml (or `merge DIR...`)") };
-    let manifest = manifest::load(path)?;
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("results").join(&manifest.name));
+    let text = manifest::read(path)?;
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => PathBuf::from("results").join(manifest::batch_name(&text, path)?),
+    };
+    let manifest = manifest::parse(&text, path, &mut |p| prepare(p, &out))?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let parallel = match args.jobs {
         Some(0) => bail!("--jobs must be at least 1"),
@@ -137,6 +141,36 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
         bail!("{} jobs could not be run; first: {}", failures.len(), failures[0]);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a `project` subject's preparation into `OUT/prepared/<subject>` and reads what it made.
+/// Its output goes to our stderr: preparing a real project (fetching, configuring and building
+/// it) takes minutes the first time, and the user should see why.
+fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> {
+    let target = std::path::absolute(out.join("prepared").join(&p.subject))?;
+    std::fs::create_dir_all(&target).with_context(|| format!("cannot create {}", target.display()))?;
+    eprintln!("batch: preparing {} ({} {} {})", p.subject, p.command.join(" "), p.project, target.display());
+    let status = std::process::Command::new(&p.command[0])
+        .args(&p.command[1..])
+        .arg(&p.project)
+        .arg(&target)
+        .current_dir(&p.dir)
+        .stdout(std::io::stderr())
+        .status()
+        .with_context(|| format!("cannot run {} (in {})", p.command[0], p.dir.display()))?;
+    if !status.success() {
+        bail!("{} {} failed ({status})", p.command.join(" "), p.project);
+    }
+    let file = target.join("prepared.json");
+    let text =
+        std::fs::read_to_string(&file).with_context(|| format!("the preparation wrote no {}", file.display()))?;
+    let mut prepared: manifest::Prepared =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a preparation's record", file.display()))?;
+    if !target.join(&prepared.source).is_file() {
+        bail!("{}: its source {} does not exist", file.display(), prepared.source);
+    }
+    prepared.dir = target;
+    Ok(prepared)
 }
 
 /// `1/4` -> (1, 4); shards count from 1, as job array indices usually do.

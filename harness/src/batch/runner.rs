@@ -37,6 +37,8 @@ pub enum Outcome {
     /// Killed by a signal the batch did not send.
     Killed,
     Error,
+    /// Not run: a prepared subject's seeded job without seeds.
+    NoSeeds,
 }
 
 impl Outcome {
@@ -47,6 +49,7 @@ impl Outcome {
             Outcome::MemoryOut => "memory-out",
             Outcome::Killed => "killed",
             Outcome::Error => "error",
+            Outcome::NoSeeds => "no-seeds",
         }
     }
 }
@@ -77,6 +80,19 @@ struct Reaped {
 /// Runs `exe shadow <job.args>` in the job's directory; `scratch` is a directory for the
 /// child's output files (removed again before returning).
 pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
+    if let Some(reason) = &job.skip {
+        return Ok(Finished {
+            outcome: Outcome::NoSeeds,
+            wall_s: 0.0,
+            peak_rss_mb: 0.0,
+            exit_code: None,
+            signal: None,
+            summary: None,
+            salvaged: Vec::new(),
+            error: Some(reason.clone()),
+            stderr_tail: String::new(),
+        });
+    }
     let out_path = scratch.join(format!("{}.stdout", job.id));
     let err_path = scratch.join(format!("{}.stderr", job.id));
     // A replaying job writes its tests (which the native runs read) here; only the summary's

@@ -6,7 +6,7 @@
 //! file's bytes): a record whose fingerprint no longer matches the manifest is stale and its
 //! job runs again.
 
-use super::manifest::Job;
+use super::manifest::{Job, SeedSelection};
 use super::runner::Finished;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -43,6 +43,9 @@ pub struct JobRecord {
     pub expected_diff_paths: Option<u64>,
     #[serde(default)]
     pub oracle_verified: Option<bool>,
+    /// A prepared subject's seeds: how many of the project's tests touch the patch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_selection: Option<SeedSelection>,
     /// ok, timeout, memory-out, killed (by a signal from outside the batch) or error.
     pub outcome: String,
     /// Wall time of the child process, compile included.
@@ -119,6 +122,7 @@ pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> Jo
         fingerprint,
         expected_diff_paths: job.expected_diff_paths,
         oracle_verified: job.oracle_verified,
+        seed_selection: job.seed_selection.clone(),
         outcome: done.outcome.as_str().to_string(),
         wall_s: done.wall_s,
         peak_rss_mb: done.peak_rss_mb,

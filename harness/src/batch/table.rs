@@ -12,9 +12,14 @@ use serde_json::Value;
 use std::fmt::Write as _;
 
 /// The columns whose values vary from run to run (timing and memory), always the last ones:
-/// the solver's time, the engine's (exploration without compiling or replaying), the whole
-/// job's, and the job's peak memory.
-pub const VOLATILE_COLUMNS: [&str; 4] = ["solver_time_s", "engine_s", "wall_s", "peak_rss_mb"];
+/// the time to the first observable difference (HyDiff's metric), the solver's time, the
+/// engine's (exploration without compiling or replaying), the whole job's, and the job's peak
+/// memory.
+pub const VOLATILE_COLUMNS: [&str; 5] = ["first_difference_s", "solver_time_s", "engine_s", "wall_s", "peak_rss_mb"];
+
+/// Replay classes that are an observable difference between the versions (an output or exit
+/// status that differs, or an error in one version only).
+const OBSERVABLE: [&str; 4] = ["regression", "output-diff", "fix", "expected"];
 
 /// One cell: an integer, a float with a fixed number of decimals, text, or nothing.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +99,16 @@ fn int(summary: Option<&Value>, path: &[&str]) -> Cell {
     v.as_u64().map(Cell::Int).unwrap_or(Cell::Empty)
 }
 
+/// When the engine found the first test that replay classified as an observable difference.
+fn first_difference(r: &JobRecord) -> Cell {
+    r.tests
+        .iter()
+        .filter(|t| t.class.as_deref().is_some_and(|c| OBSERVABLE.contains(&c)))
+        .filter_map(|t| t.time_s)
+        .min_by(f64::total_cmp)
+        .map_or(Cell::Empty, |t| Cell::Float(t, 3))
+}
+
 /// Builds the table from job records (any order).
 pub fn build(records: &[&JobRecord]) -> Table {
     let mut records: Vec<&JobRecord> = records.to_vec();
@@ -108,10 +123,13 @@ pub fn build(records: &[&JobRecord]) -> Table {
         "diff_paths",
         "expected_diff_paths",
         "oracle_verified",
+        "tests_touching_patch",
+        "invocations_touching_patch",
         "states",
         "instructions",
         "paths_completed",
         "errors",
+        "divergence_points",
         "tests_divergence",
         "tests_error",
     ]
@@ -163,10 +181,23 @@ pub fn build(records: &[&JobRecord]) -> Table {
                     ("complete", Some(b)) => Cell::Bool(b),
                     _ => Cell::Empty,
                 },
+                match &r.seed_selection {
+                    Some(sel) => Cell::Text(format!("{}/{}", sel.tests_touching, sel.tests)),
+                    None => Cell::Empty,
+                },
+                match &r.seed_selection {
+                    Some(sel) => Cell::Text(format!("{}/{}", sel.touching, sel.invocations)),
+                    None => Cell::Empty,
+                },
                 int(s, &["states"]),
                 int(s, &["instructions"]),
                 int(s, &["paths_completed"]),
                 int(s, &["errors"]),
+                // Seeded mode's concolic phase: the divergences its seeds reached.
+                match r.mode.as_str() {
+                    "seeded" => int(s, &["divergence_points"]),
+                    _ => Cell::Empty,
+                },
                 count(&|t| t.kind == "divergence"),
                 count(&|t| t.kind == "error"),
             ];
@@ -191,6 +222,7 @@ pub fn build(records: &[&JobRecord]) -> Table {
                     Some(Value::Null) | None => Cell::Empty,
                     Some(other) => Cell::Text(other.to_string()),
                 },
+                first_difference(r),
                 match s.and_then(|s| s["solver"]["time_s"].as_f64()) {
                     Some(t) => Cell::Float(t, 3),
                     None => Cell::Empty,

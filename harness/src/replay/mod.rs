@@ -18,7 +18,7 @@ pub mod classify;
 pub mod native;
 pub mod report;
 
-use crate::cli::ReplayArgs;
+use crate::cli::{NativeArgs, ReplayArgs};
 use crate::run_info::RunInfo;
 use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
@@ -48,10 +48,42 @@ pub struct Options {
     pub fixed_version: Option<PathBuf>,
     /// Parallel runs (0: one per core).
     pub jobs: usize,
+    /// Prebuilt executables to run instead of building the program.
+    pub native: Option<Prebuilt>,
+}
+
+/// Native executables built outside penumbra (`--native-old`, `--native-new`, `--native-fixed`).
+#[derive(Clone, Debug)]
+pub struct Prebuilt {
+    pub old: PathBuf,
+    pub new: PathBuf,
+    pub fixed: Option<PathBuf>,
+}
+
+impl Prebuilt {
+    /// The flags' executables, each checked to exist (`None` without `--native-old`).
+    pub fn from_args(args: &NativeArgs) -> Result<Option<Prebuilt>> {
+        let (Some(old), Some(new)) = (&args.native_old, &args.native_new) else { return Ok(None) };
+        let flags =
+            [("--native-old", Some(old)), ("--native-new", Some(new)), ("--native-fixed", args.native_fixed.as_ref())];
+        for (flag, exe) in flags {
+            if let Some(exe) = exe {
+                if !exe.is_file() {
+                    bail!("{flag} {}: no such file", exe.display());
+                }
+            }
+        }
+        let absolute = |p: &PathBuf| std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()));
+        Ok(Some(Prebuilt {
+            old: absolute(old)?,
+            new: absolute(new)?,
+            fixed: args.native_fixed.as_ref().map(absolute).transpose()?,
+        }))
+    }
 }
 
 pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
-    let options = options(args.timeout, args.fixed_version.clone(), args.jobs)?;
+    let options = options(args.timeout, args.fixed_version.clone(), &args.native, args.jobs)?;
     let report = replay_dir(&args.dir, &options)?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -63,7 +95,12 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
 }
 
 /// Checks the command-line values.
-pub fn options(timeout: f64, fixed_version: Option<PathBuf>, jobs: Option<usize>) -> Result<Options> {
+pub fn options(
+    timeout: f64,
+    fixed_version: Option<PathBuf>,
+    native: &NativeArgs,
+    jobs: Option<usize>,
+) -> Result<Options> {
     let timeout = seconds("the replay timeout", timeout, false)?;
     if let Some(f) = &fixed_version {
         if !f.is_file() {
@@ -73,7 +110,8 @@ pub fn options(timeout: f64, fixed_version: Option<PathBuf>, jobs: Option<usize>
     if jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
-    Ok(Options { timeout, fixed_version, jobs: jobs.unwrap_or(0) })
+    let native = Prebuilt::from_args(native)?;
+    Ok(Options { timeout, fixed_version, jobs: jobs.unwrap_or(0), native })
 }
 
 /// Replays every test of `dir`, writes `dir/report.json` and returns the report.
@@ -103,13 +141,26 @@ pub struct Builds {
     old: PathBuf,
     new: PathBuf,
     fixed: Option<PathBuf>,
-    libc: native::NativeLibc,
+    /// How the builds check the program, for the report.
+    checks: &'static str,
 }
 
 impl Builds {
     /// Builds the program `info` names in `work`, which also holds the replays' scratch files.
     pub fn prepare(work: &Path, info: &RunInfo, options: &Options) -> Result<Builds> {
         std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
+        if let Some(prebuilt) = &options.native {
+            for exe in [Some(&prebuilt.old), Some(&prebuilt.new), prebuilt.fixed.as_ref()].into_iter().flatten() {
+                native::check_starts(exe, &work.join("probe"))?;
+            }
+            return Ok(Builds {
+                work: work.to_path_buf(),
+                old: prebuilt.old.clone(),
+                new: prebuilt.new.clone(),
+                fixed: prebuilt.fixed.clone(),
+                checks: "prebuilt (--native-old, --native-new)",
+            });
+        }
         let files = info.sources();
         let per_file = match &info.compile_commands {
             Some(db) => crate::compile_db::load(db)?,
@@ -140,7 +191,7 @@ impl Builds {
         for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
             native::check_starts(exe, &work.join("probe"))?;
         }
-        Ok(Builds { work: work.to_path_buf(), old, new, fixed, libc: sources.libc })
+        Ok(Builds { work: work.to_path_buf(), old, new, fixed, checks: sources.libc.description() })
     }
 }
 
@@ -153,7 +204,7 @@ fn replay_tests(
     options: &Options,
     start: Instant,
 ) -> Result<Report> {
-    let Builds { work, old, new, fixed, libc } = builds;
+    let Builds { work, old, new, fixed, checks } = builds;
     let jobs = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -185,11 +236,11 @@ fn replay_tests(
         .collect::<Result<Vec<_>>>()?;
     let report = Report {
         source: info.source,
-        fixed_version: options.fixed_version.clone(),
+        fixed_version: options.fixed_version.clone().or_else(|| options.native.as_ref().and_then(|n| n.fixed.clone())),
         tests,
         wall: start.elapsed(),
         timeout: options.timeout,
-        builds: libc.description(),
+        builds: checks,
     };
     // A full disk must not cost the replay: the report still goes to stdout.
     let path = dir.join(REPORT);
@@ -339,7 +390,9 @@ fn replay_test(
         objects: &objects,
         scratch: &scratch.join("run"),
         timeout,
-        files: inputs.sym_files.map(|_| native::TestFiles { dir: &files_dir, files: &files }),
+        // Every run starts in a fresh directory holding only the test's files: a program that
+        // creates, changes or removes files does so there, never where replay runs.
+        files: Some(native::TestFiles { dir: &files_dir, files: &files }),
         env: &inputs.env,
     };
     let old_outcome = native::run(old, &input)?;

@@ -274,7 +274,12 @@ pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
         (None, Some(sig)) => format!("killed by {}", signal_name(sig)),
         _ => out.status.to_string(),
     };
-    let cause = if text.contains("ReserveShadowMemoryRange failed") || text.contains("ulimit -v") {
+    let cause = if out.status.success() {
+        "it ran to its end without the replay runtime's start-up message: it lacks penumbra's replay \
+         runtime (a prebuilt executable needs harness/src/replay/runtime.c, compiled with the build's \
+         PENUMBRA_VERSION_OLD or _NEW, linked in)"
+            .to_string()
+    } else if text.contains("ReserveShadowMemoryRange failed") || text.contains("ulimit -v") {
         "AddressSanitizer cannot reserve its shadow memory: this process has an address-space limit \
          (ulimit -v, RLIMIT_AS). Replay without it; to cap memory, use a cgroup (systemd-run --scope -p MemoryMax=...)"
             .to_string()

@@ -1,0 +1,186 @@
+//! `penumbra batch` on `project` subjects (patches of real projects, issue 18): the manifest's
+//! `prepare` command runs once per subject and batch run with the subject's directory and its
+//! own output directory; its `prepared.json` gives the program, the flags of every job and of
+//! each mode, the seeds and the seed selection's counts; replay runs the prebuilt native
+//! executables it names (`--native-old`/`--native-new`) instead of building the program; a
+//! seeded job without seeds is recorded as `no-seeds`.
+
+use crate::support::{include_dir, penumbra, repo_root};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const MANIFEST: &str = r#"
+name = "projects"
+
+[defaults]
+mode = ["complete", "seeded"]
+prepare = ["sh", "prepare.sh"]
+replay = true
+max_time = 120
+
+[[subject]]
+name = "threshold"
+project = "subjects/threshold"
+
+[[subject]]
+name = "same-builds"
+project = "subjects/same-builds"
+"#;
+
+/// The preparation: the subject's program, native builds of it (old and new per the subject's
+/// `versions` file, so that a test can tell these builds from penumbra's own), the seeds of
+/// its `seeds` file, and fixed selection counts. Each run is logged next to the subjects.
+const PREPARE: &str = r#"set -eu
+project=$1 out=$2
+echo "$project" >>subjects/prepare-runs.log
+cp "$project/prog.c" "$out/prog.c"
+read old new <"$project/versions"
+for build in old new; do
+    eval version=\$$build
+    clang-15 -O0 -g -fwrapv -fsanitize=address,undefined -fno-sanitize-recover=all -w \
+        -DPENUMBRA_VERSION_$version -I INCLUDE "$out/prog.c" RUNTIME -o "$out/$build"
+done
+seeds=$(cat "$project/seeds")
+cat >"$out/prepared.json" <<EOF
+{
+  "source": "prog.c",
+  "flags": ["--native-old", "old", "--native-new", "new"],
+  "mode_flags": {"complete": ["--max-paths", "50"]},
+  "seeds": [$seeds],
+  "seed_selection": {"tests": 3, "invocations": 5, "touching": 2, "tests_touching": 1}
+}
+EOF
+"#;
+
+/// A batch directory: the manifest, the preparation script and two subjects made from the
+/// bundled threshold example (the change `x > 5` to `x > 10`): one whose native builds are
+/// its old and new version, one whose two builds are both the new version.
+fn projects_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("manifest.toml"), MANIFEST).unwrap();
+    let runtime = repo_root().join("harness/src/replay/runtime.c");
+    let prepare =
+        PREPARE.replace("INCLUDE", include_dir().to_str().unwrap()).replace("RUNTIME", runtime.to_str().unwrap());
+    std::fs::write(root.join("prepare.sh"), prepare).unwrap();
+    for (name, versions, seeds) in [("threshold", "OLD NEW\n", "\"x=7\""), ("same-builds", "NEW NEW\n", "")] {
+        let subject = root.join("subjects").join(name);
+        std::fs::create_dir_all(&subject).unwrap();
+        std::fs::copy(repo_root().join("examples/threshold.c"), subject.join("prog.c")).unwrap();
+        std::fs::write(subject.join("versions"), versions).unwrap();
+        std::fs::write(subject.join("seeds"), seeds).unwrap();
+    }
+    dir
+}
+
+fn batch(dir: &Path, out: &Path) -> String {
+    let manifest = dir.join("manifest.toml");
+    let result = penumbra(["batch", manifest.to_str().unwrap(), "--jobs", "2", "--out", out.to_str().unwrap()]);
+    result.assert_no_panic();
+    result.assert_status(0);
+    result.stderr
+}
+
+/// `results.csv` as (subject, mode) -> column -> value.
+fn table(out: &Path) -> BTreeMap<(String, String), BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            let row: BTreeMap<String, String> =
+                header.iter().map(|h| h.to_string()).zip(l.split(',').map(str::to_string)).collect();
+            ((row["subject"].clone(), row["mode"].clone()), row)
+        })
+        .collect()
+}
+
+#[test]
+fn project_subjects_are_prepared_and_replayed_on_their_native_builds() {
+    let dir = projects_dir();
+    let out = dir.path().join("out");
+    let log = batch(dir.path(), &out);
+    assert!(log.contains("batch projects: 4 jobs; 0 already finished, running 4"), "{log}");
+    let runs = std::fs::read_to_string(dir.path().join("subjects/prepare-runs.log")).unwrap();
+    assert_eq!(runs, "subjects/threshold\nsubjects/same-builds\n");
+
+    let rows = table(&out);
+    let cell = |subject: &str, mode: &str, column: &str| rows[&(subject.to_string(), mode.to_string())][column].clone();
+    // The divergence (x in [6, 10]) is found in both subjects; its replay tells the builds
+    // apart: the threshold subject's old and new differ, the other's two builds do not (had
+    // replay built the program itself, both would say output-diff).
+    for (subject, class) in [("threshold", "class_output-diff"), ("same-builds", "class_silent")] {
+        assert_eq!(cell(subject, "complete", "outcome"), "ok", "{subject}");
+        assert_eq!(cell(subject, "complete", "diff_paths"), "1", "{subject}");
+        assert_eq!(cell(subject, "complete", class), "1", "{subject}");
+        assert_eq!(cell(subject, "complete", "tests_touching_patch"), "1/3");
+        assert_eq!(cell(subject, "complete", "invocations_touching_patch"), "2/5");
+    }
+    assert_eq!(cell("threshold", "complete", "class_silent"), "0");
+    assert!(!cell("threshold", "complete", "first_difference_s").is_empty());
+    assert!(cell("same-builds", "complete", "first_difference_s").is_empty());
+    // Seeded mode follows the prepared seed to the divergence; without seeds, it is not run.
+    assert_eq!(cell("threshold", "seeded", "outcome"), "ok");
+    assert_eq!(cell("threshold", "seeded", "divergence_points"), "1");
+    assert_eq!(cell("threshold", "seeded", "class_output-diff"), "1");
+    assert_eq!(cell("same-builds", "seeded", "outcome"), "no-seeds");
+    assert_eq!(cell("same-builds", "seeded", "diff_paths"), "");
+
+    // The jobs ran the prepared program with the prepared flags (complete mode's own too).
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("jobs/threshold.complete.default.json")).unwrap()).unwrap();
+    let args: Vec<&str> = record["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(args[..7], ["prog.c", "--mode", "complete", "--native-old", "old", "--native-new", "new"]);
+    assert!(args.windows(2).any(|w| w == ["--max-paths", "50"]), "{args:?}");
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("jobs/threshold.seeded.default.json")).unwrap()).unwrap();
+    let args: Vec<&str> = record["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert!(args.windows(2).any(|w| w == ["--seed", "x=7"]) && !args.contains(&"--max-paths"), "{args:?}");
+
+    // A rerun prepares again (the preparation decides what it can reuse) and runs nothing.
+    let log = batch(dir.path(), &out);
+    assert!(log.contains("4 already finished, running 0"), "{log}");
+    let runs = std::fs::read_to_string(dir.path().join("subjects/prepare-runs.log")).unwrap();
+    assert_eq!(runs.lines().count(), 4);
+}
+
+#[test]
+fn a_failing_preparation_names_the_subject() {
+    let dir = projects_dir();
+    std::fs::write(dir.path().join("prepare.sh"), "echo cannot fetch the tree >&2; exit 3\n").unwrap();
+    let manifest = dir.path().join("manifest.toml");
+    let out = dir.path().join("out");
+    let result = penumbra(["batch", manifest.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    result.assert_no_panic();
+    assert_eq!(result.status, Some(2), "{}", result.stderr);
+    assert!(result.stderr.contains("cannot fetch the tree"), "{}", result.stderr);
+    assert!(
+        result.stderr.contains("subject `threshold`: cannot prepare the project")
+            && result.stderr.contains("manifest.toml:"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
+fn replay_checks_prebuilt_executables_carry_the_replay_runtime() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("threshold.c");
+    std::fs::copy(repo_root().join("examples/threshold.c"), &source).unwrap();
+    // A native build without the replay runtime cannot feed the test's objects: refused
+    // before exploring, with the reason.
+    let hello = dir.path().join("hello.c");
+    std::fs::write(&hello, "#include <stdio.h>\nint main(void) { puts(\"hello\"); return 0; }\n").unwrap();
+    let plain = dir.path().join("plain");
+    let status = std::process::Command::new("clang-15").arg(&hello).arg("-o").arg(&plain).status().unwrap();
+    assert!(status.success());
+    let p = plain.to_str().unwrap();
+    let result = penumbra(["shadow", source.to_str().unwrap(), "--replay", "--native-old", p, "--native-new", p]);
+    result.assert_no_panic();
+    assert_eq!(result.status, Some(2), "{}", result.stderr);
+    assert!(result.stderr.contains("replay runtime"), "{}", result.stderr);
+    // Without --replay the flags have no use.
+    let result = penumbra(["shadow", source.to_str().unwrap(), "--native-old", p, "--native-new", p]);
+    assert_eq!(result.status, Some(2), "{}", result.stderr);
+    assert!(result.stderr.contains("add --replay"), "{}", result.stderr);
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# coreutils-tree.sh KIND...: builds Debian's coreutils 9.1 source package, configured and made
+# once per KIND in WORK/KIND (stamped WORK/KIND/.penumbra-built), and prints each tree's path.
+#   musl  CC=wllvm on musl (scripts/wllvm-env.sh musl): the bitcode penumbra explores, and
+#         static native binaries
+#   gcov  CC=gcc --coverage: line coverage of native runs
+#   asan  CC=clang-15 with AddressSanitizer and UBSan (replay's flags, README): the native old
+#         and new builds of a patch subject, and the runs of the project's tests
+# WORK defaults to ~/.cache/penumbra/coreutils-eval. A configure takes about 3 minutes here and
+# a make about 2 (2 cores).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${WORK:-$HOME/.cache/penumbra/coreutils-eval}
+mkdir -p "$work"
+
+# The analysis configuration of ../shared/real-programs.md (README): no optional libraries.
+configure_flags=(--disable-nls --without-libgmp --with-included-regex --disable-threads --disable-acl
+    --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
+# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS).
+asan_flags="-O0 -g -fwrapv -fsanitize=address,undefined -fno-sanitize-recover=all"
+
+src=$work/src/coreutils-9.1
+if [ ! -d "$src" ]; then
+    echo "coreutils-tree: fetching Debian's coreutils 9.1 source" >&2
+    bash "$root/scripts/apt-source.sh" coreutils 9.1-1 "$work/src" >/dev/null
+fi
+
+# build TREE CONFIGURE-ARGS...: a copy of the source configured and made once (stamped).
+build() {
+    local tree=$1
+    shift
+    [ -f "$tree/.penumbra-built" ] && return 0
+    echo "coreutils-tree: building $tree (configure about 3 minutes, make about 2)" >&2
+    rm -rf "$tree"
+    cp -a "$src" "$tree"
+    (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 ./configure "$@" "${configure_flags[@]}" >configure.log 2>&1) || {
+        echo "coreutils-tree: configure failed in $tree: $tree/configure.log" >&2
+        return 1
+    }
+    # wc's AVX2 line counter asks the CPU with `cpuid` (inline assembly penumbra does not run):
+    # counted without it, as on a CPU without AVX2.
+    sed -i 's|^#define USE_AVX2_WC_LINECOUNT 1|/* & (eval-coreutils: no cpuid) */|' "$tree/lib/config.h"
+    (cd "$tree" && make -j"$(nproc)" >make.log 2>&1) || {
+        echo "coreutils-tree: make failed in $tree: $tree/make.log" >&2
+        return 1
+    }
+    touch "$tree/.penumbra-built"
+}
+
+for kind in "$@"; do
+    case $kind in
+    musl) (. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS") ;;
+    gcov) build "$work/gcov" CC=gcc CFLAGS="-O0 -g --coverage" ;;
+    # Sanitized configure checks must not fail on leaks (a check that leaks is not a failing one).
+    asan) ASAN_OPTIONS=detect_leaks=0 build "$work/asan" CC=clang-15 CFLAGS="$asan_flags" LDFLAGS="-fsanitize=address,undefined" ;;
+    *) echo "coreutils-tree: unknown tree kind $kind (musl, gcov, asan)" >&2; exit 2 ;;
+    esac
+    echo "$work/$kind"
+done

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""prepare-subject.py SUBJECT_DIR OUT_DIR: makes a real patch subject ready for `penumbra batch`.
+
+SUBJECT_DIR is a subject of subjects/ (subjects/README.md): `subject.toml` (utility, annotated
+files, symbolic environment, the project's tests to take seeds from) and `annotation.patch` (the
+patch's two versions unified with penumbra.h's annotations, against Debian's coreutils 9.1).
+This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT_DIR:
+
+- UTILITY.bc: the whole program with both versions, built with wllvm on musl from the patched
+  tree (scripts/coreutils-tree.sh musl), for `penumbra shadow --libc musl`;
+- old, new: the utility built natively from the same patched tree, once per version
+  (-DPENUMBRA_VERSION_OLD / _NEW), with AddressSanitizer and UBSan and the replay runtime
+  linked in (scripts/coreutils-tree.sh asan), for replay (`--native-old`, `--native-new`);
+- seeds: the project's own tests (`make check TESTS=...` in the patched ASan tree, new
+  version) run with the utility replaced by a wrapper that records each invocation's argv,
+  stdin and input files and runs a coverage build of the new version; the invocations that
+  executed an annotated line become seeds (Shadow's "tests touching the patch");
+- prepared.json: the source, the flags of every job (libc, native builds) and of each mode
+  (complete mode's environment from subject.toml; seeded mode's sized to hold the seeds), the
+  seeds, and the counts of the selection.
+
+Each tree is patched only while this script runs and restored afterwards (the utility rebuilt
+from the pristine source). Inputs unchanged since the last preparation (same patch,
+subject.toml and script) leave OUT_DIR as it is. Environment: WORK (the trees;
+~/.cache/penumbra/coreutils-eval, shared with scripts/eval-coreutils.sh).
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INCLUDE = ROOT / "ir-frontend" / "include"
+RUNTIME = ROOT / "harness" / "src" / "replay" / "runtime.c"
+# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS) and sanitizer options.
+ASAN_FLAGS = "-O0 -g -fwrapv -fsanitize=address,undefined -fno-sanitize-recover=all -w"
+ASAN_OPTIONS = "abort_on_error=1:detect_leaks=0:halt_on_error=1"
+# Seeded mode's environment is sized to hold its seeds, within these bounds (a seed beyond
+# them is left out, and counted).
+MAX_SEED_ARGS = 6
+MAX_SEED_ARG_LEN = 32
+MAX_SEED_STDIN = 256
+MAX_SEED_FILE = 256
+MAX_SEED_FILES = 2
+# At most this many seeds (the smallest first): each is a concolic run before the search.
+MAX_SEEDS = 24
+# A captured input file is kept up to this size (a larger one cannot be a seed's file).
+CAPTURE_FILE_LIMIT = 4096
+
+
+def log(msg):
+    print(f"prepare-subject: {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd, cwd=None, env=None, log_to=None, check=True):
+    """Runs cmd; its output goes to log_to (a path) or is returned."""
+    full_env = dict(os.environ, **(env or {}))
+    if log_to:
+        with open(log_to, "ab") as f:
+            p = subprocess.run(cmd, cwd=cwd, env=full_env, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    else:
+        p = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, stdin=subprocess.DEVNULL)
+    if check and p.returncode != 0:
+        where = f" (log: {log_to})" if log_to else f":\n{p.stderr.decode(errors='replace')[-3000:]}"
+        sys.exit(f"prepare-subject: {' '.join(map(str, cmd))} failed with status {p.returncode}{where}")
+    return p
+
+
+def annotated_lines(patch_text):
+    """{file: [line, ...]}: the new-side lines a patch adds (but `#include "penumbra.h"`)."""
+    lines, file, new_line = {}, None, 0
+    for text in patch_text.splitlines():
+        if text.startswith("+++ "):
+            file = text[4:].split("\t")[0].strip()
+            file = file[2:] if file.startswith("b/") else file
+            lines.setdefault(file, [])
+        elif text.startswith("@@"):
+            new_line = int(re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", text).group(1))
+        elif file is None or text.startswith("--- "):
+            continue
+        elif text.startswith("+"):
+            if "penumbra.h" not in text:
+                lines[file].append(new_line)
+            new_line += 1
+        elif text.startswith(" "):
+            new_line += 1
+    return {f: ls for f, ls in lines.items() if ls}
+
+
+class PatchedTree:
+    """A tree with the annotation patch applied for the duration of a `with` block."""
+
+    def __init__(self, tree, patch, logfile):
+        self.tree, self.patch, self.logfile = tree, patch, logfile
+
+    def __enter__(self):
+        run(["patch", "-p1", "--forward", "--quiet", "-i", str(self.patch)], cwd=self.tree, log_to=self.logfile)
+        return self
+
+    def __exit__(self, *exc):
+        run(["patch", "-p1", "-R", "--quiet", "-i", str(self.patch)], cwd=self.tree, log_to=self.logfile)
+
+
+def make_utility(tree, utility, files, cflags, ldflags, logfile, env=None):
+    """(Re)builds src/UTILITY with these flags: the annotated files are recompiled, the
+    program relinked."""
+    for f in files:
+        (tree / f).touch()
+    (tree / "src" / utility).unlink(missing_ok=True)
+    make = ["make", f"src/{utility}", f"CFLAGS={cflags}"]
+    if ldflags is not None:
+        make.append(f"LDFLAGS={ldflags}")
+    run(make, cwd=tree, env=env, log_to=logfile)
+
+
+def wllvm_env():
+    """scripts/wllvm-env.sh musl's variables."""
+    out = run(["bash", "-c", f". {ROOT}/scripts/wllvm-env.sh musl && env -0"]).stdout
+    return dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item)
+
+
+def build_bitcode(work, subject, patch, out, logfile):
+    tree = work / "musl"
+    env = wllvm_env()
+    cflags = env["PENUMBRA_CFLAGS"]
+    utility, files = subject["utility"], subject["files"]
+    try:
+        with PatchedTree(tree, patch, logfile):
+            make_utility(tree, utility, files, f"{cflags} -I{INCLUDE}", None, logfile, env)
+            run(["extract-bc", "-o", str(out / f"{utility}.bc"), f"src/{utility}"], cwd=tree, env=env, log_to=logfile)
+    finally:
+        make_utility(tree, utility, files, cflags, None, logfile, env)
+
+
+def build_native(work, subject, patch, out, logfile):
+    """old, new and new-cov (the new version with coverage, for the tests' runs), each with
+    the replay runtime."""
+    tree = work / "asan"
+    utility, files = subject["utility"], subject["files"]
+    base_ld = "-fsanitize=address,undefined"
+    try:
+        with PatchedTree(tree, patch, logfile):
+            for name, define, extra in [("old", "OLD", ""), ("new", "NEW", ""), ("new-cov", "NEW", "--coverage")]:
+                runtime = out / f"runtime-{define.lower()}.o"
+                run(["clang-15", *ASAN_FLAGS.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
+                     str(RUNTIME), "-o", str(runtime)], log_to=logfile)
+                cflags = f"{ASAN_FLAGS} {extra} -DPENUMBRA_VERSION_{define} -I{INCLUDE}"
+                make_utility(tree, utility, files, cflags, f"{base_ld} {extra} {runtime}", logfile,
+                             {"ASAN_OPTIONS": ASAN_OPTIONS})
+                shutil.copy2(tree / "src" / utility, out / name)
+            # The coverage notes of the annotated files, for reading the tests' runs.
+            notes = out / "gcno"
+            shutil.rmtree(notes, ignore_errors=True)
+            notes.mkdir()
+            for f in files:
+                for gcno in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gcno"):
+                    shutil.copy2(gcno, notes / gcno.name)
+            seeds = capture_tests(tree, subject, out, logfile)
+    finally:
+        # The pristine utility again (and no coverage files left behind).
+        for f in files:
+            for stale in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gc*"):
+                stale.unlink()
+        make_utility(tree, utility, files, ASAN_FLAGS, base_ld, logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
+    return seeds
+
+
+WRAPPER = r'''#!/usr/bin/env python3
+# penumbra prepare-subject: records this invocation, then runs the coverage build.
+import json, os, signal, subprocess, sys, tempfile
+capture = tempfile.mkdtemp(prefix="inv", dir=CAPTURE)
+args = sys.argv[1:]
+data = b""
+try:
+    if not os.isatty(0):
+        data = sys.stdin.buffer.read()
+except (OSError, ValueError):
+    data = None
+files = {}
+for a in args:
+    if a and not a.startswith("-") and "/" not in a and os.path.isfile(a):
+        try:
+            with open(a, "rb") as f:
+                content = f.read(LIMIT + 1)
+            if len(content) <= LIMIT:
+                files[a] = content.hex()
+        except OSError:
+            pass
+with open(os.path.join(capture, "invocation.json"), "w") as f:
+    json.dump({"args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
+               "stdin": None if data is None else data.hex(), "files": files}, f)
+env = dict(os.environ, GCOV_PREFIX=capture, GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN)
+if data is None:
+    p = subprocess.run([sys.argv[0]] + args, executable=REAL, stdin=subprocess.DEVNULL, env=env)
+else:
+    p = subprocess.run([sys.argv[0]] + args, executable=REAL, input=data, env=env)
+if p.returncode < 0:
+    signal.signal(-p.returncode, signal.SIG_DFL)
+    os.kill(os.getpid(), -p.returncode)
+sys.exit(p.returncode)
+'''
+
+
+def capture_tests(tree, subject, out, logfile):
+    """Runs the subject's tests with the utility wrapped; returns the captured invocations
+    with their coverage of the annotated lines."""
+    utility = subject["utility"]
+    capture = out / "captured"
+    shutil.rmtree(capture, ignore_errors=True)
+    capture.mkdir()
+    wrapper = WRAPPER.replace("CAPTURE", repr(str(capture))).replace("REAL", repr(str(out / "new-cov")))
+    wrapper = wrapper.replace("LIMIT", str(CAPTURE_FILE_LIMIT)).replace("ASAN", repr(ASAN_OPTIONS))
+    prog = tree / "src" / utility
+    prog.write_text(wrapper)
+    prog.chmod(0o755)
+    tests = subject.get("tests", [])
+    results = {}
+    for test in tests:
+        # One test at a time, to know which invocations each made.
+        before = set(capture.iterdir())
+        p = run(["make", "check", f"TESTS={test}", "SUBDIRS=.", "VERBOSE=no", "RUN_EXPENSIVE_TESTS=no"],
+                cwd=tree, env={"ASAN_OPTIONS": ASAN_OPTIONS}, log_to=logfile, check=False)
+        made = sorted(set(capture.iterdir()) - before)
+        results[test] = (p.returncode, made)
+        log(f"{test}: {len(made)} invocations of {utility} (make check status {p.returncode})")
+    return results
+
+
+def executed_lines(invocation_dir, tree, subject, notes):
+    """The annotated lines (file, line) this invocation executed, from its .gcda files."""
+    hit = []
+    lines = subject["_annotated"]
+    for f in subject["files"]:
+        src_dir = (tree / Path(f).parent).resolve()
+        gcda_dir = Path(str(invocation_dir) + str(src_dir))
+        stem = Path(f).stem
+        gcdas = list(gcda_dir.glob(f"*{stem}.gcda")) if gcda_dir.is_dir() else []
+        for gcda in gcdas:
+            gcno = notes / (gcda.name[: -len(".gcda")] + ".gcno")
+            if not gcno.exists():
+                continue
+            shutil.copy2(gcno, gcda_dir / gcno.name)
+            p = run(["llvm-cov-15", "gcov", "-t", "-o", str(gcda_dir / gcda.name[: -len(".gcda")]),
+                     str(tree / f)], cwd=gcda_dir, check=False)
+            for text in p.stdout.decode(errors="replace").splitlines():
+                m = re.match(r"\s*([0-9]+)\*?:\s*(\d+):", text)
+                if m and int(m.group(1)) > 0 and int(m.group(2)) in lines.get(f, []):
+                    hit.append((f, int(m.group(2))))
+    return hit
+
+
+def seed_of(inv):
+    """An invocation as penumbra's seed objects: (args, stdin, files), with input files
+    renamed A, B, ... as in penumbra's symbolic file system."""
+    args = [bytes.fromhex(a) for a in inv["args"]]
+    files = []
+    for i, a in enumerate(args):
+        name = a.decode("utf-8", "surrogateescape")
+        if name in inv["files"]:
+            letter = chr(ord("A") + len(files))
+            files.append(bytes.fromhex(inv["files"][name]))
+            args[i] = letter.encode()
+    stdin = bytes.fromhex(inv["stdin"]) if inv.get("stdin") else b""
+    return tuple(args), stdin, tuple(files)
+
+
+def seeded_environment(seeds):
+    """The smallest environment holding every seed (within the bounds), and the seeds in it
+    as `--seed` strings."""
+    fitting = [s for s in seeds if len(s[0]) <= MAX_SEED_ARGS and all(len(a) <= MAX_SEED_ARG_LEN for a in s[0])
+               and len(s[1]) <= MAX_SEED_STDIN and len(s[2]) <= MAX_SEED_FILES
+               and all(len(f) <= MAX_SEED_FILE for f in s[2])]
+    fitting = sorted(set(fitting), key=lambda s: (sum(map(len, s[0])) + len(s[1]) + sum(map(len, s[2])), s))
+    fitting = fitting[:MAX_SEEDS]
+    if not fitting:
+        return [], [], 0
+    n = max(len(s[0]) for s in fitting)
+    length = max((len(a) for s in fitting for a in s[0]), default=1)
+    stdin = max(len(s[1]) for s in fitting)
+    nfiles = max(len(s[2]) for s in fitting)
+    fsize = max((len(f) for s in fitting for f in s[2]), default=0)
+    flags = ["--sym-args", "0", str(n), str(max(length, 1))]
+    if stdin:
+        flags += ["--sym-stdin", str(stdin)]
+    if nfiles:
+        flags += ["--sym-files", str(nfiles), str(max(fsize, 1))]
+    strings = []
+    for args, data, files in fitting:
+        parts = [f"n_args={len(args)}"] + [f"arg{i:02}=hex:{a.hex()}" for i, a in enumerate(args) if a]
+        if data:
+            parts.append(f"stdin=hex:{data.hex()}")
+        parts += [f"{chr(ord('A') + i)}-data=hex:{f.hex()}" for i, f in enumerate(files) if f]
+        strings.append(",".join(parts))
+    return flags, strings, len(fitting)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    subject_dir, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    project = subject_dir.parent.name
+    if project != "coreutils-9.1":
+        sys.exit(f"prepare-subject: {subject_dir}: only coreutils-9.1 subjects can be prepared (not {project})")
+    subject = tomllib.loads((subject_dir / "subject.toml").read_text())
+    patch = subject_dir / "annotation.patch"
+    out.mkdir(parents=True, exist_ok=True)
+    inputs = hashlib.sha256()
+    for f in [subject_dir / "subject.toml", patch, Path(__file__), RUNTIME, INCLUDE / "penumbra.h"]:
+        inputs.update(f.read_bytes())
+    stamp = out / ".inputs"
+    if stamp.exists() and stamp.read_text() == inputs.hexdigest() and (out / "prepared.json").exists():
+        log(f"{subject_dir.name}: prepared already ({out})")
+        return
+    stamp.unlink(missing_ok=True)
+    subject["_annotated"] = annotated_lines(patch.read_text())
+    work = Path(os.environ.get("WORK", Path.home() / ".cache/penumbra/coreutils-eval"))
+    log(f"{subject_dir.name}: the trees in {work}")
+    run(["bash", str(ROOT / "scripts/coreutils-tree.sh"), "musl", "asan"], env={"WORK": str(work)})
+    logfile = out / "prepare.log"
+    logfile.unlink(missing_ok=True)
+    log(f"{subject_dir.name}: whole-program bitcode ({logfile})")
+    build_bitcode(work, subject, patch, out, logfile)
+    log(f"{subject_dir.name}: native old and new builds, and the tests' invocations")
+    captured = build_native(work, subject, patch, out, logfile)
+
+    notes = out / "gcno"
+    tests_touching, invocations, touching, seeds = 0, 0, 0, []
+    for test, (status, made) in captured.items():
+        any_touch = False
+        for inv_dir in made:
+            invocations += 1
+            inv = json.loads((inv_dir / "invocation.json").read_text())
+            if executed_lines(inv_dir, work / "asan", subject, notes):
+                touching += 1
+                any_touch = True
+                seeds.append(seed_of(inv))
+        tests_touching += any_touch
+    env_flags, seed_strings, used = seeded_environment(seeds)
+    log(f"{subject_dir.name}: {touching} of {invocations} invocations ({tests_touching} of {len(captured)} tests) "
+        f"execute an annotated line; {used} distinct seeds fit seeded mode's bounds")
+    shutil.rmtree(out / "captured", ignore_errors=True)
+
+    def environment(spec):
+        flags = []
+        if "sym_args" in spec:
+            flags += ["--sym-args", *map(str, spec["sym_args"])]
+        if "sym_stdin" in spec:
+            flags += ["--sym-stdin", str(spec["sym_stdin"])]
+        if "sym_files" in spec:
+            flags += ["--sym-files", *map(str, spec["sym_files"])]
+        return flags
+
+    prepared = {
+        "source": f"{subject['utility']}.bc",
+        "flags": ["--libc", "musl", "--native-old", "old", "--native-new", "new"],
+        "mode_flags": {"complete": environment(subject), "seeded": env_flags},
+        "seeds": seed_strings,
+        "seed_selection": {"tests": len(captured), "invocations": invocations, "touching": touching,
+                           "tests_touching": tests_touching},
+    }
+    (out / "prepared.json").write_text(json.dumps(prepared, indent=2) + "\n")
+    stamp.write_text(inputs.hexdigest())
+    log(f"{subject_dir.name}: wrote {out / 'prepared.json'}")
+
+
+if __name__ == "__main__":
+    main()
