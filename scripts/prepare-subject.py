@@ -154,7 +154,10 @@ def build_native(work, subject, patch, out, logfile):
                 make_utility(tree, utility, files, cflags, f"{base_ld} {extra} {runtime}", logfile,
                              {"ASAN_OPTIONS": ASAN_OPTIONS})
                 shutil.copy2(tree / "src" / utility, out / name)
-            # The coverage notes of the annotated files, for reading the tests' runs.
+            # The annotated files and their coverage notes, for reading the tests' runs.
+            for f in files:
+                (out / "annotated" / f).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(tree / f, out / "annotated" / f)
             notes = out / "gcno"
             shutil.rmtree(notes, ignore_errors=True)
             notes.mkdir()
@@ -174,7 +177,7 @@ def build_native(work, subject, patch, out, logfile):
 WRAPPER = r'''#!/usr/bin/env python3
 # penumbra prepare-subject: records this invocation, then runs the coverage build.
 import json, os, signal, subprocess, sys, tempfile
-capture = tempfile.mkdtemp(prefix="inv", dir=CAPTURE)
+capture = tempfile.mkdtemp(prefix="inv", dir=@CAPTURE@)
 args = sys.argv[1:]
 data = b""
 try:
@@ -187,19 +190,19 @@ for a in args:
     if a and not a.startswith("-") and "/" not in a and os.path.isfile(a):
         try:
             with open(a, "rb") as f:
-                content = f.read(LIMIT + 1)
-            if len(content) <= LIMIT:
+                content = f.read(@LIMIT@ + 1)
+            if len(content) <= @LIMIT@:
                 files[a] = content.hex()
         except OSError:
             pass
 with open(os.path.join(capture, "invocation.json"), "w") as f:
     json.dump({"args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
                "stdin": None if data is None else data.hex(), "files": files}, f)
-env = dict(os.environ, GCOV_PREFIX=capture, GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN)
+env = dict(os.environ, GCOV_PREFIX=capture, GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=@ASAN@)
 if data is None:
-    p = subprocess.run([sys.argv[0]] + args, executable=REAL, stdin=subprocess.DEVNULL, env=env)
+    p = subprocess.run([sys.argv[0]] + args, executable=@REAL@, stdin=subprocess.DEVNULL, env=env)
 else:
-    p = subprocess.run([sys.argv[0]] + args, executable=REAL, input=data, env=env)
+    p = subprocess.run([sys.argv[0]] + args, executable=@REAL@, input=data, env=env)
 if p.returncode < 0:
     signal.signal(-p.returncode, signal.SIG_DFL)
     os.kill(os.getpid(), -p.returncode)
@@ -214,11 +217,14 @@ def capture_tests(tree, subject, out, logfile):
     capture = out / "captured"
     shutil.rmtree(capture, ignore_errors=True)
     capture.mkdir()
-    wrapper = WRAPPER.replace("CAPTURE", repr(str(capture))).replace("REAL", repr(str(out / "new-cov")))
-    wrapper = wrapper.replace("LIMIT", str(CAPTURE_FILE_LIMIT)).replace("ASAN", repr(ASAN_OPTIONS))
+    wrapper = WRAPPER.replace("@CAPTURE@", repr(str(capture))).replace("@REAL@", repr(str(out / "new-cov")))
+    wrapper = wrapper.replace("@LIMIT@", str(CAPTURE_FILE_LIMIT)).replace("@ASAN@", repr(ASAN_OPTIONS))
     prog = tree / "src" / utility
     prog.write_text(wrapper)
     prog.chmod(0o755)
+    # Newer than the wrapper, so that `make check` does not regenerate the manual page by
+    # running the wrapper.
+    (tree / "man" / f"{utility}.1").touch()
     tests = subject.get("tests", [])
     results = {}
     for test in tests:
@@ -232,7 +238,7 @@ def capture_tests(tree, subject, out, logfile):
     return results
 
 
-def executed_lines(invocation_dir, tree, subject, notes):
+def executed_lines(invocation_dir, tree, subject, notes, annotated):
     """The annotated lines (file, line) this invocation executed, from its .gcda files."""
     hit = []
     lines = subject["_annotated"]
@@ -246,8 +252,9 @@ def executed_lines(invocation_dir, tree, subject, notes):
             if not gcno.exists():
                 continue
             shutil.copy2(gcno, gcda_dir / gcno.name)
-            p = run(["llvm-cov-15", "gcov", "-t", "-o", str(gcda_dir / gcda.name[: -len(".gcda")]),
-                     str(tree / f)], cwd=gcda_dir, check=False)
+            # Run where the notes' relative source paths name the annotated files.
+            p = run(["llvm-cov-15", "gcov", "-t", "-o", str(gcda_dir / gcda.name[: -len(".gcda")]), f],
+                    cwd=annotated, check=False)
             for text in p.stdout.decode(errors="replace").splitlines():
                 m = re.match(r"\s*([0-9]+)\*?:\s*(\d+):", text)
                 if m and int(m.group(1)) > 0 and int(m.group(2)) in lines.get(f, []):
@@ -336,7 +343,7 @@ def main():
         for inv_dir in made:
             invocations += 1
             inv = json.loads((inv_dir / "invocation.json").read_text())
-            if executed_lines(inv_dir, work / "asan", subject, notes):
+            if executed_lines(inv_dir, work / "asan", subject, notes, out / "annotated"):
                 touching += 1
                 any_touch = True
                 seeds.append(seed_of(inv))

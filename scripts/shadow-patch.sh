@@ -28,13 +28,18 @@ penumbra=${PENUMBRA:-$root/target/release/penumbra}
 . "$root/scripts/wllvm-env.sh" musl
 cd "$tree"
 patch -p1 --forward --quiet <"$patch_file"
+# The files the patch changes, touched so that make recompiles them (an object's name need not
+# be the utility's: basenc's is src/basenc-basenc.o).
+mapfile -t changed < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$patch_file")
 restore() {
     patch -p1 -R --quiet <"$patch_file"
-    rm -f "src/$utility.o" "src/$utility"
+    touch "${changed[@]}"
+    rm -f "src/$utility"
     make "src/$utility" CFLAGS="$PENUMBRA_CFLAGS" >"$work/shadow-$utility-restore.log" 2>&1
 }
 trap restore EXIT
-rm -f "src/$utility.o" "src/$utility"
+touch "${changed[@]}"
+rm -f "src/$utility"
 make "src/$utility" CFLAGS="$PENUMBRA_CFLAGS -I$root/ir-frontend/include" >"$work/shadow-$utility-make.log" 2>&1 || {
     echo "shadow-patch: building the annotated $utility failed: $work/shadow-$utility-make.log" >&2
     exit 1

@@ -37,7 +37,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         check_seed_fits(&module, file)?;
     }
     for seed in &args.seeds {
-        warn_if_seed_does_not_fit(&module, seed)?;
+        warn_if_seed_does_not_fit(&module, &config.env, seed)?;
     }
     let annotated = module
         .funcs
@@ -137,9 +137,28 @@ fn check_seed_fits(module: &penumbra_ir::Module, file: &Path) -> Result<()> {
 /// Warns about a `--seed NAME=VALUE,...` naming an object the program does not make along it
 /// (a misspelt name would otherwise seed nothing), or a value larger than its object, checked
 /// by running the seed concretely. A warning, not a refusal: without the run's arguments the
-/// check may not reach every object the seed names.
-fn warn_if_seed_does_not_fit(module: &penumbra_ir::Module, seed: &str) -> Result<()> {
-    let named = parse_seed(seed)?;
+/// check may not reach every object the seed names. The symbolic environment's objects
+/// (`n_args`, `argNN`, `stdin`, `A-data`, ...) are checked against the environment instead.
+fn warn_if_seed_does_not_fit(
+    module: &penumbra_ir::Module,
+    env: &penumbra_engine::config::Environment,
+    seed: &str,
+) -> Result<()> {
+    let mut named = parse_seed(seed)?;
+    let environment = environment_objects(env);
+    for (name, size) in &environment {
+        if let Some(value) = named.remove(name) {
+            if value.len() > *size as usize && value[*size as usize..].iter().any(|&b| b != 0) {
+                eprintln!(
+                    "penumbra: warning: --seed {seed}: '{name}' holds {} bytes, the environment's object {size}: the rest is ignored",
+                    value.len()
+                );
+            }
+        }
+    }
+    if named.is_empty() {
+        return Ok(());
+    }
     let config =
         RunConfig { inputs: Inputs::Named(named.clone()), max_steps: Some(SEED_CHECK_STEPS), ..RunConfig::default() };
     let result = penumbra_engine::concrete::run(module, &config);
@@ -147,6 +166,35 @@ fn warn_if_seed_does_not_fit(module: &penumbra_ir::Module, seed: &str) -> Result
         eprintln!("penumbra: warning: --seed {seed}: {e}");
     }
     Ok(())
+}
+
+/// The objects of the symbolic environment, by name, with their sizes (an argument's object
+/// has room for its NUL).
+fn environment_objects(env: &penumbra_engine::config::Environment) -> Vec<(String, u32)> {
+    let mut objects = Vec::new();
+    let mut arg_no = 0;
+    for spec in &env.sym_args {
+        let (count, len) = match *spec {
+            SymArg::Arg { len } => (1, len),
+            SymArg::Args { max, len, .. } => {
+                objects.push(("n_args".to_string(), 4));
+                (max, len)
+            }
+        };
+        for _ in 0..count {
+            objects.push((format!("arg{arg_no:02}"), len + 1));
+            arg_no += 1;
+        }
+    }
+    if let Some(n) = env.sym_stdin {
+        objects.push(("stdin".to_string(), n));
+    }
+    if let Some((count, size)) = env.sym_files {
+        for letter in (b'A'..).take(count as usize).map(char::from) {
+            objects.push((format!("{letter}-data"), size));
+        }
+    }
+    objects
 }
 
 /// The objects a `--seed NAME=VALUE,...` names, with their values.

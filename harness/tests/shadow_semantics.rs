@@ -351,3 +351,26 @@ fn seeded_mode_follows_seeds_of_symbolic_arguments() {
     let s = run("n_args=1,arg00=str:oflag=appenx");
     assert_eq!(s["diff_paths"].as_u64(), Some(0), "a seed off the patch finds nothing: {s}");
 }
+
+/// A seed's environment objects are checked against the environment (not against the objects
+/// the program makes, which would call every one unknown); a misspelt name or an argument
+/// longer than its object is still warned about.
+#[test]
+fn seeds_of_environment_objects_are_checked_against_the_environment() {
+    let file = write_c("option.c", OPTION_PATCH);
+    let run = |seed: &str| {
+        let f = file.path.to_str().unwrap();
+        let args =
+            [f, "--mode", "seeded", "--sym-args", "0", "2", "4", "--seed", seed, "--no-tests", "--max-time", "20"];
+        let out = crate::support::penumbra([&["shadow"][..], &args].concat());
+        out.assert_status(0);
+        out.stderr
+    };
+    let quiet = run("n_args=2,arg00=str:ab,arg01=str:abcd");
+    assert!(!quiet.contains("warning"), "{quiet}");
+    let misspelt = run("n_args=1,arg0=str:ab");
+    assert!(misspelt.contains("no symbolic object of the program is named 'arg0'"), "{misspelt}");
+    assert!(!misspelt.contains("'n_args'"), "{misspelt}");
+    let long = run("n_args=1,arg00=str:abcdef");
+    assert!(long.contains("'arg00' holds 6 bytes, the environment's object 5: the rest is ignored"), "{long}");
+}
