@@ -49,6 +49,6 @@ pub mod symbolic;
 pub use config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, ShadowMode, SymArg};
 pub use error::{ErrorKind, Location, RuntimeError};
 pub use output::summary::RunSummary;
-pub use penumbra_solver::{interrupt, interrupted};
+pub use penumbra_solver::{clear_interrupt, interrupt, interrupted};
 pub use run::{run, run_observed};
 pub use run_error::RunError;

@@ -1,7 +1,9 @@
 //! SIGINT and SIGTERM (what `timeout`, Slurm and Kubernetes send first) end an exploring run
 //! cleanly: the first asks the engine to stop, and the run then writes the test it is writing,
 //! its summary and `run.json`, as after a budget (`stopped_by: interrupted`); a second one
-//! exits at once.
+//! exits at once. Replay (`shadow --replay` after its run, `penumbra replay`) starts afresh:
+//! the next signal stops it after the tests replayed so far (a program being run is killed)
+//! and they are reported; one more exits at once.
 //!
 //! SIGXFSZ (a write past the file-size limit, `ulimit -f`) is ignored: the write then fails
 //! with an error the run reports (`stopped_by: io-error`) instead of killing the process.

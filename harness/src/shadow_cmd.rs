@@ -83,6 +83,8 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     }
     let report = match (&replay_options, &prepared, &summary.output_dir) {
         (Some(options), Some((_, builds)), Some(dir)) => {
+            // An interrupted run's tests are still replayed; a new signal stops the replay.
+            penumbra_engine::clear_interrupt();
             Some(replay::replay_prepared(Path::new(dir), builds, options)?)
         }
         _ => None,

@@ -423,3 +423,69 @@ int main(int argc, char **argv) {
     exec.assert_status(7);
     assert_eq!(exec.stdout, b"\xfe|\n");
 }
+
+/// The processes running `exe` (by their `/proc/PID/exe`).
+fn processes_of(exe: &Path) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
+        if std::fs::read_link(entry.path().join("exe")).is_ok_and(|p| p == exe) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Replay on prebuilt executables that never end (the replay runtime linked in, so they start):
+/// a SIGTERM stops the replay at once (not after the run's timeout) and reports what was not
+/// replayed; a SIGKILL leaves no run of the program behind.
+#[test]
+fn an_interrupted_or_killed_replay_leaves_no_program_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("threshold.c");
+    std::fs::copy(repo_root().join("examples/threshold.c"), &source).unwrap();
+    let out = dir.path().join("out");
+    penumbra(["shadow", source.to_str().unwrap(), "--output-dir", out.to_str().unwrap()]).assert_status(0);
+    let looper = dir.path().join("looper.c");
+    std::fs::write(&looper, "int main(void) { for (;;) {} }\n").unwrap();
+    let exe = dir.path().join("looper");
+    let status = std::process::Command::new("clang-15")
+        .args(["-DPENUMBRA_VERSION_OLD", "-DPENUMBRA_NO_SANITIZERS", "-w"])
+        .arg(&looper)
+        .arg(repo_root().join("harness/src/replay/runtime.c"))
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for signal in [libc::SIGTERM, libc::SIGKILL] {
+        let mut replay = std::process::Command::new(crate::support::penumbra_bin())
+            .args(["replay", out.to_str().unwrap(), "--timeout", "120", "--jobs", "1", "--native-old"])
+            .arg(&exe)
+            .arg("--native-new")
+            .arg(&exe)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while processes_of(&exe).is_empty() {
+            assert!(started.elapsed().as_secs() < 60, "the replay never ran the program");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(replay.id() as i32, signal) };
+        let output = replay.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(started.elapsed().as_secs() < 60, "the replay went on after the signal: {stderr}");
+        if signal == libc::SIGTERM {
+            assert_eq!(output.status.code(), Some(0), "{stderr}");
+            assert!(stderr.contains("replay interrupted: 1 of 1 tests were not replayed"), "{stderr}");
+        }
+        let gone = std::time::Instant::now();
+        while !processes_of(&exe).is_empty() {
+            assert!(gone.elapsed().as_secs() < 10, "a run of the program outlived the replay (signal {signal})");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}

@@ -13,6 +13,12 @@ pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
+/// Withdraws the stop request: the next phase of the process (replaying what an interrupted
+/// run wrote) starts afresh, and a new signal stops that phase.
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
 /// Whether [`interrupt`] was called.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)

@@ -63,7 +63,7 @@ pub use error::SolverError;
 pub use eval::{eval, eval_version, eval_wide, satisfies, Assignment, Evaluator};
 pub use fork_list::ForkList;
 pub use four_way::{FourWay, Outcome};
-pub use interrupt::{interrupt, interrupted};
+pub use interrupt::{clear_interrupt, interrupt, interrupted};
 pub use model::Model;
 pub use path::{Constraints, PathCondition};
 pub use rewrite::SortError;

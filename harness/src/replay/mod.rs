@@ -83,6 +83,7 @@ impl Prebuilt {
 }
 
 pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+    crate::interrupt::install();
     let options = options(args.timeout, args.fixed_version.clone(), &args.native, args.jobs)?;
     let report = replay_dir(&args.dir, &options)?;
     let mut out = std::io::stdout().lock();
@@ -218,22 +219,31 @@ fn replay_tests(
             let (next, results, tests, progress) = (&next, &results, &tests, &progress);
             let (old, new, fixed, work) = (old, new, fixed.as_deref(), work);
             s.spawn(move || loop {
+                // An interrupt (SIGINT, SIGTERM) ends the replay too: the tests replayed so
+                // far are reported.
+                if penumbra_engine::interrupted() {
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(test) = tests.get(i) else { break };
                 let scratch = work.join(format!("worker{worker}"));
                 let result = replay_test(dir, test, old, new, fixed, &scratch, options.timeout);
+                // A run the interrupt cut short is no outcome of the program.
+                if penumbra_engine::interrupted() {
+                    break;
+                }
                 results.lock().expect("no worker panics")[i] = Some(result);
                 progress.inc();
             });
         }
     });
     progress.finish();
-    let tests = results
-        .into_inner()
-        .expect("no worker panics")
-        .into_iter()
-        .map(|r| r.expect("every test was replayed"))
-        .collect::<Result<Vec<_>>>()?;
+    let results = results.into_inner().expect("no worker panics");
+    let left = results.iter().filter(|r| r.is_none()).count();
+    if left > 0 {
+        eprintln!("penumbra: replay interrupted: {left} of {} tests were not replayed", results.len());
+    }
+    let tests = results.into_iter().flatten().collect::<Result<Vec<_>>>()?;
     let report = Report {
         source: info.source,
         fixed_version: options.fixed_version.clone().or_else(|| options.native.as_ref().and_then(|n| n.fixed.clone())),

@@ -372,6 +372,15 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(create(&out_path)?))
         .stderr(Stdio::from(create(&err_path)?));
+    // The run dies with the thread that waits for it: a replay killed from outside (a batch's
+    // time limit, a second Ctrl-C) leaves no program behind, even one that loops forever.
+    // SAFETY: `prctl` is async-signal-safe and touches no memory of ours.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
     let mut child = cmd.spawn().with_context(|| format!("cannot run {}", exe.display()))?;
     let start = Instant::now();
     // Poll with a growing interval: most runs end within milliseconds.
@@ -380,7 +389,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
         if let Some(status) = child.try_wait()? {
             break Some(status);
         }
-        if start.elapsed() > input.timeout {
+        if start.elapsed() > input.timeout || penumbra_engine::interrupted() {
             let _ = child.kill();
             let _ = child.wait();
             break None;
