@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""patch-table.py RESULTS_DIR SUBJECTS_DIR: the results table of a batch of patch subjects
+(subjects/coreutils.toml) as Markdown, in the shape of Shadow's table: per subject, the tests
+touching the patch, then per mode the divergences (seeded mode: those its concolic phase
+reached, then all after bounded symbolic execution), the tests replayed, the observable
+differences split into expected ones and bugs, and the time to the first observable
+difference (HyDiff's metric).
+
+Expected or bug: every subject here is a fix or an intended change of behaviour (its
+subject.toml's `expect`), so an output difference or an error only in the old version (`fix`)
+is what the patch meant; an error only in the new version (`regression`) is a bug candidate.
+"""
+
+import csv
+import sys
+import tomllib
+from pathlib import Path
+
+
+def main():
+    results, subjects = Path(sys.argv[1]), Path(sys.argv[2])
+    rows = list(csv.DictReader(open(results / "results.csv")))
+    by = {(r["subject"], r["mode"]): r for r in rows}
+    names = sorted({r["subject"] for r in rows})
+    print("| subject | utility | expected | tests touching | invocations touching | mode | outcome | "
+          "divergences (concolic) | replayed | output-diff | fix | regression | both-error | silent | "
+          "expected / bugs | first difference (s) |")
+    print("|" + "---|" * 16)
+    for name in names:
+        spec = tomllib.loads((subjects / "coreutils-9.1" / name / "subject.toml").read_text())
+        for mode in ["complete", "seeded"]:
+            r = by.get((name, mode))
+            if r is None:
+                continue
+            n = lambda col: int(r[col]) if r.get(col) else 0
+            replayed = sum(n(c) for c in r if c.startswith("class_"))
+            expected = n("class_output-diff") + n("class_fix") + n("class_expected")
+            bugs = n("class_regression")
+            points = f" ({r['divergence_points']})" if r.get("divergence_points") else ""
+            divergences = f"{r['tests_divergence'] or '-'}{points}"
+            outcome = r["outcome"] + (f" ({r['stopped_by']})" if r.get("stopped_by") else "")
+            first = r.get("first_difference_s") or "-"
+            cells = [name if mode == "complete" else "", spec["utility"] if mode == "complete" else "",
+                     spec.get("expect", "") if mode == "complete" else "",
+                     r["tests_touching_patch"] if mode == "complete" else "",
+                     r["invocations_touching_patch"] if mode == "complete" else "",
+                     mode, outcome, divergences, str(replayed) if r["outcome"] != "no-seeds" else "-",
+                     r.get("class_output-diff", ""), r.get("class_fix", ""), r.get("class_regression", ""),
+                     r.get("class_both-error", ""), r.get("class_silent", ""), f"{expected} / {bugs}", first]
+            print("| " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
