@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """patch-table.py RESULTS_DIR SUBJECTS_DIR: the results table of a batch of patch subjects
 (subjects/coreutils.toml) as Markdown, in the shape of Shadow's table: per subject, the tests
-touching the patch, then per mode the divergences (seeded mode: those its concolic phase
-reached, then all after bounded symbolic execution), the tests replayed, the observable
+touching the patch, then per mode the divergent tests (seeded mode: all, after bounded
+symbolic execution, then in parentheses the divergence points its concolic phase reached),
+the tests replayed, the observable
 differences split into expected ones and bugs, and the time to the first observable
 difference (HyDiff's metric).
 
@@ -18,16 +19,24 @@ from pathlib import Path
 
 
 def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
     results, subjects = Path(sys.argv[1]), Path(sys.argv[2])
     rows = list(csv.DictReader(open(results / "results.csv")))
+    configs = {r["config"] for r in rows}
+    if len(configs) > 1:
+        sys.exit(f"patch-table: one config per batch, not {sorted(configs)}")
     by = {(r["subject"], r["mode"]): r for r in rows}
+    # A subject's directory: the manifest's project names it (subjects/coreutils.toml).
+    manifest = tomllib.loads((subjects / "coreutils.toml").read_text())
+    projects = {s["name"]: s["project"] for s in manifest["subject"]}
     names = sorted({r["subject"] for r in rows})
     print("| subject | utility | expected | tests touching | invocations touching | mode | outcome | "
           "divergences (concolic) | replayed | output-diff | fix | regression | both-error | silent | "
           "expected / bugs | first difference (s) |")
     print("|" + "---|" * 16)
     for name in names:
-        spec = tomllib.loads((subjects / "coreutils-9.1" / name / "subject.toml").read_text())
+        spec = tomllib.loads((subjects / projects[name] / "subject.toml").read_text())
         for mode in ["complete", "seeded"]:
             r = by.get((name, mode))
             if r is None:

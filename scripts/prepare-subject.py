@@ -14,7 +14,9 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
 - seeds: the project's own tests (`make check TESTS=...` in the patched ASan tree, new
   version) run with the utility replaced by a wrapper that records each invocation's argv,
   stdin and input files and runs a coverage build of the new version; the invocations that
-  executed an annotated line become seeds (Shadow's "tests touching the patch");
+  executed an annotated line become seeds (Shadow's "tests touching the patch"), with the
+  invocations of the test upstream added with the fix (subject.toml's `added_tests`, taken
+  from a later release's suite) as one more test;
 - prepared.json: the source, the flags of every job (libc, native builds) and of each mode
   (complete mode's environment from subject.toml; seeded mode's sized to hold the seeds), the
   seeds, and the counts of the selection.
@@ -25,13 +27,16 @@ subject.toml and script) leave OUT_DIR as it is. Environment: WORK (the trees;
 ~/.cache/penumbra/coreutils-eval, shared with scripts/eval-coreutils.sh).
 """
 
+import fcntl
 import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -94,17 +99,30 @@ def annotated_lines(patch_text):
 
 
 class PatchedTree:
-    """A tree with the annotation patch applied for the duration of a `with` block."""
+    """A tree with the annotation patch applied for the duration of a `with` block, held
+    under a lock (two preparations never patch one tree at once). The patched files are first
+    copied from the pristine source, so a preparation killed while a patch was applied leaves
+    nothing that a later one builds on."""
 
-    def __init__(self, tree, patch, logfile):
-        self.tree, self.patch, self.logfile = tree, patch, logfile
+    def __init__(self, tree, patch, files, pristine, logfile):
+        self.tree, self.patch, self.files, self.pristine, self.logfile = tree, patch, files, pristine, logfile
+
+    def restore(self):
+        for f in self.files:
+            shutil.copy2(self.pristine / f, self.tree / f)
+            (self.tree / f).touch()
 
     def __enter__(self):
+        self.lock = open(self.tree / ".penumbra-lock", "w")
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        self.restore()
         run(["patch", "-p1", "--forward", "--quiet", "-i", str(self.patch)], cwd=self.tree, log_to=self.logfile)
         return self
 
     def __exit__(self, *exc):
-        run(["patch", "-p1", "-R", "--quiet", "-i", str(self.patch)], cwd=self.tree, log_to=self.logfile)
+        self.restore()
+        fcntl.flock(self.lock, fcntl.LOCK_UN)
+        self.lock.close()
 
 
 def make_utility(tree, utility, files, cflags, ldflags, logfile, env=None):
@@ -121,7 +139,7 @@ def make_utility(tree, utility, files, cflags, ldflags, logfile, env=None):
 
 def wllvm_env():
     """scripts/wllvm-env.sh musl's variables."""
-    out = run(["bash", "-c", f". {ROOT}/scripts/wllvm-env.sh musl && env -0"]).stdout
+    out = run(["bash", "-c", f". {shlex.quote(str(ROOT / 'scripts/wllvm-env.sh'))} musl && env -0"]).stdout
     return dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item)
 
 
@@ -131,7 +149,7 @@ def build_bitcode(work, subject, patch, out, logfile):
     cflags = env["PENUMBRA_CFLAGS"]
     utility, files = subject["utility"], subject["files"]
     try:
-        with PatchedTree(tree, patch, logfile):
+        with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile):
             make_utility(tree, utility, files, f"{cflags} -I{INCLUDE}", None, logfile, env)
             run(["extract-bc", "-o", str(out / f"{utility}.bc"), f"src/{utility}"], cwd=tree, env=env, log_to=logfile)
     finally:
@@ -145,7 +163,7 @@ def build_native(work, subject, patch, out, logfile):
     utility, files = subject["utility"], subject["files"]
     base_ld = "-fsanitize=address,undefined"
     try:
-        with PatchedTree(tree, patch, logfile):
+        with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile):
             for name, define, extra in [("old", "OLD", ""), ("new", "NEW", ""), ("new-cov", "NEW", "--coverage")]:
                 runtime = out / f"runtime-{define.lower()}.o"
                 run(["clang-15", *ASAN_FLAGS.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
@@ -238,29 +256,64 @@ def capture_tests(tree, subject, out, logfile):
         made = sorted(set(capture.iterdir()) - before)
         results[test] = (p.returncode, made)
         log(f"{test}: {len(made)} invocations of {utility} (make check status {p.returncode})")
+    added = subject.get("added_tests", [])
+    if added:
+        results[ADDED] = (0, [run_added_test(t, out, capture) for t in added])
+        log(f"{len(added)} invocations of the test upstream added with the fix")
     return results
 
 
-def executed_lines(invocation_dir, tree, subject, notes, annotated):
-    """The annotated lines (file, line) this invocation executed, from its .gcda files."""
+# The pseudo-test of subject.toml's `added_tests`: the invocations of the test upstream added
+# with the fix (in a later release's suite), run as the wrapper would record them.
+ADDED = "added with the fix"
+
+
+def run_added_test(test, out, capture):
+    """Runs one `added_tests` entry on the coverage build, recorded like a wrapped
+    invocation; returns its capture directory."""
+    inv = Path(tempfile.mkdtemp(prefix="added", dir=capture))
+    cwd = inv / "cwd"
+    cwd.mkdir()
+    files = {}
+    for name, text in test.get("files", {}).items():
+        (cwd / name).write_bytes(text.encode("utf-8", "surrogateescape"))
+        files[name] = text.encode("utf-8", "surrogateescape").hex()
+    args = test["args"]
+    stdin = test.get("stdin", "").encode("utf-8", "surrogateescape")
+    (inv / "invocation.json").write_text(json.dumps({
+        "args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
+        "stdin": stdin.hex(), "files": files}))
+    env = dict(os.environ, GCOV_PREFIX=str(inv / "gcov"), GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN_OPTIONS)
+    try:
+        subprocess.run([str(out / "new-cov"), *args], input=stdin, cwd=cwd, env=env, capture_output=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    return inv
+
+
+def executed_lines(invocation_dir, subject, notes, annotated):
+    """The annotated lines (file, line) this invocation executed, from its .gcda files (found
+    wherever under the invocation's directory the prefix put them)."""
     hit = []
     lines = subject["_annotated"]
     for f in subject["files"]:
-        src_dir = (tree / Path(f).parent).resolve()
-        gcda_dir = Path(str(invocation_dir) + str(src_dir))
         stem = Path(f).stem
-        gcdas = list(gcda_dir.glob(f"*{stem}.gcda")) if gcda_dir.is_dir() else []
-        for gcda in gcdas:
+        for gcda in sorted(invocation_dir.rglob(f"*{stem}.gcda")):
             gcno = notes / (gcda.name[: -len(".gcda")] + ".gcno")
             if not gcno.exists():
                 continue
-            shutil.copy2(gcno, gcda_dir / gcno.name)
+            shutil.copy2(gcno, gcda.parent / gcno.name)
             # Run where the notes' relative source paths name the annotated files.
-            p = run(["llvm-cov-15", "gcov", "-t", "-o", str(gcda_dir / gcda.name[: -len(".gcda")]), f],
-                    cwd=annotated, check=False)
+            p = run(["llvm-cov-15", "gcov", "-t", "-o", str(gcda)[: -len(".gcda")], f], cwd=annotated, check=False)
+            # -t prints every source file of the object (headers too): count f's section only.
+            section = None
             for text in p.stdout.decode(errors="replace").splitlines():
+                source = re.match(r"\s*-:\s*0:Source:(.*)", text)
+                if source:
+                    section = source.group(1).strip()
+                    continue
                 m = re.match(r"\s*([0-9]+)\*?:\s*(\d+):", text)
-                if m and int(m.group(1)) > 0 and int(m.group(2)) in lines.get(f, []):
+                if section == f and m and int(m.group(1)) > 0 and int(m.group(2)) in lines.get(f, []):
                     hit.append((f, int(m.group(2))))
     return hit
 
@@ -341,12 +394,12 @@ def main():
 
     notes = out / "gcno"
     tests_touching, invocations, touching, seeds = 0, 0, 0, []
-    for test, (status, made) in captured.items():
+    for test, (status, made) in sorted(captured.items()):
         any_touch = False
         for inv_dir in made:
             invocations += 1
             inv = json.loads((inv_dir / "invocation.json").read_text())
-            if executed_lines(inv_dir, work / "asan", subject, notes, out / "annotated"):
+            if executed_lines(inv_dir, subject, notes, out / "annotated"):
                 touching += 1
                 any_touch = True
                 seeds.append(seed_of(inv))

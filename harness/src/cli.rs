@@ -80,21 +80,24 @@ pub enum Command {
     /// Each job is a child `penumbra shadow ... --json` process (with `--replay` when the
     /// manifest asks for it, `--no-tests` otherwise) under the manifest's wall-time and memory
     /// limits (outcomes: ok, timeout, memory-out, killed by a signal from outside the batch,
-    /// error; a killed replaying job's complete tests are still replayed); a job dies with its
-    /// batch. Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
+    /// error, no-seeds for a project subject's seeded job without seeds; a killed replaying
+    /// job's complete tests are still replayed); a job dies with its batch. Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
     /// resumes where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
     /// (diff paths, exploration time and wall time per subject, divergences over time) are
     /// written. `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).
     /// The table has a row per job: outcome, diff paths (and the manifest's expected count),
-    /// states, instructions, errors, tests by kind and by replay class (one column per class,
-    /// empty unless replayed), solver queries and those reaching Bitwuzla, four-way checks and
-    /// those answered without it, cache hits, the budget that stopped the job, then solver,
-    /// exploration and wall time and peak memory.
+    /// for project subjects the tests and invocations of the project's test suite touching the
+    /// patch, states, instructions, errors, seeded mode's divergence points (its concolic
+    /// phase), tests by kind and by replay class (one column per class, empty unless
+    /// replayed), solver queries and those reaching Bitwuzla, four-way checks and those
+    /// answered without it, cache hits, the budget that stopped the job, then the time to the
+    /// first observable difference (a test replayed as regression, output-diff, fix or
+    /// expected), solver, exploration and wall time and peak memory.
     ///
     /// A manifest (`benches/suite/manifest.toml` is a full one):
     ///
     ///   name = "mine"                          # results go to results/mine/ by default
-    ///   [defaults]                             # any subject field but name/source
+    ///   [defaults]                             # any subject field but name/source/project
     ///   mode = ["complete", "seeded"]          # each mode is a job
     ///   configs = ["caches-on", "caches-off"]  # built in; define more under [configs]
     ///   flags = ["--bse-budget", "5"]          # extra `penumbra shadow` flags
@@ -106,6 +109,15 @@ pub enum Command {
     ///   source = "gcd_m1.c"                    # relative to the manifest
     ///   seeds = ["num=12,den=8"]               # one --seed each, for seeded mode
     ///   expected_diff_paths = 0                # optional, shown beside the result
+    ///   [[subject]]                            # a patch of a real project (subjects/README.md)
+    ///   name = "dd-appenderrors"
+    ///   project = "coreutils-9.1/dd-appenderrors"  # a subject directory, not a source
+    ///   prepare = ["python3", "../scripts/prepare-subject.py"]  # usually in [defaults]
+    ///
+    /// A project subject is prepared before the jobs run: `PREPARE PROJECT OUT/prepared/NAME`
+    /// (in the manifest's directory) writes there `prepared.json`: the program, its flags
+    /// (symbolic environment per mode, prebuilt native builds for replay), seeds taken from
+    /// the project's tests and how many of them touch the patch; its jobs run there.
     #[command(verbatim_doc_comment)]
     Batch(BatchArgs),
 }
@@ -389,7 +401,7 @@ pub struct RunArgs {
 pub struct NativeArgs {
     /// The old version, built natively (`-DPENUMBRA_VERSION_OLD`, with AddressSanitizer and
     /// UBSan, the replay runtime linked in): replay runs it instead of building the program.
-    #[arg(long, value_name = "EXE", requires = "native_new")]
+    #[arg(long, value_name = "EXE", requires = "native_new", conflicts_with = "fixed_version")]
     pub native_old: Option<PathBuf>,
     /// The new version, built natively like --native-old.
     #[arg(long, value_name = "EXE", requires = "native_old")]

@@ -65,7 +65,7 @@ fn records(out: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// `results.csv` as rows of column -> value.
-fn table(out: &Path) -> Vec<BTreeMap<String, String>> {
+pub fn table(out: &Path) -> Vec<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(out.join("results.csv")).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();

@@ -83,16 +83,7 @@ fn batch(dir: &Path, out: &Path) -> String {
 
 /// `results.csv` as (subject, mode) -> column -> value.
 fn table(out: &Path) -> BTreeMap<(String, String), BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(out.join("results.csv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
-            let row: BTreeMap<String, String> =
-                header.iter().map(|h| h.to_string()).zip(l.split(',').map(str::to_string)).collect();
-            ((row["subject"].clone(), row["mode"].clone()), row)
-        })
-        .collect()
+    crate::batch::table(out).into_iter().map(|row| ((row["subject"].clone(), row["mode"].clone()), row)).collect()
 }
 
 #[test]
@@ -142,6 +133,12 @@ fn project_subjects_are_prepared_and_replayed_on_their_native_builds() {
     assert!(log.contains("4 already finished, running 0"), "{log}");
     let runs = std::fs::read_to_string(dir.path().join("subjects/prepare-runs.log")).unwrap();
     assert_eq!(runs.lines().count(), 4);
+    // Native builds that change (same program, same flags) make their subject's jobs stale.
+    std::fs::write(dir.path().join("subjects/threshold/versions"), "NEW NEW\n").unwrap();
+    let log = batch(dir.path(), &out);
+    assert!(log.contains("2 already finished, running 2"), "{log}");
+    let rows = table(&out);
+    assert_eq!(rows[&("threshold".to_string(), "complete".to_string())]["class_silent"], "1");
 }
 
 #[test]

@@ -448,7 +448,8 @@ fn an_interrupted_or_killed_replay_leaves_no_program_running() {
     penumbra(["shadow", source.to_str().unwrap(), "--output-dir", out.to_str().unwrap()]).assert_status(0);
     let looper = dir.path().join("looper.c");
     std::fs::write(&looper, "int main(void) { for (;;) {} }\n").unwrap();
-    let exe = dir.path().join("looper");
+    // Canonical, as /proc/PID/exe names it.
+    let exe = dir.path().canonicalize().unwrap().join("looper");
     let status = std::process::Command::new("clang-15")
         .args(["-DPENUMBRA_VERSION_OLD", "-DPENUMBRA_NO_SANITIZERS", "-w"])
         .arg(&looper)
@@ -459,7 +460,7 @@ fn an_interrupted_or_killed_replay_leaves_no_program_running() {
         .unwrap();
     assert!(status.success());
     for signal in [libc::SIGTERM, libc::SIGKILL] {
-        let mut replay = std::process::Command::new(crate::support::penumbra_bin())
+        let replay = std::process::Command::new(crate::support::penumbra_bin())
             .args(["replay", out.to_str().unwrap(), "--timeout", "120", "--jobs", "1", "--native-old"])
             .arg(&exe)
             .arg("--native-new")
@@ -481,6 +482,8 @@ fn an_interrupted_or_killed_replay_leaves_no_program_running() {
         if signal == libc::SIGTERM {
             assert_eq!(output.status.code(), Some(0), "{stderr}");
             assert!(stderr.contains("replay interrupted: 1 of 1 tests were not replayed"), "{stderr}");
+            let report: Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+            assert_eq!((report["not_replayed"].as_u64(), report["tests"].as_array().map(Vec::len)), (Some(1), Some(0)));
         }
         let gone = std::time::Instant::now();
         while !processes_of(&exe).is_empty() {

@@ -33,8 +33,10 @@
 //! `prepared.json`: the program to explore (`source`), the `penumbra shadow` flags that go
 //! with it (environment sizes, prebuilt native builds for replay), the seeds it took from the
 //! project's tests, and how many of the tests' invocations touch the patch. Paths in it are
-//! relative to that directory, where the subject's jobs run. Without seeds (no test touches
-//! the patch), a prepared subject's seeded job is recorded as `no-seeds` rather than run.
+//! relative to that directory, where the subject's jobs run (so relative paths in the
+//! manifest's `flags` resolve there too: give project subjects absolute ones). A project
+//! subject is always replayed (`replay = true`); a `seeds` list of its own replaces the
+//! prepared seeds. Without seeds, its seeded job is recorded as `no-seeds` rather than run.
 //!
 //! Every error names the manifest, the line and the field, since a manifest of dozens of
 //! subjects is edited by hand; unknown fields are errors so that a typo cannot silently drop
@@ -46,6 +48,9 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
+
+/// `penumbra shadow` flags the batch sets itself (a manifest or a preparation may not).
+const RESERVED: [&str; 6] = ["--json", "--no-tests", "--mode", "--seed", "--replay", "--output-dir"];
 
 /// Limits used when neither the subject nor `[defaults]` sets one.
 pub const DEFAULT_MAX_TIME: f64 = 600.0;
@@ -329,16 +334,26 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                 list.get_ref().clone()
             }
         };
-        let seeds = s
-            .seeds
-            .clone()
-            .or_else(|| defaults.seeds.clone())
-            .or_else(|| prepared.as_ref().map(|p| p.seeds.clone()))
-            .unwrap_or_default();
+        // A project subject's own seeds come from its preparation, unless the subject names
+        // some itself; `[defaults]` seeds are for program subjects.
+        let seeds = match &prepared {
+            Some(p) => s.seeds.clone().unwrap_or_else(|| p.seeds.clone()),
+            None => s.seeds.clone().or_else(|| defaults.seeds.clone()).unwrap_or_default(),
+        };
         let flags = s.flags.clone().or_else(|| defaults.flags.clone()).unwrap_or_default();
         let replay = s.replay.or(defaults.replay).unwrap_or(false);
+        if let Some(p) = &prepared {
+            if !replay {
+                bail!("{here}: subject `{name}`: a `project` subject is replayed on its prepared native builds: set `replay = true`");
+            }
+            let reserved =
+                p.flags.iter().chain(p.mode_flags.values().flatten()).find(|f| RESERVED.contains(&f.as_str()));
+            if let Some(flag) = reserved {
+                bail!("{here}: subject `{name}`: its preparation's flags hold `{flag}`, which the batch sets itself");
+            }
+        }
         for flag in &flags {
-            if ["--json", "--no-tests", "--mode", "--seed", "--replay", "--output-dir"].contains(&flag.as_str()) {
+            if RESERVED.contains(&flag.as_str()) {
                 bail!("{here}: subject `{name}`: field `flags`: `{flag}` is set by the batch itself");
             }
         }
@@ -362,7 +377,9 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                 if prepared.is_none() {
                     bail!("{here}: subject `{name}`: mode `seeded` needs `seeds` (a list of NAME=VALUE,... strings)");
                 }
-                skip = Some("no seeds: no invocation of the project's tests executes an annotated line".to_string());
+                skip = Some(
+                    "no seeds: the preparation took none from the project's tests (none of their invocations executes an annotated line, or none fits seeded mode's bounds)".to_string(),
+                );
             }
             for config in &config_names {
                 let mut args = vec![source.clone(), "--mode".to_string(), mode.as_str().to_string()];
@@ -485,6 +502,45 @@ seeds = ["x=1", "x=2,y=3"]
         assert_eq!(ids, ["a.complete.caches-on", "a.complete.caches-off", "a.seeded.caches-on", "a.seeded.caches-off"]);
         assert_eq!(m.jobs[3].args[..7], ["a.c", "--mode", "seeded", "--seed", "x=1", "--seed", "x=2,y=3"]);
         assert!(m.jobs[3].args.contains(&"--no-cex-cache".to_string()));
+    }
+
+    #[test]
+    fn project_subjects_take_the_prepared_program_flags_and_seeds() {
+        let d = dir_with(&[]);
+        std::fs::create_dir(d.path().join("p")).unwrap();
+        let text = "name = \"t\"\n[defaults]\nmode = [\"complete\", \"seeded\"]\nseeds = [\"x=1\"]\nprepare = [\"prep\"]\nreplay = true\n[[subject]]\nname = \"a\"\nproject = \"p\"\n";
+        let prepared = |seeds: Vec<String>| {
+            let mode_flags =
+                BTreeMap::from([("seeded".to_string(), vec!["--sym-args".into(), "0".into(), "1".into(), "2".into()])]);
+            move |p: &Preparation| -> Result<Prepared> {
+                assert_eq!(
+                    (p.subject.as_str(), p.project.as_str(), p.command.as_slice()),
+                    ("a", "p", &["prep".to_string()][..])
+                );
+                Ok(Prepared {
+                    source: "u.bc".into(),
+                    flags: vec!["--libc".into(), "musl".into()],
+                    mode_flags: mode_flags.clone(),
+                    seeds: seeds.clone(),
+                    seed_selection: None,
+                    dir: PathBuf::from("/prep/a"),
+                })
+            }
+        };
+        let m = parse(text, &d.path().join("m.toml"), &mut prepared(vec!["n_args=0".into()])).unwrap();
+        let seeded = &m.jobs[1];
+        assert_eq!((seeded.source.as_str(), seeded.dir.as_path()), ("u.bc", Path::new("/prep/a")));
+        // The prepared seeds, not [defaults]'s; the prepared flags, then the mode's own.
+        assert_eq!(
+            seeded.args[..9],
+            ["u.bc", "--mode", "seeded", "--seed", "n_args=0", "--libc", "musl", "--sym-args", "0"]
+        );
+        assert!(!m.jobs[0].args.contains(&"--sym-args".to_string()) && m.jobs[1].skip.is_none());
+        let m = parse(text, &d.path().join("m.toml"), &mut prepared(Vec::new())).unwrap();
+        assert!(m.jobs[1].skip.as_deref().is_some_and(|s| s.starts_with("no seeds")), "{:?}", m.jobs[1].skip);
+        let unreplayed = text.replace("replay = true\n", "");
+        let e = format!("{:#}", parse(&unreplayed, &d.path().join("m.toml"), &mut prepared(Vec::new())).unwrap_err());
+        assert!(e.contains("m.toml:7") && e.contains("replay = true"), "{e}");
     }
 
     #[test]

@@ -33,18 +33,19 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
         return merge(m);
     }
     let Some(path) = &args.manifest else { bail!("penumbra batch needs a MANIFEST.toml (or `merge DIR...`)") };
-    let text = manifest::read(path)?;
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => PathBuf::from("results").join(manifest::batch_name(&text, path)?),
-    };
-    let manifest = manifest::parse(&text, path, &mut |p| prepare(p, &out))?;
+    // The command line is checked before any preparation, which may take minutes.
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let parallel = match args.jobs {
         Some(0) => bail!("--jobs must be at least 1"),
         Some(n) => n,
         None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
     };
+    let text = manifest::read(path)?;
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => PathBuf::from("results").join(manifest::batch_name(&text, path)?),
+    };
+    let manifest = manifest::parse(&text, path, &mut |p| prepare(p, &out))?;
 
     // The shard's slice: every N-th job in manifest order, so that slices of a manifest with
     // expensive subjects next to each other stay balanced.
@@ -150,7 +151,12 @@ fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> 
     let target = std::path::absolute(out.join("prepared").join(&p.subject))?;
     std::fs::create_dir_all(&target).with_context(|| format!("cannot create {}", target.display()))?;
     eprintln!("batch: preparing {} ({} {} {})", p.subject, p.command.join(" "), p.project, target.display());
-    let status = std::process::Command::new(&p.command[0])
+    // A command given as a path is relative to the manifest, like every path in it.
+    let program = match p.command[0].contains('/') {
+        true => p.dir.join(&p.command[0]),
+        false => PathBuf::from(&p.command[0]),
+    };
+    let status = std::process::Command::new(&program)
         .args(&p.command[1..])
         .arg(&p.project)
         .arg(&target)

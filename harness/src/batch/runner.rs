@@ -181,10 +181,17 @@ fn salvage(
     err_path: &Path,
     finished: &mut Finished,
 ) -> io::Result<String> {
-    let timeout = job.args.iter().position(|a| a == "--replay-timeout").and_then(|i| job.args.get(i + 1));
     let mut args: Vec<OsString> = vec!["replay".into(), dir.as_os_str().to_owned(), "--json".into()];
-    if let Some(t) = timeout {
-        args.extend(["--timeout".into(), t.into()]);
+    // The job's replay settings, so that its salvaged tests are classified as its own would
+    // have been (on the same prebuilt builds, against the same fixed version).
+    let same = ["--native-old", "--native-new", "--native-fixed", "--fixed-version"];
+    for (i, arg) in job.args.iter().enumerate() {
+        let Some(value) = job.args.get(i + 1) else { break };
+        if arg == "--replay-timeout" {
+            args.extend(["--timeout".into(), value.into()]);
+        } else if same.contains(&arg.as_str()) {
+            args.extend([arg.into(), value.into()]);
+        }
     }
     let end = run_child(exe, &args, &job.dir, limits, out_path, err_path)?;
     let said = tail(err_path)?;

@@ -2,9 +2,9 @@
 //! file, fsync, rename), so that a batch killed at any moment leaves only whole records and a
 //! rerun skips exactly the jobs that finished.
 //!
-//! A record carries a fingerprint of what the job ran (arguments, limits, and the source
-//! file's bytes): a record whose fingerprint no longer matches the manifest is stale and its
-//! job runs again.
+//! A record carries a fingerprint of what the job ran (arguments, limits, and the bytes of the
+//! source file and of the files replay runs or builds: `--native-*`, `--fixed-version`): a
+//! record whose fingerprint no longer matches the manifest is stale and its job runs again.
 
 use super::manifest::{Job, SeedSelection};
 use super::runner::Finished;
@@ -46,7 +46,8 @@ pub struct JobRecord {
     /// A prepared subject's seeds: how many of the project's tests touch the patch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_selection: Option<SeedSelection>,
-    /// ok, timeout, memory-out, killed (by a signal from outside the batch) or error.
+    /// ok, timeout, memory-out, killed (by a signal from outside the batch), error, or
+    /// no-seeds (a prepared subject's seeded job, not run).
     pub outcome: String,
     /// Wall time of the child process, compile included.
     pub wall_s: f64,
@@ -89,6 +90,14 @@ pub fn fingerprint(job: &Job) -> Result<String> {
     }
     h = fnv1a(format!("{}|{}", job.max_time, job.max_memory_mb).as_bytes(), h);
     h = fnv1a(&bytes, h);
+    // The files replay runs or builds besides the source: a rebuilt native executable (a
+    // prepared subject's, after its runtime or patch changed) makes the job stale too.
+    let replayed = ["--native-old", "--native-new", "--native-fixed", "--fixed-version"];
+    for pair in job.args.windows(2).filter(|w| replayed.contains(&w[0].as_str())) {
+        let file = job.dir.join(&pair[1]);
+        let bytes = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+        h = fnv1a(&bytes, h);
+    }
     Ok(format!("{h:016x}"))
 }
 

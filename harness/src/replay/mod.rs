@@ -159,7 +159,7 @@ impl Builds {
                 old: prebuilt.old.clone(),
                 new: prebuilt.new.clone(),
                 fixed: prebuilt.fixed.clone(),
-                checks: "prebuilt (--native-old, --native-new)",
+                checks: "prebuilt executables",
             });
         }
         let files = info.sources();
@@ -251,6 +251,7 @@ fn replay_tests(
         wall: start.elapsed(),
         timeout: options.timeout,
         builds: checks,
+        not_replayed: left,
     };
     // A full disk must not cost the replay: the report still goes to stdout.
     let path = dir.join(REPORT);

@@ -247,34 +247,61 @@ fn run_clang(mut clang: Command, build: Build, file: &Path) -> Result<()> {
     Ok(())
 }
 
+/// How long a build may take to answer the start-up probe (sanitizers start in milliseconds).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Checks that `exe` starts in this environment (its sanitizers can initialise, its libraries
 /// load), so that no start-up failure is ever classified as the program's error.
 pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
-    let log = scratch.with_extension("probe.san");
-    let spawned = Command::new(exe)
-        .env("PENUMBRA_REPLAY_PROBE", "1")
+    let log = std::path::absolute(scratch.with_extension("probe.san"))?;
+    let err_path = scratch.with_extension("probe.stderr");
+    let exe = &std::path::absolute(exe)?;
+    let dir = scratch.parent().unwrap_or(Path::new("."));
+    // A prebuilt executable without the runtime runs as the program itself: in the scratch
+    // directory, its output thrown away, for a bounded time.
+    let mut cmd = Command::new(exe);
+    cmd.env("PENUMBRA_REPLAY_PROBE", "1")
         .env("ASAN_OPTIONS", format!("{ASAN_OPTIONS}:log_path=\"{}\"", log.display()))
         .env("UBSAN_OPTIONS", format!("{UBSAN_OPTIONS}:log_path=\"{}\"", log.display()))
+        .current_dir(dir)
         .stdin(Stdio::null())
-        .output();
-    let out = match spawned {
-        Ok(out) => out,
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(File::create(&err_path).with_context(|| format!("cannot create {}", err_path.display()))?));
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
         Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) => {
             bail!("{} is not an executable for this machine ({e})", exe.display())
         }
         Err(e) => bail!("cannot run {}: {e}", exe.display()),
     };
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if start.elapsed() > PROBE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(
+                "the native build {} did not answer the replay runtime's start-up probe within {} s: it lacks penumbra's replay runtime (see --native-old)",
+                exe.display(),
+                PROBE_TIMEOUT.as_secs()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stderr = String::from_utf8_lossy(&read(&err_path)?).into_owned();
+    let _ = std::fs::remove_file(&err_path);
     let text = format!("{}\n{stderr}", take_logs(&log)?);
-    if out.status.success() && stderr.contains("penumbra-replay: started") {
+    if status.success() && stderr.contains("penumbra-replay: started") {
         return Ok(());
     }
-    let how = match (out.status.code(), out.status.signal()) {
+    let how = match (status.code(), status.signal()) {
         (Some(code), _) => format!("exit status {code}"),
         (None, Some(sig)) => format!("killed by {}", signal_name(sig)),
-        _ => out.status.to_string(),
+        _ => status.to_string(),
     };
-    let cause = if out.status.success() {
+    let cause = if status.success() {
         "it ran to its end without the replay runtime's start-up message: it lacks penumbra's replay \
          runtime (a prebuilt executable needs harness/src/replay/runtime.c, compiled with the build's \
          PENUMBRA_VERSION_OLD or _NEW, linked in)"

@@ -56,6 +56,8 @@ pub struct Report {
     pub timeout: Duration,
     /// How the native builds were made ("AddressSanitizer + UBSan", ...).
     pub builds: &'static str,
+    /// Tests an interrupt left unreplayed (not in `tests`).
+    pub not_replayed: usize,
 }
 
 impl Report {
@@ -77,6 +79,7 @@ impl Report {
             "fixed_version": self.fixed_version.as_ref().map(|f| f.display().to_string()),
             "timeout_s": self.timeout.as_secs_f64(),
             "classes": classes,
+            "not_replayed": self.not_replayed,
             "tests": self.tests_json(),
         })
     }
@@ -93,6 +96,9 @@ impl Report {
             self.builds,
             self.wall.as_secs_f64()
         );
+        if self.not_replayed > 0 {
+            let _ = writeln!(out, "  interrupted: {} more tests were not replayed", self.not_replayed);
+        }
         if self.tests.is_empty() {
             let _ = writeln!(out, "  nothing to replay");
             return out;
