@@ -333,13 +333,19 @@ def seed_of(inv):
     return tuple(args), stdin, tuple(files)
 
 
-def seeded_environment(seeds):
+def seeded_environment(added, seeds):
     """The smallest environment holding every seed (within the bounds), and the seeds in it
-    as `--seed` strings."""
-    fitting = [s for s in seeds if len(s[0]) <= MAX_SEED_ARGS and all(len(a) <= MAX_SEED_ARG_LEN for a in s[0])
-               and len(s[1]) <= MAX_SEED_STDIN and len(s[2]) <= MAX_SEED_FILES
-               and all(len(f) <= MAX_SEED_FILE for f in s[2])]
-    fitting = sorted(set(fitting), key=lambda s: (sum(map(len, s[0])) + len(s[1]) + sum(map(len, s[2])), s))
+    as `--seed` strings: those of the test added with the fix first (in their order), then the
+    others, smallest first, up to MAX_SEEDS."""
+    def fits(s):
+        return (len(s[0]) <= MAX_SEED_ARGS and all(len(a) <= MAX_SEED_ARG_LEN for a in s[0])
+                and len(s[1]) <= MAX_SEED_STDIN and len(s[2]) <= MAX_SEED_FILES
+                and all(len(f) <= MAX_SEED_FILE for f in s[2]))
+    size = lambda s: (sum(map(len, s[0])) + len(s[1]) + sum(map(len, s[2])), s)
+    fitting = []
+    for s in [s for s in added if fits(s)] + sorted({s for s in seeds if fits(s)}, key=size):
+        if s not in fitting:
+            fitting.append(s)
     fitting = fitting[:MAX_SEEDS]
     if not fitting:
         return [], [], 0
@@ -393,7 +399,7 @@ def main():
     captured = build_native(work, subject, patch, out, logfile)
 
     notes = out / "gcno"
-    tests_touching, invocations, touching, seeds = 0, 0, 0, []
+    tests_touching, invocations, touching, seeds, added = 0, 0, 0, [], []
     for test, (status, made) in sorted(captured.items()):
         any_touch = False
         for inv_dir in made:
@@ -402,9 +408,9 @@ def main():
             if executed_lines(inv_dir, subject, notes, out / "annotated"):
                 touching += 1
                 any_touch = True
-                seeds.append(seed_of(inv))
+                (added if test == ADDED else seeds).append(seed_of(inv))
         tests_touching += any_touch
-    env_flags, seed_strings, used = seeded_environment(seeds)
+    env_flags, seed_strings, used = seeded_environment(added, seeds)
     log(f"{subject_dir.name}: {touching} of {invocations} invocations ({tests_touching} of {len(captured)} tests) "
         f"execute an annotated line; {used} distinct seeds fit seeded mode's bounds")
     shutil.rmtree(out / "captured", ignore_errors=True)
