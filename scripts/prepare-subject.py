@@ -13,8 +13,8 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
   linked in (scripts/coreutils-tree.sh asan), for replay (`--native-old`, `--native-new`);
 - seeds: the project's own tests (`make check TESTS=...` in the patched ASan tree, new
   version) run with the utility replaced by a wrapper that records each invocation's argv,
-  stdin and input files and runs a coverage build of the new version; the invocations that
-  executed an annotated line become seeds (Shadow's "tests touching the patch"), with the
+  stdin and input files and runs coverage builds of both versions; the invocations that
+  executed an annotated line in either become seeds (Shadow's "tests touching the patch"), with the
   invocations of the test upstream added with the fix (subject.toml's `added_tests`, taken
   from a later release's suite) as one more test;
 - prepared.json: the source, the flags of every job (libc, native builds) and of each mode
@@ -156,15 +156,21 @@ def build_bitcode(work, subject, patch, out, logfile):
         make_utility(tree, utility, files, cflags, None, logfile, env)
 
 
+# The native builds: old and new for replay, and both with coverage for the tests' runs. Both:
+# a line the patch removes runs only in the old version (`change (cond, 0)` compiles to
+# nothing in the new), a line it adds only in the new.
+COVERAGE_BUILDS = [("old", "OLD", ""), ("new", "NEW", ""), ("old-cov", "OLD", "--coverage"),
+                   ("new-cov", "NEW", "--coverage")]
+
+
 def build_native(work, subject, patch, out, logfile):
-    """old, new and new-cov (the new version with coverage, for the tests' runs), each with
-    the replay runtime."""
+    """The native builds of COVERAGE_BUILDS, each with the replay runtime."""
     tree = work / "asan"
     utility, files = subject["utility"], subject["files"]
     base_ld = "-fsanitize=address,undefined"
     try:
         with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile):
-            for name, define, extra in [("old", "OLD", ""), ("new", "NEW", ""), ("new-cov", "NEW", "--coverage")]:
+            for name, define, extra in COVERAGE_BUILDS:
                 runtime = out / f"runtime-{define.lower()}.o"
                 run(["clang-15", *ASAN_FLAGS.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
                      str(RUNTIME), "-o", str(runtime)], log_to=logfile)
@@ -172,16 +178,18 @@ def build_native(work, subject, patch, out, logfile):
                 make_utility(tree, utility, files, cflags, f"{base_ld} {extra} {runtime}", logfile,
                              {"ASAN_OPTIONS": ASAN_OPTIONS})
                 shutil.copy2(tree / "src" / utility, out / name)
-            # The annotated files and their coverage notes, for reading the tests' runs.
+                if extra:
+                    # The build's coverage notes, for reading the tests' runs.
+                    notes = out / "gcno" / name
+                    shutil.rmtree(notes, ignore_errors=True)
+                    notes.mkdir(parents=True)
+                    for f in files:
+                        for gcno in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gcno"):
+                            shutil.move(gcno, notes / gcno.name)
+            # The annotated files, whose lines the notes name.
             for f in files:
                 (out / "annotated" / f).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(tree / f, out / "annotated" / f)
-            notes = out / "gcno"
-            shutil.rmtree(notes, ignore_errors=True)
-            notes.mkdir()
-            for f in files:
-                for gcno in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gcno"):
-                    shutil.copy2(gcno, notes / gcno.name)
             seeds = capture_tests(tree, subject, out, logfile)
     finally:
         # The pristine utility again (and no coverage files left behind).
@@ -193,7 +201,8 @@ def build_native(work, subject, patch, out, logfile):
 
 
 WRAPPER = r'''#!/usr/bin/env python3
-# penumbra prepare-subject: records this invocation, then runs the coverage build.
+# penumbra prepare-subject: records this invocation, then runs the coverage builds (the new
+# version's as the program the test sees).
 import json, os, signal, subprocess, sys, tempfile
 capture = tempfile.mkdtemp(prefix="inv", dir=@CAPTURE@)
 args = sys.argv[1:]
@@ -216,7 +225,14 @@ for a in args:
 with open(os.path.join(capture, "invocation.json"), "w") as f:
     json.dump({"args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
                "stdin": None if data is None else data.hex(), "files": files}, f)
-env = dict(os.environ, GCOV_PREFIX=capture, GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=@ASAN@)
+env = dict(os.environ, GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=@ASAN@)
+# The old version first, for its coverage only (its output is the test's business no more).
+try:
+    subprocess.run([sys.argv[0]] + args, executable=@OLD@, input=data or b"", stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, env=dict(env, GCOV_PREFIX=os.path.join(capture, "old-cov")), timeout=10)
+except subprocess.TimeoutExpired:
+    pass
+env["GCOV_PREFIX"] = os.path.join(capture, "new-cov")
 if data is None:
     p = subprocess.run([sys.argv[0]] + args, executable=@REAL@, stdin=subprocess.DEVNULL, env=env)
 else:
@@ -236,6 +252,7 @@ def capture_tests(tree, subject, out, logfile):
     shutil.rmtree(capture, ignore_errors=True)
     capture.mkdir()
     wrapper = WRAPPER.replace("@CAPTURE@", repr(str(capture))).replace("@REAL@", repr(str(out / "new-cov")))
+    wrapper = wrapper.replace("@OLD@", repr(str(out / "old-cov")))
     wrapper = wrapper.replace("@LIMIT@", str(CAPTURE_FILE_LIMIT)).replace("@ASAN@", repr(ASAN_OPTIONS))
     prog = tree / "src" / utility
     prog.write_text(wrapper)
@@ -283,11 +300,12 @@ def run_added_test(test, out, capture):
     (inv / "invocation.json").write_text(json.dumps({
         "args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
         "stdin": stdin.hex(), "files": files}))
-    env = dict(os.environ, GCOV_PREFIX=str(inv / "gcov"), GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN_OPTIONS)
-    try:
-        subprocess.run([str(out / "new-cov"), *args], input=stdin, cwd=cwd, env=env, capture_output=True, timeout=10)
-    except subprocess.TimeoutExpired:
-        pass
+    for build in ["old-cov", "new-cov"]:
+        env = dict(os.environ, GCOV_PREFIX=str(inv / build), GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN_OPTIONS)
+        try:
+            subprocess.run([str(out / build), *args], input=stdin, cwd=cwd, env=env, capture_output=True, timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
     return inv
 
 
@@ -296,10 +314,10 @@ def executed_lines(invocation_dir, subject, notes, annotated):
     wherever under the invocation's directory the prefix put them)."""
     hit = []
     lines = subject["_annotated"]
-    for f in subject["files"]:
+    for f, build in [(f, b) for f in subject["files"] for b in ["old-cov", "new-cov"]]:
         stem = Path(f).stem
-        for gcda in sorted(invocation_dir.rglob(f"*{stem}.gcda")):
-            gcno = notes / (gcda.name[: -len(".gcda")] + ".gcno")
+        for gcda in sorted((invocation_dir / build).rglob(f"*{stem}.gcda")):
+            gcno = notes / build / (gcda.name[: -len(".gcda")] + ".gcno")
             if not gcno.exists():
                 continue
             shutil.copy2(gcno, gcda.parent / gcno.name)
