@@ -13,8 +13,9 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
   linked in (scripts/coreutils-tree.sh asan), for replay (`--native-old`, `--native-new`);
 - seeds: the project's own tests (`make check TESTS=...` in the patched ASan tree, new
   version) run with the utility replaced by a wrapper that records each invocation's argv,
-  stdin and input files and runs coverage builds of both versions; the invocations that
-  executed an annotated line in either become seeds (Shadow's "tests touching the patch"), with the
+  stdin and input files and runs the new version's coverage build, each invocation then run
+  again on the old version's (in a scratch directory with its recorded files); the invocations
+  that executed an annotated line in either become seeds (Shadow's "tests touching the patch"), with the
   invocations of the test upstream added with the fix (subject.toml's `added_tests`, taken
   from a later release's suite) as one more test;
 - prepared.json: the source, the flags of every job (libc, native builds) and of each mode
@@ -201,8 +202,7 @@ def build_native(work, subject, patch, out, logfile):
 
 
 WRAPPER = r'''#!/usr/bin/env python3
-# penumbra prepare-subject: records this invocation, then runs the coverage builds (the new
-# version's as the program the test sees).
+# penumbra prepare-subject: records this invocation, then runs the new version's coverage build.
 import json, os, signal, subprocess, sys, tempfile
 capture = tempfile.mkdtemp(prefix="inv", dir=@CAPTURE@)
 args = sys.argv[1:]
@@ -225,14 +225,7 @@ for a in args:
 with open(os.path.join(capture, "invocation.json"), "w") as f:
     json.dump({"args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
                "stdin": None if data is None else data.hex(), "files": files}, f)
-env = dict(os.environ, GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=@ASAN@)
-# The old version first, for its coverage only (its output is the test's business no more).
-try:
-    subprocess.run([sys.argv[0]] + args, executable=@OLD@, input=data or b"", stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, env=dict(env, GCOV_PREFIX=os.path.join(capture, "old-cov")), timeout=10)
-except subprocess.TimeoutExpired:
-    pass
-env["GCOV_PREFIX"] = os.path.join(capture, "new-cov")
+env = dict(os.environ, GCOV_PREFIX=os.path.join(capture, "new-cov"), GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=@ASAN@)
 if data is None:
     p = subprocess.run([sys.argv[0]] + args, executable=@REAL@, stdin=subprocess.DEVNULL, env=env)
 else:
@@ -252,7 +245,6 @@ def capture_tests(tree, subject, out, logfile):
     shutil.rmtree(capture, ignore_errors=True)
     capture.mkdir()
     wrapper = WRAPPER.replace("@CAPTURE@", repr(str(capture))).replace("@REAL@", repr(str(out / "new-cov")))
-    wrapper = wrapper.replace("@OLD@", repr(str(out / "old-cov")))
     wrapper = wrapper.replace("@LIMIT@", str(CAPTURE_FILE_LIMIT)).replace("@ASAN@", repr(ASAN_OPTIONS))
     prog = tree / "src" / utility
     prog.write_text(wrapper)
@@ -286,27 +278,36 @@ ADDED = "added with the fix"
 
 
 def run_added_test(test, out, capture):
-    """Runs one `added_tests` entry on the coverage build, recorded like a wrapped
+    """Runs one `added_tests` entry on both coverage builds, recorded like a wrapped
     invocation; returns its capture directory."""
     inv = Path(tempfile.mkdtemp(prefix="added", dir=capture))
-    cwd = inv / "cwd"
-    cwd.mkdir()
-    files = {}
-    for name, text in test.get("files", {}).items():
-        (cwd / name).write_bytes(text.encode("utf-8", "surrogateescape"))
-        files[name] = text.encode("utf-8", "surrogateescape").hex()
-    args = test["args"]
+    files = {name: text.encode("utf-8", "surrogateescape").hex() for name, text in test.get("files", {}).items()}
     stdin = test.get("stdin", "").encode("utf-8", "surrogateescape")
     (inv / "invocation.json").write_text(json.dumps({
-        "args": [a.encode("utf-8", "surrogateescape").hex() for a in args],
+        "args": [a.encode("utf-8", "surrogateescape").hex() for a in test["args"]],
         "stdin": stdin.hex(), "files": files}))
     for build in ["old-cov", "new-cov"]:
-        env = dict(os.environ, GCOV_PREFIX=str(inv / build), GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN_OPTIONS)
-        try:
-            subprocess.run([str(out / build), *args], input=stdin, cwd=cwd, env=env, capture_output=True, timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
+        rerun(inv, out, build)
     return inv
+
+
+def rerun(inv, out, build):
+    """Runs a recorded invocation on `build` (coverage into inv/build), in a scratch directory
+    holding its recorded input files. The tests ran only the new version: this gives the old
+    version's coverage (a line the patch removes runs only there), away from the test's own
+    files and pipes."""
+    rec = json.loads((inv / "invocation.json").read_text())
+    cwd = inv / f"cwd-{build}"
+    cwd.mkdir()
+    for name, content in rec["files"].items():
+        (cwd / name).write_bytes(bytes.fromhex(content))
+    args = [bytes.fromhex(a) for a in rec["args"]]
+    stdin = bytes.fromhex(rec["stdin"]) if rec.get("stdin") else b""
+    env = dict(os.environ, GCOV_PREFIX=str(inv / build), GCOV_PREFIX_STRIP="0", ASAN_OPTIONS=ASAN_OPTIONS)
+    try:
+        subprocess.run([str(out / build), *args], input=stdin, cwd=cwd, env=env, capture_output=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def executed_lines(invocation_dir, subject, notes, annotated):
@@ -423,6 +424,8 @@ def main():
         for inv_dir in made:
             invocations += 1
             inv = json.loads((inv_dir / "invocation.json").read_text())
+            if test != ADDED:
+                rerun(inv_dir, out, "old-cov")
             if executed_lines(inv_dir, subject, notes, out / "annotated"):
                 touching += 1
                 any_touch = True
