@@ -436,6 +436,18 @@ fn processes_of(exe: &Path) -> Vec<i32> {
     found
 }
 
+/// Kills every run of a program when dropped: a failing test leaves no loop behind.
+struct Reaper(std::path::PathBuf);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        for pid in processes_of(&self.0) {
+            // SAFETY: a signal to a process of ours that runs the test's own program.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+}
+
 /// Replay on prebuilt executables that never end (the replay runtime linked in, so they start):
 /// a SIGTERM stops the replay at once (not after the run's timeout) and reports what was not
 /// replayed; a SIGKILL leaves no run of the program behind.
@@ -450,6 +462,7 @@ fn an_interrupted_or_killed_replay_leaves_no_program_running() {
     std::fs::write(&looper, "int main(void) { for (;;) {} }\n").unwrap();
     // Canonical, as /proc/PID/exe names it.
     let exe = dir.path().canonicalize().unwrap().join("looper");
+    let _reaper = Reaper(exe.clone());
     let status = std::process::Command::new("clang-15")
         .args(["-DPENUMBRA_VERSION_OLD", "-DPENUMBRA_NO_SANITIZERS", "-w"])
         .arg(&looper)
