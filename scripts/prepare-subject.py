@@ -18,6 +18,8 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
   that executed an annotated line in either become seeds (Shadow's "tests touching the patch"), with the
   invocations of the test upstream added with the fix (subject.toml's `added_tests`, taken
   from a later release's suite) as one more test;
+- fixed: with subject.toml's `fixed_patch` (a later fix of a regression, as a diff on top of
+  the annotated tree), the fixed version built like new, for replay's `--native-fixed`;
 - prepared.json: the source, the flags of every job (libc, native builds) and of each mode
   (complete mode's environment from subject.toml; seeded mode's sized to hold the seeds), the
   seeds, and the counts of the selection.
@@ -192,6 +194,8 @@ def build_native(work, subject, patch, out, logfile):
                 (out / "annotated" / f).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(tree / f, out / "annotated" / f)
             seeds = capture_tests(tree, subject, out, logfile)
+            if "fixed_patch" in subject:
+                build_fixed(tree, subject, out, base_ld, logfile)
     finally:
         # The pristine utility again (and no coverage files left behind).
         for f in files:
@@ -199,6 +203,23 @@ def build_native(work, subject, patch, out, logfile):
                 stale.unlink()
         make_utility(tree, utility, files, ASAN_FLAGS, base_ld, logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
     return seeds
+
+
+def build_fixed(tree, subject, out, base_ld, logfile):
+    """The fixed version (replay's `--native-fixed`): subject.toml's `fixed_patch`, a diff
+    against the annotated tree whose new version is the later fix, applied on top of it and
+    built as the new version. It may change only the annotated files (the tree restores
+    those)."""
+    fixed_patch = Path(subject["_dir"]) / subject["fixed_patch"]
+    changed = {re.sub(r"^b/", "", m) for m in re.findall(r"^\+\+\+ (\S+)", fixed_patch.read_text(), re.M)}
+    strays = sorted(set(changed) - set(subject["files"]))
+    if strays:
+        sys.exit(f"prepare-subject: {fixed_patch} changes {', '.join(strays)}, not among the subject's files")
+    run(["patch", "-p1", "--forward", "--quiet", "-i", str(fixed_patch)], cwd=tree, log_to=logfile)
+    runtime = out / "runtime-new.o"
+    make_utility(tree, subject["utility"], subject["files"], f"{ASAN_FLAGS} -DPENUMBRA_VERSION_NEW -I{INCLUDE}",
+                 f"{base_ld} {runtime}", logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
+    shutil.copy2(tree / "src" / subject["utility"], out / "fixed")
 
 
 WRAPPER = r'''#!/usr/bin/env python3
@@ -396,10 +417,12 @@ def main():
     if project != "coreutils-9.1":
         sys.exit(f"prepare-subject: {subject_dir}: only coreutils-9.1 subjects can be prepared (not {project})")
     subject = tomllib.loads((subject_dir / "subject.toml").read_text())
+    subject["_dir"] = subject_dir
     patch = subject_dir / "annotation.patch"
     out.mkdir(parents=True, exist_ok=True)
     inputs = hashlib.sha256()
-    for f in [subject_dir / "subject.toml", patch, Path(__file__), RUNTIME, INCLUDE / "penumbra.h"]:
+    fixed = [subject_dir / subject["fixed_patch"]] if "fixed_patch" in subject else []
+    for f in [subject_dir / "subject.toml", patch, *fixed, Path(__file__), RUNTIME, INCLUDE / "penumbra.h"]:
         inputs.update(f.read_bytes())
     stamp = out / ".inputs"
     if stamp.exists() and stamp.read_text() == inputs.hexdigest() and (out / "prepared.json").exists():
@@ -448,7 +471,8 @@ def main():
 
     prepared = {
         "source": f"{subject['utility']}.bc",
-        "flags": ["--libc", "musl", "--native-old", "old", "--native-new", "new"],
+        "flags": ["--libc", "musl", "--native-old", "old", "--native-new", "new"]
+        + (["--native-fixed", "fixed"] if "fixed_patch" in subject else []),
         "mode_flags": {"complete": environment(subject), "seeded": env_flags},
         "seeds": seed_strings,
         "seed_selection": {"tests": len(captured), "invocations": invocations, "touching": touching,

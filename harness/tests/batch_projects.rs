@@ -181,3 +181,56 @@ fn replay_checks_prebuilt_executables_carry_the_replay_runtime() {
     assert_eq!(result.status, Some(2), "{}", result.stderr);
     assert!(result.stderr.contains("add --replay"), "{}", result.stderr);
 }
+
+/// The threshold example built natively as `version` (`OLD`/`NEW`) with the replay runtime.
+fn native_build(dir: &Path, version: &str, name: &str) -> std::path::PathBuf {
+    let exe = dir.join(name);
+    let status = std::process::Command::new("clang-15")
+        .args(["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-w"])
+        .arg(format!("-DPENUMBRA_VERSION_{version}"))
+        .arg("-I")
+        .arg(include_dir())
+        .arg(repo_root().join("examples/threshold.c"))
+        .arg(repo_root().join("harness/src/replay/runtime.c"))
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    exe
+}
+
+/// `--native-fixed`: a prebuilt fixed version decides an output difference, as
+/// `--fixed-version` does for a C file: `expected` where the new version behaves like it,
+/// `regression` where it does not.
+#[test]
+fn a_prebuilt_fixed_version_decides_output_differences() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (native_build(dir.path(), "OLD", "old"), native_build(dir.path(), "NEW", "new"));
+    let source = repo_root().join("examples/threshold.c");
+    for (fixed, class) in [(&new, "expected"), (&old, "regression")] {
+        let out = dir.path().join(format!("out-{class}"));
+        let result = penumbra([
+            "shadow",
+            source.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+            "--replay",
+            "--json",
+            "--native-old",
+            old.to_str().unwrap(),
+            "--native-new",
+            new.to_str().unwrap(),
+            "--native-fixed",
+            fixed.to_str().unwrap(),
+        ]);
+        result.assert_no_panic();
+        result.assert_status(0);
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        let classes: Vec<&str> =
+            report["tests"].as_array().unwrap().iter().map(|t| t["class"].as_str().unwrap()).collect();
+        assert_eq!(classes, [class], "{report}");
+        assert_eq!(report["fixed_version"].as_str(), Some(fixed.to_str().unwrap()));
+    }
+}
