@@ -185,18 +185,7 @@ fn replay_checks_prebuilt_executables_carry_the_replay_runtime() {
 /// The threshold example built natively as `version` (`OLD`/`NEW`) with the replay runtime.
 fn native_build(dir: &Path, version: &str, name: &str) -> std::path::PathBuf {
     let exe = dir.join(name);
-    let status = std::process::Command::new("clang-15")
-        .args(["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-w"])
-        .arg(format!("-DPENUMBRA_VERSION_{version}"))
-        .arg("-I")
-        .arg(include_dir())
-        .arg(repo_root().join("examples/threshold.c"))
-        .arg(repo_root().join("harness/src/replay/runtime.c"))
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    crate::support::native_with_runtime(&repo_root().join("examples/threshold.c"), version, &exe);
     exe
 }
 

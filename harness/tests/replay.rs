@@ -463,15 +463,7 @@ fn an_interrupted_or_killed_replay_leaves_no_program_running() {
     // Canonical, as /proc/PID/exe names it.
     let exe = dir.path().canonicalize().unwrap().join("looper");
     let _reaper = Reaper(exe.clone());
-    let status = std::process::Command::new("clang-15")
-        .args(["-DPENUMBRA_VERSION_OLD", "-DPENUMBRA_NO_SANITIZERS", "-w"])
-        .arg(&looper)
-        .arg(repo_root().join("harness/src/replay/runtime.c"))
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    crate::support::native_with_runtime(&looper, "OLD", &exe);
     for signal in [libc::SIGTERM, libc::SIGKILL] {
         let replay = std::process::Command::new(crate::support::penumbra_bin())
             .args(["replay", out.to_str().unwrap(), "--timeout", "120", "--jobs", "1", "--native-old"])

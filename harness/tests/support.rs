@@ -39,6 +39,23 @@ pub fn include_dir() -> PathBuf {
     repo_root().join("ir-frontend").join("include")
 }
 
+/// Builds `source` natively as one version (`OLD` or `NEW`), with replay's flags and its
+/// runtime linked in: a prebuilt executable for `--native-old`/`--native-new`.
+pub fn native_with_runtime(source: &Path, version: &str, exe: &Path) {
+    let status = Command::new("clang-15")
+        .args(["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-w"])
+        .arg(format!("-DPENUMBRA_VERSION_{version}"))
+        .arg("-I")
+        .arg(include_dir())
+        .arg(source)
+        .arg(repo_root().join("harness/src/replay/runtime.c"))
+        .arg("-o")
+        .arg(exe)
+        .status()
+        .expect("run clang-15");
+    assert!(status.success(), "cannot build {} natively", source.display());
+}
+
 /// What a finished process left behind.
 #[derive(Debug, Clone)]
 pub struct Output {
