@@ -23,6 +23,10 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// The `penumbra shadow` flags naming files replay runs or builds (besides the source), which
+/// `penumbra replay` takes too.
+pub const REPLAY_FILE_FLAGS: [&str; 4] = ["--native-old", "--native-new", "--native-fixed", "--fixed-version"];
+
 /// How often the monitor looks at the child's clock and memory.
 const POLL: Duration = Duration::from_millis(20);
 /// How much of the child's stderr a job record keeps (its end, where the error is).
@@ -184,12 +188,11 @@ fn salvage(
     let mut args: Vec<OsString> = vec!["replay".into(), dir.as_os_str().to_owned(), "--json".into()];
     // The job's replay settings, so that its salvaged tests are classified as its own would
     // have been (on the same prebuilt builds, against the same fixed version).
-    let same = ["--native-old", "--native-new", "--native-fixed", "--fixed-version"];
     for (i, arg) in job.args.iter().enumerate() {
         let Some(value) = job.args.get(i + 1) else { break };
         if arg == "--replay-timeout" {
             args.extend(["--timeout".into(), value.into()]);
-        } else if same.contains(&arg.as_str()) {
+        } else if REPLAY_FILE_FLAGS.contains(&arg.as_str()) {
             args.extend([arg.into(), value.into()]);
         }
     }

@@ -7,7 +7,7 @@
 //! record whose fingerprint no longer matches the manifest is stale and its job runs again.
 
 use super::manifest::{Job, SeedSelection};
-use super::runner::Finished;
+use super::runner::{Finished, REPLAY_FILE_FLAGS};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -92,8 +92,7 @@ pub fn fingerprint(job: &Job) -> Result<String> {
     h = fnv1a(&bytes, h);
     // The files replay runs or builds besides the source: a rebuilt native executable (a
     // prepared subject's, after its runtime or patch changed) makes the job stale too.
-    let replayed = ["--native-old", "--native-new", "--native-fixed", "--fixed-version"];
-    for pair in job.args.windows(2).filter(|w| replayed.contains(&w[0].as_str())) {
+    for pair in job.args.windows(2).filter(|w| REPLAY_FILE_FLAGS.contains(&w[0].as_str())) {
         let file = job.dir.join(&pair[1]);
         let bytes = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
         h = fnv1a(&bytes, h);

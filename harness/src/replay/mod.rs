@@ -150,18 +150,23 @@ impl Builds {
     /// Builds the program `info` names in `work`, which also holds the replays' scratch files.
     pub fn prepare(work: &Path, info: &RunInfo, options: &Options) -> Result<Builds> {
         std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
-        if let Some(prebuilt) = &options.native {
-            for exe in [Some(&prebuilt.old), Some(&prebuilt.new), prebuilt.fixed.as_ref()].into_iter().flatten() {
-                native::check_starts(exe, &work.join("probe"))?;
-            }
-            return Ok(Builds {
-                work: work.to_path_buf(),
-                old: prebuilt.old.clone(),
-                new: prebuilt.new.clone(),
-                fixed: prebuilt.fixed.clone(),
-                checks: "prebuilt executables",
-            });
+        let (old, new, fixed, checks) = match &options.native {
+            Some(p) => (p.old.clone(), p.new.clone(), p.fixed.clone(), "prebuilt executables"),
+            None => Self::build(work, info, options)?,
+        };
+        for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
+            native::check_starts(exe, &work.join("probe"))?;
         }
+        Ok(Builds { work: work.to_path_buf(), old, new, fixed, checks })
+    }
+
+    /// Compiles old, new and (with `--fixed-version`) fixed; returns them and how they check
+    /// the program.
+    fn build(
+        work: &Path,
+        info: &RunInfo,
+        options: &Options,
+    ) -> Result<(PathBuf, PathBuf, Option<PathBuf>, &'static str)> {
         let files = info.sources();
         let per_file = match &info.compile_commands {
             Some(db) => crate::compile_db::load(db)?,
@@ -189,10 +194,7 @@ impl Builds {
             }
             None => None,
         };
-        for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
-            native::check_starts(exe, &work.join("probe"))?;
-        }
-        Ok(Builds { work: work.to_path_buf(), old, new, fixed, checks: sources.libc.description() })
+        Ok((old, new, fixed, sources.libc.description()))
     }
 }
 

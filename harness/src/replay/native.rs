@@ -274,21 +274,15 @@ pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
         }
         Err(e) => bail!("cannot run {}: {e}", exe.display()),
     };
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    let Some(status) = wait_bounded(&mut child, PROBE_TIMEOUT)? else {
+        if penumbra_engine::interrupted() {
+            bail!("interrupted while starting the native build {}", exe.display());
         }
-        if start.elapsed() > PROBE_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            bail!(
-                "the native build {} did not answer the replay runtime's start-up probe within {} s: it lacks penumbra's replay runtime (see --native-old)",
-                exe.display(),
-                PROBE_TIMEOUT.as_secs()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(5));
+        bail!(
+            "the native build {} did not answer the replay runtime's start-up probe within {} s: it lacks penumbra's replay runtime (see --native-old)",
+            exe.display(),
+            PROBE_TIMEOUT.as_secs()
+        );
     };
     let stderr = String::from_utf8_lossy(&read(&err_path)?).into_owned();
     let _ = std::fs::remove_file(&err_path);
@@ -409,21 +403,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
         });
     }
     let mut child = cmd.spawn().with_context(|| format!("cannot run {}", exe.display()))?;
-    let start = Instant::now();
-    // Poll with a growing interval: most runs end within milliseconds.
-    let mut poll = Duration::from_micros(200);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
-        }
-        if start.elapsed() > input.timeout || penumbra_engine::interrupted() {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(poll);
-        poll = (poll * 2).min(Duration::from_millis(20));
-    };
+    let status = wait_bounded(&mut child, input.timeout)?;
     let stdout = read(&out_path)?;
     let stderr = String::from_utf8_lossy(&read(&err_path)?).into_owned();
     let _ = std::fs::remove_file(&out_path);
@@ -444,6 +424,26 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
         (Some(code), _) => Ok(RunOutcome::Exit { code, stdout }),
         (None, Some(sig)) => Ok(RunOutcome::Error(format!("killed by signal {sig} ({})", signal_name(sig)))),
         (None, None) => Ok(RunOutcome::Error(format!("ended abnormally ({status})"))),
+    }
+}
+
+/// Waits for `child` until it exits (its status) or `timeout` passes or the process is
+/// interrupted (`None`, the child killed). Polls with a growing interval: most runs end
+/// within milliseconds.
+fn wait_bounded(child: &mut std::process::Child, timeout: Duration) -> Result<Option<std::process::ExitStatus>> {
+    let start = Instant::now();
+    let mut poll = Duration::from_micros(200);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if start.elapsed() > timeout || penumbra_engine::interrupted() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(poll);
+        poll = (poll * 2).min(Duration::from_millis(20));
     }
 }
 
