@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""prepare-subject.py SUBJECT_DIR OUT_DIR: makes a real patch subject ready for `penumbra batch`.
+"""prepare-subject.py [--unified] SUBJECT_DIR OUT_DIR: makes a real patch subject ready for `penumbra batch`.
 
 SUBJECT_DIR is a subject of subjects/ (subjects/README.md): `subject.toml` (utility, annotated
 files, symbolic environment, the project's tests to take seeds from) and `annotation.patch` (the
@@ -23,6 +23,12 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
 - prepared.json: the source, the flags of every job (libc, native builds) and of each mode
   (complete mode's environment from subject.toml; seeded mode's sized to hold the seeds), the
   seeds, and the counts of the selection.
+
+With --unified, the hand annotation is replaced by penumbra's own: the patch's new version
+(`penumbra project` of the annotated file) and the pristine old file are merged by `penumbra
+unify` (checked against both, with the utility's compile flags), and that unified file is
+what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (default
+target/release/penumbra).
 
 Each tree is patched only while this script runs and restored afterwards (the utility rebuilt
 from the pristine source). Inputs unchanged since the last preparation (same patch,
@@ -409,10 +415,47 @@ def seeded_environment(added, seeds):
     return flags, strings, len(fitting)
 
 
+def unified_patch(work, subject, patch, out):
+    """The annotation penumbra unify makes from the patch's two versions, as a patch against the
+    pristine source (OUT/unified.patch); the unified files are checked by unify itself."""
+    pristine = work / "src" / "coreutils-9.1"
+    asan = work / "asan"
+    makefile = (asan / "Makefile").read_text(errors="replace")
+    # The utility's own preprocessor flags (basenc.c is built with -DBASE_TYPE=42).
+    m = re.search(rf"^src_{re.escape(subject['utility'])}_CPPFLAGS = (.*)$", makefile, re.M)
+    cppflags = [f for f in shlex.split(m.group(1)) if f.startswith("-D")] if m else []
+    penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for d in ("annotated", "old", "new", "unified"):
+            for f in subject["files"]:
+                (tmp / d / f).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(pristine / f, tmp / d / f)
+        run(["patch", "-p1", "--forward", "--quiet", "-i", str(patch)], cwd=tmp / "annotated")
+        diff = []
+        for f in subject["files"]:
+            run([penumbra, "project", str(tmp / "annotated" / f), "--version", "new", "-o", str(tmp / "new" / f)])
+            includes = [f"-I{asan}", f"-I{asan / 'lib'}", f"-I{asan / 'src'}"]
+            done = run([penumbra, "unify", str(tmp / "old" / f), str(tmp / "new" / f), "-o", str(tmp / "unified" / f),
+                        *includes, *cppflags], check=False)
+            (out / "unify.log").write_bytes(done.stdout + done.stderr)
+            if done.returncode != 0:
+                sys.exit(f"prepare-subject: penumbra unify failed on {f}:\n{done.stderr.decode(errors='replace')[-3000:]}")
+            d = run(["diff", "-u", "--label", f"a/{f}", "--label", f"b/{f}", str(tmp / "old" / f), str(tmp / "unified" / f)],
+                    check=False)
+            diff.append(d.stdout.decode())
+    result = out / "unified.patch"
+    result.write_text("".join(diff))
+    return result
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    unified = "--unified" in args
+    args = [a for a in args if a != "--unified"]
+    if len(args) != 2:
         sys.exit(__doc__)
-    subject_dir, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    subject_dir, out = Path(args[0]).resolve(), Path(args[1]).resolve()
     project = subject_dir.parent.name
     if project != "coreutils-9.1":
         sys.exit(f"prepare-subject: {subject_dir}: only coreutils-9.1 subjects can be prepared (not {project})")
@@ -424,15 +467,19 @@ def main():
     fixed = [subject_dir / subject["fixed_patch"]] if "fixed_patch" in subject else []
     for f in [subject_dir / "subject.toml", patch, *fixed, Path(__file__), RUNTIME, INCLUDE / "penumbra.h"]:
         inputs.update(f.read_bytes())
+    inputs.update(b"unified" if unified else b"hand")
     stamp = out / ".inputs"
     if stamp.exists() and stamp.read_text() == inputs.hexdigest() and (out / "prepared.json").exists():
         log(f"{subject_dir.name}: prepared already ({out})")
         return
     stamp.unlink(missing_ok=True)
-    subject["_annotated"] = annotated_lines(patch.read_text())
     work = Path(os.environ.get("WORK", Path.home() / ".cache/penumbra/coreutils-eval"))
     log(f"{subject_dir.name}: the trees in {work}")
     run(["bash", str(ROOT / "scripts/coreutils-tree.sh"), "musl", "asan"], env={"WORK": str(work)})
+    if unified:
+        log(f"{subject_dir.name}: penumbra unify of the patch's two versions")
+        patch = unified_patch(work, subject, patch, out)
+    subject["_annotated"] = annotated_lines(patch.read_text())
     logfile = out / "prepare.log"
     logfile.unlink(missing_ok=True)
     log(f"{subject_dir.name}: whole-program bitcode ({logfile})")

@@ -120,6 +120,82 @@ pub enum Command {
     /// the project's tests and how many of them touch the patch; its jobs run there.
     #[command(verbatim_doc_comment)]
     Batch(BatchArgs),
+    /// Merge two versions of a C file (or of a source tree) into one annotated program.
+    ///
+    /// Matches the versions on their syntax trees and writes Shadow's annotations as deep as
+    /// they go: `change(old, new)` around a changed operand, constant, condition, argument or
+    /// assigned value; `A || change(0, B)` for a weakened condition (`&& change(1, B)` for a
+    /// strengthened one); statements only one version has in `penumbra_execute(OLD|NEW)`
+    /// blocks (an added local's declaration stays in both, its initialisation in the block);
+    /// and, where a function changed in ways no statement-level form expresses (a local's type),
+    /// both whole bodies as two renamed functions behind a dispatcher. Comments and directives
+    /// are kept. Every output is checked: each projection of the unified file is compiled with
+    /// clang-15 -O2 and must give the same LLVM IR as its input; nothing is written otherwise.
+    /// A change no annotation expresses (a macro's definition, a global's initialiser, a
+    /// function's signature) is reported with its line.
+    ///
+    ///   penumbra unify old.c new.c -o unified.c && penumbra shadow unified.c --replay
+    ///   penumbra unify --old A/ --new B/ --out U/ -I src -I lib   # every changed .c/.h file
+    ///   penumbra unify --git v1.0 v1.1 --repo . --out U/          # two revisions of a checkout
+    #[command(verbatim_doc_comment)]
+    Unify(UnifyArgs),
+    /// Print the old or the new version of a unified program (`change(a, b)` becomes `a` or
+    /// `b`, execute blocks keep or lose their statements; comments and layout stay).
+    Project(ProjectArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct UnifyArgs {
+    /// The old and the new version of one C file.
+    #[arg(value_name = "FILE.c", num_args = 2, conflicts_with_all = ["old_dir", "git"])]
+    pub files: Vec<PathBuf>,
+    /// Where to write the unified file (or tree, with --old/--new or --git).
+    #[arg(short = 'o', long = "out", value_name = "PATH", required = true)]
+    pub out: PathBuf,
+    /// The old version's source tree (with --new): every C file that differs is unified,
+    /// every other file copied from the new tree.
+    #[arg(long = "old", value_name = "DIR", requires = "new_dir")]
+    pub old_dir: Option<PathBuf>,
+    /// The new version's source tree (with --old).
+    #[arg(long = "new", value_name = "DIR", requires = "old_dir")]
+    pub new_dir: Option<PathBuf>,
+    /// Two revisions of a git checkout (--repo, default `.`), old first, as the two trees.
+    #[arg(long, value_names = ["OLD_REV", "NEW_REV"], num_args = 2, conflicts_with = "old_dir")]
+    pub git: Vec<String>,
+    /// The checkout --git reads.
+    #[arg(long, value_name = "DIR", default_value = ".", requires = "git")]
+    pub repo: PathBuf,
+    /// Include directory for the check's compilations (relative to each tree in tree form).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Macro definition for the check's compilations.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Any other clang flag for the check's compilations (e.g. --cflag=-std=gnu11).
+    #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
+    pub cflags: Vec<String>,
+    /// Print what was done as JSON (files, notes, whole functions).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ProjectArgs {
+    /// A unified program.
+    #[arg(value_name = "FILE.c")]
+    pub file: PathBuf,
+    /// Which version to print.
+    #[arg(long, value_enum)]
+    pub version: ProjectVersion,
+    /// Write to this file instead of stdout.
+    #[arg(short = 'o', value_name = "PATH")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProjectVersion {
+    Old,
+    New,
 }
 
 /// Flags passed through to clang.

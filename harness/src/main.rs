@@ -17,6 +17,7 @@ mod run_cmd;
 mod run_info;
 mod seconds;
 mod shadow_cmd;
+mod unify_cmd;
 
 use clap::{CommandFactory, FromArgMatches};
 use std::process::ExitCode;
@@ -34,6 +35,8 @@ fn main() -> ExitCode {
         cli::Command::Shadow(args) => cli::sym_args(&matches).and_then(|sym| shadow_cmd::run(&args, sym)),
         cli::Command::Replay(args) => replay::run(&args),
         cli::Command::Batch(args) => batch::run(&args),
+        cli::Command::Unify(args) => unify_cmd::run(&args),
+        cli::Command::Project(args) => unify_cmd::project(&args),
     };
     match result {
         Ok(code) => code,

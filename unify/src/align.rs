@@ -1,0 +1,158 @@
+//! Aligning two sequences of items (top-level items, a block's statements): equal items are
+//! matched by a longest common subsequence, and in the gaps between them an old item is paired
+//! with the new item it was most likely edited into (the same declared name, else the same
+//! kind of statement with mostly the same tokens), so unification can descend into the pair.
+
+use rustc_hash::FxHashMap;
+
+/// One item of a sequence, as alignment sees it.
+pub struct Item {
+    /// The item's tokens (`Source::key`): equal keys, equal code.
+    pub key: String,
+    /// What the item declares, if anything: items declaring the same name always pair.
+    pub identity: Option<String>,
+    /// The tree-sitter kind: only items of one kind pair by similarity.
+    pub kind: String,
+}
+
+/// One step of the merged sequence, in an order that keeps both inputs' orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Same(usize, usize),
+    Edited(usize, usize),
+    OldOnly(usize),
+    NewOnly(usize),
+}
+
+/// Below this share of common tokens, two statements of one kind are a removal and an
+/// addition rather than an edit.
+const SIMILAR: f64 = 0.5;
+
+pub fn align(old: &[Item], new: &[Item]) -> Vec<Step> {
+    let matched = lcs(old, new);
+    let mut steps = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    for &(mi, mj) in matched.iter().chain(std::iter::once(&(old.len(), new.len()))) {
+        pair_gap(old, new, i..mi, j..mj, &mut steps);
+        if mi < old.len() {
+            steps.push(Step::Same(mi, mj));
+        }
+        (i, j) = (mi + 1, mj + 1);
+    }
+    steps
+}
+
+/// The index pairs of a longest common subsequence of equal keys.
+fn lcs(old: &[Item], new: &[Item]) -> Vec<(usize, usize)> {
+    let (n, m) = (old.len(), new.len());
+    // table[i][j]: the LCS length of old[i..] and new[j..].
+    let mut table = vec![0u32; (n + 1) * (m + 1)];
+    let at = |i: usize, j: usize| i * (m + 1) + j;
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            table[at(i, j)] = if old[i].key == new[j].key {
+                table[at(i + 1, j + 1)] + 1
+            } else {
+                table[at(i + 1, j)].max(table[at(i, j + 1)])
+            };
+        }
+    }
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if old[i].key == new[j].key {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if table[at(i + 1, j)] >= table[at(i, j + 1)] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Pairs the items of one gap between matched items, in order, and lists the rest as added or
+/// removed.
+fn pair_gap(
+    old: &[Item],
+    new: &[Item],
+    olds: std::ops::Range<usize>,
+    news: std::ops::Range<usize>,
+    steps: &mut Vec<Step>,
+) {
+    let (mut i, mut j) = (olds.start, news.start);
+    for oi in olds.clone() {
+        let partner = (j..news.end).find(|&nj| pairs(&old[oi], &new[nj]));
+        if let Some(nj) = partner {
+            steps.extend((i..oi).map(Step::OldOnly));
+            steps.extend((j..nj).map(Step::NewOnly));
+            steps.push(Step::Edited(oi, nj));
+            (i, j) = (oi + 1, nj + 1);
+        }
+    }
+    steps.extend((i..olds.end).map(Step::OldOnly));
+    steps.extend((j..news.end).map(Step::NewOnly));
+}
+
+fn pairs(a: &Item, b: &Item) -> bool {
+    match (&a.identity, &b.identity) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a.kind == b.kind && similarity(&a.key, &b.key) >= SIMILAR,
+        _ => false,
+    }
+}
+
+/// The share of tokens two keys have in common (Dice's coefficient over token multisets).
+fn similarity(a: &str, b: &str) -> f64 {
+    let mut counts: FxHashMap<&str, i64> = FxHashMap::default();
+    let (mut na, mut nb) = (0usize, 0usize);
+    for t in a.split('\u{1}').filter(|t| !t.is_empty()) {
+        *counts.entry(t).or_default() += 1;
+        na += 1;
+    }
+    let mut common = 0usize;
+    for t in b.split('\u{1}').filter(|t| !t.is_empty()) {
+        nb += 1;
+        if let Some(c) = counts.get_mut(t) {
+            if *c > 0 {
+                *c -= 1;
+                common += 1;
+            }
+        }
+    }
+    if na + nb == 0 {
+        return 1.0;
+    }
+    2.0 * common as f64 / (na + nb) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(key: &str, kind: &'static str, identity: Option<&str>) -> Item {
+        let key = key.split(' ').map(|t| format!("{t}\u{1}")).collect();
+        Item { key, identity: identity.map(str::to_string), kind: kind.to_string() }
+    }
+
+    #[test]
+    fn equal_items_match_and_edits_pair_in_the_gaps() {
+        let old = [item("a = 1 ;", "e", None), item("b = x + 1 ;", "e", None), item("return b ;", "r", None)];
+        let new = [
+            item("a = 1 ;", "e", None),
+            item("b = x + 2 ;", "e", None),
+            item("log ( ) ;", "e", None),
+            item("return b ;", "r", None),
+        ];
+        assert_eq!(align(&old, &new), vec![Step::Same(0, 0), Step::Edited(1, 1), Step::NewOnly(2), Step::Same(2, 3)]);
+    }
+
+    #[test]
+    fn declarations_pair_by_name_and_dissimilar_statements_do_not_pair() {
+        let old = [item("int f ( ) { return 1 ; }", "f", Some("f")), item("x = y ;", "e", None)];
+        let new = [item("p ( q , r , s ) ;", "e", None), item("int f ( ) { g ( ) ; return 2 ; }", "f", Some("f"))];
+        assert_eq!(align(&old, &new), vec![Step::NewOnly(0), Step::Edited(0, 1), Step::OldOnly(1)]);
+    }
+}

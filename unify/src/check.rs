@@ -1,0 +1,247 @@
+//! The check every unified file passes before it is written: each projection of the unified
+//! program (compiled as the native replay builds compile it, with `PENUMBRA_VERSION_OLD` or
+//! `PENUMBRA_VERSION_NEW`) must compile to the same optimised LLVM IR as the input it came from.
+//!
+//! Both sides are compiled by clang-15 at `-O2` from a file of the same name, so layout, names
+//! of locals, parentheses and dead `if (0)` blocks vanish, and what is compared is what the code
+//! does. The IR is then normalised: attribute-group and metadata numbers, the numbering of
+//! private constants (`@.str.7` is replaced by the string it holds) and the suffixes of
+//! declarations the unifier renamed (`f__penumbra_old`) are taken out. Every function and global
+//! the input defines must be defined alike by the projection; the projection may define more
+//! (what only the other version has), which is listed. `__LINE__` is pinned to 0 on both sides:
+//! the unified file's lines are not the input's, and only the text of an assertion message
+//! would tell them apart.
+
+use crate::merge::RENAME_SUFFIXES;
+use crate::CheckError;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How the inputs compile: the user's flags, and where their quoted includes live.
+pub struct Compiler {
+    pub flags: Vec<String>,
+    /// The directory the file came from (searched for its `#include "..."`), if any.
+    pub source_dir: Option<PathBuf>,
+    /// The file's name, used for every compilation (so `__FILE__` agrees).
+    pub file_name: String,
+}
+
+/// What one version's comparison found.
+#[derive(Debug, Default)]
+pub struct Comparison {
+    /// Definitions of the input the projection defines differently (or not at all).
+    pub differing: Vec<String>,
+    /// Definitions the projection has and the input does not.
+    pub extra: Vec<String>,
+}
+
+impl Compiler {
+    /// Optimised, normalised IR of `text`, as (name, definition) in name order.
+    pub fn ir(&self, text: &str, define: Option<&str>) -> Result<BTreeMap<String, String>, CheckError> {
+        let dir = tempfile::tempdir().map_err(CheckError::Io)?;
+        let path = dir.path().join(&self.file_name);
+        std::fs::write(&path, text).map_err(CheckError::Io)?;
+        penumbra_ir::frontend::write_headers(dir.path())
+            .map_err(|e| CheckError::Io(std::io::Error::other(e.to_string())))?;
+        let mut clang = Command::new(penumbra_ir::frontend::CLANG);
+        clang
+            .current_dir(dir.path())
+            .args(["-S", "-emit-llvm", "-O2", "-g0", "-o", "-", "-w", "-D__LINE__=0", "-Wno-builtin-macro-redefined"])
+            .arg("-I")
+            .arg(dir.path());
+        if let Some(source_dir) = &self.source_dir {
+            clang.arg("-iquote").arg(source_dir);
+        }
+        clang.args(&self.flags);
+        if let Some(define) = define {
+            clang.arg(format!("-D{define}"));
+        }
+        clang.arg(&self.file_name);
+        let output =
+            clang.output().map_err(|e| CheckError::Tool(penumbra_ir::frontend::CLANG.into(), e.to_string()))?;
+        if !output.status.success() {
+            return Err(CheckError::Compile(first_lines(&String::from_utf8_lossy(&output.stderr), 20)));
+        }
+        Ok(normalise(&String::from_utf8_lossy(&output.stdout)))
+    }
+}
+
+/// Compares the IR of a projection with that of its input.
+pub fn compare(input: &BTreeMap<String, String>, projection: &BTreeMap<String, String>) -> Comparison {
+    let mut out = Comparison::default();
+    for (name, def) in input {
+        if projection.get(name) != Some(def) {
+            out.differing.push(name.clone());
+        }
+    }
+    out.extra = projection.keys().filter(|k| !input.contains_key(*k)).cloned().collect();
+    out
+}
+
+fn first_lines(text: &str, n: usize) -> String {
+    text.lines().take(n).collect::<Vec<_>>().join("\n")
+}
+
+/// The module's definitions (functions and named globals) by name, normalised.
+fn normalise(ir: &str) -> BTreeMap<String, String> {
+    let ir = strip_suffixes(ir);
+    // Private constants (string literals, compound literals) are numbered module-wide: refer
+    // to them by content.
+    let mut constants: Vec<(String, String)> = Vec::new();
+    for line in ir.lines() {
+        if let Some(rest) = line.strip_prefix("@.") {
+            if let Some((name, def)) = rest.split_once(" = ") {
+                constants.push((format!("@.{name}"), def.to_string()));
+            }
+        }
+    }
+    // Longest names first: `@.str.1` before `@.str`.
+    constants.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+    let by_content = |text: &str| -> String {
+        let mut text = text.to_string();
+        for (name, def) in &constants {
+            text = replace_symbol(&text, name, &format!("<{}>", array_length_free(def)));
+        }
+        text
+    };
+    let mut defs = BTreeMap::new();
+    let mut lines = ir.lines();
+    while let Some(line) = lines.next() {
+        if line.starts_with("define ") {
+            let name = symbol_after_at(line);
+            let mut body = vec![clean(line)];
+            for l in lines.by_ref() {
+                body.push(clean(l));
+                if l == "}" {
+                    break;
+                }
+            }
+            defs.insert(format!("function {name}"), by_content(&body.join("\n")));
+        } else if line.starts_with('@') && !line.starts_with("@.") {
+            let name = symbol_after_at(line);
+            defs.insert(format!("global {name}"), by_content(&array_length_free(&clean(line))));
+        }
+    }
+    defs
+}
+
+fn strip_suffixes(ir: &str) -> String {
+    let mut out = ir.to_string();
+    for suffix in RENAME_SUFFIXES {
+        out = out.replace(suffix, "");
+    }
+    out
+}
+
+/// The name after the first `@` of a line.
+fn symbol_after_at(line: &str) -> String {
+    let rest = &line[line.find('@').map_or(0, |i| i + 1)..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        return quoted.split('"').next().unwrap_or_default().to_string();
+    }
+    rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$')).collect()
+}
+
+/// A line without attribute-group and metadata references and trailing comments.
+fn clean(line: &str) -> String {
+    let line = match line.find("; preds") {
+        Some(i) => line[..i].trim_end(),
+        None => line,
+    };
+    let mut out = String::with_capacity(line.len());
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // ` #12` (attribute group) and `!tbaa !7` / `!llvm.loop !3` style references.
+        if bytes[i] == b' ' && i + 1 < bytes.len() && (bytes[i + 1] == b'#' || bytes[i + 1] == b'!') {
+            let mut j = i + 2;
+            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'.' | b'_')) {
+                j += 1;
+            }
+            if bytes[i + 1] == b'!' && j + 2 < bytes.len() && bytes[j] == b' ' && bytes[j + 1] == b'!' {
+                j += 2;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+            }
+            if out.ends_with(',') {
+                out.pop();
+            }
+            i = j;
+            continue;
+        }
+        out.push(bytes[i] as char);
+        i += 1;
+    }
+    out
+}
+
+/// `[25 x i8] c"..."` without its length, which a renamed function's `__func__` changes.
+fn array_length_free(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('[') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        match tail.find(" x i8] c\"") {
+            Some(j) if tail[1..j].chars().all(|c| c.is_ascii_digit()) => {
+                out.push_str("[_ x i8] c\"");
+                rest = &tail[j + " x i8] c\"".len()..];
+            }
+            _ => {
+                out.push('[');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces whole occurrences of the symbol `name` (not `@.str.1` when replacing `@.str`).
+fn replace_symbol(text: &str, name: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(name) {
+        let after = &rest[i + name.len()..];
+        let continues = after.chars().next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$'));
+        out.push_str(&rest[..i]);
+        out.push_str(if continues { name } else { with });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The directory and file name a path's compilations use.
+pub fn compiler_for(path: Option<&Path>, flags: Vec<String>) -> Compiler {
+    let file_name =
+        path.and_then(|p| p.file_name()).map_or_else(|| "unified.c".to_string(), |n| n.to_string_lossy().into_owned());
+    let source_dir =
+        path.and_then(|p| p.parent())
+            .map(|d| if d.as_os_str().is_empty() { PathBuf::from(".") } else { d.to_path_buf() });
+    let source_dir = source_dir.map(|d| std::fs::canonicalize(&d).unwrap_or(d));
+    Compiler { flags, source_dir, file_name }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_constants_are_compared_by_content_and_references_by_name() {
+        let a = "@.str = private unnamed_addr constant [3 x i8] c\"hi\\00\", align 1\n@.str.1 = private unnamed_addr constant [3 x i8] c\"yo\\00\", align 1\ndefine i32 @f() #0 {\n  call i32 @puts(ptr @.str.1), !tbaa !4\n  ret i32 0\n}\n";
+        let b = "@.str = private unnamed_addr constant [3 x i8] c\"yo\\00\", align 1\ndefine i32 @f() #3 {\n  call i32 @puts(ptr @.str)\n  ret i32 0\n}\n";
+        let (na, nb) = (normalise(a), normalise(b));
+        assert_eq!(na.get("function f"), nb.get("function f"));
+        assert!(na["function f"].contains("c\"yo\\00\""), "{}", na["function f"]);
+    }
+
+    #[test]
+    fn renamed_functions_compare_under_their_original_name() {
+        let a = "define i32 @f__penumbra_old(i32 %0) #1 {\n  ret i32 %0\n}\n";
+        let b = "define i32 @f(i32 %0) #0 {\n  ret i32 %0\n}\n";
+        assert_eq!(normalise(a), normalise(b));
+    }
+}

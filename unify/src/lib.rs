@@ -1,0 +1,159 @@
+//! penumbra-unify: two versions of a C file merged into one program annotated for shadow
+//! symbolic execution, and the check that the merge is faithful.
+//!
+//! [`unify`] parses both versions (tree-sitter's C grammar, on the unpreprocessed text, so
+//! comments, directives and macro invocations stay as written), aligns and merges their trees
+//! ([`merge`]: Shadow's annotation patterns, as deep in expressions as they go), and checks the
+//! result ([`check`]): each projection of the unified file must compile to the same optimised
+//! LLVM IR as its input. A function whose finer merge fails the check is merged again as two
+//! whole functions behind a dispatcher; if the check still fails, or a change cannot be
+//! expressed at all, [`unify`] returns an error naming the lines, and nothing is written.
+//! [`project`] goes the other way: from an annotated program to either version's source.
+
+pub mod align;
+pub mod check;
+pub mod merge;
+pub mod project;
+pub mod syntax;
+
+use rustc_hash::FxHashSet;
+use std::fmt;
+
+/// Something the user should know about a unified file (a coarser form chosen, both versions of
+/// an include kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub line: usize,
+    pub message: String,
+}
+
+impl Note {
+    pub fn new(line: usize, message: impl Into<String>) -> Note {
+        Note { line, message: message.into() }
+    }
+}
+
+/// Why a change could not be expressed (the line is the new version's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    pub line: usize,
+    pub why: String,
+}
+
+impl Reason {
+    pub fn new(line: usize, why: impl Into<String>) -> Reason {
+        Reason { line, why: why.into() }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.why)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("{0}")]
+    Io(std::io::Error),
+    #[error("cannot run {0}: {1}")]
+    Tool(String, String),
+    #[error("clang rejects it:\n{0}")]
+    Compile(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UnifyError {
+    #[error("the change cannot be expressed in one program:\n{}", list(.0))]
+    Inexpressible(Vec<Reason>),
+    #[error("the {which} version does not compile, so the unified file cannot be checked against it: {error}")]
+    InputDoesNotCompile { which: &'static str, error: CheckError },
+    #[error("the unified program's {which} projection does not compile: {error}\n--- unified program ---\n{text}")]
+    ProjectionDoesNotCompile { which: &'static str, error: CheckError, text: String },
+    #[error("the unified program's {which} projection differs from the {which} version in {}; refusing to write it", .differing.join(", "))]
+    CheckFailed { which: &'static str, differing: Vec<String> },
+}
+
+fn list(reasons: &[Reason]) -> String {
+    reasons.iter().map(|r| format!("  {r}")).collect::<Vec<_>>().join("\n")
+}
+
+/// A checked unified program.
+#[derive(Debug)]
+pub struct Unified {
+    pub text: String,
+    pub notes: Vec<Note>,
+    /// Functions merged as two whole bodies.
+    pub whole_functions: Vec<String>,
+    /// Definitions each projection has beyond its input (the other version's own functions).
+    pub extra: [Vec<String>; 2],
+}
+
+/// Unifies `old` and `new` (the texts of one C file's two versions); `compilers` compile the
+/// old and the new version (and the unified file's projection on each) for the check.
+pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<Unified, UnifyError> {
+    let (old_src, new_src) = (syntax::Source::parse(old), syntax::Source::parse(new));
+    let inputs = [
+        compilers[0].ir(old, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "old", error })?,
+        compilers[1].ir(new, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "new", error })?,
+    ];
+    let mut whole: FxHashSet<String> = FxHashSet::default();
+    loop {
+        let mut merger = merge::Merger::new(&old_src, &new_src, &whole);
+        let body = merger.translation_unit();
+        if !merger.reasons.is_empty() {
+            return Err(UnifyError::Inexpressible(merger.reasons));
+        }
+        let text = with_penumbra_header(&body);
+        let notes = merger.notes;
+        let mut retry = false;
+        let mut extra: [Vec<String>; 2] = Default::default();
+        for (index, (which, define)) in
+            [("old", "PENUMBRA_VERSION_OLD"), ("new", "PENUMBRA_VERSION_NEW")].into_iter().enumerate()
+        {
+            let projection = compilers[index]
+                .ir(&text, Some(define))
+                .map_err(|error| UnifyError::ProjectionDoesNotCompile { which, error, text: text.clone() })?;
+            let comparison = check::compare(&inputs[index], &projection);
+            let functions: Vec<String> =
+                comparison.differing.iter().filter_map(|d| d.strip_prefix("function ")).map(str::to_string).collect();
+            let fresh: Vec<String> = functions.iter().filter(|f| !whole.contains(*f)).cloned().collect();
+            if comparison.differing.len() == functions.len() && !fresh.is_empty() {
+                whole.extend(fresh);
+                retry = true;
+                break;
+            }
+            if !comparison.differing.is_empty() {
+                return Err(UnifyError::CheckFailed { which, differing: comparison.differing });
+            }
+            extra[index] = comparison.extra;
+        }
+        if !retry {
+            let mut whole_functions: Vec<String> = whole.into_iter().collect();
+            whole_functions.sort();
+            return Ok(Unified { text, notes, whole_functions, extra });
+        }
+    }
+}
+
+/// The text with `#include "penumbra.h"` after its last top-level include (or first), unless
+/// it has one.
+fn with_penumbra_header(text: &str) -> String {
+    let src = syntax::Source::parse(text);
+    let root = src.root();
+    let mut last_include = None;
+    for (_, child) in syntax::children(root) {
+        if child.kind() == "preproc_include" {
+            if src.text(child).contains("penumbra.h") || src.text(child).contains("klee/klee.h") {
+                return text.to_string();
+            }
+            last_include = Some(child.end_byte());
+        }
+    }
+    let line = "#include \"penumbra.h\"\n";
+    match last_include {
+        // A preproc_include node ends after its newline.
+        Some(at) => format!("{}{line}{}", &text[..at], &text[at..]),
+        None => format!("{line}{text}"),
+    }
+}

@@ -1,0 +1,685 @@
+//! The unifier proper: walks the old and the new syntax tree together and writes one program.
+//!
+//! Where the trees have the same shape it descends and copies the new version's text between
+//! the children it merges, so an edit ends up as deep as it can go: a changed operand, constant,
+//! condition, call argument or assigned value becomes `change(old, new)` around that expression
+//! alone (Shadow's patterns), a condition extended by `||`/`&&` keeps the shared part outside
+//! (`A || change(0, B)`), and statements only one version has run in `penumbra_execute` blocks.
+//! Where an edit cannot be pushed into an expression it climbs: to the statement (both versions'
+//! statements, each in its own execute block), and where a statement cannot be split (a changed
+//! declaration's type, an added `case` label) to the function, which keeps both bodies as two
+//! renamed functions behind a dispatcher. A change nothing can express (a global's initializer,
+//! a macro's definition, a function's signature) is reported, never guessed.
+
+use crate::align::{align, Item, Step};
+use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
+use crate::{Note, Reason};
+use rustc_hash::FxHashSet;
+use tree_sitter::Node;
+
+/// Where an expression sits, which decides whether `change(...)` may replace it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ctx {
+    /// An rvalue: `change` (a statement expression) may replace it.
+    Value,
+    /// An lvalue, a call's callee, an expression statement's expression: not this node, but
+    /// its operands may change.
+    Place,
+    /// A constant expression or an unevaluated one (`case`, static initializers, array sizes,
+    /// `sizeof`): nothing below may change.
+    Constant,
+}
+
+/// Why a pair of nodes did not merge at their level.
+enum Fail {
+    /// Try the enclosing node.
+    Here,
+    /// Give up on the enclosing function (or the file at top level).
+    Inexpressible(Reason),
+}
+
+type Merged = Result<String, Fail>;
+
+pub struct Merger<'a> {
+    old: &'a Source,
+    new: &'a Source,
+    /// Functions to keep as two whole bodies (the check found their finer merge unfaithful).
+    pub whole_functions: &'a FxHashSet<String>,
+    pub notes: Vec<Note>,
+    pub reasons: Vec<Reason>,
+    in_function: bool,
+}
+
+const OLD_SUFFIX: &str = "__penumbra_old";
+const NEW_SUFFIX: &str = "__penumbra_new";
+
+/// The suffixes renamed declarations carry, old first.
+pub const RENAME_SUFFIXES: [&str; 2] = [OLD_SUFFIX, NEW_SUFFIX];
+
+impl<'a> Merger<'a> {
+    pub fn new(old: &'a Source, new: &'a Source, whole_functions: &'a FxHashSet<String>) -> Self {
+        Merger { old, new, whole_functions, notes: Vec::new(), reasons: Vec::new(), in_function: false }
+    }
+
+    /// The unified translation unit (`reasons` lists what could not be expressed).
+    pub fn translation_unit(&mut self) -> String {
+        let (o, n) = (self.old.root(), self.new.root());
+        let items_o = children(o).into_iter().map(|(_, c)| c).collect::<Vec<_>>();
+        let items_n = children(n).into_iter().map(|(_, c)| c).collect::<Vec<_>>();
+        let mut out = match self.sequence(&items_o, o.start_byte(), &items_n, n.start_byte()) {
+            Ok(text) => text,
+            Err(reason) => {
+                self.reasons.push(reason);
+                String::new()
+            }
+        };
+        out.push_str(&self.new.text[items_n.last().map_or(n.start_byte(), |c| c.end_byte())..n.end_byte()]);
+        out
+    }
+
+    // ----- sequences: the translation unit, blocks, the statements of a case -----
+
+    /// Merges two item sequences; each item is preceded by the whitespace its own version had
+    /// before it (from `start` for the first).
+    fn sequence(&mut self, old: &[Node], old_start: usize, new: &[Node], new_start: usize) -> Result<String, Reason> {
+        let items = |src: &Source, nodes: &[Node]| -> Vec<Item> {
+            nodes
+                .iter()
+                .map(|&n| Item {
+                    key: if is_comment(n) { format!("{}\u{1}", src.text(n)) } else { src.key(n) },
+                    identity: declared_name(src, n).map(|name| format!("{}:{name}", n.kind())),
+                    kind: n.kind().to_string(),
+                })
+                .collect()
+        };
+        let steps = align(&items(self.old, old), &items(self.new, new));
+        let gap = |src: &Source, nodes: &[Node], i: usize, start: usize| {
+            let from = if i == 0 { start } else { nodes[i - 1].end_byte() };
+            src.text[from..nodes[i].start_byte()].to_string()
+        };
+        let mut out = String::new();
+        for step in steps {
+            match step {
+                Step::Same(_, j) => {
+                    out += &gap(self.new, new, j, new_start);
+                    out += self.new.text(new[j]);
+                }
+                Step::Edited(i, j) => {
+                    out += &gap(self.new, new, j, new_start);
+                    out += &self.item(old[i], new[j])?;
+                }
+                Step::OldOnly(i) => {
+                    out += &gap(self.old, old, i, old_start);
+                    out += &self.only(old[i], Version::Old)?;
+                }
+                Step::NewOnly(j) => {
+                    out += &gap(self.new, new, j, new_start);
+                    out += &self.only(new[j], Version::New)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// An item only one version has.
+    fn only(&mut self, node: Node, version: Version) -> Result<String, Reason> {
+        let src = self.src(version);
+        let text = src.text(node).to_string();
+        if is_comment(node) || !self.in_function {
+            return Ok(text);
+        }
+        match node.kind() {
+            "declaration" => self.only_declaration(node, version),
+            "case_statement" | "labeled_statement" => Err(Reason::new(
+                src.line(node),
+                format!(
+                    "a `{}` only the {} version has cannot be put in an execute block",
+                    label(node),
+                    version.name()
+                ),
+            )),
+            _ => Ok(execute_block(version, &text, &indent_of(src, node))),
+        }
+    }
+
+    /// A local declaration only one version has: the variable is declared in both (where it
+    /// was, so its scope is the same) and initialised in its own version's execute block.
+    fn only_declaration(&mut self, node: Node, version: Version) -> Result<String, Reason> {
+        let src = self.src(version);
+        let text = src.text(node);
+        let declarators: Vec<Node> = {
+            let mut cursor = node.walk();
+            node.children_by_field_name("declarator", &mut cursor).collect()
+        };
+        let has_static = children(node)
+            .iter()
+            .any(|(_, c)| c.kind() == "storage_class_specifier" && matches!(src.text(*c), "static" | "extern"));
+        let initialised: Vec<Node> = declarators.iter().copied().filter(|d| d.kind() == "init_declarator").collect();
+        if initialised.is_empty() || has_static {
+            // Nothing runs: declaring it in the other version too changes nothing it does.
+            return Ok(text.to_string());
+        }
+        let is_const = children(node).iter().any(|(_, c)| c.kind() == "type_qualifier" && src.text(*c) == "const");
+        let [init] = initialised[..] else {
+            return Err(self.unsplittable(src, node, "it initialises more than one variable"));
+        };
+        if declarators.len() != 1 || is_const {
+            return Err(self.unsplittable(src, node, "it is const or declares more than one variable"));
+        }
+        let (Some(decl), Some(value)) = (init.child_by_field_name("declarator"), init.child_by_field_name("value"))
+        else {
+            return Err(self.unsplittable(src, node, "its initialiser is not `declarator = value`"));
+        };
+        if decl.kind() != "identifier" || value.kind() == "initializer_list" {
+            return Err(self.unsplittable(src, node, "it declares an array, pointer or aggregate"));
+        }
+        let head = &src.text[node.start_byte()..init.start_byte()];
+        let name = src.text(decl);
+        let declaration = format!("{head}{name};");
+        let assignment = format!("{name} = {};", src.text(value));
+        Ok(format!("{declaration} {}", execute_block(version, &assignment, &indent_of(src, node))))
+    }
+
+    fn unsplittable(&self, src: &Source, node: Node, why: &str) -> Reason {
+        Reason::new(src.line(node), format!("a declaration only one version has cannot be split: {why}"))
+    }
+
+    /// A pair of items the alignment paired as one edited item.
+    fn item(&mut self, o: Node, n: Node) -> Result<String, Reason> {
+        if is_comment(n) {
+            return Ok(self.new.text(n).to_string());
+        }
+        if !self.in_function {
+            return self.top_level_item(o, n);
+        }
+        match self.node(o, n, Ctx::Value) {
+            Ok(text) => Ok(text),
+            Err(Fail::Inexpressible(reason)) => Err(reason),
+            Err(Fail::Here) => {
+                if matches!(n.kind(), "declaration" | "case_statement" | "labeled_statement")
+                    || matches!(o.kind(), "declaration" | "case_statement" | "labeled_statement")
+                {
+                    return Err(Reason::new(
+                        self.new.line(n),
+                        format!("the {} changed in a way no expression-level change expresses", label(n)),
+                    ));
+                }
+                let indent = indent_of(self.new, n);
+                Ok(format!(
+                    "if (penumbra_execute(OLD)) {} else {}",
+                    braced(self.old.text(o), &indent),
+                    braced(self.new.text(n), &indent)
+                ))
+            }
+        }
+    }
+
+    fn top_level_item(&mut self, o: Node, n: Node) -> Result<String, Reason> {
+        match n.kind() {
+            "function_definition" if o.kind() == "function_definition" => Ok(self.function(o, n)),
+            "preproc_include" => {
+                self.notes.push(Note::new(self.new.line(n), "an #include changed: both versions' includes are kept"));
+                Ok(format!("{}{}", self.old.text(o), self.new.text(n)))
+            }
+            "preproc_ifdef" | "preproc_if" => {
+                let (oc, nc) = (o.child_by_field_name("name").or(o.child_by_field_name("condition")), n.child_by_field_name("name").or(n.child_by_field_name("condition")));
+                match (oc, nc) {
+                    (Some(oc), Some(nc)) if self.old.key(oc) == self.new.key(nc) && o.child_by_field_name("alternative").is_none() && n.child_by_field_name("alternative").is_none() => {
+                        let (io, inn) = (conditional_items(o), conditional_items(n));
+                        let head_n = &self.new.text[n.start_byte()..inn.first().map_or(n.end_byte(), |c| c.start_byte())];
+                        let start_o = io.first().map_or(o.end_byte(), |c| c.start_byte());
+                        let start_n = inn.first().map_or(n.end_byte(), |c| c.start_byte());
+                        let body = self.sequence(&io, start_o, &inn, start_n)?;
+                        let tail_n = &self.new.text[inn.last().map_or(n.end_byte(), |c| c.end_byte())..n.end_byte()];
+                        Ok(format!("{head_n}{body}{tail_n}"))
+                    }
+                    _ => Err(Reason::new(self.new.line(n), "a preprocessor conditional's condition or #else branch changed")),
+                }
+            }
+            "preproc_def" | "preproc_function_def" => Err(Reason::new(
+                self.new.line(n),
+                format!(
+                    "the definition of macro `{}` changed: a macro has one definition in the unified program",
+                    n.child_by_field_name("name").map_or("?", |m| self.new.text(m))
+                ),
+            )),
+            _ => match self.node(o, n, Ctx::Constant) {
+                Ok(text) => Ok(text),
+                Err(Fail::Inexpressible(reason)) => Err(reason),
+                Err(Fail::Here) => Err(Reason::new(
+                    self.new.line(n),
+                    format!(
+                        "the {} `{}` changed: a file-scope declaration has one type and a constant initialiser, which `change` cannot vary",
+                        label(n),
+                        declared_name(self.new, n).unwrap_or_default()
+                    ),
+                )),
+            },
+        }
+    }
+
+    // ----- functions -----
+
+    fn function(&mut self, o: Node, n: Node) -> String {
+        let name = declared_name(self.new, n).unwrap_or_default();
+        let signature = |src: &Source, f: Node| -> String {
+            src.key(f.child_by_field_name("declarator").expect("a function definition has a declarator"))
+                + &children(f)
+                    .iter()
+                    .filter(|(field, _)| *field != Some("body") && *field != Some("declarator"))
+                    .map(|(_, c)| src.key(*c))
+                    .collect::<String>()
+        };
+        let fallback_reason = if signature(self.old, o) != signature(self.new, n) {
+            Some(Reason::new(self.new.line(n), format!("the signature of `{name}` changed")))
+        } else if self.whole_functions.contains(&name) {
+            None
+        } else {
+            let (bo, bn) = (o.child_by_field_name("body").unwrap(), n.child_by_field_name("body").unwrap());
+            self.in_function = true;
+            let body = self.block(bo, bn);
+            self.in_function = false;
+            match body {
+                Ok(body) => {
+                    let head = &self.new.text[n.start_byte()..bn.start_byte()];
+                    return format!("{head}{body}");
+                }
+                Err(reason) => Some(reason),
+            }
+        };
+        match self.dispatch(o, n, &name) {
+            Ok(text) => {
+                let why = match &fallback_reason {
+                    Some(reason) => format!("line {}: {}", reason.line, reason.why),
+                    None => "its finer merge did not pass the check".to_string(),
+                };
+                self.notes.push(Note::new(
+                    self.new.line(n),
+                    format!("`{name}` is kept as two whole functions ({name}{OLD_SUFFIX}, {name}{NEW_SUFFIX}) behind a dispatcher: {why}"),
+                ));
+                text
+            }
+            Err(reason) => {
+                if let Some(first) = fallback_reason {
+                    self.reasons.push(first);
+                }
+                self.reasons.push(reason);
+                String::new()
+            }
+        }
+    }
+
+    /// Both versions' bodies as two static functions, and the function itself calling the one
+    /// of its version: always a faithful merge where the signature did not change.
+    fn dispatch(&mut self, o: Node, n: Node, name: &str) -> Result<String, Reason> {
+        let declarator = n.child_by_field_name("declarator").unwrap();
+        let function_declarator = find_function_declarator(declarator)
+            .ok_or_else(|| Reason::new(self.new.line(n), format!("`{name}`: no parameter list found")))?;
+        let params = function_declarator.child_by_field_name("parameters").unwrap();
+        let mut args = Vec::new();
+        for (_, p) in children(params) {
+            match p.kind() {
+                "parameter_declaration" => {
+                    let only_void = self.new.text(p).trim() == "void";
+                    if only_void {
+                        continue;
+                    }
+                    let arg =
+                        p.child_by_field_name("declarator").and_then(|d| crate::syntax::declarator_name(self.new, d));
+                    args.push(arg.ok_or_else(|| {
+                        Reason::new(
+                            self.new.line(p),
+                            format!("`{name}` has an unnamed parameter: no dispatcher can pass it on"),
+                        )
+                    })?);
+                }
+                "variadic_parameter" => {
+                    return Err(Reason::new(
+                        self.new.line(p),
+                        format!("`{name}` is variadic: no dispatcher can pass its arguments on"),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        let renamed = |src: &Source, f: Node, suffix: &str| -> String {
+            let decl = f.child_by_field_name("declarator").unwrap();
+            let ident = find_identifier(decl).expect("a function declarator names the function");
+            let text = &src.text[f.start_byte()..f.end_byte()];
+            let at = ident.end_byte() - f.start_byte();
+            let is_static =
+                children(f).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
+            let (head, tail) = text.split_at(at);
+            let head = head.replacen("inline ", "", 1);
+            let head = if is_static { head } else { format!("static {head}") };
+            format!("{head}{suffix}{tail}")
+        };
+        let returns_void = self.new.text(n.child_by_field_name("type").unwrap()) == "void"
+            && declarator.kind() == "function_declarator";
+        let call = |suffix: &str| format!("{name}{suffix}({})", args.join(", "));
+        let body = if returns_void {
+            format!(
+                "{{\n  if (penumbra_execute(OLD))\n    {};\n  else\n    {};\n}}",
+                call(OLD_SUFFIX),
+                call(NEW_SUFFIX)
+            )
+        } else {
+            format!("{{\n  return change({}, {});\n}}", call(OLD_SUFFIX), call(NEW_SUFFIX))
+        };
+        let body_n = n.child_by_field_name("body").unwrap();
+        let head = &self.new.text[n.start_byte()..body_n.start_byte()];
+        Ok(format!("{}\n\n{}\n\n{head}{body}", renamed(self.old, o, OLD_SUFFIX), renamed(self.new, n, NEW_SUFFIX)))
+    }
+
+    // ----- statements and expressions -----
+
+    /// A block (or a single statement standing where the other version has a block).
+    fn block(&mut self, o: Node, n: Node) -> Result<String, Reason> {
+        let ((io, so), (inn, sn)) = (block_items(o), block_items(n));
+        let body = self.sequence(&io, so, &inn, sn)?;
+        if n.kind() == "compound_statement" {
+            let close = n.child(n.child_count() - 1).unwrap();
+            let before_close = &self.new.text[inn.last().map_or(sn, |c| c.end_byte())..close.start_byte()];
+            Ok(format!("{{{body}{before_close}}}"))
+        } else {
+            Ok(format!("{{ {body} }}"))
+        }
+    }
+
+    fn node(&mut self, o: Node, n: Node, ctx: Ctx) -> Merged {
+        if self.old.key(o) == self.new.key(n) {
+            return Ok(self.new.text(n).to_string());
+        }
+        let is_block = |k: &str| k == "compound_statement";
+        if self.in_function && (is_block(o.kind()) || is_block(n.kind())) && is_statement(o) && is_statement(n) {
+            return self.block(o, n).map_err(Fail::Inexpressible);
+        }
+        if n.kind() == "case_statement" && o.kind() == "case_statement" {
+            return self.case(o, n);
+        }
+        if n.kind() == "if_statement" && o.kind() == "if_statement" {
+            if let Some(merged) = self.if_else_added(o, n) {
+                return merged;
+            }
+        }
+        if ctx == Ctx::Value && is_expression(o) && is_expression(n) {
+            if let Some(merged) = self.condition_extended(o, n) {
+                return Ok(merged);
+            }
+        }
+        match self.same_shape(o, n, ctx) {
+            Ok(text) => Ok(text),
+            Err(Fail::Inexpressible(reason)) => Err(Fail::Inexpressible(reason)),
+            Err(Fail::Here) if ctx == Ctx::Value && is_expression(o) && is_expression(n) && self.in_function => {
+                Ok(format!("change({}, {})", self.old.text(o), self.new.text(n)))
+            }
+            Err(Fail::Here) => Err(Fail::Here),
+        }
+    }
+
+    /// The node with every child merged with its counterpart, where both have the same children
+    /// (kinds and fields) and the tokens between them agree.
+    fn same_shape(&mut self, o: Node, n: Node, ctx: Ctx) -> Merged {
+        let (co, cn) = (children(o), children(n));
+        let leaf = |x: Node| x.child_count() == 0 || matches!(x.kind(), "string_literal" | "char_literal");
+        if o.kind() != n.kind() || co.len() != cn.len() || leaf(o) || leaf(n) {
+            return Err(Fail::Here);
+        }
+        // Tokens and punctuation must agree; named children may differ in kind (an operand
+        // that became another expression), which merging them decides.
+        let mismatched = |(fo, a): &(Option<&str>, Node), (fnn, b): &(Option<&str>, Node)| {
+            fo != fnn || a.is_named() != b.is_named() || (!a.is_named() && a.kind() != b.kind())
+        };
+        if co.iter().zip(&cn).any(|(a, b)| mismatched(a, b)) {
+            return Err(Fail::Here);
+        }
+        // An expression whose every operand changed is changed whole: pushing `change` into each
+        // operand would only add divergences inside it (each `&&` operand a branch of its own).
+        let named: Vec<(Node, Node)> =
+            co.iter().zip(&cn).filter(|(_, (_, b))| b.is_named()).map(|((_, a), (_, b))| (*a, *b)).collect();
+        if is_expression(n) && named.len() >= 2 && named.iter().all(|(a, b)| self.old.key(*a) != self.new.key(*b)) {
+            return Err(Fail::Here);
+        }
+        let constant = ctx == Ctx::Constant || self.is_static_declaration(n);
+        let mut out = String::new();
+        let mut at = n.start_byte();
+        for ((_, a), (field, b)) in co.iter().zip(&cn) {
+            out += &self.new.text[at..b.start_byte()];
+            let child_ctx = if constant { Ctx::Constant } else { child_ctx(self.new, n, *field, *b) };
+            out += &self.node(*a, *b, child_ctx)?;
+            at = b.end_byte();
+        }
+        out += &self.new.text[at..n.end_byte()];
+        Ok(out)
+    }
+
+    fn is_static_declaration(&self, n: Node) -> bool {
+        n.kind() == "declaration"
+            && (!self.in_function
+                || children(n)
+                    .iter()
+                    .any(|(_, c)| c.kind() == "storage_class_specifier" && self.new.text(*c) == "static"))
+    }
+
+    /// A `case` whose label stayed: its statements merge as a sequence.
+    fn case(&mut self, o: Node, n: Node) -> Merged {
+        let ((so, start_o), (sn, start_n)) = (case_items(o), case_items(n));
+        let label_n = &self.new.text[n.start_byte()..start_n];
+        let value_key = |src: &Source, node: Node| node.child_by_field_name("value").map(|v| src.key(v));
+        if value_key(self.old, o) != value_key(self.new, n) {
+            return Err(Fail::Inexpressible(Reason::new(self.new.line(n), "a case label changed")));
+        }
+        let body = self.sequence(&so, start_o, &sn, start_n).map_err(Fail::Inexpressible)?;
+        let end = sn.last().map_or(start_n, |c| c.end_byte());
+        Ok(format!("{label_n}{body}{}", &self.new.text[end..n.end_byte()]))
+    }
+
+    /// `if (c) A` against `if (c) A else B` (an else branch added or removed): the shared part
+    /// stays, the branch runs in its version's execute block.
+    fn if_else_added(&mut self, o: Node, n: Node) -> Option<Merged> {
+        let (eo, en) = (o.child_by_field_name("alternative"), n.child_by_field_name("alternative"));
+        let (with, without, version) = match (eo, en) {
+            (None, Some(_)) => (n, o, Version::New),
+            (Some(_), None) => (o, n, Version::Old),
+            _ => return None,
+        };
+        let (src_with, src_without) = (self.src(version), self.src(version.other()));
+        let cond_with = with.child_by_field_name("condition")?;
+        let cond_without = without.child_by_field_name("condition")?;
+        if src_with.key(cond_with) != src_without.key(cond_without) {
+            return None;
+        }
+        let (then_o, then_n) = (o.child_by_field_name("consequence")?, n.child_by_field_name("consequence")?);
+        let then = match self.node(then_o, then_n, Ctx::Value) {
+            Ok(text) => text,
+            Err(fail) => return Some(Err(fail)),
+        };
+        let alternative = with.child_by_field_name("alternative")?;
+        // The else clause's statement (after the `else` keyword).
+        let branch = alternative.named_child(0)?;
+        let indent = indent_of(self.new, n);
+        Some(Ok(format!(
+            "if {} {then} else if (penumbra_execute({})) {}",
+            self.new.text(n.child_by_field_name("condition")?),
+            version.macro_name(),
+            braced(src_with.text(branch), &indent)
+        )))
+    }
+
+    /// Shadow's weakened and strengthened conditions: `A` against `A || B` (or `A && B`, and
+    /// the other way round) keeps `A` shared and changes `B` alone against the operator's
+    /// neutral value, so no divergence is reported where `A` decides both versions alike.
+    fn condition_extended(&mut self, o: Node, n: Node) -> Option<String> {
+        if let Some((right, neutral)) = extended(self.new, n, &self.old.key(o)) {
+            let text = &self.new.text;
+            return Some(format!(
+                "{}change({neutral}, {}){}",
+                &text[n.start_byte()..right.start_byte()],
+                self.new.text(right),
+                &text[right.end_byte()..n.end_byte()]
+            ));
+        }
+        if let Some((right, neutral)) = extended(self.old, o, &self.new.key(n)) {
+            let text = &self.old.text;
+            return Some(format!(
+                "{}change({}, {neutral}){}",
+                &text[o.start_byte()..right.start_byte()],
+                self.old.text(right),
+                &text[right.end_byte()..o.end_byte()]
+            ));
+        }
+        None
+    }
+
+    fn src(&self, version: Version) -> &'a Source {
+        match version {
+            Version::Old => self.old,
+            Version::New => self.new,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Version {
+    Old,
+    New,
+}
+
+impl Version {
+    fn name(self) -> &'static str {
+        match self {
+            Version::Old => "old",
+            Version::New => "new",
+        }
+    }
+    fn macro_name(self) -> &'static str {
+        match self {
+            Version::Old => "OLD",
+            Version::New => "NEW",
+        }
+    }
+    fn other(self) -> Version {
+        match self {
+            Version::Old => Version::New,
+            Version::New => Version::Old,
+        }
+    }
+}
+
+/// Where `change` may replace the child `child` (field `field`) of `parent`.
+fn child_ctx(src: &Source, parent: Node, field: Option<&str>, child: Node) -> Ctx {
+    match (parent.kind(), field) {
+        ("sizeof_expression" | "alignof_expression" | "offsetof_expression", _)
+        | ("case_statement", Some("value"))
+        | ("enumerator", _)
+        | ("bitfield_clause", _)
+        | ("field_declaration" | "parameter_declaration", _)
+        | ("preproc_if" | "preproc_elif", Some("condition")) => Ctx::Constant,
+        ("assignment_expression", Some("left")) | ("update_expression", _) | ("call_expression", Some("function")) => {
+            Ctx::Place
+        }
+        ("pointer_expression", Some("argument")) => {
+            let op = parent.child_by_field_name("operator").map(|o| src.text(o));
+            if op == Some("&") {
+                Ctx::Place
+            } else {
+                Ctx::Value
+            }
+        }
+        ("field_expression", Some("argument")) => {
+            let op = parent.child_by_field_name("operator").map(|o| src.text(o));
+            if op == Some(".") {
+                Ctx::Place
+            } else {
+                Ctx::Value
+            }
+        }
+        ("expression_statement", _) => Ctx::Place,
+        _ if child.kind() == "comma_expression" => Ctx::Place,
+        _ => Ctx::Value,
+    }
+}
+
+fn is_statement(node: Node) -> bool {
+    node.kind().ends_with("_statement") && node.kind() != "case_statement"
+}
+
+fn label(node: Node) -> String {
+    node.kind().replace('_', " ")
+}
+
+/// The whitespace the node's line starts with.
+fn indent_of(src: &Source, node: Node) -> String {
+    let line_start = src.text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    src.text[line_start..node.start_byte()].chars().take_while(|c| c.is_whitespace()).collect()
+}
+
+/// `{ text }`, over several lines where the text spans lines or could swallow the brace (a
+/// line comment, a directive).
+fn braced(text: &str, indent: &str) -> String {
+    if text.starts_with('{') {
+        return text.to_string();
+    }
+    if text.contains('\n') || text.contains("//") || text.starts_with('#') {
+        format!("{{\n{indent}  {text}\n{indent}}}")
+    } else {
+        format!("{{ {text} }}")
+    }
+}
+
+fn execute_block(version: Version, text: &str, indent: &str) -> String {
+    format!("if (penumbra_execute({})) {}", version.macro_name(), braced(text, indent))
+}
+
+/// `A || B` (or `&&`) whose left operand is `short_key`: its right operand and the operator's
+/// neutral value.
+fn extended<'t>(src: &Source, long: Node<'t>, short_key: &str) -> Option<(Node<'t>, &'static str)> {
+    if long.kind() != "binary_expression" {
+        return None;
+    }
+    let neutral = match src.text(long.child_by_field_name("operator")?) {
+        "||" => "0",
+        "&&" => "1",
+        _ => return None,
+    };
+    let (left, right) = (long.child_by_field_name("left")?, long.child_by_field_name("right")?);
+    (src.key(left) == short_key).then_some((right, neutral))
+}
+
+/// The statements of a block (a single statement standing for a block is its only item), and
+/// where they start.
+fn block_items(node: Node<'_>) -> (Vec<Node<'_>>, usize) {
+    if node.kind() == "compound_statement" {
+        let all: Vec<Node> = children(node).into_iter().map(|(_, c)| c).collect();
+        let items = all[1..all.len().saturating_sub(1)].to_vec();
+        (items, all[0].end_byte())
+    } else {
+        (vec![node], node.start_byte())
+    }
+}
+
+/// The statements after a case label, and where they start.
+fn case_items(node: Node<'_>) -> (Vec<Node<'_>>, usize) {
+    let all = children(node);
+    let colon = all.iter().position(|(_, c)| c.kind() == ":").expect("a case has a colon");
+    (all[colon + 1..].iter().map(|(_, c)| *c).collect(), all[colon].1.end_byte())
+}
+
+/// The items inside `#if`/`#ifdef` (without the condition).
+fn conditional_items(node: Node<'_>) -> Vec<Node<'_>> {
+    children(node).into_iter().filter(|(f, c)| f.is_none() && c.is_named()).map(|(_, c)| c).collect()
+}
+
+fn find_function_declarator(node: Node) -> Option<Node> {
+    if node.kind() == "function_declarator" {
+        return Some(node);
+    }
+    find_function_declarator(node.child_by_field_name("declarator")?)
+}
+
+fn find_identifier(node: Node) -> Option<Node> {
+    if node.kind() == "identifier" {
+        return Some(node);
+    }
+    find_identifier(node.child_by_field_name("declarator")?)
+}

@@ -1,0 +1,151 @@
+//! Shadow's annotation patterns, each from a pair of versions to the exact unified text, and
+//! the changes no annotation can express, each refused with its line.
+
+use penumbra_unify::check::{compiler_for, Compiler};
+use penumbra_unify::{unify, Unified, UnifyError};
+
+fn compiler() -> Compiler {
+    compiler_for(None, Vec::new())
+}
+
+fn unified(old: &str, new: &str) -> Unified {
+    let c = compiler();
+    // unify checked both projections against the inputs' IR before returning.
+    unify(old, new, [&c, &c]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn body(u: &Unified) -> &str {
+    u.text.strip_prefix("#include \"penumbra.h\"\n").expect("the header comes first where the input has no include")
+}
+
+#[test]
+fn a_changed_constant_is_changed_alone() {
+    let u = unified(
+        "int f(int x) {\n  if (x > 5)\n    return 1;\n  return 0;\n}\n",
+        "int f(int x) {\n  if (x > 10)\n    return 1;\n  return 0;\n}\n",
+    );
+    assert_eq!(body(&u), "int f(int x) {\n  if (x > change(5, 10))\n    return 1;\n  return 0;\n}\n");
+    assert!(u.notes.is_empty() && u.whole_functions.is_empty());
+}
+
+#[test]
+fn changed_operands_and_call_arguments_are_changed_where_they_are() {
+    let u = unified(
+        "int g(int, int);\nint f(int x, int y) {\n  y = g(x + 1, y);\n  return y * 2;\n}\n",
+        "int g(int, int);\nint f(int x, int y) {\n  y = g(x - 1, y);\n  return y * x;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int g(int, int);\nint f(int x, int y) {\n  y = g(change(x + 1, x - 1), y);\n  return y * change(2, x);\n}\n"
+    );
+}
+
+#[test]
+fn weakened_and_strengthened_conditions_keep_the_shared_part_outside() {
+    let u = unified(
+        "int f(int x) {\n  if (x < 0)\n    return 1;\n  if (x > 9 && x < 20)\n    return 2;\n  return 0;\n}\n",
+        "int f(int x) {\n  if (x < 0 || x > 50)\n    return 1;\n  if (x > 9)\n    return 2;\n  return 0;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int f(int x) {\n  if (x < 0 || change(0, x > 50))\n    return 1;\n  if (x > 9 && change(x < 20, 1))\n    return 2;\n  return 0;\n}\n"
+    );
+}
+
+#[test]
+fn added_and_removed_statements_run_in_execute_blocks() {
+    let u = unified(
+        "int f(int x) {\n  x = x * 2;\n  if (x > 4)\n    x = 4;\n  return x;\n}\n",
+        "int f(int x) {\n  if (x < 0)\n    return -1;\n  x = x * 2;\n  return x;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int f(int x) {\n  if (penumbra_execute(NEW)) {\n    if (x < 0)\n    return -1;\n  }\n  x = x * 2;\n  if (penumbra_execute(OLD)) {\n    if (x > 4)\n    x = 4;\n  }\n  return x;\n}\n"
+    );
+}
+
+#[test]
+fn an_added_local_is_declared_in_both_versions_and_initialised_in_its_own() {
+    let u = unified(
+        "int g(int);\nint f(int x) {\n  return x;\n}\n",
+        "int g(int);\nint f(int x) {\n  int y = g(x);\n  return x + y;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int g(int);\nint f(int x) {\n  int y; if (penumbra_execute(NEW)) { y = g(x); }\n  return change(x, x + y);\n}\n"
+    );
+}
+
+#[test]
+fn an_added_else_branch_runs_in_the_new_version_only() {
+    let u = unified(
+        "int f(int x) {\n  int r = 0;\n  if (x > 0)\n    r = 1;\n  return r;\n}\n",
+        "int f(int x) {\n  int r = 0;\n  if (x > 0)\n    r = 1;\n  else\n    r = 2;\n  return r;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int f(int x) {\n  int r = 0;\n  if (x > 0) r = 1; else if (penumbra_execute(NEW)) { r = 2; }\n  return r;\n}\n"
+    );
+}
+
+#[test]
+fn a_changed_local_type_keeps_both_whole_functions_behind_a_dispatcher() {
+    let u =
+        unified("int f(int x) {\n  short s = x;\n  return s;\n}\n", "int f(int x) {\n  int s = x;\n  return s;\n}\n");
+    assert_eq!(u.whole_functions, Vec::<String>::new(), "the merge itself gave up, not the check");
+    assert_eq!(
+        body(&u),
+        "static int f__penumbra_old(int x) {\n  short s = x;\n  return s;\n}\n\nstatic int f__penumbra_new(int x) {\n  int s = x;\n  return s;\n}\n\nint f(int x) {\n  return change(f__penumbra_old(x), f__penumbra_new(x));\n}\n"
+    );
+    assert_eq!(u.notes.len(), 1);
+    assert!(u.notes[0].message.starts_with("`f` is kept as two whole functions"), "{:?}", u.notes);
+}
+
+#[test]
+fn comments_and_directives_are_kept() {
+    let u = unified(
+        "#include <stdio.h>\n#define LIMIT 3\n/* doc */\nint f(int x) {\n  // why\n  return x > LIMIT; /* end */\n}\n",
+        "#include <stdio.h>\n#define LIMIT 3\n/* doc */\nint f(int x) {\n  // why\n  return x >= LIMIT; /* end */\n}\n",
+    );
+    assert_eq!(
+        u.text,
+        "#include <stdio.h>\n#include \"penumbra.h\"\n#define LIMIT 3\n/* doc */\nint f(int x) {\n  // why\n  return change(x > LIMIT, x >= LIMIT); /* end */\n}\n"
+    );
+}
+
+fn refused(old: &str, new: &str) -> Vec<(usize, String)> {
+    let c = compiler();
+    match unify(old, new, [&c, &c]) {
+        Err(UnifyError::Inexpressible(reasons)) => reasons.into_iter().map(|r| (r.line, r.why)).collect(),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_changed_macro_or_global_initialiser_is_refused_with_its_line() {
+    let r = refused("#define N 3\nint f(void) { return N; }\n", "#define N 4\nint f(void) { return N; }\n");
+    assert_eq!(
+        r,
+        vec![(1, "the definition of macro `N` changed: a macro has one definition in the unified program".to_string())]
+    );
+    let r = refused("int g = 1;\nint f(void) { return g; }\n", "\nint g = 2;\nint f(void) { return g; }\n");
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].0, 2);
+    assert!(r[0].1.starts_with("the declaration `g` changed"), "{r:?}");
+}
+
+#[test]
+fn a_changed_signature_with_no_dispatcher_is_refused() {
+    let r = refused("int f(int x, ...) { return x; }\n", "long f(int x, ...) { return x; }\n");
+    assert_eq!(r.iter().map(|(l, _)| *l).collect::<Vec<_>>(), vec![1, 1]);
+    assert_eq!(r[0].1, "the signature of `f` changed");
+}
+
+#[test]
+fn the_inputs_must_compile() {
+    let c = compiler();
+    match unify("int f(void) { return 0; }\n", "int f(void) { return undefined_name; }\n", [&c, &c]) {
+        Err(UnifyError::InputDoesNotCompile { which: "new", .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
