@@ -9,14 +9,29 @@ bash scripts/install-deps.sh
 cargo build --release -p penumbra
 penumbra=target/release/penumbra
 
-for example in examples/offbyone.c examples/foo.c; do
+mkdir -p target/demo
+echo
+echo "================================================================================"
+echo "== a patch as two versions of a file: examples/two-versions/{old,new}/offbyone.c"
+echo "================================================================================"
+diff -u examples/two-versions/old/offbyone.c examples/two-versions/new/offbyone.c || true
+echo
+echo "== penumbra unify old/offbyone.c new/offbyone.c -o target/demo/offbyone.c"
+"$penumbra" unify examples/two-versions/old/offbyone.c examples/two-versions/new/offbyone.c -o target/demo/offbyone.c
+grep -n 'change' target/demo/offbyone.c
+echo
+echo "== penumbra shadow target/demo/offbyone.c --replay"
+rm -rf target/demo/offbyone
+"$penumbra" shadow target/demo/offbyone.c --output-dir target/demo/offbyone --replay
+
+for example in examples/foo.c; do
     name=$(basename "$example" .c)
     out=target/demo/$name
     rm -rf "$out"
     mkdir -p target/demo
     echo
     echo "================================================================================"
-    echo "== $example: the patch, one unified program (change(old, new) marks each edit)"
+    echo "== $example: a patch annotated by hand (change(old, new) marks each edit)"
     echo "================================================================================"
     grep -n 'change' "$example"
     echo

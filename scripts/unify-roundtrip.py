@@ -51,6 +51,9 @@ def row(path):
         verdict = "budget" if stopped else ("same" if h == a else ("more" if a > h else "fewer"))
         with open(unified) as f:
             text = f.read()
+        with open(path) as f:
+            hand_text = f.read()
+        squeeze = lambda t: "".join(t.split())
         return {
             "program": rel,
             "verdict": verdict,
@@ -60,6 +63,7 @@ def row(path):
             "unified_paths": auto["paths_completed"],
             "changes": text.count("change("),
             "execute_blocks": text.count("penumbra_execute("),
+            "same_as_hand": squeeze(text) == squeeze(hand_text),
             "whole_functions": " ".join(report.get("whole_functions", [])),
             "note": "; ".join(n["message"] for n in report.get("notes", []))[:300],
         }
@@ -74,7 +78,7 @@ def main():
         rows.append(r)
         print(f"{r['verdict']:13} {r['program']} {r.get('hand_diff_paths', '')} {r.get('unified_diff_paths', '')} {r.get('note', '')}", flush=True)
     fields = ["program", "verdict", "hand_diff_paths", "unified_diff_paths", "hand_paths", "unified_paths",
-              "changes", "execute_blocks", "whole_functions", "note"]
+              "changes", "execute_blocks", "same_as_hand", "whole_functions", "note"]
     with open(os.path.join(out, "roundtrip.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
@@ -84,6 +88,8 @@ def main():
     for r in rows:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     print("summary:", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print("unified text identical to the hand annotation (whitespace aside):",
+          sum(1 for r in rows if r.get("same_as_hand")), "of", len(rows))
 
 
 if __name__ == "__main__":

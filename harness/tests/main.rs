@@ -18,3 +18,4 @@ mod run_cli;
 mod shadow_budgets;
 mod shadow_examples;
 mod shadow_semantics;
+mod unify;

@@ -39,6 +39,17 @@ pub struct Comparison {
 impl Compiler {
     /// Optimised, normalised IR of `text`, as (name, definition) in name order.
     pub fn ir(&self, text: &str, define: Option<&str>) -> Result<BTreeMap<String, String>, CheckError> {
+        let stdout = self.clang(text, define, &["-S", "-emit-llvm", "-O2", "-g0", "-o", "-"])?;
+        Ok(normalise(&stdout))
+    }
+
+    /// Whether `text` compiles as penumbra's symbolic build compiles it (no version macro, so
+    /// `change` is the statement expression that runs each operand in its own version).
+    pub fn symbolic_build_compiles(&self, text: &str) -> Result<(), CheckError> {
+        self.clang(text, None, &["-fsyntax-only"]).map(|_| ())
+    }
+
+    fn clang(&self, text: &str, define: Option<&str>, mode: &[&str]) -> Result<String, CheckError> {
         let dir = tempfile::tempdir().map_err(CheckError::Io)?;
         let path = dir.path().join(&self.file_name);
         std::fs::write(&path, text).map_err(CheckError::Io)?;
@@ -47,7 +58,8 @@ impl Compiler {
         let mut clang = Command::new(penumbra_ir::frontend::CLANG);
         clang
             .current_dir(dir.path())
-            .args(["-S", "-emit-llvm", "-O2", "-g0", "-o", "-", "-w", "-D__LINE__=0", "-Wno-builtin-macro-redefined"])
+            .args(mode)
+            .args(["-w", "-D__LINE__=0", "-Wno-builtin-macro-redefined"])
             .arg("-I")
             .arg(dir.path());
         if let Some(source_dir) = &self.source_dir {
@@ -63,7 +75,7 @@ impl Compiler {
         if !output.status.success() {
             return Err(CheckError::Compile(first_lines(&String::from_utf8_lossy(&output.stderr), 20)));
         }
-        Ok(normalise(&String::from_utf8_lossy(&output.stdout)))
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod align;
 pub mod check;
+pub mod globals;
 pub mod merge;
 pub mod project;
 pub mod syntax;
@@ -68,8 +69,10 @@ pub enum UnifyError {
     Inexpressible(Vec<Reason>),
     #[error("the {which} version does not compile, so the unified file cannot be checked against it: {error}")]
     InputDoesNotCompile { which: &'static str, error: CheckError },
-    #[error("the unified program's {which} projection does not compile: {error}\n--- unified program ---\n{text}")]
-    ProjectionDoesNotCompile { which: &'static str, error: CheckError, text: String },
+    #[error(
+        "the unified program's {which} build does not compile (even with the functions it names kept whole): {error}"
+    )]
+    ProjectionDoesNotCompile { which: &'static str, error: CheckError },
     #[error("the unified program's {which} projection differs from the {which} version in {}; refusing to write it", .differing.join(", "))]
     CheckFailed { which: &'static str, differing: Vec<String> },
 }
@@ -108,12 +111,33 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
         let notes = merger.notes;
         let mut retry = false;
         let mut extra: [Vec<String>; 2] = Default::default();
+        if let Err(error) = compilers[1].symbolic_build_compiles(&text) {
+            let fresh: Vec<String> =
+                functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains(f)).collect();
+            if fresh.is_empty() {
+                return Err(UnifyError::ProjectionDoesNotCompile { which: "symbolic", error });
+            }
+            whole.extend(fresh);
+            continue;
+        }
         for (index, (which, define)) in
             [("old", "PENUMBRA_VERSION_OLD"), ("new", "PENUMBRA_VERSION_NEW")].into_iter().enumerate()
         {
-            let projection = compilers[index]
-                .ir(&text, Some(define))
-                .map_err(|error| UnifyError::ProjectionDoesNotCompile { which, error, text: text.clone() })?;
+            let projection = match compilers[index].ir(&text, Some(define)) {
+                Ok(ir) => ir,
+                Err(error) => {
+                    // A finer merge clang rejects (a `change` where the language wants a constant
+                    // or an lvalue the grammar did not show): keep the functions it names whole.
+                    let fresh: Vec<String> =
+                        functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains(f)).collect();
+                    if fresh.is_empty() {
+                        return Err(UnifyError::ProjectionDoesNotCompile { which, error });
+                    }
+                    whole.extend(fresh);
+                    retry = true;
+                    break;
+                }
+            };
             let comparison = check::compare(&inputs[index], &projection);
             let functions: Vec<String> =
                 comparison.differing.iter().filter_map(|d| d.strip_prefix("function ")).map(str::to_string).collect();
@@ -134,6 +158,30 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
             return Ok(Unified { text, notes, whole_functions, extra });
         }
     }
+}
+
+/// The functions of `text` (by their name in the inputs) holding the lines clang's errors name.
+fn functions_at_errors(text: &str, error: &CheckError) -> Vec<String> {
+    let CheckError::Compile(diagnostics) = error else { return Vec::new() };
+    let lines: Vec<usize> = diagnostics
+        .lines()
+        .filter(|l| l.contains(": error:"))
+        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
+        .collect();
+    let src = syntax::Source::parse(text);
+    let mut out = Vec::new();
+    for (_, item) in syntax::children(src.root()) {
+        let (first, last) = (item.start_position().row + 1, item.end_position().row + 1);
+        if item.kind() == "function_definition" && lines.iter().any(|l| (first..=last).contains(l)) {
+            if let Some(name) = syntax::declared_name(&src, item) {
+                let name = merge::RENAME_SUFFIXES.iter().fold(name, |n, s| n.trim_end_matches(s).to_string());
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The text with `#include "penumbra.h"` after its last top-level include (or first), unless

@@ -12,6 +12,7 @@
 //! a macro's definition, a function's signature) is reported, never guessed.
 
 use crate::align::{align, Item, Step};
+use crate::globals;
 use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
 use crate::{Note, Reason};
 use rustc_hash::FxHashSet;
@@ -47,6 +48,8 @@ pub struct Merger<'a> {
     pub whole_functions: &'a FxHashSet<String>,
     pub notes: Vec<Note>,
     pub reasons: Vec<Reason>,
+    /// Static variables kept as two renamed definitions.
+    renamed_globals: Vec<String>,
     in_function: bool,
 }
 
@@ -58,7 +61,15 @@ pub const RENAME_SUFFIXES: [&str; 2] = [OLD_SUFFIX, NEW_SUFFIX];
 
 impl<'a> Merger<'a> {
     pub fn new(old: &'a Source, new: &'a Source, whole_functions: &'a FxHashSet<String>) -> Self {
-        Merger { old, new, whole_functions, notes: Vec::new(), reasons: Vec::new(), in_function: false }
+        Merger {
+            old,
+            new,
+            whole_functions,
+            notes: Vec::new(),
+            reasons: Vec::new(),
+            renamed_globals: Vec::new(),
+            in_function: false,
+        }
     }
 
     /// The unified translation unit (`reasons` lists what could not be expressed).
@@ -74,7 +85,16 @@ impl<'a> Merger<'a> {
             }
         };
         out.push_str(&self.new.text[items_n.last().map_or(n.start_byte(), |c| c.end_byte())..n.end_byte()]);
-        out
+        if self.renamed_globals.is_empty() || !self.reasons.is_empty() {
+            return out;
+        }
+        match globals::redirect_uses(&out, &self.renamed_globals) {
+            Ok(text) => text,
+            Err(reasons) => {
+                self.reasons.extend(reasons);
+                out
+            }
+        }
     }
 
     // ----- sequences: the translation unit, blocks, the statements of a case -----
@@ -98,7 +118,23 @@ impl<'a> Merger<'a> {
             src.text[from..nodes[i].start_byte()].to_string()
         };
         let mut out = String::new();
+        let mut previous_from_old = None;
         for step in steps {
+            // Items of the two versions meet here with no space between them (an old item
+            // before the new version's first): a line break keeps them apart.
+            let (src, nodes, i, start) = match step {
+                Step::OldOnly(i) => (self.old, old, i, old_start),
+                Step::Same(_, j) | Step::Edited(_, j) | Step::NewOnly(j) => (self.new, new, j, new_start),
+            };
+            let from_old = matches!(step, Step::OldOnly(_));
+            if previous_from_old != Some(from_old)
+                && previous_from_old.is_some()
+                && gap(src, nodes, i, start).is_empty()
+                && out.ends_with(|c: char| !c.is_whitespace())
+            {
+                out.push('\n');
+            }
+            previous_from_old = Some(from_old);
             match step {
                 Step::Same(_, j) => {
                     out += &gap(self.new, new, j, new_start);
@@ -246,6 +282,20 @@ impl<'a> Merger<'a> {
             _ => match self.node(o, n, Ctx::Constant) {
                 Ok(text) => Ok(text),
                 Err(Fail::Inexpressible(reason)) => Err(reason),
+                Err(Fail::Here) if globals::renamable(self.old, o, self.new, n).is_some() => {
+                    let name = globals::renamable(self.old, o, self.new, n).expect("checked");
+                    self.notes.push(Note::new(
+                        self.new.line(n),
+                        format!("static `{name}` changed: both definitions are kept ({name}{OLD_SUFFIX}, {name}{NEW_SUFFIX}) and each use reads its version's"),
+                    ));
+                    let text = format!(
+                        "{}\n{}",
+                        globals::renamed(self.old, o, &name, OLD_SUFFIX),
+                        globals::renamed(self.new, n, &name, NEW_SUFFIX)
+                    );
+                    self.renamed_globals.push(name);
+                    Ok(text)
+                }
                 Err(Fail::Here) => Err(Reason::new(
                     self.new.line(n),
                     format!(

@@ -48,7 +48,8 @@ fn replacement(src: &Source, node: Node, new: bool) -> Option<String> {
                 let chosen = args[new as usize];
                 let mut inner = String::new();
                 emit(src, chosen, new, &mut inner);
-                return Some(if is_primary(chosen) || delimited(node) { inner } else { format!("({inner})") });
+                let bare = is_primary(chosen) || delimited(node) || binds_tighter(src, node, chosen);
+                return Some(if bare { inner } else { format!("({inner})") });
             }
             if name == "penumbra_execute" && args.len() == 1 {
                 return Some(if runs_in(src, args[0], new)? { "1" } else { "0" }.to_string());
@@ -107,7 +108,37 @@ fn delimited(node: Node) -> bool {
         | "initializer_list"
         | "condition_clause" => true,
         "assignment_expression" => parent.child_by_field_name("right").is_some_and(|r| r.id() == node.id()),
+        "for_statement" => true,
         _ => false,
+    }
+}
+
+/// Whether `chosen`, put where `node` (a `change`) stands, keeps its meaning unparenthesised:
+/// a binary operand binding tighter than the operator it stands under (or as tight, on the left).
+fn binds_tighter(src: &Source, node: Node, chosen: Node) -> bool {
+    let (Some(parent), "binary_expression") = (node.parent(), chosen.kind()) else { return false };
+    if parent.kind() != "binary_expression" {
+        return false;
+    }
+    let op = |n: Node| n.child_by_field_name("operator").map_or(0, |o| precedence(src.text(o)));
+    let (outer, inner) = (op(parent), op(chosen));
+    let is_left = parent.child_by_field_name("left").is_some_and(|l| l.id() == node.id());
+    outer > 0 && (inner > outer || (inner == outer && is_left))
+}
+
+fn precedence(op: &str) -> u8 {
+    match op {
+        "*" | "/" | "%" => 10,
+        "+" | "-" => 9,
+        "<<" | ">>" => 8,
+        "<" | "<=" | ">" | ">=" => 7,
+        "==" | "!=" => 6,
+        "&" => 5,
+        "^" => 4,
+        "|" => 3,
+        "&&" => 2,
+        "||" => 1,
+        _ => 0,
     }
 }
 

@@ -149,3 +149,38 @@ fn the_inputs_must_compile() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_merge_clang_rejects_falls_back_to_whole_functions() {
+    // `change` cannot initialise an array: the projection does not compile, and the function
+    // clang names is merged again as two whole bodies.
+    let u = unified(
+        "int f(int i) {\n  char s[] = \"ab\";\n  return s[i];\n}\n",
+        "int f(int i) {\n  char s[] = \"abc\";\n  return s[i];\n}\n",
+    );
+    assert_eq!(u.whole_functions, vec!["f".to_string()]);
+    assert!(body(&u).contains("static int f__penumbra_old(int i) {\n  char s[] = \"ab\";"), "{}", u.text);
+    assert!(
+        body(&u).ends_with("int f(int i) {\n  return change(f__penumbra_old(i), f__penumbra_new(i));\n}\n"),
+        "{}",
+        u.text
+    );
+    assert_eq!(u.notes[0].message, "`f` is kept as two whole functions (f__penumbra_old, f__penumbra_new) behind a dispatcher: its finer merge did not pass the check");
+}
+
+#[test]
+fn a_changed_static_variable_keeps_both_definitions_and_uses_read_their_version() {
+    let u = unified(
+        "static int limit = 5;\nint f(int x) {\n  limit++;\n  return x > limit;\n}\n",
+        "static int limit = 7;\nint f(int x) {\n  limit++;\n  return x > limit;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "static int limit__penumbra_old = 5;\nstatic int limit__penumbra_new = 7;\nint f(int x) {\n  (*change(&limit__penumbra_old, &limit__penumbra_new))++;\n  return x > (*change(&limit__penumbra_old, &limit__penumbra_new));\n}\n"
+    );
+    assert_eq!(u.notes.len(), 1);
+    // Not static: other files may name it, so it keeps one name, and the change is refused.
+    let r =
+        refused("int limit = 5;\nint f(void) { return limit; }\n", "int limit = 7;\nint f(void) { return limit; }\n");
+    assert!(r[0].1.starts_with("the declaration `limit` changed"), "{r:?}");
+}

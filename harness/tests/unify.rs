@@ -1,0 +1,265 @@
+//! `penumbra unify` and `penumbra project` from the command line: a file pair unified and
+//! explored, a tree and two git revisions unified file by file, an inexpressible change refused
+//! with nothing written, and every hand-annotated shadow test program's round trip (its two
+//! projections unified again) finding the same diff paths.
+
+use crate::support::{penumbra, repo_root};
+use std::path::Path;
+
+const OLD: &str = "#include <stdio.h>\n#include \"penumbra.h\"\n\nint classify(int x) {\n  if (x > 5) /* the threshold */\n    return 1;\n  return 0;\n}\n\nint main(void) {\n  int x;\n  penumbra_make_symbolic(&x, sizeof x, \"x\");\n  printf(\"%d\\n\", classify(x));\n  return 0;\n}\n";
+
+fn new_version() -> String {
+    OLD.replace("x > 5", "x > 10")
+}
+
+#[test]
+fn two_versions_unify_into_a_program_whose_shadow_run_finds_the_divergence() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new, out) = (dir.path().join("old.c"), dir.path().join("new.c"), dir.path().join("u.c"));
+    std::fs::write(&old, OLD).unwrap();
+    std::fs::write(&new, new_version()).unwrap();
+    let run = penumbra(["unify".as_ref(), old.as_os_str(), new.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    run.assert_status(0);
+    let unified = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(unified, OLD.replace("x > 5", "x > change(5, 10)"));
+    let shadow =
+        penumbra(["shadow".as_ref(), out.as_os_str(), "--json".as_ref(), "--max-time".as_ref(), "30".as_ref()]);
+    shadow.assert_status(0);
+    let summary: serde_json::Value = serde_json::from_slice(&shadow.stdout).unwrap();
+    let tests = summary["tests"].as_array().unwrap();
+    assert_eq!(summary["diff_paths"], 1, "{summary}");
+    assert_eq!(tests.len(), 1);
+    let x = tests[0]["inputs"]["x"]["int"].as_i64().unwrap();
+    assert!((6..=10).contains(&x), "the divergent input is in [6, 10], not {x}");
+    assert_eq!(tests[0]["line"], 5);
+    std::fs::remove_dir_all(dir.path().join("penumbra-out-1")).ok();
+}
+
+#[test]
+fn an_inexpressible_change_is_reported_with_its_line_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.c"), "#define N 3\nint f(void) { return N; }\n").unwrap();
+    std::fs::write(dir.path().join("new.c"), "#define N 4\nint f(void) { return N; }\n").unwrap();
+    let out = dir.path().join("u.c");
+    let run = penumbra([
+        "unify".as_ref(),
+        dir.path().join("old.c").as_os_str(),
+        dir.path().join("new.c").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    run.assert_status(2);
+    run.assert_no_panic();
+    assert!(
+        run.stderr
+            .contains("line 1: the definition of macro `N` changed: a macro has one definition in the unified program"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists(), "a refused unification writes nothing");
+}
+
+fn write_tree(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+const LIB_H: &str = "int limit(void);\n";
+const LIB_OLD: &str = "#include \"lib.h\"\nint limit(void) { return 5; }\n";
+const LIB_NEW: &str = "#include \"lib.h\"\nint limit(void) { return 7; }\n";
+
+#[test]
+fn a_tree_is_unified_file_by_file_and_the_rest_is_copied() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new, out) = (dir.path().join("old"), dir.path().join("new"), dir.path().join("out"));
+    write_tree(&old, &[("src/lib.h", LIB_H), ("src/lib.c", LIB_OLD), ("Makefile", "all:\n"), ("gone.txt", "x")]);
+    write_tree(
+        &new,
+        &[("src/lib.h", LIB_H), ("src/lib.c", LIB_NEW), ("Makefile", "all: lib\n"), ("added.c", "int a;\n")],
+    );
+    let run = penumbra([
+        "unify".as_ref(),
+        "--old".as_ref(),
+        old.as_os_str(),
+        "--new".as_ref(),
+        new.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "-I".as_ref(),
+        "src".as_ref(),
+        "--json".as_ref(),
+    ]);
+    run.assert_status(0);
+    let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
+    assert_eq!(
+        read("src/lib.c"),
+        "#include \"lib.h\"\n#include \"penumbra.h\"\nint limit(void) { return change(5, 7); }\n"
+    );
+    assert_eq!(read("src/lib.h"), LIB_H);
+    assert_eq!(read("Makefile"), "all: lib\n");
+    assert_eq!(read("added.c"), "int a;\n");
+    assert_eq!(read("gone.txt"), "x");
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let statuses: Vec<(String, String)> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap().to_string(), f["status"].as_str().unwrap().to_string()))
+        .collect();
+    let expected =
+        [("Makefile", "changed-copied"), ("added.c", "new-only"), ("src/lib.c", "unified"), ("gone.txt", "old-only")];
+    assert_eq!(statuses, expected.map(|(a, b)| (a.to_string(), b.to_string())));
+    // A second run does not write over the tree.
+    let again = penumbra([
+        "unify".as_ref(),
+        "--old".as_ref(),
+        old.as_os_str(),
+        "--new".as_ref(),
+        new.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    again.assert_status(2);
+    assert!(again.stderr.contains("exists and is not empty"), "{}", again.stderr);
+}
+
+#[test]
+fn two_git_revisions_are_unified_as_two_trees() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    write_tree(&repo, &[("lib.h", LIB_H), ("lib.c", LIB_OLD)]);
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .output()
+            .expect("run git");
+        assert!(status.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&status.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "old"]);
+    std::fs::write(repo.join("lib.c"), LIB_NEW).unwrap();
+    git(&["commit", "-qam", "new"]);
+    let out = dir.path().join("out");
+    let run = penumbra([
+        "unify".as_ref(),
+        "--git".as_ref(),
+        "HEAD~1".as_ref(),
+        "HEAD".as_ref(),
+        "--repo".as_ref(),
+        repo.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    run.assert_status(0);
+    assert_eq!(
+        std::fs::read_to_string(out.join("lib.c")).unwrap(),
+        "#include \"lib.h\"\n#include \"penumbra.h\"\nint limit(void) { return change(5, 7); }\n"
+    );
+    assert!(!out.join(".git").exists());
+}
+
+/// Complete shadow execution's diff-path count (budgeted; `None` if a budget stopped it).
+fn diff_paths(program: &Path) -> Option<i64> {
+    let run = penumbra([
+        "shadow".as_ref(),
+        program.as_os_str(),
+        "--json".as_ref(),
+        "--no-tests".as_ref(),
+        "--max-time".as_ref(),
+        "30".as_ref(),
+    ]);
+    let summary: serde_json::Value = serde_json::from_slice(&run.stdout)
+        .unwrap_or_else(|e| panic!("{}: no summary ({e}): {}", program.display(), run.stderr));
+    summary["stopped_by"].is_null().then(|| summary["diff_paths"].as_i64().unwrap())
+}
+
+/// Every hand-annotated program of the engine's shadow tests, projected on both versions and
+/// unified again: the unified program is checked by unify, and complete shadow execution finds
+/// as many diff paths on it as on the hand annotation (scripts/unify-roundtrip.py does the same
+/// for every annotated program of the repository: results/unify-roundtrip/).
+#[test]
+fn hand_annotated_programs_round_trip_with_the_same_diff_paths() {
+    let programs = repo_root().join("engine/tests/shadow/programs");
+    let mut files: Vec<_> = std::fs::read_dir(&programs).unwrap().map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "c"));
+    files.sort();
+    assert!(files.len() >= 60, "the corpus is there");
+    let mut wrong = Vec::new();
+    for file in &files {
+        let dir = tempfile::tempdir().unwrap();
+        let name = file.file_name().unwrap();
+        let (old, new, unified) = (dir.path().join("old"), dir.path().join("new"), dir.path().join("unified.c"));
+        for (version, d) in [("old", &old), ("new", &new)] {
+            std::fs::create_dir(d).unwrap();
+            penumbra([
+                "project".as_ref(),
+                file.as_os_str(),
+                "--version".as_ref(),
+                version.as_ref(),
+                "-o".as_ref(),
+                d.join(name).as_os_str(),
+            ])
+            .assert_status(0);
+        }
+        let run = penumbra([
+            "unify".as_ref(),
+            old.join(name).as_os_str(),
+            new.join(name).as_os_str(),
+            "-o".as_ref(),
+            unified.as_os_str(),
+        ]);
+        if run.status != Some(0) {
+            wrong.push(format!("{}: unify failed: {}", name.to_string_lossy(), run.stderr));
+            continue;
+        }
+        let (hand, auto) = (diff_paths(file), diff_paths(&unified));
+        if hand.is_none() || hand != auto {
+            wrong.push(format!("{}: hand {hand:?} diff paths, unified {auto:?}", name.to_string_lossy()));
+        }
+    }
+    assert!(wrong.is_empty(), "{} of {} programs:\n{}", wrong.len(), files.len(), wrong.join("\n"));
+}
+
+#[test]
+fn project_prints_either_version() {
+    let file = repo_root().join("examples/threshold.c");
+    let old = penumbra(["project".as_ref(), file.as_os_str(), "--version".as_ref(), "old".as_ref()]);
+    old.assert_status(0);
+    let text = old.stdout_str();
+    assert!(text.contains("  if (x > 5)\n") && !text.contains("change("), "{text}");
+    let new = penumbra(["project".as_ref(), file.as_os_str(), "--version".as_ref(), "new".as_ref()]);
+    assert!(new.stdout_str().contains("  if (x > 10)\n"), "{}", new.stdout_str());
+}
+
+#[test]
+fn a_changed_static_variable_is_explored_through_both_definitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let old_text = "#include \"penumbra.h\"\nstatic int limit = 5;\nint main(void) {\n  int x;\n  penumbra_make_symbolic(&x, sizeof x, \"x\");\n  limit++;\n  if (x > limit)\n    return 1;\n  return 0;\n}\n";
+    let (old, new, out) = (dir.path().join("old.c"), dir.path().join("new.c"), dir.path().join("u.c"));
+    std::fs::write(&old, old_text).unwrap();
+    std::fs::write(&new, old_text.replace("limit = 5", "limit = 7")).unwrap();
+    penumbra(["unify".as_ref(), old.as_os_str(), new.as_os_str(), "-o".as_ref(), out.as_os_str()]).assert_status(0);
+    let shadow = penumbra([
+        "shadow".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+        "--no-tests".as_ref(),
+        "--max-time".as_ref(),
+        "30".as_ref(),
+    ]);
+    shadow.assert_status(0);
+    let summary: serde_json::Value = serde_json::from_slice(&shadow.stdout).unwrap();
+    assert_eq!(summary["diff_paths"], 1, "{summary}");
+    // Old compares x with 6, new with 8: x in [7, 8] is true in old only.
+    let test = &summary["tests"][0];
+    let x = test["inputs"]["x"]["int"].as_i64().unwrap();
+    assert!((7..=8).contains(&x), "{test}");
+    assert_eq!((test["old"].as_str(), test["new"].as_str()), (Some("true"), Some("false")));
+}

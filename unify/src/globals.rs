@@ -1,0 +1,109 @@
+//! Changed file-scope variables. A `static` variable whose type or initialiser changed keeps
+//! both versions' definitions, renamed (`g__penumbra_old`, `g__penumbra_new`), and every use of
+//! it in a function reads and writes the one of its version through
+//! `(*change(&g__penumbra_old, &g__penumbra_new))`, an lvalue like the variable itself. A
+//! variable other files can see (not `static`) keeps its one name and is refused, as is a use
+//! the redirection cannot reach (another global's initialiser, a local of the same name).
+
+use crate::merge::RENAME_SUFFIXES;
+use crate::syntax::{children, declarator_name, Source};
+use crate::Reason;
+use tree_sitter::Node;
+
+/// The name of a `static` variable both versions define with one declarator, where the
+/// definitions differ (`None`: not such a pair).
+pub fn renamable(old: &Source, o: Node, new: &Source, n: Node) -> Option<String> {
+    let single = |src: &Source, d: Node| -> Option<String> {
+        if d.kind() != "declaration" {
+            return None;
+        }
+        let is_static =
+            children(d).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
+        let mut cursor = d.walk();
+        let declarators: Vec<Node> = d.children_by_field_name("declarator", &mut cursor).collect();
+        let [declarator] = declarators[..] else { return None };
+        if !is_static || declarator.kind() == "function_declarator" {
+            return None;
+        }
+        declarator_name(src, declarator)
+    };
+    let name = single(old, o)?;
+    (single(new, n)? == name).then_some(name)
+}
+
+/// The declaration with its variable renamed `NAME{suffix}`.
+pub fn renamed(src: &Source, declaration: Node, name: &str, suffix: &str) -> String {
+    let ident = find_named(src, declaration, name).expect("the declaration declares the name");
+    let text = src.text(declaration);
+    let at = ident.end_byte() - declaration.start_byte();
+    format!("{}{suffix}{}", &text[..at], &text[at..])
+}
+
+fn find_named<'t>(src: &Source, node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    if node.kind() == "identifier" && src.text(node) == name {
+        return Some(node);
+    }
+    let declarator = node.child_by_field_name("declarator")?;
+    find_named(src, declarator, name)
+}
+
+/// The unified text with every use of the renamed variables redirected to their version's
+/// definition.
+pub fn redirect_uses(text: &str, names: &[String]) -> Result<String, Vec<Reason>> {
+    let src = Source::parse(text);
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut reasons = Vec::new();
+    collect(&src, src.root(), names, false, &mut edits, &mut reasons);
+    if !reasons.is_empty() {
+        return Err(reasons);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, replacement) in edits {
+        out.push_str(&text[at..start]);
+        out.push_str(&replacement);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}
+
+fn collect(
+    src: &Source,
+    node: Node,
+    names: &[String],
+    in_body: bool,
+    edits: &mut Vec<(usize, usize, String)>,
+    reasons: &mut Vec<Reason>,
+) {
+    let name = src.text(node);
+    if node.kind() == "identifier" && names.iter().any(|n| n == name) {
+        let parent = node.parent().map(|p| p.kind()).unwrap_or_default();
+        let declares =
+            matches!(
+                parent,
+                "init_declarator" | "declaration" | "array_declarator" | "pointer_declarator" | "parameter_declaration"
+            ) && node.parent().and_then(|p| p.child_by_field_name("declarator")).is_some_and(|d| d.id() == node.id());
+        if declares && in_body {
+            reasons.push(Reason::new(
+                src.line(node),
+                format!("a local `{name}` hides the changed static variable `{name}`"),
+            ));
+        } else if !declares && in_body {
+            let [old, new] = RENAME_SUFFIXES;
+            edits.push((node.start_byte(), node.end_byte(), format!("(*change(&{name}{old}, &{name}{new}))")));
+        } else if !declares {
+            reasons.push(Reason::new(
+                src.line(node),
+                format!("`{name}` changed and is used outside a function, where its version cannot be chosen"),
+            ));
+        }
+        return;
+    }
+    let body = in_body
+        || (node.kind() == "compound_statement" && node.parent().is_some_and(|p| p.kind() == "function_definition"));
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect(src, child, names, body, edits, reasons);
+    }
+}
