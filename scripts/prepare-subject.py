@@ -24,8 +24,8 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
   (complete mode's environment from subject.toml; seeded mode's sized to hold the seeds), the
   seeds, and the counts of the selection.
 
-With --unified, the hand annotation is replaced by penumbra's own: the patch's new version
-(`penumbra project` of the annotated file) and the pristine old file are merged by `penumbra
+With --unified, the hand annotation is replaced by penumbra's own: the patch's two versions
+(`penumbra project` of the annotated file on each) are merged by `penumbra
 unify` (checked against both, with the utility's compile flags), and that unified file is
 what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (default
 target/release/penumbra).
@@ -416,8 +416,9 @@ def seeded_environment(added, seeds):
 
 
 def unified_patch(work, subject, patch, out):
-    """The annotation penumbra unify makes from the patch's two versions, as a patch against the
-    pristine source (OUT/unified.patch); the unified files are checked by unify itself."""
+    """The annotation penumbra unify makes from the patch's two versions (the annotated files'
+    projections), as a patch against the pristine source (OUT/unified.patch); the unified files
+    are checked by unify itself."""
     pristine = work / "src" / "coreutils-9.1"
     asan = work / "asan"
     makefile = (asan / "Makefile").read_text(errors="replace")
@@ -434,14 +435,17 @@ def unified_patch(work, subject, patch, out):
         run(["patch", "-p1", "--forward", "--quiet", "-i", str(patch)], cwd=tmp / "annotated")
         diff = []
         for f in subject["files"]:
-            run([penumbra, "project", str(tmp / "annotated" / f), "--version", "new", "-o", str(tmp / "new" / f)])
+            # Both versions come from the annotation: Debian's tree is not always the old one
+            # (dd-appenderrors annotates a Debian patch the source already carries).
+            for version in ("old", "new"):
+                run([penumbra, "project", str(tmp / "annotated" / f), "--version", version, "-o", str(tmp / version / f)])
             includes = [f"-I{asan}", f"-I{asan / 'lib'}", f"-I{asan / 'src'}"]
             done = run([penumbra, "unify", str(tmp / "old" / f), str(tmp / "new" / f), "-o", str(tmp / "unified" / f),
                         *includes, *cppflags], check=False)
             (out / "unify.log").write_bytes(done.stdout + done.stderr)
             if done.returncode != 0:
                 sys.exit(f"prepare-subject: penumbra unify failed on {f}:\n{done.stderr.decode(errors='replace')[-3000:]}")
-            d = run(["diff", "-u", "--label", f"a/{f}", "--label", f"b/{f}", str(tmp / "old" / f), str(tmp / "unified" / f)],
+            d = run(["diff", "-u", "--label", f"a/{f}", "--label", f"b/{f}", str(pristine / f), str(tmp / "unified" / f)],
                     check=False)
             diff.append(d.stdout.decode())
     result = out / "unified.patch"

@@ -67,6 +67,14 @@ fn write_tree(root: &Path, files: &[(&str, &str)]) {
     }
 }
 
+/// `penumbra unify --old OLD --new NEW --out OUT EXTRA...`.
+fn unify_trees(old: &Path, new: &Path, out: &Path, extra: &[&str]) -> crate::support::Output {
+    let mut args = vec!["unify".into(), "--old".into(), old.as_os_str().to_owned(), "--new".into()];
+    args.extend([new.as_os_str().to_owned(), "--out".into(), out.as_os_str().to_owned()]);
+    args.extend(extra.iter().map(std::ffi::OsString::from));
+    penumbra::<_, std::ffi::OsString>(args)
+}
+
 const LIB_H: &str = "int limit(void);\n";
 const LIB_OLD: &str = "#include \"lib.h\"\nint limit(void) { return 5; }\n";
 const LIB_NEW: &str = "#include \"lib.h\"\nint limit(void) { return 7; }\n";
@@ -80,18 +88,7 @@ fn a_tree_is_unified_file_by_file_and_the_rest_is_copied() {
         &new,
         &[("src/lib.h", LIB_H), ("src/lib.c", LIB_NEW), ("Makefile", "all: lib\n"), ("added.c", "int a;\n")],
     );
-    let run = penumbra([
-        "unify".as_ref(),
-        "--old".as_ref(),
-        old.as_os_str(),
-        "--new".as_ref(),
-        new.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        "-I".as_ref(),
-        "src".as_ref(),
-        "--json".as_ref(),
-    ]);
+    let run = unify_trees(&old, &new, &out, &["-I", "src", "--json"]);
     run.assert_status(0);
     let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
     assert_eq!(
@@ -113,15 +110,7 @@ fn a_tree_is_unified_file_by_file_and_the_rest_is_copied() {
         [("Makefile", "changed-copied"), ("added.c", "new-only"), ("src/lib.c", "unified"), ("gone.txt", "old-only")];
     assert_eq!(statuses, expected.map(|(a, b)| (a.to_string(), b.to_string())));
     // A second run does not write over the tree.
-    let again = penumbra([
-        "unify".as_ref(),
-        "--old".as_ref(),
-        old.as_os_str(),
-        "--new".as_ref(),
-        new.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let again = unify_trees(&old, &new, &out, &[]);
     again.assert_status(2);
     assert!(again.stderr.contains("exists and is not empty"), "{}", again.stderr);
 }

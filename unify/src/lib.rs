@@ -12,6 +12,7 @@
 
 pub mod align;
 pub mod check;
+pub mod dispatch;
 pub mod globals;
 pub mod merge;
 pub mod project;

@@ -53,8 +53,8 @@ pub struct Merger<'a> {
     in_function: bool,
 }
 
-const OLD_SUFFIX: &str = "__penumbra_old";
-const NEW_SUFFIX: &str = "__penumbra_new";
+pub const OLD_SUFFIX: &str = "__penumbra_old";
+pub const NEW_SUFFIX: &str = "__penumbra_new";
 
 /// The suffixes renamed declarations carry, old first.
 pub const RENAME_SUFFIXES: [&str; 2] = [OLD_SUFFIX, NEW_SUFFIX];
@@ -337,7 +337,7 @@ impl<'a> Merger<'a> {
                 Err(reason) => Some(reason),
             }
         };
-        match self.dispatch(o, n, &name) {
+        match crate::dispatch::dispatch(self.old, o, self.new, n, &name) {
             Ok(text) => {
                 let why = match &fallback_reason {
                     Some(reason) => format!("line {}: {}", reason.line, reason.why),
@@ -357,68 +357,6 @@ impl<'a> Merger<'a> {
                 String::new()
             }
         }
-    }
-
-    /// Both versions' bodies as two static functions, and the function itself calling the one
-    /// of its version: always a faithful merge where the signature did not change.
-    fn dispatch(&mut self, o: Node, n: Node, name: &str) -> Result<String, Reason> {
-        let declarator = n.child_by_field_name("declarator").unwrap();
-        let function_declarator = find_function_declarator(declarator)
-            .ok_or_else(|| Reason::new(self.new.line(n), format!("`{name}`: no parameter list found")))?;
-        let params = function_declarator.child_by_field_name("parameters").unwrap();
-        let mut args = Vec::new();
-        for (_, p) in children(params) {
-            match p.kind() {
-                "parameter_declaration" => {
-                    let only_void = self.new.text(p).trim() == "void";
-                    if only_void {
-                        continue;
-                    }
-                    let arg =
-                        p.child_by_field_name("declarator").and_then(|d| crate::syntax::declarator_name(self.new, d));
-                    args.push(arg.ok_or_else(|| {
-                        Reason::new(
-                            self.new.line(p),
-                            format!("`{name}` has an unnamed parameter: no dispatcher can pass it on"),
-                        )
-                    })?);
-                }
-                "variadic_parameter" => {
-                    return Err(Reason::new(
-                        self.new.line(p),
-                        format!("`{name}` is variadic: no dispatcher can pass its arguments on"),
-                    ))
-                }
-                _ => {}
-            }
-        }
-        let renamed = |src: &Source, f: Node, suffix: &str| -> String {
-            let decl = f.child_by_field_name("declarator").unwrap();
-            let ident = find_identifier(decl).expect("a function declarator names the function");
-            let text = &src.text[f.start_byte()..f.end_byte()];
-            let at = ident.end_byte() - f.start_byte();
-            let is_static =
-                children(f).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
-            let (head, tail) = text.split_at(at);
-            let head = head.replacen("inline ", "", 1);
-            let head = if is_static { head } else { format!("static {head}") };
-            format!("{head}{suffix}{tail}")
-        };
-        let returns_void = self.new.text(n.child_by_field_name("type").unwrap()) == "void"
-            && declarator.kind() == "function_declarator";
-        let call = |suffix: &str| format!("{name}{suffix}({})", args.join(", "));
-        let body = if returns_void {
-            format!(
-                "{{\n  if (penumbra_execute(OLD))\n    {};\n  else\n    {};\n}}",
-                call(OLD_SUFFIX),
-                call(NEW_SUFFIX)
-            )
-        } else {
-            format!("{{\n  return change({}, {});\n}}", call(OLD_SUFFIX), call(NEW_SUFFIX))
-        };
-        let body_n = n.child_by_field_name("body").unwrap();
-        let head = &self.new.text[n.start_byte()..body_n.start_byte()];
-        Ok(format!("{}\n\n{}\n\n{head}{body}", renamed(self.old, o, OLD_SUFFIX), renamed(self.new, n, NEW_SUFFIX)))
     }
 
     // ----- statements and expressions -----
@@ -628,17 +566,11 @@ fn child_ctx(src: &Source, parent: Node, field: Option<&str>, child: Node) -> Ct
         ("assignment_expression", Some("left")) | ("update_expression", _) | ("call_expression", Some("function")) => {
             Ctx::Place
         }
-        ("pointer_expression", Some("argument")) => {
+        // `&x` and `s.f` need their operand as an lvalue; `*p` and `p->f` take a value.
+        (kind @ ("pointer_expression" | "field_expression"), Some("argument")) => {
             let op = parent.child_by_field_name("operator").map(|o| src.text(o));
-            if op == Some("&") {
-                Ctx::Place
-            } else {
-                Ctx::Value
-            }
-        }
-        ("field_expression", Some("argument")) => {
-            let op = parent.child_by_field_name("operator").map(|o| src.text(o));
-            if op == Some(".") {
+            let place_operator = if kind == "pointer_expression" { "&" } else { "." };
+            if op == Some(place_operator) {
                 Ctx::Place
             } else {
                 Ctx::Value
@@ -718,18 +650,4 @@ fn case_items(node: Node<'_>) -> (Vec<Node<'_>>, usize) {
 /// The items inside `#if`/`#ifdef` (without the condition).
 fn conditional_items(node: Node<'_>) -> Vec<Node<'_>> {
     children(node).into_iter().filter(|(f, c)| f.is_none() && c.is_named()).map(|(_, c)| c).collect()
-}
-
-fn find_function_declarator(node: Node) -> Option<Node> {
-    if node.kind() == "function_declarator" {
-        return Some(node);
-    }
-    find_function_declarator(node.child_by_field_name("declarator")?)
-}
-
-fn find_identifier(node: Node) -> Option<Node> {
-    if node.kind() == "identifier" {
-        return Some(node);
-    }
-    find_identifier(node.child_by_field_name("declarator")?)
 }

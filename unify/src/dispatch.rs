@@ -1,0 +1,77 @@
+//! The coarsest faithful merge of a function: both versions' bodies as two static functions
+//! (`f__penumbra_old`, `f__penumbra_new`) and `f` itself calling the one of its version, for a
+//! function whose edits no statement-level form expresses or whose finer merge failed the check.
+//! It needs the signature unchanged and every parameter named, so the dispatcher can pass them on.
+
+use crate::merge::{NEW_SUFFIX, OLD_SUFFIX};
+use crate::syntax::{children, Source};
+use crate::Reason;
+use tree_sitter::Node;
+
+/// Both versions' bodies as two static functions, and the function itself calling the one
+/// of its version: always a faithful merge where the signature did not change.
+pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Result<String, Reason> {
+    let declarator = n.child_by_field_name("declarator").unwrap();
+    let function_declarator = find_function_declarator(declarator)
+        .ok_or_else(|| Reason::new(new.line(n), format!("`{name}`: no parameter list found")))?;
+    let params = function_declarator.child_by_field_name("parameters").unwrap();
+    let mut args = Vec::new();
+    for (_, p) in children(params) {
+        match p.kind() {
+            "parameter_declaration" => {
+                let only_void = new.text(p).trim() == "void";
+                if only_void {
+                    continue;
+                }
+                let arg = p.child_by_field_name("declarator").and_then(|d| crate::syntax::declarator_name(new, d));
+                args.push(arg.ok_or_else(|| {
+                    Reason::new(new.line(p), format!("`{name}` has an unnamed parameter: no dispatcher can pass it on"))
+                })?);
+            }
+            "variadic_parameter" => {
+                return Err(Reason::new(
+                    new.line(p),
+                    format!("`{name}` is variadic: no dispatcher can pass its arguments on"),
+                ))
+            }
+            _ => {}
+        }
+    }
+    let renamed = |src: &Source, f: Node, suffix: &str| -> String {
+        let decl = f.child_by_field_name("declarator").unwrap();
+        let ident = find_identifier(decl).expect("a function declarator names the function");
+        let text = &src.text[f.start_byte()..f.end_byte()];
+        let at = ident.end_byte() - f.start_byte();
+        let is_static =
+            children(f).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
+        let (head, tail) = text.split_at(at);
+        let head = head.replacen("inline ", "", 1);
+        let head = if is_static { head } else { format!("static {head}") };
+        format!("{head}{suffix}{tail}")
+    };
+    let returns_void =
+        new.text(n.child_by_field_name("type").unwrap()) == "void" && declarator.kind() == "function_declarator";
+    let call = |suffix: &str| format!("{name}{suffix}({})", args.join(", "));
+    let body = if returns_void {
+        format!("{{\n  if (penumbra_execute(OLD))\n    {};\n  else\n    {};\n}}", call(OLD_SUFFIX), call(NEW_SUFFIX))
+    } else {
+        format!("{{\n  return change({}, {});\n}}", call(OLD_SUFFIX), call(NEW_SUFFIX))
+    };
+    let body_n = n.child_by_field_name("body").unwrap();
+    let head = &new.text[n.start_byte()..body_n.start_byte()];
+    Ok(format!("{}\n\n{}\n\n{head}{body}", renamed(old, o, OLD_SUFFIX), renamed(new, n, NEW_SUFFIX)))
+}
+
+fn find_function_declarator(node: Node) -> Option<Node> {
+    if node.kind() == "function_declarator" {
+        return Some(node);
+    }
+    find_function_declarator(node.child_by_field_name("declarator")?)
+}
+
+fn find_identifier(node: Node) -> Option<Node> {
+    if node.kind() == "identifier" {
+        return Some(node);
+    }
+    find_identifier(node.child_by_field_name("declarator")?)
+}
