@@ -25,8 +25,9 @@ This script, run by `penumbra batch` (the manifest's `prepare`), writes into OUT
   seeds, and the counts of the selection.
 
 With --unified, the hand annotation is replaced by penumbra's own: the patch's two versions
-(`penumbra project` of the annotated file on each) are merged by `penumbra
-unify` (checked against both, with the utility's compile flags), and that unified file is
+(the pristine file, and the new version projected from the annotated file with `penumbra
+project`; where the pristine file is the new version, the old one projected too) are merged by
+`penumbra unify` (checked against both, with the utility's compile flags), and that unified file is
 what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (default
 target/release/penumbra).
 
@@ -416,8 +417,8 @@ def seeded_environment(added, seeds):
 
 
 def unified_patch(work, subject, patch, out):
-    """The annotation penumbra unify makes from the patch's two versions (the annotated files'
-    projections), as a patch against the pristine source (OUT/unified.patch); the unified files
+    """The annotation penumbra unify makes from the patch's two versions (the pristine file and
+    the annotated file's new projection), as a patch against the pristine source (OUT/unified.patch); the unified files
     are checked by unify itself."""
     pristine = work / "src" / "coreutils-9.1"
     asan = work / "asan"
@@ -435,10 +436,14 @@ def unified_patch(work, subject, patch, out):
         run(["patch", "-p1", "--forward", "--quiet", "-i", str(patch)], cwd=tmp / "annotated")
         diff = []
         for f in subject["files"]:
-            # Both versions come from the annotation: Debian's tree is not always the old one
-            # (dd-appenderrors annotates a Debian patch the source already carries).
+            # The old version is the pristine file, the new one the annotation's projection;
+            # unless the pristine file is the new version (dd-appenderrors annotates a patch
+            # Debian's tree already carries), when the old one is the projection too.
             for version in ("old", "new"):
                 run([penumbra, "project", str(tmp / "annotated" / f), "--version", version, "-o", str(tmp / version / f)])
+            squeeze = lambda text: "".join(text.replace('#include "penumbra.h"', "").split())
+            if squeeze((tmp / "new" / f).read_text()) != squeeze((pristine / f).read_text()):
+                shutil.copy2(pristine / f, tmp / "old" / f)
             includes = [f"-I{asan}", f"-I{asan / 'lib'}", f"-I{asan / 'src'}"]
             done = run([penumbra, "unify", str(tmp / "old" / f), str(tmp / "new" / f), "-o", str(tmp / "unified" / f),
                         *includes, *cppflags], check=False)

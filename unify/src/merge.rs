@@ -486,9 +486,14 @@ impl<'a> Merger<'a> {
         // The else clause's statement (after the `else` keyword).
         let branch = alternative.named_child(0)?;
         let indent = indent_of(self.new, n);
+        // The new version's layout up to the branch, and its own before `else` where it has one.
+        let head = &self.new.text[n.start_byte()..then_n.start_byte()];
+        let before_else = match n.child_by_field_name("alternative") {
+            Some(else_clause) => &self.new.text[then_n.end_byte()..else_clause.start_byte()],
+            None => " ",
+        };
         Some(Ok(format!(
-            "if {} {then} else if (penumbra_execute({})) {}",
-            self.new.text(n.child_by_field_name("condition")?),
+            "{head}{then}{before_else}else if (penumbra_execute({})) {}",
             version.macro_name(),
             braced(src_with.text(branch), &indent)
         )))

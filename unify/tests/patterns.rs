@@ -84,7 +84,7 @@ fn an_added_else_branch_runs_in_the_new_version_only() {
     );
     assert_eq!(
         body(&u),
-        "int f(int x) {\n  int r = 0;\n  if (x > 0) r = 1; else if (penumbra_execute(NEW)) { r = 2; }\n  return r;\n}\n"
+        "int f(int x) {\n  int r = 0;\n  if (x > 0)\n    r = 1;\n  else if (penumbra_execute(NEW)) { r = 2; }\n  return r;\n}\n"
     );
 }
 
