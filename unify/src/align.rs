@@ -99,13 +99,18 @@ fn pair_gap(
 fn pairs(a: &Item, b: &Item) -> bool {
     match (&a.identity, &b.identity) {
         (Some(x), Some(y)) => x == y,
-        (None, None) => a.kind == b.kind && similarity(&a.key, &b.key) >= SIMILAR,
+        (None, None) => (a.kind == b.kind && similarity(&a.key, &b.key) >= SIMILAR) || guards(a, b) || guards(b, a),
         _ => false,
     }
 }
 
+/// Whether `outer` is an `if` holding `inner` unchanged (a guard one version added).
+fn guards(outer: &Item, inner: &Item) -> bool {
+    outer.kind == "if_statement" && !inner.key.is_empty() && outer.key.contains(&format!("\u{1}{}", inner.key))
+}
+
 /// The share of tokens two keys have in common (Dice's coefficient over token multisets).
-fn similarity(a: &str, b: &str) -> f64 {
+pub fn similarity(a: &str, b: &str) -> f64 {
     let mut counts: FxHashMap<&str, i64> = FxHashMap::default();
     let (mut na, mut nb) = (0usize, 0usize);
     for t in a.split('\u{1}').filter(|t| !t.is_empty()) {

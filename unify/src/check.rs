@@ -27,6 +27,22 @@ pub struct Compiler {
     pub file_name: String,
 }
 
+/// The symbolic `change` with a compile-time check that it converts neither operand.
+const TYPED_CHANGE: &str = r#"
+#undef penumbra_change
+#define __penumbra_keeps_type(all, one)                                                           \
+  (__builtin_types_compatible_p(__typeof__(all), __typeof__(0 ? (one) : (one))) ||                \
+   __builtin_types_compatible_p(__typeof__(0 ? (one) : (one)), void *))
+#define penumbra_change(old, new)                                                                 \
+  (__extension__({                                                                                \
+    _Static_assert(__penumbra_keeps_type(1 ? (old) : (new), old) &&                               \
+                   __penumbra_keeps_type(1 ? (old) : (new), new),                                 \
+                   "penumbra unify: the operands of change() differ in type");                   \
+    __typeof__(1 ? (old) : (new)) __penumbra_changed = __penumbra_execute(PENUMBRA_OLD) ? (old) : (new); \
+    __penumbra_changed;                                                                           \
+  }))
+"#;
+
 /// What one version's comparison found.
 #[derive(Debug, Default)]
 pub struct Comparison {
@@ -37,24 +53,47 @@ pub struct Comparison {
 }
 
 impl Compiler {
-    /// Optimised, normalised IR of `text`, as (name, definition) in name order.
-    pub fn ir(&self, text: &str, define: Option<&str>) -> Result<BTreeMap<String, String>, CheckError> {
+    /// Optimised, normalised IR of `text`, as (name, definition) in name order: of an input
+    /// (`projection` None), or of a unified text's projection on version 0 (old) or 1 (new).
+    pub fn ir(&self, text: &str, projection: Option<usize>) -> Result<BTreeMap<String, String>, CheckError> {
+        let define = projection.map(|v| ["PENUMBRA_VERSION_OLD", "PENUMBRA_VERSION_NEW"][v]);
         let stdout = self.clang(text, define, &["-S", "-emit-llvm", "-O2", "-g0", "-o", "-"])?;
-        Ok(normalise(&stdout))
+        Ok(normalise(&stdout, projection))
     }
 
     /// Whether `text` compiles as penumbra's symbolic build compiles it (no version macro, so
     /// `change` is the statement expression that runs each operand in its own version).
+    ///
+    /// `change` there has the type of `1 ? (old) : (new)`: where the operands' types differ
+    /// (`2` and `2u`, `0.1f` and `0.1`, two arrays of different lengths) one version would
+    /// compute in the other's type, which neither native projection shows. So this build also
+    /// asserts that every `change` keeps each operand's own type (a `void *`, such as `NULL`,
+    /// excepted: it converts without loss).
     pub fn symbolic_build_compiles(&self, text: &str) -> Result<(), CheckError> {
-        self.clang(text, None, &["-fsyntax-only"]).map(|_| ())
+        self.clang_with(text, None, &["-fsyntax-only"], TYPED_CHANGE).map(|_| ())
     }
 
     fn clang(&self, text: &str, define: Option<&str>, mode: &[&str]) -> Result<String, CheckError> {
+        self.clang_with(text, define, mode, "")
+    }
+
+    /// Compiles `text`; `header_tail` is appended to the `penumbra.h` it includes.
+    fn clang_with(
+        &self,
+        text: &str,
+        define: Option<&str>,
+        mode: &[&str],
+        header_tail: &str,
+    ) -> Result<String, CheckError> {
         let dir = tempfile::tempdir().map_err(CheckError::Io)?;
         let path = dir.path().join(&self.file_name);
         std::fs::write(&path, text).map_err(CheckError::Io)?;
         penumbra_ir::frontend::write_headers(dir.path())
             .map_err(|e| CheckError::Io(std::io::Error::other(e.to_string())))?;
+        if !header_tail.is_empty() {
+            let header = format!("{}\n{header_tail}", penumbra_ir::PENUMBRA_H);
+            std::fs::write(dir.path().join("penumbra.h"), header).map_err(CheckError::Io)?;
+        }
         let mut clang = Command::new(penumbra_ir::frontend::CLANG);
         clang
             .current_dir(dir.path())
@@ -87,7 +126,14 @@ pub fn compare(input: &BTreeMap<String, String>, projection: &BTreeMap<String, S
             out.differing.push(name.clone());
         }
     }
-    out.extra = projection.keys().filter(|k| !input.contains_key(*k)).cloned().collect();
+    for name in projection.keys().filter(|k| !input.contains_key(*k)) {
+        // Constructors and destructors run whether or not anything calls them.
+        if name.starts_with("global llvm.global_ctors") || name.starts_with("global llvm.global_dtors") {
+            out.differing.push(name.clone());
+        } else {
+            out.extra.push(name.clone());
+        }
+    }
     out
 }
 
@@ -95,9 +141,15 @@ fn first_lines(text: &str, n: usize) -> String {
     text.lines().take(n).collect::<Vec<_>>().join("\n")
 }
 
-/// The module's definitions (functions and named globals) by name, normalised.
-fn normalise(ir: &str) -> BTreeMap<String, String> {
-    let ir = strip_suffixes(ir);
+/// The module's definitions (functions and named globals) by name, normalised; `version`'s
+/// renamed declarations (0 old, 1 new) under their original names, except functions: a
+/// renamed function body stands beside the dispatcher that keeps the name.
+fn normalise(ir: &str, version: Option<usize>) -> BTreeMap<String, String> {
+    let original = ir;
+    let ir = match version {
+        Some(v) => strip_suffix(ir, RENAME_SUFFIXES[v]),
+        None => ir.to_string(),
+    };
     // Private constants (string literals, compound literals) are numbered module-wide: refer
     // to them by content.
     let mut constants: Vec<(String, String)> = Vec::new();
@@ -118,12 +170,15 @@ fn normalise(ir: &str) -> BTreeMap<String, String> {
         text
     };
     let mut defs = BTreeMap::new();
+    let mut names = original.lines();
     let mut lines = ir.lines();
     while let Some(line) = lines.next() {
+        let unstripped = names.next().unwrap_or_default();
         if line.starts_with("define ") {
-            let name = symbol_after_at(line);
+            let name = symbol_after_at(unstripped);
             let mut body = vec![clean(line)];
             for l in lines.by_ref() {
+                names.next();
                 body.push(clean(l));
                 if l == "}" {
                     break;
@@ -138,11 +193,19 @@ fn normalise(ir: &str) -> BTreeMap<String, String> {
     defs
 }
 
-fn strip_suffixes(ir: &str) -> String {
-    let mut out = ir.to_string();
-    for suffix in RENAME_SUFFIXES {
-        out = out.replace(suffix, "");
+/// The IR with the version's rename suffix taken off its symbols (never inside string
+/// constants: a renamed function's `__PRETTY_FUNCTION__` is a real difference).
+fn strip_suffix(ir: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(ir.len());
+    let mut rest = ir;
+    while let Some(start) = rest.find("c\"") {
+        out.push_str(&rest[..start].replace(suffix, ""));
+        let after = &rest[start + 2..];
+        let end = after.find('"').map_or(after.len(), |e| e + 1);
+        out.push_str(&rest[start..start + 2 + end]);
+        rest = &after[end..];
     }
+    out.push_str(&rest.replace(suffix, ""));
     out
 }
 
@@ -245,15 +308,18 @@ mod tests {
     fn private_constants_are_compared_by_content_and_references_by_name() {
         let a = "@.str = private unnamed_addr constant [3 x i8] c\"hi\\00\", align 1\n@.str.1 = private unnamed_addr constant [3 x i8] c\"yo\\00\", align 1\ndefine i32 @f() #0 {\n  call i32 @puts(ptr @.str.1), !tbaa !4\n  ret i32 0\n}\n";
         let b = "@.str = private unnamed_addr constant [3 x i8] c\"yo\\00\", align 1\ndefine i32 @f() #3 {\n  call i32 @puts(ptr @.str)\n  ret i32 0\n}\n";
-        let (na, nb) = (normalise(a), normalise(b));
+        let (na, nb) = (normalise(a, None), normalise(b, None));
         assert_eq!(na.get("function f"), nb.get("function f"));
         assert!(na["function f"].contains("c\"yo\\00\""), "{}", na["function f"]);
     }
 
     #[test]
-    fn renamed_functions_compare_under_their_original_name() {
-        let a = "define i32 @f__penumbra_old(i32 %0) #1 {\n  ret i32 %0\n}\n";
-        let b = "define i32 @f(i32 %0) #0 {\n  ret i32 %0\n}\n";
-        assert_eq!(normalise(a), normalise(b));
+    fn renamed_globals_compare_under_their_original_name_and_renamed_functions_do_not() {
+        let projection = "@g__penumbra_old = internal global i32 5\n@g__penumbra_new = internal global i32 7\ndefine i32 @f__penumbra_old(i32 %0) #1 {\n  %2 = load i32, ptr @g__penumbra_old\n  ret i32 %2\n}\n@.str = private constant [17 x i8] c\"f__penumbra_old\\00\"\n";
+        let defs = normalise(projection, Some(0));
+        assert_eq!(defs["global g"], "@g = internal global i32 5");
+        assert!(defs.contains_key("global g__penumbra_new"), "the other version's stays apart: {defs:?}");
+        assert!(defs["function f__penumbra_old"].contains("load i32, ptr @g\n"), "{defs:?}");
+        assert!(!defs.contains_key("function f"));
     }
 }

@@ -46,8 +46,12 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
             children(f).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
         let (head, tail) = text.split_at(at);
         let head = head.replacen("inline ", "", 1);
-        let head = if is_static { head } else { format!("static {head}") };
-        format!("{head}{suffix}{tail}")
+        let head = if is_static { head.replacen("static ", "", 1) } else { head };
+        // Always inlined into the dispatcher, so the function keeps its code where it was (the
+        // check compares the dispatcher with the input's function), and `__func__` keeps the
+        // function's own name.
+        let tail = own_name_for_func(src, f, at, tail, name);
+        format!("static inline __attribute__((always_inline)) {head}{suffix}{tail}")
     };
     let returns_void =
         new.text(n.child_by_field_name("type").unwrap()) == "void" && declarator.kind() == "function_declarator";
@@ -60,6 +64,31 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
     let body_n = n.child_by_field_name("body").unwrap();
     let head = &new.text[n.start_byte()..body_n.start_byte()];
     Ok(format!("{}\n\n{}\n\n{head}{body}", renamed(old, o, OLD_SUFFIX), renamed(new, n, NEW_SUFFIX)))
+}
+
+/// `tail` (the function's text from byte `at` on) with `__func__` and `__FUNCTION__` spelled as
+/// the function's own name.
+fn own_name_for_func(src: &Source, f: Node, at: usize, tail: &str, name: &str) -> String {
+    let mut spots = Vec::new();
+    let mut stack = vec![f];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "identifier" && matches!(src.text(node), "__func__" | "__FUNCTION__") {
+            spots.push(node.byte_range());
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    spots.sort_by_key(|r| r.start);
+    let base = f.start_byte() + at;
+    let mut out = String::new();
+    let mut from = 0;
+    for range in spots.into_iter().filter(|r| r.start >= base) {
+        out.push_str(&tail[from..range.start - base]);
+        out.push_str(&format!("\"{name}\""));
+        from = range.end - base;
+    }
+    out.push_str(&tail[from..]);
+    out
 }
 
 fn find_function_declarator(node: Node) -> Option<Node> {

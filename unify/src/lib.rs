@@ -121,10 +121,8 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
             whole.extend(fresh);
             continue;
         }
-        for (index, (which, define)) in
-            [("old", "PENUMBRA_VERSION_OLD"), ("new", "PENUMBRA_VERSION_NEW")].into_iter().enumerate()
-        {
-            let projection = match compilers[index].ir(&text, Some(define)) {
+        for (index, which) in ["old", "new"].into_iter().enumerate() {
+            let projection = match compilers[index].ir(&text, Some(index)) {
                 Ok(ir) => ir,
                 Err(error) => {
                     // A finer merge clang rejects (a `change` where the language wants a constant

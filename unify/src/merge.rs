@@ -50,6 +50,8 @@ pub struct Merger<'a> {
     pub reasons: Vec<Reason>,
     /// Static variables kept as two renamed definitions.
     renamed_globals: Vec<String>,
+    /// Function-like macros either version defines.
+    macros: FxHashSet<String>,
     in_function: bool,
 }
 
@@ -68,6 +70,7 @@ impl<'a> Merger<'a> {
             notes: Vec::new(),
             reasons: Vec::new(),
             renamed_globals: Vec::new(),
+            macros: function_macros(old).into_iter().chain(function_macros(new)).collect(),
             in_function: false,
         }
     }
@@ -191,11 +194,23 @@ impl<'a> Merger<'a> {
             .iter()
             .any(|(_, c)| c.kind() == "storage_class_specifier" && matches!(src.text(*c), "static" | "extern"));
         let initialised: Vec<Node> = declarators.iter().copied().filter(|d| d.kind() == "init_declarator").collect();
+        if declarators.iter().any(|d| has_variable_length(src, *d)) && !has_static {
+            return Err(self.unsplittable(
+                src,
+                node,
+                "it declares a variable-length array, allocated where it is declared",
+            ));
+        }
         if initialised.is_empty() || has_static {
             // Nothing runs: declaring it in the other version too changes nothing it does.
             return Ok(text.to_string());
         }
-        let is_const = children(node).iter().any(|(_, c)| c.kind() == "type_qualifier" && src.text(*c) == "const");
+        // `const int x` cannot be assigned; `const char *p` can (the pointee is const).
+        let is_const = children(node).iter().any(|(_, c)| c.kind() == "type_qualifier" && src.text(*c) == "const")
+            && declarators.iter().all(|d| {
+                d.kind() != "init_declarator"
+                    || d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "identifier")
+            });
         let [init] = initialised[..] else {
             return Err(self.unsplittable(src, node, "it initialises more than one variable"));
         };
@@ -206,12 +221,20 @@ impl<'a> Merger<'a> {
         else {
             return Err(self.unsplittable(src, node, "its initialiser is not `declarator = value`"));
         };
-        if decl.kind() != "identifier" || value.kind() == "initializer_list" {
-            return Err(self.unsplittable(src, node, "it declares an array, pointer or aggregate"));
+        // A variable or a pointer (not itself const: `char *const p`) can be assigned later.
+        let assignable = match decl.kind() {
+            "identifier" => true,
+            "pointer_declarator" => {
+                !children(decl).iter().any(|(_, c)| c.kind() == "type_qualifier") && find_identifier_child(decl)
+            }
+            _ => false,
+        };
+        if !assignable || value.kind() == "initializer_list" {
+            return Err(self.unsplittable(src, node, "it declares an array, an aggregate or a const pointer"));
         }
         let head = &src.text[node.start_byte()..init.start_byte()];
-        let name = src.text(decl);
-        let declaration = format!("{head}{name};");
+        let name = crate::syntax::declarator_name(src, decl).expect("an assignable declarator names its variable");
+        let declaration = format!("{head}{};", src.text(decl));
         let assignment = format!("{name} = {};", src.text(value));
         Ok(format!("{declaration} {}", execute_block(version, &assignment, &indent_of(src, node))))
     }
@@ -390,7 +413,12 @@ impl<'a> Merger<'a> {
                 return merged;
             }
         }
-        if ctx == Ctx::Value && is_expression(o) && is_expression(n) {
+        if self.in_function && is_statement(o) && is_statement(n) {
+            if let Some(merged) = self.if_wrapped(o, n) {
+                return merged;
+            }
+        }
+        if ctx == Ctx::Value && is_expression(o) && is_expression(n) && is_truth_value(n) {
             if let Some(merged) = self.condition_extended(o, n) {
                 return Ok(merged);
             }
@@ -433,7 +461,10 @@ impl<'a> Merger<'a> {
         let mut at = n.start_byte();
         for ((_, a), (field, b)) in co.iter().zip(&cn) {
             out += &self.new.text[at..b.start_byte()];
-            let child_ctx = if constant { Ctx::Constant } else { child_ctx(self.new, n, *field, *b) };
+            let in_macro = n.kind() == "call_expression"
+                && *field == Some("arguments")
+                && is_macro_call(self.new, n, &self.macros);
+            let child_ctx = if constant || in_macro { Ctx::Constant } else { child_ctx(self.new, n, *field, *b) };
             out += &self.node(*a, *b, child_ctx)?;
             at = b.end_byte();
         }
@@ -497,6 +528,59 @@ impl<'a> Merger<'a> {
             version.macro_name(),
             braced(src_with.text(branch), &indent)
         )))
+    }
+
+    /// A statement one version guards with a new `if` (Shadow's added and removed conditions):
+    /// new `if (c) S else T` where old had just `T'` becomes `if (change(0, c)) S else T''` (T
+    /// merged with T'), new `if (c) T` where old had `T'` becomes `if (change(1, c)) T''`, and
+    /// the same the other way round. The edit is then a condition that differs, which shadow
+    /// execution checks along every path (two execute blocks would be explored only where a
+    /// path makes the versions differ already). Taken only where the wrapped statement is more
+    /// like the other version's than the two statements are like each other.
+    fn if_wrapped(&mut self, o: Node, n: Node) -> Option<Merged> {
+        let similarity = |a: &str, b: &str| crate::align::similarity(a, b);
+        let (ko, kn) = (self.old.key(o), self.new.key(n));
+        let direct = similarity(&ko, &kn);
+        // (the version with the `if`, its inner statement, whether that is the else branch)
+        let candidates = [(Version::New, n, ko.as_str()), (Version::Old, o, kn.as_str())];
+        for (version, wrapper, other_key) in candidates {
+            if wrapper.kind() != "if_statement" {
+                continue;
+            }
+            let src = self.src(version);
+            let cond = wrapper.child_by_field_name("condition")?;
+            let consequence = wrapper.child_by_field_name("consequence")?;
+            let alternative = wrapper.child_by_field_name("alternative").and_then(|a| a.named_child(0));
+            // The statement the other version has: the else branch, or (no else) the branch.
+            let inner = alternative.unwrap_or(consequence);
+            if similarity(&src.key(inner), other_key) <= direct.max(0.5) {
+                continue;
+            }
+            let (o_inner, n_inner) = match version {
+                Version::New => (o, inner),
+                Version::Old => (inner, n),
+            };
+            let merged_inner = match self.node(o_inner, n_inner, Ctx::Value) {
+                Ok(text) => text,
+                Err(Fail::Inexpressible(reason)) => return Some(Err(Fail::Inexpressible(reason))),
+                Err(Fail::Here) => continue,
+            };
+            let inner_cond = &src.text[cond.start_byte() + 1..cond.end_byte() - 1];
+            let neutral = if alternative.is_some() { "0" } else { "1" };
+            let changed = match version {
+                Version::New => format!("change({neutral}, {})", inner_cond.trim()),
+                Version::Old => format!("change({}, {neutral})", inner_cond.trim()),
+            };
+            let indent = indent_of(self.new, n);
+            let text = match alternative {
+                Some(_) => {
+                    format!("if ({changed}) {}\n{indent}else {merged_inner}", braced(src.text(consequence), &indent))
+                }
+                None => format!("if ({changed}) {merged_inner}"),
+            };
+            return Some(Ok(text));
+        }
+        None
     }
 
     /// Shadow's weakened and strengthened conditions: `A` against `A || B` (or `A && B`, and
@@ -585,6 +669,78 @@ fn child_ctx(src: &Source, parent: Node, field: Option<&str>, child: Node) -> Ct
         _ if child.kind() == "comma_expression" => Ctx::Place,
         _ => Ctx::Value,
     }
+}
+
+/// Whether only the truth of the expression counts where it stands (a condition, an operand of
+/// `!`, `&&`, `||`): there `A` and `A && 1` (or `A || 0`) are the same, and nowhere else.
+fn is_truth_value(node: Node) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    match parent.kind() {
+        "parenthesized_expression" => {
+            parent.parent().is_some_and(|g| {
+                matches!(g.kind(), "if_statement" | "while_statement" | "do_statement")
+                    && g.child_by_field_name("condition").is_some_and(|c| c.id() == parent.id())
+            }) || is_truth_value(parent)
+        }
+        "for_statement" => parent.child_by_field_name("condition").is_some_and(|c| c.id() == node.id()),
+        "conditional_expression" => parent.child_by_field_name("condition").is_some_and(|c| c.id() == node.id()),
+        "unary_expression" => parent.child_by_field_name("operator").is_some_and(|o| o.kind() == "!"),
+        "binary_expression" => parent.child_by_field_name("operator").is_some_and(|o| matches!(o.kind(), "&&" | "||")),
+        _ => false,
+    }
+}
+
+/// Whether a call's callee is (by C convention) a macro: one the file defines as a
+/// function-like macro, or an all-capitals or underscore name. A macro's argument may be
+/// stringified, measured with `sizeof` or typed with `_Generic`, so no `change` goes inside it.
+fn is_macro_call(src: &Source, call: Node, macros: &FxHashSet<String>) -> bool {
+    let Some(callee) = call.child_by_field_name("function") else { return false };
+    if callee.kind() != "identifier" {
+        return false;
+    }
+    let name = src.text(callee);
+    macros.contains(name)
+        || name.starts_with('_')
+        || (name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase()))
+}
+
+/// The function-like macros a file defines.
+pub fn function_macros(src: &Source) -> FxHashSet<String> {
+    let mut out = FxHashSet::default();
+    let mut stack = vec![src.root()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "preproc_function_def" {
+            if let Some(name) = node.child_by_field_name("name") {
+                out.insert(src.text(name).to_string());
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    out
+}
+
+/// `p` in `*p` / `**p`: a pointer declarator directly naming a variable.
+fn find_identifier_child(decl: Node) -> bool {
+    match decl.child_by_field_name("declarator") {
+        Some(d) if d.kind() == "identifier" => true,
+        Some(d) if d.kind() == "pointer_declarator" => find_identifier_child(d),
+        _ => false,
+    }
+}
+
+/// Whether a declarator declares an array whose size is not a literal.
+fn has_variable_length(src: &Source, decl: Node) -> bool {
+    if decl.kind() == "array_declarator" {
+        if let Some(size) = decl.child_by_field_name("size") {
+            if size.kind() != "number_literal"
+                && !src.text(size).chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            {
+                return true;
+            }
+        }
+    }
+    decl.child_by_field_name("declarator").is_some_and(|d| has_variable_length(src, d))
 }
 
 fn is_statement(node: Node) -> bool {

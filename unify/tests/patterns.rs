@@ -95,7 +95,7 @@ fn a_changed_local_type_keeps_both_whole_functions_behind_a_dispatcher() {
     assert_eq!(u.whole_functions, Vec::<String>::new(), "the merge itself gave up, not the check");
     assert_eq!(
         body(&u),
-        "static int f__penumbra_old(int x) {\n  short s = x;\n  return s;\n}\n\nstatic int f__penumbra_new(int x) {\n  int s = x;\n  return s;\n}\n\nint f(int x) {\n  return change(f__penumbra_old(x), f__penumbra_new(x));\n}\n"
+        "static inline __attribute__((always_inline)) int f__penumbra_old(int x) {\n  short s = x;\n  return s;\n}\n\nstatic inline __attribute__((always_inline)) int f__penumbra_new(int x) {\n  int s = x;\n  return s;\n}\n\nint f(int x) {\n  return change(f__penumbra_old(x), f__penumbra_new(x));\n}\n"
     );
     assert_eq!(u.notes.len(), 1);
     assert!(u.notes[0].message.starts_with("`f` is kept as two whole functions"), "{:?}", u.notes);
@@ -159,7 +159,13 @@ fn a_merge_clang_rejects_falls_back_to_whole_functions() {
         "int f(int i) {\n  char s[] = \"abc\";\n  return s[i];\n}\n",
     );
     assert_eq!(u.whole_functions, vec!["f".to_string()]);
-    assert!(body(&u).contains("static int f__penumbra_old(int i) {\n  char s[] = \"ab\";"), "{}", u.text);
+    assert!(
+        body(&u).contains(
+            "static inline __attribute__((always_inline)) int f__penumbra_old(int i) {\n  char s[] = \"ab\";"
+        ),
+        "{}",
+        u.text
+    );
     assert!(
         body(&u).ends_with("int f(int i) {\n  return change(f__penumbra_old(i), f__penumbra_new(i));\n}\n"),
         "{}",
@@ -183,4 +189,17 @@ fn a_changed_static_variable_keeps_both_definitions_and_uses_read_their_version(
     let r =
         refused("int limit = 5;\nint f(void) { return limit; }\n", "int limit = 7;\nint f(void) { return limit; }\n");
     assert!(r[0].1.starts_with("the declaration `limit` changed"), "{r:?}");
+}
+
+#[test]
+fn a_statement_newly_guarded_by_an_if_becomes_a_changed_condition() {
+    // An arm added in front of an if-else chain, and a guard added around a statement.
+    let u = unified(
+        "int g(int);\nint f(int x) {\n  if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  g(x);\n  return 0;\n}\n",
+        "int g(int);\nint f(int x) {\n  if (x == 0)\n    return 0;\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (x > 0)\n    g(x);\n  return 0;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int g(int);\nint f(int x) {\n  if (change(0, x == 0)) { return 0; }\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (change(1, x > 0)) g(x);\n  return 0;\n}\n"
+    );
 }
