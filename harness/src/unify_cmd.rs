@@ -3,7 +3,7 @@
 
 use crate::cli::{ProjectArgs, ProjectVersion, UnifyArgs};
 use anyhow::{bail, Context, Result};
-use penumbra_unify::check::{compiler_for, Compiler};
+use penumbra_unify::check::{compiler_for, keep_alive, Compiler};
 use penumbra_unify::{unify, Unified};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -112,6 +112,8 @@ fn unify_trees(args: &UnifyArgs, old_root: &Path, new_root: &Path) -> Result<Exi
                 if rel.extension().is_some_and(|e| e == "h") {
                     old_compiler.flags.extend(["-x".to_string(), "c".to_string()]);
                     new_compiler.flags.extend(["-x".to_string(), "c".to_string()]);
+                    old_compiler.epilogue = keep_alive(&old_text);
+                    new_compiler.epilogue = keep_alive(&new_text);
                 }
                 old_compiler.file_name = new_compiler.file_name.clone();
                 match unify(&old_text, &new_text, [&old_compiler, &new_compiler]) {

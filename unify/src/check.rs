@@ -25,6 +25,23 @@ pub struct Compiler {
     pub source_dir: Option<PathBuf>,
     /// The file's name, used for every compilation (so `__FILE__` agrees).
     pub file_name: String,
+    /// Appended to every text compiled (a header's [`keep_alive`] references).
+    pub epilogue: String,
+}
+
+/// References that keep every function `text` defines in the IR: a header compiled alone
+/// emits no code for its unused `static inline` functions, so the check would compare nothing.
+pub fn keep_alive(text: &str) -> String {
+    let src = crate::syntax::Source::parse(text);
+    let mut out = String::new();
+    for (_, item) in crate::syntax::children(src.root()) {
+        if item.kind() == "function_definition" {
+            if let Some(name) = crate::syntax::declared_name(&src, item) {
+                out += &format!("\n__attribute__((used)) static void *const __penumbra_keep_{name} = (void *)&{name};");
+            }
+        }
+    }
+    out
 }
 
 /// The symbolic `change` with a compile-time check that it converts neither operand.
@@ -87,7 +104,7 @@ impl Compiler {
     ) -> Result<String, CheckError> {
         let dir = tempfile::tempdir().map_err(CheckError::Io)?;
         let path = dir.path().join(&self.file_name);
-        std::fs::write(&path, text).map_err(CheckError::Io)?;
+        std::fs::write(&path, format!("{text}{}", self.epilogue)).map_err(CheckError::Io)?;
         penumbra_ir::frontend::write_headers(dir.path())
             .map_err(|e| CheckError::Io(std::io::Error::other(e.to_string())))?;
         if !header_tail.is_empty() {
@@ -297,7 +314,7 @@ pub fn compiler_for(path: Option<&Path>, flags: Vec<String>) -> Compiler {
         path.and_then(|p| p.parent())
             .map(|d| if d.as_os_str().is_empty() { PathBuf::from(".") } else { d.to_path_buf() });
     let source_dir = source_dir.map(|d| std::fs::canonicalize(&d).unwrap_or(d));
-    Compiler { flags, source_dir, file_name }
+    Compiler { flags, source_dir, file_name, epilogue: String::new() }
 }
 
 #[cfg(test)]

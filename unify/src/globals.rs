@@ -102,8 +102,32 @@ fn collect(
     }
     let body = in_body
         || (node.kind() == "compound_statement" && node.parent().is_some_and(|p| p.kind() == "function_definition"));
+    // A function whose parameter has the name means its parameter there.
+    let names: Vec<String> = if node.kind() == "function_definition" {
+        let params = parameter_names(src, node);
+        names.iter().filter(|n| !params.contains(n)).cloned().collect()
+    } else {
+        names.to_vec()
+    };
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        collect(src, child, names, body, edits, reasons);
+        collect(src, child, &names, body, edits, reasons);
     }
+}
+
+fn parameter_names(src: &Source, function: Node) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut declarator = function.child_by_field_name("declarator");
+    while let Some(d) = declarator {
+        if let Some(params) = d.child_by_field_name("parameters") {
+            for (_, p) in children(params) {
+                if let Some(name) = p.child_by_field_name("declarator").and_then(|x| declarator_name(src, x)) {
+                    out.push(name);
+                }
+            }
+            break;
+        }
+        declarator = d.child_by_field_name("declarator");
+    }
+    out
 }
