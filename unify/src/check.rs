@@ -85,7 +85,9 @@ impl Compiler {
     /// (`2` and `2u`, `0.1f` and `0.1`, two arrays of different lengths) one version would
     /// compute in the other's type, which neither native projection shows. So this build also
     /// asserts that every `change` keeps each operand's own type (a `void *`, such as `NULL`,
-    /// excepted: it converts without loss).
+    /// excepted: it converts without loss). Clang cannot tell an enumeration from its
+    /// underlying type, so an enumerator (`int`) against an enumeration-typed call (`unsigned`)
+    /// fails too, and its function is kept whole: coarser, never wrong.
     pub fn symbolic_build_compiles(&self, text: &str) -> Result<(), CheckError> {
         self.clang_with(text, None, &["-fsyntax-only"], TYPED_CHANGE).map(|_| ())
     }

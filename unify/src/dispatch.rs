@@ -63,7 +63,9 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
     };
     let body_n = n.child_by_field_name("body").unwrap();
     let head = &new.text[n.start_byte()..body_n.start_byte()];
-    Ok(format!("{}\n\n{}\n\n{head}{body}", renamed(old, o, OLD_SUFFIX), renamed(new, n, NEW_SUFFIX)))
+    // The copies call the function itself (recursion), so it is declared before them.
+    let prototype = format!("{};", head.trim_end());
+    Ok(format!("{prototype}\n{}\n\n{}\n\n{head}{body}", renamed(old, o, OLD_SUFFIX), renamed(new, n, NEW_SUFFIX)))
 }
 
 /// `tail` (the function's text from byte `at` on) with `__func__` and `__FUNCTION__` spelled as

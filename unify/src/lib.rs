@@ -18,7 +18,7 @@ pub mod merge;
 pub mod project;
 pub mod syntax;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 /// Something the user should know about a unified file (a coarser form chosen, both versions of
@@ -101,7 +101,8 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
         compilers[0].ir(old, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "old", error })?,
         compilers[1].ir(new, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "new", error })?,
     ];
-    let mut whole: FxHashSet<String> = FxHashSet::default();
+    // Functions to keep whole, with why (the check's finding on their finer merge).
+    let mut whole: FxHashMap<String, String> = FxHashMap::default();
     loop {
         let mut merger = merge::Merger::new(&old_src, &new_src, &whole);
         let body = merger.translation_unit();
@@ -114,11 +115,12 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
         let mut extra: [Vec<String>; 2] = Default::default();
         if let Err(error) = compilers[1].symbolic_build_compiles(&text) {
             let fresh: Vec<String> =
-                functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains(f)).collect();
+                functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains_key(f)).collect();
             if fresh.is_empty() {
                 return Err(UnifyError::ProjectionDoesNotCompile { which: "symbolic", error });
             }
-            whole.extend(fresh);
+            let why = format!("the symbolic build rejects its finer merge ({})", first_error(&error));
+            whole.extend(fresh.into_iter().map(|f| (f, why.clone())));
             continue;
         }
         for (index, which) in ["old", "new"].into_iter().enumerate() {
@@ -128,11 +130,13 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
                     // A finer merge clang rejects (a `change` where the language wants a constant
                     // or an lvalue the grammar did not show): keep the functions it names whole.
                     let fresh: Vec<String> =
-                        functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains(f)).collect();
+                        functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains_key(f)).collect();
                     if fresh.is_empty() {
                         return Err(UnifyError::ProjectionDoesNotCompile { which, error });
                     }
-                    whole.extend(fresh);
+                    let why =
+                        format!("its finer merge's {which} projection does not compile ({})", first_error(&error));
+                    whole.extend(fresh.into_iter().map(|f| (f, why.clone())));
                     retry = true;
                     break;
                 }
@@ -140,9 +144,11 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
             let comparison = check::compare(&inputs[index], &projection);
             let functions: Vec<String> =
                 comparison.differing.iter().filter_map(|d| d.strip_prefix("function ")).map(str::to_string).collect();
-            let fresh: Vec<String> = functions.iter().filter(|f| !whole.contains(*f)).cloned().collect();
+            let fresh: Vec<String> = functions.iter().filter(|f| !whole.contains_key(*f)).cloned().collect();
             if comparison.differing.len() == functions.len() && !fresh.is_empty() {
-                whole.extend(fresh);
+                let why =
+                    format!("its finer merge's {which} projection compiles to other code than the {which} version");
+                whole.extend(fresh.into_iter().map(|f| (f, why.clone())));
                 retry = true;
                 break;
             }
@@ -152,10 +158,24 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
             extra[index] = comparison.extra;
         }
         if !retry {
-            let mut whole_functions: Vec<String> = whole.into_iter().collect();
+            let mut whole_functions: Vec<String> = whole.into_keys().collect();
             whole_functions.sort();
             return Ok(Unified { text, notes, whole_functions, extra });
         }
+    }
+}
+
+/// Clang's first error message, without its location.
+fn first_error(error: &CheckError) -> String {
+    let CheckError::Compile(diagnostics) = error else { return error.to_string() };
+    let message = diagnostics
+        .lines()
+        .find_map(|l| l.split_once(": error: ").map(|(_, message)| message.to_string()))
+        .unwrap_or_else(|| diagnostics.lines().next().unwrap_or_default().to_string());
+    // The type check's static assertion: its own message, not the expanded requirement.
+    match message.find("penumbra unify: ") {
+        Some(at) => message[at + "penumbra unify: ".len()..].to_string(),
+        None => message,
     }
 }
 

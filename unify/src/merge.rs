@@ -15,7 +15,7 @@ use crate::align::{align, Item, Step};
 use crate::globals;
 use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
 use crate::{Note, Reason};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
 
 /// Where an expression sits, which decides whether `change(...)` may replace it.
@@ -45,7 +45,7 @@ pub struct Merger<'a> {
     old: &'a Source,
     new: &'a Source,
     /// Functions to keep as two whole bodies (the check found their finer merge unfaithful).
-    pub whole_functions: &'a FxHashSet<String>,
+    pub whole_functions: &'a FxHashMap<String, String>,
     pub notes: Vec<Note>,
     pub reasons: Vec<Reason>,
     /// Static variables kept as two renamed definitions.
@@ -62,7 +62,7 @@ pub const NEW_SUFFIX: &str = "__penumbra_new";
 pub const RENAME_SUFFIXES: [&str; 2] = [OLD_SUFFIX, NEW_SUFFIX];
 
 impl<'a> Merger<'a> {
-    pub fn new(old: &'a Source, new: &'a Source, whole_functions: &'a FxHashSet<String>) -> Self {
+    pub fn new(old: &'a Source, new: &'a Source, whole_functions: &'a FxHashMap<String, String>) -> Self {
         Merger {
             old,
             new,
@@ -343,10 +343,12 @@ impl<'a> Merger<'a> {
                     .map(|(_, c)| src.key(*c))
                     .collect::<String>()
         };
-        let fallback_reason = if signature(self.old, o) != signature(self.new, n) {
-            Some(Reason::new(self.new.line(n), format!("the signature of `{name}` changed")))
-        } else if self.whole_functions.contains(&name) {
-            None
+        // Why the function is kept as two whole bodies (the note says it), unless it merges.
+        let (why, reason) = if signature(self.old, o) != signature(self.new, n) {
+            let reason = Reason::new(self.new.line(n), format!("the signature of `{name}` changed"));
+            (format!("line {}: {}", reason.line, reason.why), Some(reason))
+        } else if let Some(why) = self.whole_functions.get(&name) {
+            (why.clone(), None)
         } else {
             let (bo, bn) = (o.child_by_field_name("body").unwrap(), n.child_by_field_name("body").unwrap());
             self.in_function = true;
@@ -357,26 +359,20 @@ impl<'a> Merger<'a> {
                     let head = &self.new.text[n.start_byte()..bn.start_byte()];
                     return format!("{head}{body}");
                 }
-                Err(reason) => Some(reason),
+                Err(reason) => (format!("line {}: {}", reason.line, reason.why), Some(reason)),
             }
         };
         match crate::dispatch::dispatch(self.old, o, self.new, n, &name) {
             Ok(text) => {
-                let why = match &fallback_reason {
-                    Some(reason) => format!("line {}: {}", reason.line, reason.why),
-                    None => "its finer merge did not pass the check".to_string(),
-                };
                 self.notes.push(Note::new(
                     self.new.line(n),
                     format!("`{name}` is kept as two whole functions ({name}{OLD_SUFFIX}, {name}{NEW_SUFFIX}) behind a dispatcher: {why}"),
                 ));
                 text
             }
-            Err(reason) => {
-                if let Some(first) = fallback_reason {
-                    self.reasons.push(first);
-                }
-                self.reasons.push(reason);
+            Err(dispatch_reason) => {
+                self.reasons.push(reason.unwrap_or_else(|| Reason::new(self.new.line(n), why)));
+                self.reasons.push(dispatch_reason);
                 String::new()
             }
         }
@@ -733,14 +729,24 @@ fn find_identifier_child(decl: Node) -> bool {
 fn has_variable_length(src: &Source, decl: Node) -> bool {
     if decl.kind() == "array_declarator" {
         if let Some(size) = decl.child_by_field_name("size") {
-            if size.kind() != "number_literal"
-                && !src.text(size).chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
-            {
+            if !looks_constant(src, size) {
                 return true;
             }
         }
     }
     decl.child_by_field_name("declarator").is_some_and(|d| has_variable_length(src, d))
+}
+
+/// Whether an expression is (by C convention) a constant: literals, `sizeof`, and names and
+/// macro calls in capitals (`BUFSIZ`, `INT_BUFSIZE_BOUND (uintmax_t)`), whatever their arguments.
+fn looks_constant(src: &Source, node: Node) -> bool {
+    let capitals = |t: &str| t.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
+    match node.kind() {
+        "number_literal" | "char_literal" | "sizeof_expression" => true,
+        "identifier" => capitals(src.text(node)),
+        "call_expression" => node.child_by_field_name("function").is_some_and(|f| capitals(src.text(f))),
+        _ => children(node).iter().all(|(_, c)| !c.is_named() || looks_constant(src, *c)),
+    }
 }
 
 fn is_statement(node: Node) -> bool {
