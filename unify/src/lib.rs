@@ -110,6 +110,10 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
             return Err(UnifyError::Inexpressible(merger.reasons));
         }
         let text = with_penumbra_header(&body);
+        // Every attempt, for whoever debugs a refusal or a coarse merge (not a user setting).
+        if let Some(dir) = std::env::var_os("PENUMBRA_UNIFY_ATTEMPTS") {
+            let _ = std::fs::write(std::path::Path::new(&dir).join(format!("attempt-{}.c", whole.len())), &text);
+        }
         let notes = merger.notes;
         let mut retry = false;
         let mut extra: [Vec<String>; 2] = Default::default();
