@@ -555,6 +555,10 @@ impl<'a> Merger<'a> {
             let cond = wrapper.child_by_field_name("condition")?;
             let consequence = wrapper.child_by_field_name("consequence")?;
             let alternative = wrapper.child_by_field_name("alternative").and_then(|a| a.named_child(0));
+            if alternative.is_none() && o.kind() == "if_statement" && n.kind() == "if_statement" {
+                // Two ifs without a new arm: their conditions differ, which merging them says.
+                continue;
+            }
             // The statement the other version has: the else branch, or (no else) the branch.
             let inner = alternative.unwrap_or(consequence);
             if similarity(&src.key(inner), other_key) <= direct.max(0.5) {

@@ -193,13 +193,14 @@ fn a_changed_static_variable_keeps_both_definitions_and_uses_read_their_version(
 
 #[test]
 fn a_statement_newly_guarded_by_an_if_becomes_a_changed_condition() {
-    // An arm added in front of an if-else chain, and a guard added around a statement.
+    // An arm added in front of an if-else chain, and a guard added around a statement (but a
+    // changed condition stays a changed condition).
     let u = unified(
-        "int g(int);\nint f(int x) {\n  if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  g(x);\n  return 0;\n}\n",
-        "int g(int);\nint f(int x) {\n  if (x == 0)\n    return 0;\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (x > 0)\n    g(x);\n  return 0;\n}\n",
+        "int g(int);\nint f(int x) {\n  if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  g(x);\n  if (0) g(1);\n  return 0;\n}\n",
+        "int g(int);\nint f(int x) {\n  if (x == 0)\n    return 0;\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (x > 0)\n    g(x);\n  if (x) g(1);\n  return 0;\n}\n",
     );
     assert_eq!(
         body(&u),
-        "int g(int);\nint f(int x) {\n  if (change(0, x == 0)) { return 0; }\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (change(1, x > 0)) g(x);\n  return 0;\n}\n"
+        "int g(int);\nint f(int x) {\n  if (change(0, x == 0)) { return 0; }\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (change(1, x > 0)) g(x);\n  if (change(0, x)) g(1);\n  return 0;\n}\n"
     );
 }
