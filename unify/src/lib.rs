@@ -12,6 +12,7 @@
 
 pub mod align;
 pub mod check;
+mod context;
 pub mod dispatch;
 pub mod globals;
 pub mod merge;
@@ -103,7 +104,7 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
     ];
     // Functions to keep whole, with why (the check's finding on their finer merge).
     let mut whole: FxHashMap<String, String> = FxHashMap::default();
-    loop {
+    'attempt: loop {
         let mut merger = merge::Merger::new(&old_src, &new_src, &whole);
         let body = merger.translation_unit();
         if !merger.reasons.is_empty() {
@@ -115,16 +116,12 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
             let _ = std::fs::write(std::path::Path::new(&dir).join(format!("attempt-{}.c", whole.len())), &text);
         }
         let notes = merger.notes;
-        let mut retry = false;
         let mut extra: [Vec<String>; 2] = Default::default();
         if let Err(error) = compilers[1].symbolic_build_compiles(&text) {
-            let fresh: Vec<String> =
-                functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains_key(f)).collect();
-            if fresh.is_empty() {
+            let why = format!("the symbolic build rejects its finer merge ({})", first_error(&error));
+            if !keep_whole(&mut whole, functions_at_errors(&text, &error), &why) {
                 return Err(UnifyError::ProjectionDoesNotCompile { which: "symbolic", error });
             }
-            let why = format!("the symbolic build rejects its finer merge ({})", first_error(&error));
-            whole.extend(fresh.into_iter().map(|f| (f, why.clone())));
             continue;
         }
         for (index, which) in ["old", "new"].into_iter().enumerate() {
@@ -133,40 +130,39 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
                 Err(error) => {
                     // A finer merge clang rejects (a `change` where the language wants a constant
                     // or an lvalue the grammar did not show): keep the functions it names whole.
-                    let fresh: Vec<String> =
-                        functions_at_errors(&text, &error).into_iter().filter(|f| !whole.contains_key(f)).collect();
-                    if fresh.is_empty() {
-                        return Err(UnifyError::ProjectionDoesNotCompile { which, error });
-                    }
                     let why =
                         format!("its finer merge's {which} projection does not compile ({})", first_error(&error));
-                    whole.extend(fresh.into_iter().map(|f| (f, why.clone())));
-                    retry = true;
-                    break;
+                    if !keep_whole(&mut whole, functions_at_errors(&text, &error), &why) {
+                        return Err(UnifyError::ProjectionDoesNotCompile { which, error });
+                    }
+                    continue 'attempt;
                 }
             };
             let comparison = check::compare(&inputs[index], &projection);
             let functions: Vec<String> =
                 comparison.differing.iter().filter_map(|d| d.strip_prefix("function ")).map(str::to_string).collect();
-            let fresh: Vec<String> = functions.iter().filter(|f| !whole.contains_key(*f)).cloned().collect();
-            if comparison.differing.len() == functions.len() && !fresh.is_empty() {
-                let why =
-                    format!("its finer merge's {which} projection compiles to other code than the {which} version");
-                whole.extend(fresh.into_iter().map(|f| (f, why.clone())));
-                retry = true;
-                break;
+            let why = format!("its finer merge's {which} projection compiles to other code than the {which} version");
+            if comparison.differing.len() == functions.len() && keep_whole(&mut whole, functions, &why) {
+                continue 'attempt;
             }
             if !comparison.differing.is_empty() {
                 return Err(UnifyError::CheckFailed { which, differing: comparison.differing });
             }
             extra[index] = comparison.extra;
         }
-        if !retry {
-            let mut whole_functions: Vec<String> = whole.into_keys().collect();
-            whole_functions.sort();
-            return Ok(Unified { text, notes, whole_functions, extra });
-        }
+        let mut whole_functions: Vec<String> = whole.into_keys().collect();
+        whole_functions.sort();
+        return Ok(Unified { text, notes, whole_functions, extra });
     }
+}
+
+/// Marks the functions among `names` not yet kept whole as kept whole, for `why`; false if
+/// there was none (a coarser merge cannot help, so the check fails).
+fn keep_whole(whole: &mut FxHashMap<String, String>, names: Vec<String>, why: &str) -> bool {
+    let fresh: Vec<String> = names.into_iter().filter(|f| !whole.contains_key(f)).collect();
+    let any = !fresh.is_empty();
+    whole.extend(fresh.into_iter().map(|f| (f, why.to_string())));
+    any
 }
 
 /// Clang's first error message, without its location.

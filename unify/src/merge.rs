@@ -12,24 +12,14 @@
 //! a macro's definition, a function's signature) is reported, never guessed.
 
 use crate::align::{align, Item, Step};
+use crate::context::{
+    child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_truth_value, Ctx,
+};
 use crate::globals;
 use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
 use crate::{Note, Reason};
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
-
-/// Where an expression sits, which decides whether `change(...)` may replace it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Ctx {
-    /// An rvalue: `change` (a statement expression) may replace it.
-    Value,
-    /// An lvalue, a call's callee, an expression statement's expression: not this node, but
-    /// its operands may change.
-    Place,
-    /// A constant expression or an unevaluated one (`case`, static initializers, array sizes,
-    /// `sizeof`): nothing below may change.
-    Constant,
-}
 
 /// Why a pair of nodes did not merge at their level.
 enum Fail {
@@ -648,116 +638,6 @@ impl Version {
             Version::Old => Version::New,
             Version::New => Version::Old,
         }
-    }
-}
-
-/// Where `change` may replace the child `child` (field `field`) of `parent`.
-fn child_ctx(src: &Source, parent: Node, field: Option<&str>, child: Node) -> Ctx {
-    match (parent.kind(), field) {
-        ("sizeof_expression" | "alignof_expression" | "offsetof_expression", _)
-        | ("case_statement", Some("value"))
-        | ("enumerator", _)
-        | ("bitfield_clause", _)
-        | ("field_declaration" | "parameter_declaration", _)
-        | ("preproc_if" | "preproc_elif", Some("condition")) => Ctx::Constant,
-        ("assignment_expression", Some("left")) | ("update_expression", _) | ("call_expression", Some("function")) => {
-            Ctx::Place
-        }
-        // `&x` and `s.f` need their operand as an lvalue; `*p` and `p->f` take a value.
-        (kind @ ("pointer_expression" | "field_expression"), Some("argument")) => {
-            let op = parent.child_by_field_name("operator").map(|o| src.text(o));
-            let place_operator = if kind == "pointer_expression" { "&" } else { "." };
-            if op == Some(place_operator) {
-                Ctx::Place
-            } else {
-                Ctx::Value
-            }
-        }
-        ("expression_statement", _) => Ctx::Place,
-        _ if child.kind() == "comma_expression" => Ctx::Place,
-        _ => Ctx::Value,
-    }
-}
-
-/// Whether only the truth of the expression counts where it stands (a condition, an operand of
-/// `!`, `&&`, `||`): there `A` and `A && 1` (or `A || 0`) are the same, and nowhere else.
-fn is_truth_value(node: Node) -> bool {
-    let Some(parent) = node.parent() else { return false };
-    match parent.kind() {
-        "parenthesized_expression" => {
-            parent.parent().is_some_and(|g| {
-                matches!(g.kind(), "if_statement" | "while_statement" | "do_statement")
-                    && g.child_by_field_name("condition").is_some_and(|c| c.id() == parent.id())
-            }) || is_truth_value(parent)
-        }
-        "for_statement" => parent.child_by_field_name("condition").is_some_and(|c| c.id() == node.id()),
-        "conditional_expression" => parent.child_by_field_name("condition").is_some_and(|c| c.id() == node.id()),
-        "unary_expression" => parent.child_by_field_name("operator").is_some_and(|o| o.kind() == "!"),
-        "binary_expression" => parent.child_by_field_name("operator").is_some_and(|o| matches!(o.kind(), "&&" | "||")),
-        _ => false,
-    }
-}
-
-/// Whether a call's callee is (by C convention) a macro: one the file defines as a
-/// function-like macro, or an all-capitals or underscore name. A macro's argument may be
-/// stringified, measured with `sizeof` or typed with `_Generic`, so no `change` goes inside it.
-fn is_macro_call(src: &Source, call: Node, macros: &FxHashSet<String>) -> bool {
-    let Some(callee) = call.child_by_field_name("function") else { return false };
-    if callee.kind() != "identifier" {
-        return false;
-    }
-    let name = src.text(callee);
-    macros.contains(name)
-        || name.starts_with('_')
-        || (name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase()))
-}
-
-/// The function-like macros a file defines.
-pub fn function_macros(src: &Source) -> FxHashSet<String> {
-    let mut out = FxHashSet::default();
-    let mut stack = vec![src.root()];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "preproc_function_def" {
-            if let Some(name) = node.child_by_field_name("name") {
-                out.insert(src.text(name).to_string());
-            }
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
-    }
-    out
-}
-
-/// `p` in `*p` / `**p`: a pointer declarator directly naming a variable.
-fn find_identifier_child(decl: Node) -> bool {
-    match decl.child_by_field_name("declarator") {
-        Some(d) if d.kind() == "identifier" => true,
-        Some(d) if d.kind() == "pointer_declarator" => find_identifier_child(d),
-        _ => false,
-    }
-}
-
-/// Whether a declarator declares an array whose size is not a literal.
-fn has_variable_length(src: &Source, decl: Node) -> bool {
-    if decl.kind() == "array_declarator" {
-        if let Some(size) = decl.child_by_field_name("size") {
-            if !looks_constant(src, size) {
-                return true;
-            }
-        }
-    }
-    decl.child_by_field_name("declarator").is_some_and(|d| has_variable_length(src, d))
-}
-
-/// Whether an expression is (by C convention) a constant: literals, `sizeof`, and names and
-/// macro calls in capitals (`BUFSIZ`, `INT_BUFSIZE_BOUND (uintmax_t)`), whatever their arguments.
-fn looks_constant(src: &Source, node: Node) -> bool {
-    let capitals = |t: &str| t.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
-    match node.kind() {
-        "number_literal" | "char_literal" | "sizeof_expression" => true,
-        "identifier" => capitals(src.text(node)),
-        "call_expression" => node.child_by_field_name("function").is_some_and(|f| capitals(src.text(f))),
-        _ => children(node).iter().all(|(_, c)| !c.is_named() || looks_constant(src, *c)),
     }
 }
 
