@@ -240,7 +240,14 @@ pub struct EngineConfig {
     ///
     /// [`RunConfig::stack_limit`]: crate::concrete::RunConfig::stack_limit
     pub stack_limit: u64,
+    /// The largest object an allocation of symbolic size is backed with: a path on which the
+    /// size may be larger forks, and its side above the limit ends early (`object-too-large`,
+    /// counted; `--max-object-size`).
+    pub max_object_size: u64,
 }
+
+/// [`EngineConfig::max_object_size`]'s default: 16 MiB.
+pub const DEFAULT_MAX_OBJECT_SIZE: u64 = 16 << 20;
 
 impl Default for EngineConfig {
     fn default() -> Self {
@@ -257,6 +264,7 @@ impl Default for EngineConfig {
             all_ktests: false,
             solver: SolverConfig::default(),
             stack_limit: crate::address::STACK_LIMIT,
+            max_object_size: DEFAULT_MAX_OBJECT_SIZE,
         }
     }
 }

@@ -46,6 +46,7 @@ mod float_terms;
 mod fork_list;
 mod four_way;
 mod interrupt;
+mod maximize;
 mod model;
 mod path;
 mod prove;

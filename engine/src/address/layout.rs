@@ -63,6 +63,11 @@ pub fn check_stack(
     ))
 }
 
+/// The bytes a new stack object may still take: what [`check_stack`] allows.
+pub fn stack_room(frames: usize, locals: u64, limit: u64) -> u64 {
+    limit.saturating_sub(frames as u64 * FRAME_BYTES + locals)
+}
+
 /// `memcpy(dst, src, n)`'s overlap check, as AddressSanitizer makes it: the ranges may not
 /// overlap unless they are the same. `Some` is the error message.
 pub fn memcpy_overlap(dst: u64, src: u64, n: u64) -> Option<String> {

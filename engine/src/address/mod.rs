@@ -14,8 +14,8 @@ mod space;
 
 pub use image::{lay_out_argv, Argv, Entry, Image, LoadError, Runtime};
 pub use layout::{
-    bytes_text, check_stack, func_addr, func_at, memcpy_overlap, memcpy_overlap_message, Segment, FRAME_BYTES,
-    FUNC_BASE, GLOBAL_BASE, HEAP_BASE, MAX_GLOBAL_BYTES, MAX_HEAP_BYTES, MAX_STACK_BYTES, NULL_PAGE_END, REDZONE,
-    STACK_BASE, STACK_END, STACK_LIMIT,
+    bytes_text, check_stack, func_addr, func_at, memcpy_overlap, memcpy_overlap_message, stack_room, Segment,
+    FRAME_BYTES, FUNC_BASE, GLOBAL_BASE, HEAP_BASE, MAX_GLOBAL_BYTES, MAX_HEAP_BYTES, MAX_STACK_BYTES, NULL_PAGE_END,
+    REDZONE, STACK_BASE, STACK_END, STACK_LIMIT,
 };
 pub use space::{Access, AddressSpace, Contents, ObjState, Object, ObjectId, Origin, Resolution};

@@ -329,14 +329,30 @@ impl<C> AddressSpace<C> {
         }
         let in_bounds = offset >= 0 && (offset as u64) < o.size && len <= o.size - offset as u64;
         if !in_bounds {
-            let message = format!(
-                "out-of-bounds {what} at offset {offset} of {} ({})",
-                self.describe(module, id),
-                bytes_text(o.size)
-            );
+            let message = self.out_of_bounds_message(module, id, access, len, offset, o.size);
             return fault(access.out_of_bounds(), Some(id), message);
         }
         Resolution::InBounds { obj: id, offset: offset as u64 }
+    }
+
+    /// The message of an access of `len` bytes at `offset` past the bounds of object `id` of
+    /// `size` bytes (its size on the path, for an object of symbolic size).
+    pub fn out_of_bounds_message(
+        &self,
+        module: &Module,
+        id: ObjectId,
+        access: Access,
+        len: u64,
+        offset: i64,
+        size: u64,
+    ) -> String {
+        format!(
+            "out-of-bounds {} of {} at offset {offset} of {} ({})",
+            access.name(),
+            bytes_text(len),
+            self.describe(module, id),
+            bytes_text(size)
+        )
     }
 
     /// Describes an object for messages: `global 'buf'`, `heap object allocated at line 7`.

@@ -9,6 +9,7 @@ use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::program::FuncKind;
 use crate::symbolic::state::{Ending, ExecutionState, Frame};
@@ -102,11 +103,8 @@ impl<'p> Context<'p> {
         let addr_term = self.view(st, addr_term);
         let addr = match self.store.as_const(addr_term) {
             Some(a) => a,
-            None if self.store.has_shadow(addr_term) => self.concretize(st, addr_term),
-            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => {
-                self.stats.concretized_pointers += 1;
-                self.concretize(st, addr_term)
-            }
+            None if self.store.has_shadow(addr_term) => self.concretize(st, addr_term, Fixed::Pointer)?,
+            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.concretize(st, addr_term, Fixed::Pointer)?,
             None => match self.resolve_callee(st, inst, addr_term)? {
                 Ok(addr) => addr,
                 Err(flow) => return Ok(flow),

@@ -11,6 +11,7 @@ use crate::address::{Access, Resolution};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use penumbra_ir::Inst;
@@ -31,15 +32,12 @@ impl Context<'_> {
         float: Option<penumbra_ir::Type>,
     ) -> Result<Flow, RunError> {
         let inst = st.current_inst(&self.prog.module);
-        let name_addr = self.concretize(st, name);
+        let name_addr = self.concretize(st, name, Fixed::Pointer)?;
         let name = match self.read_cstring(st, name_addr, Some(MAX_NAME)) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(ending) => return Ok(Flow::End(ending)),
         };
-        if self.store.as_const(size).is_none() {
-            self.stats.concretized_sizes += 1;
-        }
-        let size = self.concretize(st, size);
+        let size = self.concretize(st, size, Fixed::Size)?;
         let Ok(len) = u32::try_from(size) else {
             return Ok(Flow::End(self.unsupported(st, format!("make_symbolic of {size} bytes"))));
         };
@@ -73,7 +71,7 @@ impl Context<'_> {
             }
         };
         let bytes: Vec<TermId> = object.vars().map(|v| self.store.var(v)).collect();
-        self.write_target(st, obj, offset, &bytes);
+        self.write_target(st, obj, offset, &bytes)?;
         st.take_seed_value(st.symbolics.len(), &object);
         Rc::make_mut(&mut st.symbolics).push(object);
         Ok(Flow::Next)

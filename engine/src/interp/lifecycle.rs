@@ -5,6 +5,8 @@
 //! `_exit` and `_Exit` skip the handlers, as natively.
 
 use crate::error::ErrorKind;
+use crate::run_error::RunError;
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{Ending, ExecutionState, Life, Phase};
 use crate::symbolic::value::Val;
@@ -94,16 +96,20 @@ impl Context<'_> {
 
     /// `atexit(handler)`: registers the function at address `handler`; `Err`: the path's
     /// error, `handler` is not a function of the program.
-    pub(crate) fn register_atexit(&mut self, st: &mut ExecutionState, handler: TermId) -> Result<(), Ending> {
-        let addr = self.concretize(st, handler);
+    pub(crate) fn register_atexit(
+        &mut self,
+        st: &mut ExecutionState,
+        handler: TermId,
+    ) -> Result<Result<(), Ending>, RunError> {
+        let addr = self.concretize(st, handler, Fixed::Pointer)?;
         let module = &self.prog.module;
         let Some(func) = crate::address::func_at(addr, module.funcs.len()).filter(|&f| module.funcs[f].body.is_some())
         else {
             let message = format!("atexit({addr:#x}): not the address of a function of the program");
-            return Err(self.error(st, ErrorKind::InvalidCall, message));
+            return Ok(Err(self.error(st, ErrorKind::InvalidCall, message)));
         };
         st.life.get_or_insert_default().atexit.push(func);
-        Ok(())
+        Ok(Ok(()))
     }
 
     /// Pushes a frame for `func` as the state's only one, `args` for its parameters.

@@ -3,13 +3,13 @@
 //! ([`Context::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
 //! little-endian terms.
 //!
-//! A load or store at a constant address that is plainly allowed (a live object, in bounds,
-//! writable for a store, the same size in both versions, outside a `penumbra_execute` block)
+//! A load or store at a constant address that is plainly allowed (a live object of a constant
+//! size, in bounds, writable for a store, outside a `penumbra_execute` block)
 //! takes a fast path: constant bytes are read into an unboxed constant and a constant is
 //! written as the byte constants, so a concrete loop builds no terms.
 
 use super::step::{set_result, val};
-use crate::address::{bytes_text, check_stack, Access, Origin, Segment, MAX_STACK_BYTES};
+use crate::address::{bytes_text, check_stack, stack_room, Access, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
@@ -39,8 +39,8 @@ impl Context<'_> {
         };
         let mut bytes = [self.prog.zero_byte; MAX_ACCESS_BYTES];
         match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes),
-            PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes),
+            PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes)?,
+            PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes)?,
             PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
         }
         let mut v = bytes[len - 1];
@@ -76,8 +76,8 @@ impl Context<'_> {
             *b = self.store.extract(v, lo + 7, lo);
         }
         match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.write_target(st, obj, offset, &bytes[..len]),
-            PairTarget::Two { old, new } => self.write_pair(st, old, new, &bytes[..len]),
+            PairTarget::One(Target::Obj(obj, offset)) => self.write_target(st, obj, offset, &bytes[..len])?,
+            PairTarget::Two { old, new } => self.write_pair(st, old, new, &bytes[..len])?,
             PairTarget::One(Target::Flow(flow)) => return Ok(flow),
         }
         Ok(Flow::Next)
@@ -128,11 +128,14 @@ impl Context<'_> {
     /// A load of `bits` bits at the constant address `a` on the fast path (see the module
     /// documentation), if it applies and the bytes are constants.
     fn load_concrete(&self, st: &ExecutionState, a: u64, bits: u32) -> Option<Val> {
-        if !st.shadow_sizes.is_empty() || bits > 64 {
+        if bits > 64 {
             return None;
         }
         let len = bits.div_ceil(8) as usize;
         let (obj, off) = st.mem.permitted(a, len as u64, Access::Read)?;
+        if st.mem.size_term(obj).is_some() {
+            return None;
+        }
         let mut bytes = [self.prog.zero_byte; 8];
         st.mem.read_bytes(obj, off, &mut bytes[..len]);
         let mut v = 0u64;
@@ -145,17 +148,59 @@ impl Context<'_> {
     /// A store of the `width`-bit constant `bits` at the constant address `a` on the fast path
     /// (see the module documentation); whether it applied.
     fn store_concrete(&mut self, st: &mut ExecutionState, a: u64, width: u8, bits: u64) -> bool {
-        if !st.shadow_sizes.is_empty() || matches!(st.mode, ExecMode::Block(_)) {
+        if matches!(st.mode, ExecMode::Block(_)) {
             return false;
         }
         let len = usize::from(width.div_ceil(8));
         let Some((obj, off)) = st.mem.permitted(a, len as u64, Access::Write) else { return false };
+        if st.mem.size_term(obj).is_some() {
+            return false;
+        }
         let mut bytes = [self.prog.zero_byte; 8];
         for (i, b) in bytes.iter_mut().enumerate().take(len) {
             *b = self.prog.byte_consts[(bits >> (8 * i)) as usize & 0xff];
         }
         st.mem.write_bytes(obj, off, &bytes[..len]);
         true
+    }
+
+    /// A variable-length array of `bytes` bytes (a term, see `symbolic::sizes`): sizes past the
+    /// stack's room are a stack overflow, as natively; the others back an object of the
+    /// largest size the path allows.
+    pub(crate) fn dyn_alloca(
+        &mut self,
+        st: &mut ExecutionState,
+        body: &Body,
+        inst: Inst,
+        bytes: TermId,
+    ) -> Result<Flow, RunError> {
+        let bytes = self.fit(bytes, 64);
+        if self.store.as_const(bytes).is_none() {
+            let locals = st.mem.live_bytes(Segment::Stack);
+            let room = stack_room(st.stack.len(), locals, self.config.stack_limit);
+            let room_k = self.store.constant(64, room);
+            let too_big = self.store.ugt(bytes, room_k);
+            let failed = self.check(st, too_big, |ex, st| {
+                let size = ex.model_value(st, bytes);
+                let what = || format!("stack object of {}", bytes_text(size));
+                let message = check_stack(st.stack.len(), locals, size, ex.config.stack_limit, what)
+                    .err()
+                    .unwrap_or_else(|| format!("stack object of {} exceeds the stack limit", bytes_text(size)));
+                ex.error(st, ErrorKind::StackOverflow, message)
+            })?;
+            if let Some(ending) = failed {
+                return Ok(Flow::End(ending));
+            }
+        }
+        let extent = match self.extent(st, bytes)? {
+            Ok(extent) => extent,
+            Err(ending) => return Ok(Flow::End(ending)),
+        };
+        let flow = self.alloca(st, body, inst, extent.capacity, 16)?;
+        if let (Flow::Next, Some(&obj)) = (&flow, st.frame().allocas.last()) {
+            self.set_extent(st, obj, extent);
+        }
+        Ok(flow)
     }
 
     /// A fresh stack object of `size` bytes for the executing frame.

@@ -1,11 +1,12 @@
 //! Native models: the heap, bulk memory, process control, and the pure functions of
 //! `<ctype.h>` and `<stdlib.h>` as single terms. I/O is in `stdio.rs`.
 //!
-//! Sizes and lengths are fixed to their model value when symbolic (counted in the summary as
-//! `concretized_sizes`), as KLEE does; pointers go through the same resolution as loads and
-//! stores, so a `memcpy` past the end of a buffer is an out-of-bounds access at the line of the
-//! call, exactly as in the concrete interpreter (which checks the whole source, then the whole
-//! destination, before copying).
+//! An allocation's size stays a term (`symbolic::sizes`). A bulk access's length (`memcpy`,
+//! `memset`) is checked symbolically against its objects, then fixed to one value, the other
+//! values going on as another state (`symbolic::concretize`); pointers go through the same
+//! resolution as loads and stores, so a `memcpy` past the end of a buffer is an out-of-bounds
+//! access at the line of the call, exactly as in the concrete interpreter (which checks the
+//! whole source, then the whole destination, before copying).
 
 use super::step::val;
 use crate::address::{memcpy_overlap, memcpy_overlap_message, Access, ObjectId, Origin, Segment};
@@ -13,6 +14,7 @@ use crate::error::ErrorKind;
 use crate::libc::ctype::Class;
 use crate::run_error::RunError;
 use crate::symbolic::access::{Offset, Target};
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::libc::Native;
 use crate::symbolic::state::{Ending, ExecutionState};
@@ -73,38 +75,38 @@ impl<'p> Context<'p> {
             };
         }
         let r = match native {
-            Native::Malloc => {
-                let (old, new) = self.alloc_sizes(st, arg!(0));
-                let p = self.malloc(st, old.max(new));
-                if old != new {
-                    if let Some((obj, 0)) = self.store.as_const(p).and_then(|a| st.mem.resolve(a)) {
-                        self.record_shadow_size(st, obj, old, new);
-                    }
-                }
-                Some(p)
-            }
+            Native::Malloc => match self.heap_alloc(st, arg!(0), 16)? {
+                Ok(p) => Some(p),
+                Err(ending) => return Ok(Err(Flow::End(ending))),
+            },
             Native::Calloc => {
-                let (n, m) = (self.size_arg(st, arg!(0)), self.size_arg(st, arg!(1)));
-                Some(match n.checked_mul(m) {
-                    Some(total) => self.malloc(st, total),
-                    None => self.store.zero(64),
-                })
+                let total = match self.calloc_size(st, inst, arg!(0), arg!(1))? {
+                    Ok(Some(total)) => total,
+                    // n * m does not fit in a size: NULL.
+                    Ok(None) => return Ok(Ok(Some(self.store.zero(64)))),
+                    Err(flow) => return Ok(Err(flow)),
+                };
+                match self.heap_alloc(st, total, 16)? {
+                    Ok(p) => Some(p),
+                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                }
             }
             Native::AlignedAlloc => {
                 let align = arg!(0);
-                let align = self.concretize(st, align);
-                let n = self.size_arg(st, arg!(1));
-                Some(self.aligned_alloc(st, n, align))
+                let align = self.concretize(st, align, Fixed::Value)?;
+                match self.heap_alloc(st, arg!(1), align)? {
+                    Ok(p) => Some(p),
+                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                }
             }
             Native::Realloc => {
                 let (p, n) = (arg!(0), arg!(1));
-                let p = self.concretize(st, p);
-                let n = self.size_arg(st, n);
-                return self.realloc(st, p, n);
+                let p = self.concretize(st, p, Fixed::Pointer)?;
+                return self.realloc(st, inst, p, n);
             }
             Native::Free => {
                 let p = arg!(0);
-                let p = self.concretize(st, p);
+                let p = self.concretize(st, p, Fixed::Pointer)?;
                 if p != 0 {
                     match self.heap_block(st, p, "free") {
                         Ok(id) => {
@@ -118,7 +120,10 @@ impl<'p> Context<'p> {
             }
             Native::Memcpy | Native::Memmove => {
                 let (dst, src, n) = (arg!(0), arg!(1), arg!(2));
-                let n = self.size_arg(st, n);
+                let n = match self.bulk_length(st, inst, n, &[(src, Access::Read), (dst, Access::Write)])? {
+                    Ok(n) => n,
+                    Err(flow) => return Ok(Err(flow)),
+                };
                 if native == Native::Memcpy {
                     if let Some(ending) = self.check_memcpy_overlap(st, dst, src, n)? {
                         return Ok(Err(Flow::End(ending)));
@@ -131,13 +136,16 @@ impl<'p> Context<'p> {
             }
             Native::Memset => {
                 let (dst, c, n) = (arg!(0), arg!(1), arg!(2));
-                let n = self.size_arg(st, n);
+                let n = match self.bulk_length(st, inst, n, &[(dst, Access::Write)])? {
+                    Ok(n) => n,
+                    Err(flow) => return Ok(Err(flow)),
+                };
                 if n > 0 {
                     let (obj, off) = match self.resolve(st, inst, dst, n, Access::Write)? {
                         Target::Obj(obj, off) => (obj, off),
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
-                    let off = self.const_offset(st, off);
+                    let off = self.const_offset(st, off)?;
                     let byte = self.fit(c, 8);
                     st.mem.fill_bytes(obj, off, n, byte);
                 }
@@ -149,7 +157,7 @@ impl<'p> Context<'p> {
                 return Ok(Err(flow));
             }
             Native::Atexit => {
-                if let Err(ending) = self.register_atexit(st, arg!(0)) {
+                if let Err(ending) = self.register_atexit(st, arg!(0))? {
                     return Ok(Err(Flow::End(ending)));
                 }
                 Some(self.store.constant(32, 0))
@@ -158,7 +166,7 @@ impl<'p> Context<'p> {
             Native::Trap => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "trap (llvm.trap)")))),
             Native::AssertFail => {
                 let (e, f) = (arg!(0), arg!(3));
-                let (e, f) = (self.concretize(st, e), self.concretize(st, f));
+                let (e, f) = (self.concretize(st, e, Fixed::Pointer)?, self.concretize(st, f, Fixed::Pointer)?);
                 let text = |ex: &mut Self, st: &ExecutionState, addr| {
                     ex.read_cstring(st, addr, Some(4096)).map(|b| String::from_utf8_lossy(&b).into_owned())
                 };
@@ -207,7 +215,10 @@ impl<'p> Context<'p> {
             Native::StackSave => Some(self.store.zero(64)),
             Native::CheckRead => {
                 let (p, n) = (arg!(0), arg!(1));
-                let n = self.size_arg(st, n);
+                let n = match self.bulk_length(st, inst, n, &[(p, Access::Read)])? {
+                    Ok(n) => n,
+                    Err(flow) => return Ok(Err(flow)),
+                };
                 if n > 0 {
                     if let Target::Flow(flow) = self.resolve(st, inst, p, n, Access::Read)? {
                         return Ok(Err(flow));
@@ -244,23 +255,71 @@ impl<'p> Context<'p> {
         Ok((self.model_value(st, status) & 0xff) as i32)
     }
 
-    /// A size argument, fixed to its model value if symbolic.
-    pub(crate) fn size_arg(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
-        if self.store.as_const(t).is_none() {
-            self.stats.concretized_sizes += 1;
-        }
-        self.concretize(st, t)
+    /// A size argument, fixed to one value if symbolic (`symbolic::concretize`: the other
+    /// values are another state).
+    pub(crate) fn size_arg(&mut self, st: &mut ExecutionState, t: TermId) -> Result<u64, RunError> {
+        self.concretize(st, t, Fixed::Size)
     }
 
-    /// A resolved offset as a constant (a symbolic one is fixed to its model value).
-    pub(crate) fn const_offset(&mut self, st: &mut ExecutionState, off: Offset) -> u64 {
+    /// A resolved offset as a constant (a symbolic one is fixed to one value).
+    pub(crate) fn const_offset(&mut self, st: &mut ExecutionState, off: Offset) -> Result<u64, RunError> {
         match off {
-            Offset::Const(o) => o,
-            Offset::Sym(t) => {
-                self.stats.concretized_offsets += 1;
-                self.concretize(st, t)
+            Offset::Const(o) => Ok(o),
+            Offset::Sym(t) => self.concretize(st, t, Fixed::Offset),
+        }
+    }
+
+    /// The length of a bulk access (`memcpy`, `memset`, ...) over `ranges` (each an address and
+    /// how it is accessed), as a number. A symbolic length is checked first, symbolically,
+    /// against each range's object (so every overflow any length allows is an error test),
+    /// then fixed to one value, the other values going on as another state.
+    pub(crate) fn bulk_length(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        n: TermId,
+        ranges: &[(TermId, Access)],
+    ) -> Result<Result<u64, Flow>, RunError> {
+        let n = self.view(st, n);
+        if let Some(c) = self.store.as_const(n) {
+            return Ok(Ok(c));
+        }
+        let zero = self.store.zero(64);
+        let n = self.fit(n, 64);
+        let empty = self.store.eq(n, zero);
+        match self.decide(st, empty, inst)? {
+            Ok(true) => return Ok(Ok(0)),
+            Ok(false) => {}
+            Err(flow) => return Ok(Err(flow)),
+        }
+        for &(addr, access) in ranges {
+            let (obj, off) = match self.resolve(st, inst, addr, 1, access)? {
+                Target::Obj(obj, off) => (obj, off),
+                Target::Flow(flow) => return Ok(Err(flow)),
+            };
+            let off = match off {
+                Offset::Const(c) => self.store.constant(64, c),
+                Offset::Sym(t) => t,
+            };
+            // `off + n > size`, without wrapping: `n > size - off` (off < size here).
+            let size = match st.mem.size_term(obj) {
+                Some(t) => t,
+                None => self.store.constant(64, st.mem.object(obj).size),
+            };
+            let room = self.store.sub(size, off);
+            let fail = self.store.ugt(n, room);
+            let failed = self.check(st, fail, |ex, st| {
+                let len = ex.model_value(st, n);
+                let offset = ex.model_value(st, off) as i64;
+                let size = ex.model_value(st, size);
+                let message = st.mem.out_of_bounds_message(&ex.prog.module, obj, access, len, offset, size);
+                ex.error(st, access.out_of_bounds(), message)
+            })?;
+            if let Some(ending) = failed {
+                return Ok(Err(Flow::End(ending)));
             }
         }
+        Ok(Ok(self.size_arg(st, n)?))
     }
 
     /// `(c - lo) <u n`: `c` in `lo .. lo + n` (32-bit `c`).
@@ -328,41 +387,102 @@ impl<'p> Context<'p> {
         self.range(folded, 97, 26)
     }
 
-    /// A fresh heap block of `n` bytes (its address as a term), or NULL when the heap budget
-    /// is spent.
-    fn malloc(&mut self, st: &mut ExecutionState, n: u64) -> TermId {
-        self.aligned_alloc(st, n, 16)
-    }
-
-    /// A fresh heap block of `n` bytes aligned to `align` (a power of two), or NULL.
-    fn aligned_alloc(&mut self, st: &mut ExecutionState, n: u64, align: u64) -> TermId {
+    /// A fresh heap block of `size` bytes (a term: see `symbolic::sizes`) aligned to `align`
+    /// (a power of two), its address as a term, or NULL when the heap budget is spent; `Err`
+    /// when every size the path allows is too large to back.
+    fn heap_alloc(
+        &mut self,
+        st: &mut ExecutionState,
+        size: TermId,
+        align: u64,
+    ) -> Result<Result<TermId, Ending>, RunError> {
+        let size = self.fit(size, 64);
+        let extent = match self.extent(st, size)? {
+            Ok(extent) => extent,
+            Err(ending) => return Ok(Err(ending)),
+        };
         let line = self.location(st).line;
-        match st.mem.allocate(Segment::Heap, n, align, Origin::Heap { line }, self.prog.zero_byte) {
-            Some(id) => self.store.constant(64, st.mem.object(id).base),
-            None => self.store.zero(64),
-        }
+        Ok(Ok(
+            match st.mem.allocate(Segment::Heap, extent.capacity, align, Origin::Heap { line }, self.prog.zero_byte) {
+                Some(id) => {
+                    self.set_extent(st, id, extent);
+                    self.store.constant(64, st.mem.object(id).base)
+                }
+                None => self.store.zero(64),
+            },
+        ))
     }
 
-    /// `realloc(p, n)` with the concrete interpreter's (glibc's) semantics.
-    fn realloc(&mut self, st: &mut ExecutionState, p: u64, n: u64) -> Result<Result<Option<TermId>, Flow>, RunError> {
+    /// `calloc(n, m)`'s size: `Some(n * m)`, or `None` when the product does not fit in 64
+    /// bits (glibc returns NULL); a decision when symbolic.
+    fn calloc_size(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        n: TermId,
+        m: TermId,
+    ) -> Result<Result<Option<TermId>, Flow>, RunError> {
+        let (n, m) = (self.fit(n, 64), self.fit(m, 64));
+        let (nv, mv) = (self.view(st, n), self.view(st, m));
+        if let (Some(a), Some(b)) = (self.store.as_const(nv), self.store.as_const(mv)) {
+            return Ok(Ok(a.checked_mul(b).map(|t| self.store.constant(64, t))));
+        }
+        // Overflow: m != 0 and n > UINT64_MAX / m.
+        let (zero, all) = (self.store.zero(64), self.store.constant(64, u64::MAX));
+        let m_zero = self.store.eq(m, zero);
+        let m_nonzero = self.store.not(m_zero);
+        let quotient = self.store.udiv(all, m);
+        let above = self.store.ugt(n, quotient);
+        let overflow = self.store.and(m_nonzero, above);
+        Ok(match self.decide(st, overflow, inst)? {
+            Ok(true) => Ok(None),
+            Ok(false) => Ok(Some(self.store.mul(n, m))),
+            Err(flow) => Err(flow),
+        })
+    }
+
+    /// `realloc(p, n)` with the concrete interpreter's (glibc's) semantics: `n == 0` frees,
+    /// and the new block holds the old one's bytes up to the smaller size (the bytes of an
+    /// object past its size term are its fill, never written, so copying the smaller capacity
+    /// copies exactly that).
+    fn realloc(
+        &mut self,
+        st: &mut ExecutionState,
+        inst: Inst,
+        p: u64,
+        n: TermId,
+    ) -> Result<Result<Option<TermId>, Flow>, RunError> {
+        let ended = |e| Ok(Err(Flow::End(e)));
         if p == 0 {
-            return Ok(Ok(Some(self.malloc(st, n))));
+            return match self.heap_alloc(st, n, 16)? {
+                Ok(q) => Ok(Ok(Some(q))),
+                Err(ending) => ended(ending),
+            };
         }
         let old = match self.heap_block(st, p, "realloc") {
             Ok(id) => id,
-            Err(ending) => return Ok(Err(Flow::End(ending))),
+            Err(ending) => return ended(ending),
         };
+        let n = self.fit(n, 64);
+        let zero = self.store.zero(64);
+        let is_zero = self.store.eq(n, zero);
         let line = self.location(st).line;
-        if n == 0 {
-            st.mem.free_heap_object(old, line);
-            return Ok(Ok(Some(self.store.zero(64))));
+        match self.decide(st, is_zero, inst)? {
+            Ok(true) => {
+                st.mem.free_heap_object(old, line);
+                return Ok(Ok(Some(self.store.zero(64))));
+            }
+            Ok(false) => {}
+            Err(flow) => return Ok(Err(flow)),
         }
-        let q = self.malloc(st, n);
+        let q = match self.heap_alloc(st, n, 16)? {
+            Ok(q) => q,
+            Err(ending) => return ended(ending),
+        };
         if let Some(qa) = self.store.as_const(q).filter(|&a| a != 0) {
-            let keep = st.mem.object(old).size.min(n);
-            let bytes = st.mem.bytes(old, 0, keep);
             if let Some((new, 0)) = st.mem.resolve(qa) {
-                st.mem.write_bytes(new, 0, &bytes);
+                let keep = st.mem.object(old).size.min(st.mem.object(new).size);
+                st.mem.copy_bytes(new, 0, old, 0, keep);
             }
             st.mem.free_heap_object(old, line);
         }
@@ -419,8 +539,8 @@ impl<'p> Context<'p> {
             Target::Obj(o, off) => (o, off),
             Target::Flow(flow) => return Ok(Err(flow)),
         };
-        let soff = self.const_offset(st, soff);
-        let doff = self.const_offset(st, doff);
+        let soff = self.const_offset(st, soff)?;
+        let doff = self.const_offset(st, doff)?;
         st.mem.copy_bytes(dobj, doff, sobj, soff, n);
         Ok(Ok(()))
     }

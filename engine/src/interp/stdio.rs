@@ -15,6 +15,7 @@ use crate::error::ErrorKind;
 use crate::libc::printf::{self, PrintfArgs};
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::libc::Native;
 use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
@@ -64,7 +65,7 @@ impl<'p> Context<'p> {
                 int32(self, text.len() as u64)
             }
             Native::Fprintf => {
-                let stream = tri!(self.stream(st, tri!(arg(self, st, 0))));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 0)))?);
                 let text = tri!(self.format(st, inst, a, 1, name, false)?);
                 int32(self, if stream == Stream::Stdin { EOF } else { text.len() as u64 })
             }
@@ -72,7 +73,7 @@ impl<'p> Context<'p> {
                 let buf = tri!(arg(self, st, 0));
                 let (limit, fmt_index) = if native == Native::Snprintf {
                     let n = tri!(arg(self, st, 1));
-                    (Some(self.size_arg(st, n)), 2)
+                    (Some(self.size_arg(st, n)?), 2)
                 } else {
                     (None, 1)
                 };
@@ -87,7 +88,7 @@ impl<'p> Context<'p> {
                         Target::Obj(o, off) => (o, off),
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
-                    let off = self.const_offset(st, off);
+                    let off = self.const_offset(st, off)?;
                     let terms: Vec<TermId> = text.iter().map(|&b| self.store.constant(8, u64::from(b))).collect();
                     st.mem.write_bytes(obj, off, &terms);
                 }
@@ -95,7 +96,7 @@ impl<'p> Context<'p> {
             }
             Native::Puts => {
                 let s = tri!(arg(self, st, 0));
-                let s = self.concretize(st, s);
+                let s = self.concretize(st, s, Fixed::Pointer)?;
                 let text = tri!(self.read_cstring(st, s, None));
                 self.observe_cstring(st, inst, s, None)?;
                 int32(self, text.len() as u64 + 1)
@@ -109,9 +110,9 @@ impl<'p> Context<'p> {
             }
             Native::Fputs => {
                 let s = tri!(arg(self, st, 0));
-                let s = self.concretize(st, s);
+                let s = self.concretize(st, s, Fixed::Pointer)?;
                 tri!(self.read_cstring(st, s, None));
-                let stream = tri!(self.stream(st, tri!(arg(self, st, 1))));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 1)))?);
                 if stream != Stream::Stdin {
                     self.observe_cstring(st, inst, s, None)?;
                 }
@@ -119,7 +120,7 @@ impl<'p> Context<'p> {
             }
             Native::Fputc => {
                 let c = tri!(arg(self, st, 0));
-                let stream = tri!(self.stream(st, tri!(arg(self, st, 1))));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 1)))?);
                 if stream == Stream::Stdin {
                     int32(self, EOF)
                 } else {
@@ -131,8 +132,8 @@ impl<'p> Context<'p> {
             }
             Native::Fwrite => {
                 let (p, size, count) = (tri!(arg(self, st, 0)), tri!(arg(self, st, 1)), tri!(arg(self, st, 2)));
-                let (size, count) = (self.size_arg(st, size), self.size_arg(st, count));
-                let stream = tri!(self.stream(st, tri!(arg(self, st, 3))));
+                let (size, count) = (self.size_arg(st, size)?, self.size_arg(st, count)?);
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 3)))?);
                 let Some(total) = size.checked_mul(count) else {
                     let message = "fwrite of more bytes than memory holds";
                     return Ok(Err(Flow::End(self.error(st, ErrorKind::OutOfBoundsRead, message))));
@@ -143,7 +144,7 @@ impl<'p> Context<'p> {
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
                     if stream != Stream::Stdin && st.mode == ExecMode::Both {
-                        let off = self.const_offset(st, off);
+                        let off = self.const_offset(st, off)?;
                         let bytes = st.mem.bytes(obj, off, total);
                         self.observe_text(st, inst, &bytes, false)?;
                     }
@@ -159,12 +160,12 @@ impl<'p> Context<'p> {
             }
             Native::Fflush => int32(self, 0),
             Native::Getchar => Some(self.getc(st)),
-            Native::Fgetc => match tri!(self.stream(st, tri!(arg(self, st, 0)))) {
+            Native::Fgetc => match tri!(self.stream(st, tri!(arg(self, st, 0)))?) {
                 Stream::Stdin => Some(self.getc(st)),
                 Stream::Stdout | Stream::Stderr => int32(self, EOF),
             },
             Native::IsStdin => {
-                let stream = tri!(self.stream(st, tri!(arg(self, st, 0))));
+                let stream = tri!(self.stream(st, tri!(arg(self, st, 0)))?);
                 int32(self, u64::from(stream == Stream::Stdin))
             }
             other => unreachable!("{other:?} is not a stdio function"),
@@ -216,15 +217,15 @@ impl<'p> Context<'p> {
     }
 
     /// The stream a `FILE *` designates.
-    fn stream(&mut self, st: &mut ExecutionState, file: TermId) -> Result<Stream, Ending> {
-        let f = self.concretize(st, file);
+    fn stream(&mut self, st: &mut ExecutionState, file: TermId) -> Result<Result<Stream, Ending>, RunError> {
+        let f = self.concretize(st, file, Fixed::Pointer)?;
         let rt = self.prog.runtime;
-        match f {
+        Ok(match f {
             f if f == rt.stdout => Ok(Stream::Stdout),
             f if f == rt.stderr => Ok(Stream::Stderr),
             f if f == rt.stdin => Ok(Stream::Stdin),
             _ => Err(self.unsupported(st, format!("I/O on a stream other than stdin, stdout or stderr ({f:#x})"))),
-        }
+        })
     }
 
     /// Formats argument `fmt_index` with the arguments after it. With `constrain`, symbolic
@@ -242,7 +243,7 @@ impl<'p> Context<'p> {
             let message = format!("{name} called with {} arguments, needs at least {}", a.len(), fmt_index + 1);
             return Ok(Err(self.error(st, ErrorKind::InvalidCall, message)));
         };
-        let fmt = self.concretize(st, fmt);
+        let fmt = self.concretize(st, fmt, Fixed::Pointer)?;
         let fmt = match self.read_cstring(st, fmt, None) {
             Ok(fmt) => fmt,
             Err(ending) => return Ok(Err(ending)),
@@ -290,7 +291,7 @@ impl PrintfArgs for VarArgs<'_, '_> {
 
     fn next_string(&mut self) -> Result<u64, Stop> {
         let t = self.next_narrow()?;
-        Ok(self.value_of(t))
+        self.value_of(t)
     }
 
     fn next_float(&mut self, long: bool) -> Result<u128, Stop> {
@@ -349,17 +350,18 @@ impl VarArgs<'_, '_> {
             // are printed, if ever).
             self.ex.observe(self.st, self.inst, t).map_err(Stop::Failed)?;
         }
-        Ok(self.value_of(t))
+        self.value_of(t)
     }
 
-    /// The argument's value: symbolic ones under the state's model, fixed to it for `sprintf`.
-    fn value_of(&mut self, t: TermId) -> u64 {
+    /// The argument's value: symbolic ones under the state's model, fixed to one value for
+    /// `sprintf` (`symbolic::concretize`: the other values are another state).
+    fn value_of(&mut self, t: TermId) -> Result<u64, Stop> {
         if self.ex.store.as_const(t).is_none() {
             self.ex.stats.printed_symbolic += 1;
             if self.constrain {
-                return self.ex.concretize(self.st, t);
+                return self.ex.concretize(self.st, t, Fixed::Value).map_err(Stop::Failed);
             }
         }
-        self.ex.model_value(self.st, t)
+        Ok(self.ex.model_value(self.st, t))
     }
 }

@@ -117,14 +117,7 @@ impl<'p> Context<'p> {
             }
             InstData::DynAlloca { bytes } => {
                 let bytes = self.term(st, *bytes);
-                let (old, new) = self.alloc_sizes(st, bytes);
-                let flow = self.alloca(st, body, inst, old.max(new), 16)?;
-                if old != new {
-                    if let Some(&obj) = st.frame().allocas.last() {
-                        self.record_shadow_size(st, obj, old, new);
-                    }
-                }
-                return Ok(flow);
+                return self.dyn_alloca(st, body, inst, bytes);
             }
             InstData::Call { func, args } => return self.call(st, body, inst, *func, body.list(*args)),
             InstData::CallIndirect { args } => return self.call_indirect(st, body, inst, body.list(*args)),

@@ -2,13 +2,14 @@
 //! input copy the `--sym-stdin` byte terms into the buffer (so the program forks where musl's
 //! stdio or the program branches on them); writes to stdout and stderr are read (bounds
 //! checked) and, in shadow execution, observed as text, like `fwrite`. Descriptors, counts and
-//! iovec entries are fixed to their model values. The rest is
+//! iovec entries are fixed to one value (`symbolic::concretize`). The rest is
 //! [`crate::libc::syscall`]'s answer, shared with the concrete interpreter.
 
 use crate::address::Access;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
 use penumbra_ir::Inst;
@@ -22,7 +23,7 @@ impl<'p> Context<'p> {
         for (i, w) in word.iter_mut().enumerate() {
             *w = match a.get(i) {
                 // The number and every argument but the buffers' contents are fixed.
-                Some(&t) => self.concretize(st, t),
+                Some(&t) => self.concretize(st, t, Fixed::Value)?,
                 None => return Ok(Err(Flow::End(self.unsupported(st, "__penumbra_syscall without 7 arguments")))),
             };
         }
@@ -54,7 +55,7 @@ impl<'p> Context<'p> {
                 let zeros: Vec<TermId> = (0..16).map(|_| self.store.constant(8, 0)).collect();
                 match self.resolve(st, inst, a[2], 16, Access::Write)? {
                     Target::Obj(obj, off) => {
-                        let off = self.const_offset(st, off);
+                        let off = self.const_offset(st, off)?;
                         st.mem.write_bytes(obj, off, &zeros);
                         result(self, 0)
                     }
@@ -76,7 +77,7 @@ impl<'p> Context<'p> {
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
                     if st.mode == ExecMode::Both {
-                        let off = self.const_offset(st, off);
+                        let off = self.const_offset(st, off)?;
                         let bytes = st.mem.bytes(obj, off, len);
                         self.observe_text(st, inst, &bytes, false)?;
                     }
@@ -101,7 +102,7 @@ impl<'p> Context<'p> {
                             Target::Obj(o, off) => (o, off),
                             Target::Flow(flow) => return Ok(Err(flow)),
                         };
-                        let off = self.const_offset(st, off);
+                        let off = self.const_offset(st, off)?;
                         let from = st.stdin.pos;
                         let bytes = st.stdin.bytes[from..from + k as usize].to_vec();
                         st.mem.write_bytes(obj, off, &bytes);
@@ -142,13 +143,13 @@ impl<'p> Context<'p> {
             Target::Obj(o, off) => (o, off),
             Target::Flow(flow) => return Ok(Err(flow)),
         };
-        let off = self.const_offset(st, off);
+        let off = self.const_offset(st, off)?;
         let bytes = st.mem.bytes(obj, off, 16 * count);
         let mut out = Vec::with_capacity(count as usize);
         for entry in bytes.chunks(16) {
             let base = self.le_word(&entry[..8]);
             let len = self.le_word(&entry[8..]);
-            let len = self.concretize(st, len);
+            let len = self.concretize(st, len, Fixed::Size)?;
             if len > 0 {
                 out.push((base, len));
             }

@@ -7,7 +7,7 @@
 
 use super::testgen::{TestRecord, TestWriter};
 use crate::config::{EngineConfig, StopReason};
-use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
+use crate::symbolic::concretize::MAX_CONCRETE_VALUES;
 use crate::symbolic::stats::Stats;
 use penumbra_solver::SolverStats;
 use serde::Serialize;
@@ -60,6 +60,24 @@ pub struct UnsupportedSite {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub file: String,
     pub paths: u64,
+}
+
+/// A place where the run fixed a symbolic value to one value while others were possible
+/// (`symbolic::concretize`), and what that cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConcretizedSite {
+    /// `size`, `offset`, `pointer` or `value`.
+    pub what: String,
+    pub func: String,
+    pub line: u32,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub file: String,
+    /// Times a value was fixed there while others were possible.
+    pub times: u64,
+    /// States that went on with other values.
+    pub forked: u64,
+    /// Paths ended early with the values left (the cost: they were not explored).
+    pub paths_ended: u64,
 }
 
 /// The solver part of the summary.
@@ -144,8 +162,15 @@ pub struct RunSummary {
     pub unsupported_sites: Vec<UnsupportedSite>,
     /// Paths ended by a provably false `assume`.
     pub assume_false: u64,
-    /// Paths ended by the depth budget.
+    /// Paths ended early.
     pub early: u64,
+    /// Early endings per reason (`max-depth`, `bse-budget`, `solver-unknown`,
+    /// `object-too-large`, `concretized`), sorted by reason.
+    pub early_reasons: BTreeMap<String, u64>,
+    /// Objects allocated with a symbolic size (or one that differs between the versions).
+    pub symbolic_sizes: u64,
+    /// Where symbolic values were fixed to one value while others were possible.
+    pub concretized_sites: Vec<ConcretizedSite>,
     /// One record per test (empty unless records were kept).
     pub tests: Vec<TestRecord>,
     /// Tests produced (written, unless `--no-tests`).
@@ -196,18 +221,25 @@ impl RunSummary {
     /// `tests` (its kept records move into the summary).
     pub fn new(config: &EngineConfig, s: &Stats, solver: &SolverStats, tests: &mut TestWriter, end: RunEnd) -> Self {
         let mut warnings = Vec::new();
-        if s.concretized_offsets > 0 {
-            warnings
-                .push(format!("{} symbolic offsets into large objects were fixed to one value", s.concretized_offsets));
-        }
-        if s.concretized_pointers > 0 {
+        let concretized_sites: Vec<ConcretizedSite> = s
+            .concretized_sites
+            .iter()
+            .map(|((file, line, func, what), count)| ConcretizedSite {
+                what: what.name().to_string(),
+                func: func.clone(),
+                line: *line,
+                file: file.clone(),
+                times: count.fixed,
+                forked: count.forked,
+                paths_ended: count.ended,
+            })
+            .collect();
+        let lost: u64 = concretized_sites.iter().map(|c| c.paths_ended).sum();
+        if lost > 0 {
             warnings.push(format!(
-                "{} symbolic pointers that may point into more than {MAX_RESOLVE_ATTEMPTS} objects were fixed to one value",
-                s.concretized_pointers
+                "{lost} paths ended early after {MAX_CONCRETE_VALUES} values of a symbolic value fixed to one value \
+                 (sites listed above)"
             ));
-        }
-        if s.concretized_sizes > 0 {
-            warnings.push(format!("{} symbolic sizes or lengths were fixed to one value", s.concretized_sizes));
         }
         if s.solver_unknown > 0 {
             warnings.push(format!("{} solver queries timed out (treated as infeasible)", s.solver_unknown));
@@ -242,6 +274,9 @@ impl RunSummary {
                 .collect(),
             assume_false: s.assume_false,
             early: s.early,
+            early_reasons: s.early_reasons.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            symbolic_sizes: s.symbolic_sizes,
+            concretized_sites,
             tests: tests.take_records(),
             tests_count: s.tests,
             states: s.states,
@@ -330,6 +365,23 @@ impl RunSummary {
                 site.line,
                 site.func,
                 site.construct
+            );
+        }
+        if !self.early_reasons.is_empty() && self.early_reasons.keys().any(|k| k != "max-depth") {
+            let reasons: Vec<String> = self.early_reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let _ = writeln!(out, "  early-ended by           {}", reasons.join(", "));
+        }
+        for c in &self.concretized_sites {
+            let _ = writeln!(
+                out,
+                "  fixed a {} to one value at {}:{} ({}): {} times, {} forked, {} paths ended early",
+                c.what,
+                if c.file.is_empty() { &self.program } else { &c.file },
+                c.line,
+                c.func,
+                c.times,
+                c.forked,
+                c.paths_ended
             );
         }
         if let Some(reason) = &self.stopped_by {

@@ -160,8 +160,12 @@ impl<'p, 'o> Runner<'p, 'o> {
                 Flow::Next => {
                     st.frame_mut().idx += 1;
                     st.resolve_attempts = 0;
+                    st.value_attempts = 0;
                 }
-                Flow::Jumped => st.resolve_attempts = 0,
+                Flow::Jumped => {
+                    st.resolve_attempts = 0;
+                    st.value_attempts = 0;
+                }
                 Flow::Retry => {}
                 Flow::End(ending) => return Ok(Some(ending)),
             }
@@ -218,7 +222,10 @@ impl<'p, 'o> Runner<'p, 'o> {
                 *stats.unsupported_sites.entry(site).or_insert(0) += 1;
             }
             Ending::AssumeFalse(_) => stats.assume_false += 1,
-            Ending::Early(_) => stats.early += 1,
+            Ending::Early(why) => {
+                stats.early += 1;
+                *stats.early_reasons.entry(why.name()).or_insert(0) += 1;
+            }
         }
         if self.ctx.config.mode.shadow().is_some() {
             // A false assume means the path does not exist, diverged or not.

@@ -7,8 +7,10 @@
 use crate::address::{bytes_text, Access, ObjectId, Resolution};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::symbolic::access::{Offset, Target, MAX_ACCESS_BYTES};
+use crate::symbolic::access::{Offset, Target, MAX_ACCESS_BYTES, MAX_RESOLVE_ATTEMPTS};
+use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::memory::MAX_SYMBOLIC_WRITE_BYTES;
 use crate::symbolic::state::{ExecMode, ExecutionState, Side};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval_version, TermId, Version as TermVersion};
@@ -42,14 +44,19 @@ impl Context<'_> {
         if self.solver.prove_equal(&mut self.store, &st.pc, ao, an)? {
             return Ok(PairTarget::One(self.resolve(st, inst, an, len, access)?));
         }
-        let module = &self.prog.module;
+        if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS {
+            return self.resolve_pair_concrete(st, ao, an, len, access);
+        }
         let value = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v);
         let (mo, mn) = (value(self, ao, TermVersion::Old), value(self, an, TermVersion::New));
         // Each version's address belongs to the object it was derived from, if it has one (as
         // a single address does: `Context::resolve_symbolic`), else to the object its model
         // value is in or next to.
         let derived = (self.derived_object(st, ao), self.derived_object(st, an));
-        let place = |derived: Option<ObjectId>, v: u64| match (derived, st.mem.classify(module, v, len, access)) {
+        let place = |derived: Option<ObjectId>, v: u64, version| match (
+            derived,
+            self.classify_at(st, v, len, access, Some(version)),
+        ) {
             (Some(d), _) => (Some(d), false),
             (None, Resolution::InBounds { obj, .. }) => (Some(obj), true),
             (
@@ -62,11 +69,15 @@ impl Context<'_> {
             ) => (Some(obj), false),
             (None, _) => (None, false),
         };
-        let ((object_o, chosen_o), (object_n, chosen_n)) = (place(derived.0, mo), place(derived.1, mn));
+        let ((object_o, chosen_o), (object_n, chosen_n)) =
+            (place(derived.0, mo, TermVersion::Old), place(derived.1, mn, TermVersion::New));
         let (Some(oo), Some(on)) = (object_o, object_n) else {
             return self.resolve_pair_concrete(st, ao, an, len, access);
         };
         let (ib_o, ib_n) = (self.in_bounds(st, oo, ao, len), self.in_bounds(st, on, an, len));
+        // An object whose size is a term: each version's access within its own size too.
+        let ib_o = self.within_size(st, oo, ao, len, TermVersion::Old, ib_o);
+        let ib_n = self.within_size(st, on, an, len, TermVersion::New, ib_n);
         // A version's address with no object of its own (chosen by a condition, loaded from a
         // table) whose model value is inside an object is in that object on this path; the
         // addresses outside it are other paths, which re-execute the access (and so pick their
@@ -86,7 +97,7 @@ impl Context<'_> {
         let fail = self.store.shadow(out_o, out_n);
         let kind = access.out_of_bounds();
         let message = format!("{} of {} out of the bounds of its object", access.name(), bytes_text(len));
-        if let Some(ending) = self.check(st, fail, |ex, st| ex.error(st, kind, message))? {
+        if let Some(ending) = self.check(st, fail, |ex, st| ex.error(st, kind, message.as_str()))? {
             return Ok(PairTarget::One(Target::Flow(Flow::End(ending))));
         }
         if st.mode != ExecMode::Both {
@@ -105,6 +116,30 @@ impl Context<'_> {
         Ok(PairTarget::Two { old: (oo, off_o), new: (on, off_n) })
     }
 
+    /// `inside` (the access of `len` bytes at `addr` is inside `obj`'s bytes) and, for an object
+    /// whose size is a term, within `version`'s projection of that size.
+    fn within_size(
+        &mut self,
+        st: &ExecutionState,
+        obj: ObjectId,
+        addr: TermId,
+        len: u64,
+        version: TermVersion,
+        inside: TermId,
+    ) -> TermId {
+        let Some(size) = st.mem.size_term(obj) else { return inside };
+        let size = match version {
+            TermVersion::Old => self.store.old(size),
+            TermVersion::New => self.store.new(size),
+        };
+        let base = self.store.constant(64, st.mem.object(obj).base);
+        let off = self.store.sub(addr, base);
+        let len_k = self.store.constant(64, len);
+        let end = self.store.add(off, len_k);
+        let fits = self.store.ule(end, size);
+        self.store.and(inside, fits)
+    }
+
     /// [`Context::resolve_pair`] when a version's address lies in no object: both are fixed to
     /// their model values and classified like constant addresses.
     fn resolve_pair_concrete(
@@ -115,15 +150,27 @@ impl Context<'_> {
         len: u64,
         access: Access,
     ) -> Result<PairTarget, RunError> {
-        if self.store.as_const(ao).is_none() || self.store.as_const(an).is_none() {
-            self.stats.concretized_offsets += 1;
-        }
-        let vo = self.concretize(st, ao);
-        let vn = self.concretize(st, an);
+        let vo = self.concretize(st, ao, Fixed::Pointer)?;
+        let vn = self.concretize(st, an, Fixed::Pointer)?;
         let module = &self.prog.module;
         let ended = |flow| Ok(PairTarget::One(Target::Flow(Flow::End(flow))));
         match (st.mem.classify(module, vo, len, access), st.mem.classify(module, vn, len, access)) {
             (Resolution::InBounds { obj: oo, offset: of }, Resolution::InBounds { obj: no, offset: nf }) => {
+                // Objects whose size is a term: each version within its own size.
+                let (ko, kn) = (self.store.constant(64, vo), self.store.constant(64, vn));
+                let tt = self.store.tt();
+                let fits_o = self.within_size(st, oo, ko, len, TermVersion::Old, tt);
+                let fits_n = self.within_size(st, no, kn, len, TermVersion::New, tt);
+                let (out_o, out_n) = (self.store.not(fits_o), self.store.not(fits_n));
+                let fail = self.store.shadow(out_o, out_n);
+                let nf_k = self.store.constant(64, nf);
+                if let Some(ending) = self.check(st, fail, |ex, st| ex.size_error(st, no, nf_k, len, access))? {
+                    return ended(ending);
+                }
+                if st.mode != ExecMode::Both {
+                    // Only the old version failed: the new version goes on alone.
+                    return Ok(PairTarget::One(Target::Obj(no, Offset::Const(nf))));
+                }
                 Ok(PairTarget::Two { old: (oo, Offset::Const(of)), new: (no, Offset::Const(nf)) })
             }
             (Resolution::Unsupported(m), _) | (_, Resolution::Unsupported(m)) => {
@@ -150,13 +197,14 @@ impl Context<'_> {
         new: (ObjectId, Offset),
         len: usize,
         out: &mut [TermId; MAX_ACCESS_BYTES],
-    ) {
+    ) -> Result<(), RunError> {
         let mut from_old = [self.prog.zero_byte; MAX_ACCESS_BYTES];
-        self.read_target(st, old.0, old.1, len, &mut from_old);
-        self.read_target(st, new.0, new.1, len, out);
+        self.read_target(st, old.0, old.1, len, &mut from_old)?;
+        self.read_target(st, new.0, new.1, len, out)?;
         for (slot, &o) in out.iter_mut().zip(&from_old).take(len) {
             *slot = self.store.shadow(o, *slot);
         }
+        Ok(())
     }
 
     /// Writes `data` at two places: the old version's value at `old` (the new version's bytes
@@ -169,14 +217,23 @@ impl Context<'_> {
         old: (ObjectId, Offset),
         new: (ObjectId, Offset),
         data: &[TermId],
-    ) {
+    ) -> Result<(), RunError> {
+        // Offsets into objects too large for a symbolic write are fixed before either write
+        // (fixing one forks a state that executes the instruction again).
+        let fixed = |ex: &mut Self, st: &mut ExecutionState, (obj, offset): (ObjectId, Offset)| match offset {
+            Offset::Sym(t) if st.mem.object(obj).size > MAX_SYMBOLIC_WRITE_BYTES => {
+                Ok::<_, RunError>((obj, Offset::Const(ex.concretize(st, t, Fixed::Offset)?)))
+            }
+            _ => Ok((obj, offset)),
+        };
+        let (old, new) = (fixed(self, st, old)?, fixed(self, st, new)?);
         for (version, (obj, offset)) in [(TermVersion::Old, old), (TermVersion::New, new)] {
             let (from, to) = match offset {
                 Offset::Const(off) => (off as usize, off as usize + data.len()),
                 Offset::Sym(_) => (0, st.mem.object(obj).size as usize),
             };
             let before = st.mem.bytes(obj, from as u64, (to - from) as u64);
-            self.write_target(st, obj, offset, data);
+            self.write_target(st, obj, offset, data)?;
             let after = st.mem.bytes(obj, from as u64, (to - from) as u64);
             let merged: Vec<TermId> = before
                 .iter()
@@ -188,5 +245,6 @@ impl Context<'_> {
                 .collect();
             st.mem.write_bytes(obj, from as u64, &merged);
         }
+        Ok(())
     }
 }

@@ -7,15 +7,17 @@
 //! **Symbolic addresses** are resolved KLEE-style, one state per object the address may fall
 //! into and one error for the rest ([`resolve`](super::resolve)).
 //!
-//! In shadow execution an object may have a different size in each version
-//! (`malloc(change(4, 5))`): an access to it is also checked against each version's size, a
-//! four-way check while both versions run ([`Context::check_shadow_size`]). Inside a
-//! `penumbra_execute` block a write changes only the running version's projection of the bytes.
+//! An object whose size is a term (symbolic, or different in each version: `malloc(change(4,
+//! 5))`) holds its capacity; an access to it is also checked against the size term, a
+//! four-way check while both versions run and the sizes differ ([`Context::check_size`],
+//! `sizes.rs`). Inside a `penumbra_execute` block a write changes only the running version's
+//! projection of the bytes.
 
+use super::concretize::Fixed;
 use super::context::{Context, Flow};
 use super::memory::{select_byte, MAX_SYMBOLIC_WRITE_BYTES};
-use super::state::{Ending, ExecMode, ExecutionState};
-use crate::address::{bytes_text, Access, ObjectId, Resolution};
+use super::state::{ExecMode, ExecutionState};
+use crate::address::{Access, ObjectId, Resolution};
 use crate::run_error::RunError;
 use penumbra_ir::{Inst, Version};
 use penumbra_solver::TermId;
@@ -56,8 +58,12 @@ impl Context<'_> {
     ) -> Result<Target, RunError> {
         let target = self.resolve_in_memory(st, inst, addr, len, access)?;
         if let Target::Obj(obj, offset) = target {
-            if !st.shadow_sizes.is_empty() {
-                if let Some(ending) = self.check_shadow_size(st, obj, offset, len, access)? {
+            // A symbolic address was resolved within the size its state sees ([`in_bounds`]);
+            // a constant one, or sizes that differ between the versions, are checked here.
+            let checked = matches!(offset, Offset::Sym(_))
+                && st.mem.size_term(obj).is_some_and(|s| !self.store.has_shadow(s) || st.mode.single().is_some());
+            if st.mem.size_term(obj).is_some() && !checked {
+                if let Some(ending) = self.check_size(st, obj, offset, len, access)? {
                     return Ok(Target::Flow(Flow::End(ending)));
                 }
             }
@@ -78,11 +84,8 @@ impl Context<'_> {
         let a = match self.store.as_const(addr) {
             Some(a) => a,
             // Both versions, one address wanted (the C library's accesses): fix it.
-            None if self.store.has_shadow(addr) => self.concretize(st, addr),
-            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => {
-                self.stats.concretized_pointers += 1;
-                self.concretize(st, addr)
-            }
+            None if self.store.has_shadow(addr) => self.concretize(st, addr, Fixed::Pointer)?,
+            None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.concretize(st, addr, Fixed::Pointer)?,
             None => return self.resolve_symbolic(st, inst, addr, len, access),
         };
         if let Some((id, off)) = st.mem.permitted(a, len, access) {
@@ -95,7 +98,10 @@ impl Context<'_> {
         })))
     }
 
-    /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`.
+    /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`;
+    /// for an object whose size is a term, also within that size (within the larger version's
+    /// while both versions run: where only one version's size holds, the four-way
+    /// [`Context::check_size`] decides).
     pub(crate) fn in_bounds(&mut self, st: &ExecutionState, obj: ObjectId, addr: TermId, len: u64) -> TermId {
         let o = st.mem.object(obj);
         if o.size < len {
@@ -105,7 +111,16 @@ impl Context<'_> {
         let base = self.store.constant(64, base);
         let off = self.store.sub(addr, base);
         let limit = self.store.constant(64, limit);
-        self.store.ult(off, limit)
+        let inside = self.store.ult(off, limit);
+        match self.size_view(st, obj) {
+            Some(size) => {
+                let len_k = self.store.constant(64, len);
+                let end = self.store.add(off, len_k);
+                let fits = self.store.ule(end, size);
+                self.store.and(inside, fits)
+            }
+            None => inside,
+        }
     }
 
     /// The `len` (1..=8) bytes at a resolved target, as terms.
@@ -116,7 +131,7 @@ impl Context<'_> {
         offset: Offset,
         len: usize,
         out: &mut [TermId; MAX_ACCESS_BYTES],
-    ) {
+    ) -> Result<(), RunError> {
         match offset {
             Offset::Const(off) => st.mem.read_bytes(obj, off, &mut out[..len]),
             Offset::Sym(off) => {
@@ -125,19 +140,25 @@ impl Context<'_> {
                     match select_byte(&mut self.store, bytes, off, j, len) {
                         Some(t) => *slot = t,
                         None => {
-                            self.stats.concretized_offsets += 1;
-                            let o = self.concretize(st, off);
+                            let o = self.concretize(st, off, Fixed::Offset)?;
                             st.mem.read_bytes(obj, o, &mut out[..len]);
-                            return;
+                            return Ok(());
                         }
                     }
                 }
             }
         }
+        Ok(())
     }
 
     /// Writes `data` at a resolved target.
-    pub fn write_target(&mut self, st: &mut ExecutionState, obj: ObjectId, offset: Offset, data: &[TermId]) {
+    pub fn write_target(
+        &mut self,
+        st: &mut ExecutionState,
+        obj: ObjectId,
+        offset: Offset,
+        data: &[TermId],
+    ) -> Result<(), RunError> {
         if let ExecMode::Block(version) = st.mode {
             // One version's write inside a `penumbra_execute` block: keep the other version's
             // bytes.
@@ -166,12 +187,9 @@ impl Context<'_> {
                         })
                         .collect();
                     st.mem.write_bytes(obj, 0, &merged);
-                    return;
+                    return Ok(());
                 }
-                Offset::Sym(off) => {
-                    self.stats.concretized_offsets += 1;
-                    self.concretize(st, off)
-                }
+                Offset::Sym(off) => self.concretize(st, off, Fixed::Offset)?,
             };
             let current = st.mem.bytes(obj, off, data.len() as u64);
             let merged: Vec<TermId> = data
@@ -183,7 +201,7 @@ impl Context<'_> {
                 })
                 .collect();
             st.mem.write_bytes(obj, off, &merged);
-            return;
+            return Ok(());
         }
         match offset {
             Offset::Const(off) => st.mem.write_bytes(obj, off, data),
@@ -191,44 +209,10 @@ impl Context<'_> {
                 st.mem.write_symbolic(&mut self.store, obj, off, data);
             }
             Offset::Sym(off) => {
-                self.stats.concretized_offsets += 1;
-                let o = self.concretize(st, off);
+                let o = self.concretize(st, off, Fixed::Offset)?;
                 st.mem.write_bytes(obj, o, data);
             }
         }
-    }
-
-    /// The bounds check of an access of `len` bytes at `offset` of `obj` against each
-    /// version's size, when the versions allocated `obj` with different sizes: a four-way
-    /// check while both versions run, the followed version's size otherwise.
-    pub(crate) fn check_shadow_size(
-        &mut self,
-        st: &mut ExecutionState,
-        obj: ObjectId,
-        offset: Offset,
-        len: u64,
-        access: Access,
-    ) -> Result<Option<Ending>, RunError> {
-        let Some(&(_, old, new)) = st.shadow_sizes.iter().find(|(o, _, _)| *o == obj) else { return Ok(None) };
-        let off = match offset {
-            Offset::Const(c) => self.store.constant(64, c),
-            Offset::Sym(t) => t,
-        };
-        let len_k = self.store.constant(64, len);
-        let end = self.store.add(off, len_k);
-        let (old_k, new_k) = (self.store.constant(64, old), self.store.constant(64, new));
-        let (out_old, out_new) = (self.store.ugt(end, old_k), self.store.ugt(end, new_k));
-        let fail = match st.mode.single() {
-            None => self.store.shadow(out_old, out_new),
-            Some(penumbra_ir::Version::Old) => out_old,
-            Some(penumbra_ir::Version::New) => out_new,
-        };
-        let kind = access.out_of_bounds();
-        let message = format!(
-            "{} of {} past the end of an object of {old} bytes (old) / {new} bytes (new)",
-            access.name(),
-            bytes_text(len)
-        );
-        self.check(st, fail, |ex, st| ex.error(st, kind, message))
+        Ok(())
     }
 }

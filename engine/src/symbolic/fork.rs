@@ -2,7 +2,8 @@
 //!
 //! Every decision that depends on a term goes through here — branches and switch cases
 //! ([`Context::branch`]), the implicit checks whose failing side is an error
-//! ([`Context::check`]), and values the engine must fix ([`Context::concretize`]). A condition
+//! ([`Context::check`]), and values the engine must fix ([`Context::concretize`], in
+//! `concretize.rs`). A condition
 //! holding a shadow term (shadow execution, before the path diverged) becomes a four-way
 //! question ([`four_way`](super::four_way)) without the instructions that ask knowing it.
 //! Every fork has one result shape, [`Branch`].
@@ -13,11 +14,11 @@
 //! model of the state that takes it. Constant conditions never reach the solver. A test at the
 //! end of a path is the state's model: no further query.
 
-use super::context::Context;
-use super::state::{Decision, Ending, ExecutionState};
+use super::context::{Context, EndedPath, Flow};
+use super::state::{Decision, EarlyReason, Ending, ExecutionState};
 use crate::run_error::RunError;
 use penumbra_ir::Inst;
-use penumbra_solver::{eval, mask, satisfies, SatResult, TermId};
+use penumbra_solver::{eval, satisfies, SatResult, TermId};
 use std::rc::Rc;
 
 /// Which sides of a decision a state goes on with.
@@ -118,6 +119,25 @@ impl Context<'_> {
         Ok(Branch::Sides { side: true, others: vec![(false, other)] })
     }
 
+    /// Decides the width-1 `cond` at `inst` inside an instruction that has had no effect yet
+    /// (a model's branch on a symbolic argument): the state goes on with one feasible side,
+    /// returned, and the states taking the others execute the instruction again. `Err` is how
+    /// the instruction ends instead (the depth budget).
+    pub fn decide(
+        &mut self,
+        st: &mut ExecutionState,
+        cond: TermId,
+        inst: Inst,
+    ) -> Result<Result<bool, Flow>, RunError> {
+        match self.branch(st, cond, inst)? {
+            Branch::Sides { side, others } => {
+                self.new_states.extend(others.into_iter().map(|(_, other)| other));
+                Ok(Ok(side))
+            }
+            Branch::Early => Ok(Err(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
+        }
+    }
+
     /// An implicit check: `fail` (width 1) is the condition under which the operation is an
     /// error. If failing is feasible, an error test is written for it (with `error`'s ending);
     /// if passing is feasible too, `st` continues constrained to pass and `None` is returned;
@@ -127,11 +147,14 @@ impl Context<'_> {
     /// error in both versions is an ordinary error; an error in the new version only is a
     /// divergence that ends the path with the error (a regression); an error in the old
     /// version only is a divergence after which the new version goes on (a fix).
+    ///
+    /// `error` gets the failing state (its model is one in which the check fails), so a message
+    /// may name the values of that test.
     pub fn check(
         &mut self,
         st: &mut ExecutionState,
         fail: TermId,
-        error: impl FnOnce(&Self, &ExecutionState) -> Ending,
+        error: impl Fn(&Self, &ExecutionState) -> Ending,
     ) -> Result<Option<Ending>, RunError> {
         let fail = self.view(st, fail);
         if let Some(c) = self.store.as_const(fail) {
@@ -169,8 +192,11 @@ impl Context<'_> {
             let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[fail], &st.model)?;
             match res {
                 SatResult::Sat => {
-                    let ending = error(self, st);
-                    self.end_path(st, Some(fail), Rc::new(model.unwrap_or_default()), ending);
+                    let mut failing = st.clone();
+                    failing.pc.push(fail);
+                    failing.model = Rc::new(model.unwrap_or_default());
+                    let ending = error(self, &failing);
+                    self.ended.push(EndedPath { st: failing, ending });
                     st.pc.push(pass);
                 }
                 SatResult::Unsat => {}
@@ -182,23 +208,5 @@ impl Context<'_> {
             }
         }
         Ok(None)
-    }
-
-    /// Fixes the term `t` to its value under the state's model, adding the equality to the path
-    /// condition (sound, not complete: other values are not explored). No solver call.
-    pub fn concretize(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
-        let t = self.view(st, t);
-        if let Some(c) = self.store.as_const(t) {
-            return c;
-        }
-        if self.store.has_shadow(t) {
-            return self.concretize_shadow(st, t);
-        }
-        let w = self.store.width(t);
-        let v = eval(&self.store, t, &*st.model) & mask(w);
-        let k = self.store.constant(w, v);
-        let eq = self.store.eq(t, k);
-        st.pc.push(eq);
-        v
     }
 }

@@ -10,12 +10,12 @@
 //! value both versions need as one number ([`Context::concretize`]) is fixed to a common value
 //! when the versions can agree on one, and otherwise diverges.
 
-use super::context::Context;
+use super::context::{Context, EndedPath};
 use super::fork::{Branch, Site};
 use super::state::{Decision, Divergence, Ending, ExecMode, ExecutionState, Side};
 use crate::run_error::RunError;
 use penumbra_ir::Inst;
-use penumbra_solver::{eval_version, mask, satisfies, Model, Outcome, SatResult, TermId, Version as TermVersion};
+use penumbra_solver::{eval_version, mask, satisfies, Model, Outcome, TermId, Version as TermVersion};
 use std::rc::Rc;
 
 impl Context<'_> {
@@ -149,10 +149,9 @@ impl Context<'_> {
         &mut self,
         st: &mut ExecutionState,
         fail: TermId,
-        error: impl FnOnce(&Self, &ExecutionState) -> Ending,
+        error: impl Fn(&Self, &ExecutionState) -> Ending,
     ) -> Result<Option<Ending>, RunError> {
         let outcomes = self.outcomes(st, fail)?;
-        let ending = error(self, st);
         let (failing, passing): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|(o, _)| o.new_value());
         // Passing outcomes go on: the first as `st`, the others re-execute the instruction.
         let mut continuing: Vec<ExecutionState> = Vec::new();
@@ -165,7 +164,7 @@ impl Context<'_> {
             }
             continuing.push(s);
         }
-        let mut ended: Option<ExecutionState> = None;
+        let mut ended: Option<(ExecutionState, Ending)> = None;
         for (outcome, model) in failing {
             let mut s = st.clone();
             self.constrain_outcome(&mut s, fail, outcome);
@@ -173,14 +172,14 @@ impl Context<'_> {
             if !outcome.is_same() {
                 self.diverge(&mut s, Side::Passes, Side::Fails);
             }
+            let ending = error(self, &s);
             if continuing.is_empty() && ended.is_none() {
-                ended = Some(s);
+                ended = Some((s, ending));
             } else {
-                let model = s.model.clone();
-                self.end_path(&s, None, model, ending.clone());
+                self.ended.push(EndedPath { st: s, ending });
             }
         }
-        if let Some(s) = ended {
+        if let Some((s, ending)) = ended {
             *st = s;
             return Ok(Some(ending));
         }
@@ -201,47 +200,5 @@ impl Context<'_> {
         st.divergence = Some(Rc::new(Divergence { func: loc.func, line: loc.line, file: loc.file, old, new }));
         st.mode = ExecMode::Diverged;
         self.stats.divergences += 1;
-    }
-
-    /// Fixes a value holding a shadow (a size, a pointer handed to the C library, a function
-    /// pointer) in a state running both versions. When the versions can agree on one value,
-    /// both projections are fixed to it and the state runs on in both versions. When they
-    /// cannot, the path diverges here (the versions compute different values that penumbra
-    /// cannot use together) and follows the new version's value.
-    pub(crate) fn concretize_shadow(&mut self, st: &mut ExecutionState, t: TermId) -> u64 {
-        let w = self.store.width(t);
-        let (o, n) = self.store.projections(t);
-        let value_of = |ex: &Self, st: &ExecutionState, x: TermId, v: TermVersion| {
-            eval_version(&ex.store, x, &*st.model, v) & mask(w)
-        };
-        let mut vo = value_of(self, st, o, TermVersion::Old);
-        let mut vn = value_of(self, st, n, TermVersion::New);
-        if vo != vn {
-            let same = self.store.eq(o, n);
-            match self.solver.check_model_from(&self.store, &st.pc, &[same], &st.model) {
-                Ok((SatResult::Sat, Some(model))) => {
-                    st.model = Rc::new(model);
-                    vn = value_of(self, st, n, TermVersion::New);
-                    vo = vn;
-                }
-                Ok((SatResult::Unknown, _)) => self.stats.solver_unknown += 1,
-                _ => {}
-            }
-        }
-        let kn = self.store.constant(w, vn);
-        let eq_new = self.store.eq(n, kn);
-        if vo == vn {
-            let eq_old = self.store.eq(o, kn);
-            st.pc.push(eq_old);
-            st.pc.push(eq_new);
-        } else {
-            let ko = self.store.constant(w, vo);
-            let eq_old = self.store.eq(o, ko);
-            st.pc.push(eq_old);
-            st.pc.push(eq_new);
-            self.stats.value_divergences += 1;
-            self.diverge(st, Side::Value(vo), Side::Value(vn));
-        }
-        vn
     }
 }

@@ -94,6 +94,17 @@ impl Memory {
         lay_out_argv(self.space_mut(), store, sizes, env, params)
     }
 
+    /// The size of object `id` as a term, when it is not its number of bytes (an object of
+    /// symbolic size, or of a size that differs between the versions: `symbolic::sizes`).
+    pub fn size_term(&self, id: ObjectId) -> Option<TermId> {
+        self.object(id).contents.size_term()
+    }
+
+    /// Gives object `id` the size `size` (a 64-bit term at most its number of bytes on the path).
+    pub fn set_size_term(&mut self, id: ObjectId, size: TermId) {
+        self.space_mut().object_mut(id).contents.set_size_term(Some(size))
+    }
+
     /// Sets an object's state.
     pub fn set_state(&mut self, id: ObjectId, state: ObjState) {
         self.space_mut().set_state(id, state);

@@ -9,15 +9,17 @@
 //! - `context`: what the interpreter works in (program, term store, solver, counters) and what a
 //!   step leaves for the run loop (new states, ended paths);
 //! - `fork`, `four_way`: every decision on a term, two ways or, when the condition holds a
-//!   shadow, four ways;
+//!   shadow, four ways; `concretize`: fixing a value to one number, the other values kept as
+//!   another state;
 //! - `access`: resolving an address term to an object and offset, with the implicit memory
-//!   checks;
+//!   checks; `sizes`: objects whose size is a term (symbolic, or per version);
 //! - `value`: a frame's value, a concrete bitvector unboxed or a term;
 //! - `stats`: the counters.
 //!
 //! It knows nothing of instructions, the run loop or tests: those sit above it.
 
 pub mod access;
+pub mod concretize;
 pub mod context;
 pub mod fork;
 pub mod four_way;
@@ -26,6 +28,7 @@ pub mod memory;
 pub mod object_bytes;
 pub mod program;
 pub mod resolve;
+pub mod sizes;
 pub mod state;
 pub mod stats;
 pub mod value;

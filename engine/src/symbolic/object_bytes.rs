@@ -8,6 +8,10 @@
 //! list (a pointer per chunk) and the one chunk it touches. A fresh object shares one chunk of
 //! its fill value in every slot, so allocating a large zeroed buffer costs a pointer per chunk,
 //! not a term per byte.
+//!
+//! An object whose size is a term (`malloc(n)` with a symbolic `n`, or a size that differs
+//! between the versions) keeps that term beside its bytes ([`ObjectBytes::size_term`]); its
+//! bytes are then its *capacity*, the largest size the path allows (`symbolic::sizes`).
 
 use penumbra_solver::TermId;
 use std::rc::Rc;
@@ -20,6 +24,9 @@ pub const CHUNK: usize = 1024;
 pub struct ObjectBytes {
     len: usize,
     chunks: Rc<Vec<Rc<[TermId]>>>,
+    /// The object's size when it is not `len`: a 64-bit term, symbolic or holding a shadow,
+    /// never above `len` on the path.
+    size_term: Option<TermId>,
 }
 
 impl ObjectBytes {
@@ -33,17 +40,27 @@ impl ObjectBytes {
         if len % CHUNK != 0 {
             chunks.push(Rc::from(vec![fill; len % CHUNK]));
         }
-        ObjectBytes { len, chunks: Rc::new(chunks) }
+        ObjectBytes { len, chunks: Rc::new(chunks), size_term: None }
     }
 
     /// The bytes of a slice.
     pub fn from_slice(bytes: &[TermId]) -> Self {
         let chunks = bytes.chunks(CHUNK).map(Rc::from).collect();
-        ObjectBytes { len: bytes.len(), chunks: Rc::new(chunks) }
+        ObjectBytes { len: bytes.len(), chunks: Rc::new(chunks), size_term: None }
     }
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// The object's size as a term, when it is not the number of bytes (see the module
+    /// documentation).
+    pub fn size_term(&self) -> Option<TermId> {
+        self.size_term
+    }
+
+    pub fn set_size_term(&mut self, size: Option<TermId>) {
+        self.size_term = size;
     }
 
     pub fn is_empty(&self) -> bool {

@@ -79,7 +79,7 @@ impl Context<'_> {
     /// The object the access at the address `v` is a part of: in bounds of it, or in the bytes
     /// of a freed, read-only (for a write) or unsupported object.
     fn object_at(&self, st: &ExecutionState, v: u64, len: u64, access: Access) -> Option<ObjectId> {
-        match st.mem.classify(&self.prog.module, v, len, access) {
+        match self.classify_at(st, v, len, access, None) {
             Resolution::InBounds { obj, .. } => Some(obj),
             Resolution::Fault { kind, obj: Some(o), .. } if kind != access.out_of_bounds() => {
                 self.holds(st, o, v).then_some(o)
@@ -100,7 +100,7 @@ impl Context<'_> {
         access: Access,
     ) -> Result<Target, RunError> {
         let v = self.model_value(st, addr);
-        let (o, ending) = match st.mem.classify(&self.prog.module, v, len, access) {
+        let (o, ending) = match self.classify_at(st, v, len, access, None) {
             Resolution::InBounds { obj, .. } => {
                 let inside = self.in_bounds(st, obj, addr, len);
                 if let Some(flow) = self.fork_object(st, inside, inst)? {
@@ -138,9 +138,8 @@ impl Context<'_> {
         if !st.follows_seed() {
             let mut steered = false;
             if let Some(d) = derived {
-                let (base, size) = (st.mem.object(d).base, st.mem.object(d).size);
-                if size >= len {
-                    let inside = self.within(addr, base, size - len + 1);
+                if st.mem.object(d).size >= len {
+                    let inside = self.in_bounds(st, d, addr, len);
                     if let Some(model) = self.model_where(st, inside)?.model() {
                         st.model = Rc::new(model);
                         return self.take_object(st, inst, addr, len, access);
@@ -165,8 +164,7 @@ impl Context<'_> {
         // the object the pointer was derived from, or else this very address.
         match derived {
             Some(d) => {
-                let (base, size) = (st.mem.object(d).base, st.mem.object(d).size);
-                let inside = self.within(addr, base, (size + 1).saturating_sub(len));
+                let inside = self.in_bounds(st, d, addr, len);
                 let outside = self.store.not(inside);
                 st.pc.push(outside);
             }
@@ -177,7 +175,7 @@ impl Context<'_> {
             }
             None => {}
         }
-        let ending = match st.mem.classify(&self.prog.module, v, len, access) {
+        let ending = match self.classify_at(st, v, len, access, None) {
             Resolution::Fault { kind, message, .. } => self.error(st, kind, message),
             Resolution::Unsupported(m) => self.unsupported(st, m.to_string()),
             Resolution::InBounds { .. } => return self.take_object(st, inst, addr, len, access),
@@ -213,7 +211,12 @@ impl Context<'_> {
         inst: Inst,
     ) -> Result<Option<Flow>, RunError> {
         match self.branch(st, inside, inst)? {
-            Branch::Sides { side: false, .. } => Ok(Some(Flow::Retry)),
+            Branch::Sides { side: false, .. } => {
+                // Counted like a fork to another object, so that no resolution can retry
+                // forever (the pointer is fixed after `MAX_RESOLVE_ATTEMPTS`).
+                st.resolve_attempts += 1;
+                Ok(Some(Flow::Retry))
+            }
             Branch::Sides { side: true, others } => {
                 for (_, mut other) in others {
                     other.resolve_attempts += 1;

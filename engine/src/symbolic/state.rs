@@ -239,6 +239,12 @@ pub enum EarlyReason {
     /// The solver could not say whether the path can go on (an `assume` it timed out on):
     /// not known to be infeasible, so not `assume-false`.
     SolverUnknown,
+    /// An allocation whose size may exceed `--max-object-size`: the sizes above it.
+    ObjectTooLarge,
+    /// A value the engine fixed to one number (a size, an offset, a pointer handed to the C
+    /// library): the values left after [`MAX_CONCRETE_VALUES`](super::fork::MAX_CONCRETE_VALUES)
+    /// were tried.
+    Concretized,
 }
 
 impl EarlyReason {
@@ -248,6 +254,8 @@ impl EarlyReason {
             EarlyReason::MaxDepth => "max-depth",
             EarlyReason::BseBudget => "bse-budget",
             EarlyReason::SolverUnknown => "solver-unknown",
+            EarlyReason::ObjectTooLarge => "object-too-large",
+            EarlyReason::Concretized => "concretized",
         }
     }
 }
@@ -291,9 +299,6 @@ pub struct ExecutionState {
     pub mode: ExecMode,
     /// Shadow execution: the path's divergence, once it happened.
     pub divergence: Option<Rc<Divergence>>,
-    /// Shadow execution: objects allocated with a size that differs between the versions
-    /// (`malloc(change(4, 5))`), as (object, old size, new size); the object has the larger.
-    pub shadow_sizes: Rc<Vec<(ObjectId, u64, u64)>>,
     /// The `penumbra_execute` block being run, if any.
     pub execute: Option<Box<ExecuteBlock>>,
     /// The version a `penumbra_execute` just asked about (its branch starts a block).
@@ -307,6 +312,10 @@ pub struct ExecutionState {
     /// How many times the current instruction was re-executed to resolve a symbolic pointer
     /// to another object (reset when an instruction completes).
     pub resolve_attempts: u32,
+    /// How many values the current instruction was re-executed with after the engine fixed a
+    /// symbolic value to one number (`Context::concretize`; reset when an instruction
+    /// completes).
+    pub value_attempts: u32,
     /// Where the program is in its life around `main` (`interp::lifecycle`); `None`: in
     /// `main`, no `atexit` handler registered (most programs, always).
     pub life: Option<Box<Life>>,
@@ -342,13 +351,13 @@ impl ExecutionState {
             symbolics: Rc::new(Vec::new()),
             mode,
             divergence: None,
-            shadow_sizes: Rc::new(Vec::new()),
             execute: None,
             pending_execute: None,
             seed: None,
             stdin: Stdin::default(),
             instructions: 0,
             resolve_attempts: 0,
+            value_attempts: 0,
             life: None,
         }
     }

@@ -20,19 +20,20 @@ pub struct Stats {
     pub unsupported: u64,
     /// Paths whose `assume` was provably false.
     pub assume_false: u64,
-    /// Paths ended early by the depth budget.
+    /// Paths ended early (by the depth budget, an object too large, values left after fixing
+    /// one, ...).
     pub early: u64,
+    /// Early endings per reason (`EarlyReason::name`).
+    pub early_reasons: BTreeMap<&'static str, u64>,
     /// Feasible sides not followed because of `max_states`.
     pub dropped: u64,
     /// Solver answers `unknown` (time limit); the side asked about was treated as infeasible.
     pub solver_unknown: u64,
-    /// Symbolic offsets fixed to one value because the object was too large for an `ite`
-    /// chain.
-    pub concretized_offsets: u64,
-    /// Symbolic pointers fixed to one value after forking to the most objects one access may.
-    pub concretized_pointers: u64,
-    /// Symbolic sizes and lengths (of `malloc`, `memcpy`, ...) fixed to one value.
-    pub concretized_sizes: u64,
+    /// Objects allocated with a symbolic size (or one that differs between the versions).
+    pub symbolic_sizes: u64,
+    /// Where symbolic values were fixed to one value while others were possible, by (file,
+    /// line, function, what): how often, and what became of the other values.
+    pub concretized_sites: BTreeMap<(String, u32, String, Fixed), SiteCount>,
     /// Symbolic values printed under the model without constraining them.
     pub printed_symbolic: u64,
     /// The most states alive at once.
@@ -64,4 +65,40 @@ impl Stats {
     pub fn paths_ended(&self) -> u64 {
         self.paths_completed + self.errors + self.unsupported + self.assume_false + self.early
     }
+}
+
+/// What a fixed value is, for the summary.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fixed {
+    /// A size or length (`memcpy`'s, a system call's, `make_symbolic`'s).
+    Size,
+    /// An offset into an object too large for a symbolic access.
+    Offset,
+    /// An address (a pointer handed to the C library, a pointer after too many objects).
+    Pointer,
+    /// Any other value (a `sprintf` argument, a file descriptor, ...).
+    Value,
+}
+
+impl Fixed {
+    /// `size`, `offset`, `pointer`, `value`: the word of summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fixed::Size => "size",
+            Fixed::Offset => "offset",
+            Fixed::Pointer => "pointer",
+            Fixed::Value => "value",
+        }
+    }
+}
+
+/// How often a site fixed a value whose other values were feasible, and what became of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SiteCount {
+    /// Times a value was fixed while others were possible.
+    pub fixed: u64,
+    /// States that went on with the other values.
+    pub forked: u64,
+    /// Paths ended early with the values left ([`MAX_CONCRETE_VALUES`](super::concretize::MAX_CONCRETE_VALUES) reached).
+    pub ended: u64,
 }

@@ -78,6 +78,11 @@ programs! {
     array_table: [int("i", -1, 7)];
     stack_array: [int("count", 0, 6), int("v", 0, 1)];
     malloc_size: [int("i", -1, 7)];
+    alloc_symbolic: [int("a", 0, 4), int("b", 0, 4)];
+    grow_buffer: [int("n", 0, 20)];
+    calloc_symbolic: [int("k", 0, 4), int("i", 0, 5)];
+    realloc_symbolic: [int("n", 1, 6)];
+    vla_symbolic: [int("n", 0, 5)];
     heap_index: [int("k", 0, 4), int("v", 0, 2)];
     vla_size: [int("n", 1, 4), int("last", 0, 1)];
     pointer_arith: [int("x", -3, 3), int("y", -3, 3)];

@@ -149,8 +149,13 @@ int main(void) {
     );
     let mut codes: Vec<i32> = s.tests.iter().filter_map(|t| t.exit_code).collect();
     codes.sort();
-    assert_eq!(codes, vec![0, 1, 2, 3], "{}", s.human());
-    // the write into 100,000 bytes fixed the index (reported), the read used an ite chain
+    // The read used an ite chain; the write into 100,000 bytes fixed the index to one value at
+    // a time: eight values wrote, then the values left ended early, reported at the line.
+    assert_eq!(codes, vec![0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3], "{}", s.human());
+    assert_eq!(s.early_reasons.get("concretized"), Some(&1), "{:?}", s.early_reasons);
+    let sites: Vec<(&str, u32, u64, u64, u64)> =
+        s.concretized_sites.iter().map(|c| (c.what.as_str(), c.line, c.times, c.forked, c.paths_ended)).collect();
+    assert_eq!(sites, vec![("offset", 12, 8, 7, 1)], "{}", s.human());
     assert!(s.warnings.iter().any(|w| w.contains("fixed to one value")), "{:?}", s.warnings);
 }
 

@@ -4,15 +4,18 @@
 //! so shadow values go through memory; only the loop counter is a block parameter): assignments
 //! whose expressions contain `change(old, new)`, `if`/`else`, `switch` with shared targets,
 //! bounded loops, early returns, divisions and shifts by variables, `assert`s, reads and
-//! writes of an 8-byte array at computed indices (which may be far out of bounds), `printf` of
-//! numbers and the exit status
+//! writes of an 8-byte array at computed indices (which may be far out of bounds), buffers of a
+//! computed and often changed size (`malloc`, `calloc`, `realloc`, variable-length arrays: the
+//! size is a symbolic term that may differ between the versions) read or written at computed
+//! indices, `printf` of numbers and the exit status
 //! (output, where the versions' values may differ), a constructor and a destructor around
 //! `main` (a global set before it, printed after it), and `penumbra_execute` blocks: code in one
 //! version only, and `change` operands that are whole statements with effects, errors and
 //! returns of their own version (as `penumbra.h` lowers `change(old, new)` with calls).
 //!
 //! The programs stay inside what the brute-force oracle ([`crate::oracle`]) can judge: no C
-//! library but `printf` of integers, no calls through pointers, no execute block inside
+//! library but `printf` of integers and the heap functions (native in both interpreters; sizes
+//! of at most 15 bytes and never 0 for `realloc`, so no allocation forks on its own), no calls through pointers, no execute block inside
 //! another, array indices confined to `-24..=39` (out of bounds only into the gaps around the
 //! array they miss, never into another object's bytes), assumptions only on the inputs (so never
 //! version-dependent), and every loop runs at most three times (every run exits or fails).
@@ -45,6 +48,8 @@ struct Gen<'r, R: Source> {
     in_block: bool,
     printf: Func,
     format: Global,
+    /// `malloc`, `calloc`, `realloc`.
+    heap: [Func; 3],
 }
 
 /// A random program from `rng`'s choices (see the module documentation).
@@ -54,6 +59,11 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
     let names: Vec<_> = vars.iter().map(|v| mb.string(&format!("name_{}", v.name), v.name)).collect();
     let printf = mb.declare_varargs("printf", &[PTR], Some(Type::I32));
     let format = mb.string("format", "%d\n");
+    let heap = [
+        mb.declare("malloc", &[Type::I64], Some(PTR)),
+        mb.declare("calloc", &[Type::I64, Type::I64], Some(PTR)),
+        mb.declare("realloc", &[PTR, Type::I64], Some(PTR)),
+    ];
     let limit = lifecycle(&mut mb, rng, printf, format);
     mb.main(|b, _| {
         line(b, 1);
@@ -76,8 +86,18 @@ pub fn random_shadow_program(rng: &mut impl Source) -> ShadowProgram {
             b.assume(below);
             b.store(slots[k], x);
         }
-        let mut g =
-            Gen { rng: &mut *rng, slots, arr, budget: 0, line: 1, in_loop: false, in_block: false, printf, format };
+        let mut g = Gen {
+            rng: &mut *rng,
+            slots,
+            arr,
+            budget: 0,
+            line: 1,
+            in_loop: false,
+            in_block: false,
+            printf,
+            format,
+            heap,
+        };
         for k in vars.len()..SLOTS {
             let c = match limit {
                 // The last slot starts as what the constructor computed.
@@ -322,6 +342,7 @@ impl<R: Source> Gen<'_, R> {
                 b.call(self.printf, &[format, v], Some(Type::I32));
             }
             16 | 17 if nest && !self.in_block => self.execute_block(b, depth),
+            18 => self.sized_buffer(b),
             _ => {
                 let v = self.expr(b, 1);
                 self.assign(b, v);
@@ -428,6 +449,50 @@ impl<R: Source> Gen<'_, R> {
             b.jump(join, &[]);
             b.switch_to_block(join);
             self.in_block = false;
+        }
+    }
+
+    /// A buffer of `n = e & 15` bytes, `e` often changed, from `malloc(n)`, `calloc(n, 1)`,
+    /// `realloc(malloc(4), n | 1)` (never 0: `realloc(p, 0)` frees, a fork of its own) or a
+    /// variable-length array, then one byte read or written at `(e' & 15) - 4`: in bounds, past
+    /// the size in one version or both, or before the buffer (into its redzone, never into
+    /// another object's bytes).
+    fn sized_buffer(&mut self, b: &mut FunctionBuilder) {
+        let e = self.expr(b, 1);
+        let e = if self.rng.chance(60) { self.changed(b, e) } else { e };
+        let fifteen = b.iconst(Type::I32, 15);
+        let n = b.binary(BinaryOp::And, e, fifteen);
+        let n = b.cast(CastOp::Zext, n, Type::I64);
+        let p = match self.rng.below(4) {
+            0 => b.call(self.heap[0], &[n], Some(PTR)).1,
+            1 => {
+                let one = b.iconst(Type::I64, 1);
+                b.call(self.heap[1], &[n, one], Some(PTR)).1
+            }
+            2 => {
+                let four = b.iconst(Type::I64, 4);
+                let q = b.call(self.heap[0], &[four], Some(PTR)).1.expect("malloc returns");
+                let one = b.iconst(Type::I64, 1);
+                let odd = b.binary(BinaryOp::Or, n, one);
+                b.call(self.heap[2], &[q, odd], Some(PTR)).1
+            }
+            _ => Some(b.dyn_alloca(n)),
+        };
+        let p = p.expect("an allocation returns its address");
+        let at = self.expr(b, 1);
+        let index = b.binary(BinaryOp::And, at, fifteen);
+        let four = b.iconst(Type::I32, 4);
+        let index = b.binary(BinaryOp::Sub, index, four);
+        let wide = b.cast(CastOp::Sext, index, Type::I64);
+        let q = b.binary(BinaryOp::Add, p, wide);
+        if self.rng.chance(50) {
+            let v = self.expr(b, 1);
+            let byte = b.cast(CastOp::Trunc, v, Type::I8);
+            b.store(q, byte);
+        } else {
+            let byte = b.load(Type::I8, q);
+            let v = b.cast(CastOp::Sext, byte, Type::I32);
+            self.assign(b, v);
         }
     }
 
