@@ -16,8 +16,9 @@ mkdir -p "$work"
 # The analysis configuration of ../shared/real-programs.md (README): no optional libraries.
 configure_flags=(--disable-nls --without-libgmp --with-included-regex --disable-threads --disable-acl
     --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
-# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS).
-asan_flags="-O0 -g -fwrapv -fsanitize=address,undefined -fno-sanitize-recover=all"
+# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS): UBSan reports and goes on,
+# AddressSanitizer stays fatal.
+asan_flags="-O0 -g -fwrapv -fsanitize=address,undefined -fsanitize-recover=undefined"
 
 src=$work/src/coreutils-9.1
 if [ ! -d "$src" ]; then
@@ -25,11 +26,12 @@ if [ ! -d "$src" ]; then
     bash "$root/scripts/apt-source.sh" coreutils 9.1-1 "$work/src" >/dev/null
 fi
 
-# build TREE CONFIGURE-ARGS...: a copy of the source configured and made once (stamped).
+# build TREE STAMP CONFIGURE-ARGS...: a copy of the source configured and made once (stamped with
+# STAMP: a tree whose stamp says otherwise, built with other flags, is built again).
 build() {
-    local tree=$1
-    shift
-    [ -f "$tree/.penumbra-built" ] && return 0
+    local tree=$1 stamp=$2
+    shift 2
+    [ -f "$tree/.penumbra-built" ] && [ "$(cat "$tree/.penumbra-built")" = "$stamp" ] && return 0
     echo "coreutils-tree: building $tree (configure about 3 minutes, make about 2)" >&2
     rm -rf "$tree"
     cp -a "$src" "$tree"
@@ -44,15 +46,16 @@ build() {
         echo "coreutils-tree: make failed in $tree: $tree/make.log" >&2
         return 1
     }
-    touch "$tree/.penumbra-built"
+    printf '%s' "$stamp" >"$tree/.penumbra-built"
 }
 
 for kind in "$@"; do
     case $kind in
-    musl) (. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS") ;;
-    gcov) build "$work/gcov" CC=gcc CFLAGS="-O0 -g --coverage" ;;
+    musl) (. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" "" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS") ;;
+    gcov) build "$work/gcov" "" CC=gcc CFLAGS="-O0 -g --coverage" ;;
     # Sanitized configure checks must not fail on leaks (a check that leaks is not a failing one).
-    asan) ASAN_OPTIONS=detect_leaks=0 build "$work/asan" CC=clang-15 CFLAGS="$asan_flags" LDFLAGS="-fsanitize=address,undefined" ;;
+    # Stamped with its flags: a tree built with non-recoverable UBSan (before issue 34) is rebuilt.
+    asan) ASAN_OPTIONS=detect_leaks=0 build "$work/asan" "$asan_flags" CC=clang-15 CFLAGS="$asan_flags" LDFLAGS="-fsanitize=address,undefined" ;;
     *) echo "coreutils-tree: unknown tree kind $kind (musl, gcov, asan)" >&2; exit 2 ;;
     esac
     echo "$work/$kind"

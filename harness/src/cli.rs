@@ -63,17 +63,22 @@ pub enum Command {
     /// With `--replay`, each test is then run natively on both versions and classified
     /// (see `penumbra replay`).
     Shadow(ShadowArgs),
-    /// Replay the tests of an output directory natively on both versions and classify them.
+    /// Replay the tests of an output directory on both versions and classify them.
     ///
     /// Builds the old and the new version of the unified program the tests came from (named in
-    /// OUTDIR/run.json) with clang-15, AddressSanitizer and UBSan (`change(a, b)` becomes `a`
-    /// resp. `b`; a small runtime feeds `make_symbolic` objects from each test), runs both on
-    /// every test under a timeout, and classifies each test: `regression` (error only in new),
-    /// `output-diff` (stdout or exit status differ), `both-error`, `fix` (error only in old),
-    /// `silent` (no visible difference); with --fixed-version, output differences become
-    /// `expected` or `regression`. An error is a sanitizer report, a signal or a timeout; a
-    /// non-zero exit status is output. Prints the tests grouped by class, most severe first, and
-    /// writes OUTDIR/report.json.
+    /// OUTDIR/run.json) natively with clang-15, AddressSanitizer and UBSan (`change(a, b)`
+    /// becomes `a` resp. `b`; a small runtime feeds `make_symbolic` objects from each test),
+    /// runs both on every test under a timeout, and also under the concrete interpreter (as
+    /// `penumbra exec --ktest` does). Whether a version errs is decided by the native run where
+    /// its build has AddressSanitizer, else (static musl builds) by the interpreter. Each test
+    /// is classified: `unconfirmed` (the engine, the interpreter and the native run disagree),
+    /// `regression` (error only in new), `output-diff` (stdout or exit status differ),
+    /// `both-error`, `fix` (error only in old), `silent` (no visible difference); with
+    /// --fixed-version, output differences become `expected` or `regression`. An error is an
+    /// AddressSanitizer report, a UBSan report in one version only (one both versions make at
+    /// the same place is recorded as `shared_ub`), a signal, a timeout or the interpreter's
+    /// error; a non-zero exit status is output. Prints the tests grouped by class, most severe
+    /// first, and writes OUTDIR/report.json.
     Replay(ReplayArgs),
     /// Run many shadow jobs from a TOML manifest (subjects x modes x configs) in parallel.
     ///
@@ -335,9 +340,9 @@ pub struct ShadowArgs {
     pub random_seed: u64,
     #[command(flatten)]
     pub explore: ExploreArgs,
-    /// After exploring, replay every test natively on both versions (clang-15 with
-    /// AddressSanitizer and UBSan) and classify it: regression, fix, output-diff, both-error,
-    /// silent (see `penumbra replay`).
+    /// After exploring, replay every test on both versions, natively (clang-15 with
+    /// AddressSanitizer and UBSan) and under the interpreter, and classify it: unconfirmed,
+    /// regression, fix, output-diff, both-error, silent (see `penumbra replay`).
     #[arg(long)]
     pub replay: bool,
     /// With --replay: seconds each native run may take before it counts as an error.
@@ -477,6 +482,8 @@ pub struct RunArgs {
 pub struct NativeArgs {
     /// The old version, built natively (`-DPENUMBRA_VERSION_OLD`, with AddressSanitizer and
     /// UBSan, the replay runtime linked in): replay runs it instead of building the program.
+    /// An executable without AddressSanitizer (no `__asan_init` in its symbols) leaves the
+    /// interpreter to decide whether a test errs.
     #[arg(long, value_name = "EXE", requires = "native_new", conflicts_with = "fixed_version")]
     pub native_old: Option<PathBuf>,
     /// The new version, built natively like --native-old.
@@ -505,8 +512,8 @@ pub struct ReplayArgs {
     /// Runs in parallel (default: one per core).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Print the replayed tests as one JSON array (each test with `class`, `old_outcome` and
-    /// `new_outcome`).
+    /// Print the replayed tests as one JSON array (each test with `class`, `old_outcome`,
+    /// `new_outcome`, `decided_by` and, where they apply, `shared_ub` and `disagreement`).
     #[arg(long)]
     pub json: bool,
 }

@@ -70,7 +70,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
                 .prefix("penumbra-replay")
                 .tempdir()
                 .context("cannot create a directory for the native builds")?;
-            let builds = replay::Builds::prepare(work.path(), &info, options)?;
+            let builds = replay::Builds::prepare(work.path(), &info, options, true)?;
             Some((work, builds))
         }
         None => None,
@@ -85,7 +85,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         (Some(options), Some((_, builds)), Some(dir)) => {
             // An interrupted run's tests are still replayed; a new signal stops the replay.
             penumbra_engine::clear_interrupt();
-            Some(replay::replay_prepared(Path::new(dir), builds, options)?)
+            Some(replay::replay_prepared(Path::new(dir), builds, &module, options)?)
         }
         _ => None,
     };

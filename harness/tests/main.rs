@@ -14,6 +14,7 @@ mod output_safety;
 mod program_files;
 mod real_builds;
 mod replay;
+mod replay_verdicts;
 mod run_cli;
 mod shadow_budgets;
 mod shadow_examples;

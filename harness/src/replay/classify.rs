@@ -1,5 +1,6 @@
-//! The classes of a replayed test (`contract.md`), from how the old and the new build ran it
-//! (and, with `--fixed-version`, a later fixed version).
+//! The classes of a replayed test (`contract.md`), from how the old and the new version ran it
+//! (and, with `--fixed-version`, a later fixed version), and `unconfirmed` where the witnesses
+//! of a version disagree ([`super::verdict`]).
 
 use super::native::RunOutcome;
 use serde_json::{json, Value};
@@ -8,6 +9,9 @@ use sha2::{Digest, Sha256};
 /// A replayed test's class, declared most severe first (the report's order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
+    /// The engine, the interpreter and the native run disagree on whether a version errs: to
+    /// be looked at, never folded into another class.
+    Unconfirmed,
     /// An error in the new version only (or, with `--fixed-version`, an output difference
     /// where new does not behave like the fixed version).
     Regression,
@@ -27,7 +31,8 @@ pub enum Class {
 }
 
 impl Class {
-    pub const ALL: [Class; 7] = [
+    pub const ALL: [Class; 8] = [
+        Class::Unconfirmed,
         Class::Regression,
         Class::OutputDiff,
         Class::BothError,
@@ -39,6 +44,7 @@ impl Class {
 
     pub fn as_str(self) -> &'static str {
         match self {
+            Class::Unconfirmed => "unconfirmed",
             Class::Regression => "regression",
             Class::OutputDiff => "output-diff",
             Class::BothError => "both-error",
@@ -52,6 +58,7 @@ impl Class {
     /// The report's heading for the class (`fixed`: whether a fixed version was given).
     pub fn heading(self, fixed: bool) -> &'static str {
         match self {
+            Class::Unconfirmed => "unconfirmed (the engine, the interpreter and the native run disagree)",
             Class::Regression if fixed => "regression (error only in new, or new unlike the fixed version)",
             Class::Regression => "regression (error only in new)",
             Class::OutputDiff => "output-diff (stdout or exit status differ)",

@@ -1,9 +1,16 @@
 //! `penumbra replay OUTDIR` (and `penumbra shadow --replay`): every test of an output directory
-//! run natively on the old and the new version, with AddressSanitizer and UBSan, and classified
-//! (`regression`, `output-diff`, `both-error`, `fix`, `silent`; `expected` with
+//! run on the old and the new version, natively (with AddressSanitizer and UBSan where the
+//! build has them) and under the concrete interpreter, and classified (`unconfirmed`,
+//! `regression`, `output-diff`, `both-error`, `fix`, `silent`; `expected` with
 //! `--fixed-version`).
 //!
-//! - [`native`]: the builds and one run of a build on a test;
+//! - [`builds`]: the native builds, whether each has AddressSanitizer, the interpreter's
+//!   modules;
+//! - [`native`]: compiling a build and one run of it on a test ([`elf`]: reading a prebuilt
+//!   executable's symbols);
+//! - [`interpreter`]: one run of the interpreter on a test;
+//! - [`verdict`]: which witness decides, undefined behaviour both versions share, and where
+//!   the engine, the interpreter and the native run disagree;
 //! - [`classify`]: the classes and the outcomes' JSON;
 //! - [`report`]: the human report and `report.json`.
 //!
@@ -14,20 +21,26 @@
 //! runtime reads (`KTEST_FILE`). Tests run in parallel, one per core; the report keeps test
 //! order, so it is the same whatever the scheduling.
 
+pub mod builds;
 pub mod classify;
+pub mod elf;
+pub mod interpreter;
 pub mod native;
 pub mod report;
+pub mod verdict;
 
 use crate::cli::{NativeArgs, ReplayArgs};
 use crate::run_info::RunInfo;
 use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
-use classify::{classify, Class};
-use native::{Build, RunInput, RunOutcome};
+pub use builds::Builds;
+use interpreter::Interpreter;
+use native::{RunInput, RunOutcome};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
 use penumbra_engine::output::replay::replay_inputs;
 use penumbra_engine::output::testgen::SidecarInputs;
 use penumbra_engine::output::testgen::SIDECAR;
+use penumbra_ir::{Module, Version};
 use report::{ReplayedTest, Report};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,6 +48,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use verdict::{class_of, confirms, decide, shared_ub, Claims, Witnesses};
 
 /// The report's file name in the output directory.
 pub const REPORT: &str = "report.json";
@@ -121,81 +135,19 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let info = RunInfo::read(dir)?;
     info.check_source()?;
     let tests = load_tests(dir, &info)?;
-    let builds = Builds::prepare(&dir.join("replay"), &info, options)?;
-    replay_tests(dir, info, tests, &builds, options, start)
+    let builds = Builds::prepare(&dir.join("replay"), &info, options, false)?;
+    replay_tests(dir, info, tests, &builds, None, options, start)
 }
 
 /// Replays `dir`'s tests on builds made before the run wrote them (`shadow --replay` builds
 /// first: a run that fills its disk still has its builds, and a build that fails does so
-/// before the exploration rather than after it).
-pub fn replay_prepared(dir: &Path, builds: &Builds, options: &Options) -> Result<Report> {
+/// before the exploration rather than after it), interpreting `program`, the module it
+/// explored.
+pub fn replay_prepared(dir: &Path, builds: &Builds, program: &Module, options: &Options) -> Result<Report> {
     let start = Instant::now();
     let info = RunInfo::read(dir)?;
     let tests = load_tests(dir, &info)?;
-    replay_tests(dir, info, tests, builds, options, start)
-}
-
-/// The native builds of a program, each checked to start: old, new and, with a fixed
-/// version, fixed.
-pub struct Builds {
-    work: PathBuf,
-    old: PathBuf,
-    new: PathBuf,
-    fixed: Option<PathBuf>,
-    /// How the builds check the program, for the report.
-    checks: &'static str,
-}
-
-impl Builds {
-    /// Builds the program `info` names in `work`, which also holds the replays' scratch files.
-    pub fn prepare(work: &Path, info: &RunInfo, options: &Options) -> Result<Builds> {
-        std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
-        let (old, new, fixed, checks) = match &options.native {
-            Some(p) => (p.old.clone(), p.new.clone(), p.fixed.clone(), "prebuilt executables"),
-            None => Self::build(work, info, options)?,
-        };
-        for exe in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
-            native::check_starts(exe, &work.join("probe"))?;
-        }
-        Ok(Builds { work: work.to_path_buf(), old, new, fixed, checks })
-    }
-
-    /// Compiles old, new and (with `--fixed-version`) fixed; returns them and how they check
-    /// the program.
-    fn build(
-        work: &Path,
-        info: &RunInfo,
-        options: &Options,
-    ) -> Result<(PathBuf, PathBuf, Option<PathBuf>, &'static str)> {
-        let files = info.sources();
-        let per_file = match &info.compile_commands {
-            Some(db) => crate::compile_db::load(db)?,
-            None => Vec::new(),
-        };
-        let sources = native::Sources {
-            files: &files,
-            include_dirs: &info.include_dirs,
-            defines: &info.defines,
-            per_file: &per_file,
-            libc: native::NativeLibc::for_run(info.libc.as_deref() == Some("musl"), &files),
-        };
-        if sources.libc == native::NativeLibc::Musl {
-            eprintln!(
-                "penumbra: building {} natively on musl (it was compiled against musl's headers): without AddressSanitizer, an error shows only as a signal or a timeout",
-                info.source.display()
-            );
-        }
-        let old = native::build(work, &sources, Build::Old)?;
-        let new = native::build(work, &sources, Build::New)?;
-        let fixed = match &options.fixed_version {
-            Some(file) => {
-                let files = info.sources_with_first(file);
-                Some(native::build(work, &native::Sources { files: &files, ..sources }, Build::Fixed)?)
-            }
-            None => None,
-        };
-        Ok((old, new, fixed, sources.libc.description()))
-    }
+    replay_tests(dir, info, tests, builds, Some(program), options, start)
 }
 
 /// Runs every test on the builds, in parallel, and writes `dir/report.json` if it can.
@@ -204,22 +156,32 @@ fn replay_tests(
     info: RunInfo,
     tests: Vec<SidecarTest>,
     builds: &Builds,
+    program: Option<&Module>,
     options: &Options,
     start: Instant,
 ) -> Result<Report> {
-    let Builds { work, old, new, fixed, checks } = builds;
     let jobs = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
     .min(tests.len().max(1));
+    let loaded = builds.interpreted(program).map(|(program, fixed)| Interpreter::load(program, fixed, options.timeout));
+    let interpreter = match loaded {
+        Some(Ok(interpreter)) => Some(interpreter),
+        Some(Err(e)) => {
+            eprintln!("penumbra: warning: {e:#}: the native runs decide alone");
+            None
+        }
+        None => None,
+    };
+    let context =
+        Replayer { dir, builds, interpreter: interpreter.as_ref(), timeout: options.timeout, command: &info.command };
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<ReplayedTest>>>> = Mutex::new((0..tests.len()).map(|_| None).collect());
     let progress = report::Progress::new(tests.len() as u64);
     std::thread::scope(|s| {
         for worker in 0..jobs {
-            let (next, results, tests, progress) = (&next, &results, &tests, &progress);
-            let (old, new, fixed, work) = (old, new, fixed.as_deref(), work);
+            let (next, results, tests, progress, context) = (&next, &results, &tests, &progress, &context);
             s.spawn(move || loop {
                 // An interrupt (SIGINT, SIGTERM) ends the replay too: the tests replayed so
                 // far are reported.
@@ -228,8 +190,8 @@ fn replay_tests(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(test) = tests.get(i) else { break };
-                let scratch = work.join(format!("worker{worker}"));
-                let result = replay_test(dir, test, old, new, fixed, &scratch, options.timeout);
+                let scratch = builds.work.join(format!("worker{worker}"));
+                let result = replay_test(context, test, &scratch);
                 // A run the interrupt cut short is no outcome of the program.
                 if penumbra_engine::interrupted() {
                     break;
@@ -252,7 +214,7 @@ fn replay_tests(
         tests,
         wall: start.elapsed(),
         timeout: options.timeout,
-        builds: checks,
+        builds: builds.described(interpreter.is_some()),
         not_replayed: left,
     };
     // A full disk must not cost the replay: the report still goes to stdout.
@@ -262,6 +224,26 @@ fn replay_tests(
         eprintln!("penumbra: warning: cannot write {}: {e} (the report is on stdout only)", path.display());
     }
     Ok(report)
+}
+
+/// What every test is replayed with.
+struct Replayer<'a> {
+    dir: &'a Path,
+    builds: &'a Builds,
+    interpreter: Option<&'a Interpreter<'a>>,
+    timeout: Duration,
+    /// The command that wrote the tests (`shadow`, `run`): what their records claim.
+    command: &'a str,
+}
+
+/// A version's witnesses: its native run on `build`, its interpreted run, the engine's claim.
+fn witnesses<'a>(
+    native: &'a native::NativeRun,
+    build: &builds::NativeBuild,
+    interpreted: &'a Option<interpreter::InterpOutcome>,
+    engine: Option<&'a verdict::Claim>,
+) -> Witnesses<'a> {
+    Witnesses { native, sanitizers: build.sanitizers, interpreter: interpreted.as_ref(), engine }
 }
 
 /// A test as the sidecar records it.
@@ -353,16 +335,10 @@ fn load_tests(dir: &Path, info: &RunInfo) -> Result<Vec<SidecarTest>> {
     Ok(tests)
 }
 
-/// Runs one test on old and new (and fixed, when it decides something).
-fn replay_test(
-    dir: &Path,
-    test: &SidecarTest,
-    old: &Path,
-    new: &Path,
-    fixed: Option<&Path>,
-    scratch: &Path,
-    timeout: Duration,
-) -> Result<ReplayedTest> {
+/// Runs one test on old and new (and fixed, when it decides something), natively and under
+/// the interpreter, and decides its class.
+fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result<ReplayedTest> {
+    let Replayer { dir, builds, interpreter, timeout, command } = *context;
     let read;
     let ktest = match &test.ktest {
         TestSource::Line(ktest) => ktest,
@@ -408,22 +384,47 @@ fn replay_test(
         files: Some(native::TestFiles { dir: &files_dir, files: &files }),
         env: &inputs.env,
     };
-    let old_outcome = native::run(old, &input)?;
-    let new_outcome = native::run(new, &input)?;
-    let output_differs = matches!((&old_outcome, &new_outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))
-        && old_outcome != new_outcome;
-    let fixed_outcome = match fixed {
-        Some(exe) if output_differs => Some(native::run(exe, &input)?),
+    let interpret = |fixed: bool, version: Version| {
+        let interpreter = interpreter?;
+        let program = if fixed { interpreter.fixed.as_ref()? } else { &interpreter.program };
+        Some(interpreter.run(program, ktest, version))
+    };
+    let (interpreted_old, interpreted_new) = (interpret(false, Version::Old), interpret(false, Version::New));
+    let (native_old, native_new) = (native::run(&builds.old.exe, &input)?, native::run(&builds.new.exe, &input)?);
+    let shared = shared_ub(&native_old.ub, &native_new.ub);
+    let claims = Claims::of(&test.record, command);
+    let old = decide("old", &witnesses(&native_old, &builds.old, &interpreted_old, claims.old.as_ref()), &shared);
+    let new = decide("new", &witnesses(&native_new, &builds.new, &interpreted_new, claims.new.as_ref()), &shared);
+    let output_differs = matches!((&old.outcome, &new.outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))
+        && old.outcome != new.outcome;
+    let mut interpreted_fixed = None;
+    let fixed = match &builds.fixed {
+        Some(build) if output_differs => {
+            let native_fixed = native::run(&build.exe, &input)?;
+            interpreted_fixed = interpret(true, Version::New);
+            Some(decide("fixed", &witnesses(&native_fixed, build, &interpreted_fixed, None), &shared))
+        }
         _ => None,
     };
-    let class: Class = classify(&old_outcome, &new_outcome, fixed_outcome.as_ref());
+    let class = class_of(&old, &new, fixed.as_ref());
+    // A shared report the interpreter confirms as an error of a version is that error.
+    let shared_ub = shared
+        .into_iter()
+        .filter(|r| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r))
+        .collect();
+    let interpreted = [("old", interpreted_old), ("new", interpreted_new), ("fixed", interpreted_fixed)]
+        .into_iter()
+        .filter_map(|(version, run)| Some((version, run?)))
+        .collect();
     Ok(ReplayedTest {
         name: test.name.clone(),
         record: test.record.clone(),
         inputs: ktest.objects.iter().map(|o: &KTestObject| (o.name.clone(), o.bytes.clone())).collect(),
         class,
-        old: old_outcome,
-        new: new_outcome,
-        fixed: fixed_outcome,
+        old,
+        new,
+        fixed,
+        interpreted,
+        shared_ub,
     })
 }

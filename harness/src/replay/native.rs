@@ -1,14 +1,19 @@
 //! Native builds of a unified program and runs of them on one test.
 //!
-//! Each version is compiled as `contract.md` fixes it: `clang-15 -O0 -g -fwrapv
-//! -fsanitize=address,undefined -fno-sanitize-recover=all` with exactly one of
-//! `PENUMBRA_VERSION_OLD` / `PENUMBRA_VERSION_NEW` defined (penumbra.h then resolves `change`
-//! and `penumbra_execute`), linked with the replay runtime (`runtime.c`), which feeds the
-//! `make_symbolic` objects from the file named by `KTEST_FILE`.
+//! Each version is compiled with `clang-15 -O0 -g -fwrapv -fsanitize=address,undefined
+//! -fsanitize-recover=undefined` with exactly one of `PENUMBRA_VERSION_OLD` /
+//! `PENUMBRA_VERSION_NEW` defined (penumbra.h then resolves `change` and `penumbra_execute`),
+//! linked with the replay runtime (`runtime.c`), which feeds the `make_symbolic` objects from
+//! the file named by `KTEST_FILE`.
 //!
-//! A run is an error when a sanitizer reports one (sanitizers are told to abort), when the
-//! process dies by a signal (`abort`, a segfault, a failed `penumbra_assert`), or when it
-//! outlives the timeout. A non-zero exit status is output, not an error (`contract.md`).
+//! AddressSanitizer is fatal: its report ends the run as an error, as does a signal (`abort`,
+//! a segfault, a failed `penumbra_assert`) or outliving the timeout. UBSan reports and goes on
+//! (`contract.md` named `-fno-sanitize-recover=all`; issue 34 item 4): undefined behaviour both
+//! versions share (real programs call `qsort(NULL, 0, ...)`) would otherwise end both runs at
+//! its first report and hide every difference after it. A run's UBSan reports
+//! ([`NativeRun::ub`]) are therefore kept apart from how it ended; whether one is an error of
+//! its version is decided against the other version's ([`super::verdict`]). A non-zero exit
+//! status is output, not an error (`contract.md`).
 
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
@@ -29,14 +34,17 @@ const RUNTIME_FILE: &str = "penumbra_replay_runtime.c";
 const REPLAY_FAILED: i32 = 125;
 const REPLAY_MARKER: &str = "penumbra-replay: ";
 
-/// The flags of every native build.
+/// The flags of every native build: UBSan's checks report and continue; AddressSanitizer's
+/// stay fatal (they are recoverable only with `-fsanitize-recover=address`).
 pub const NATIVE_FLAGS: &[&str] =
-    &["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-w"];
+    &["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-fsanitize-recover=undefined", "-w"];
 
-/// Sanitizers abort on the first report (so that every report ends the run by SIGABRT) and do
-/// not report leaks: a program that exits without freeing is not wrong.
+/// AddressSanitizer aborts on its first report (so that it ends the run by SIGABRT) and does
+/// not report leaks: a program that exits without freeing is not wrong. UBSan goes on after a
+/// report (each place reports once per run); no stack trace, which would start the
+/// symbolizer for every report.
 const ASAN_OPTIONS: &str = "abort_on_error=1:detect_leaks=0:halt_on_error=1:symbolize=1";
-const UBSAN_OPTIONS: &str = "abort_on_error=1:halt_on_error=1:print_stacktrace=1";
+const UBSAN_OPTIONS: &str = "abort_on_error=1:halt_on_error=0:print_stacktrace=0";
 
 /// What a build is of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +81,8 @@ pub enum NativeLibc {
     /// configured with `scripts/musl-clang-15`, explored with `--libc musl`), which links with
     /// no other C library. AddressSanitizer has no musl runtime, so an error shows natively
     /// only as a signal (a segfault, an abort, a UBSan trap in the C files compiled here) or a
-    /// timeout.
+    /// timeout: the interpreter decides whether a test errs on these builds
+    /// ([`super::verdict`]).
     Musl,
 }
 
@@ -102,8 +111,8 @@ impl NativeLibc {
     /// How builds with this C library check the program, for reports.
     pub fn description(self) -> &'static str {
         match self {
-            NativeLibc::System => "AddressSanitizer + UBSan",
-            NativeLibc::Musl => "static musl, UBSan traps",
+            NativeLibc::System => "native glibc, AddressSanitizer + UBSan",
+            NativeLibc::Musl => "native static musl, UBSan traps, no AddressSanitizer",
         }
     }
 
@@ -352,8 +361,50 @@ pub struct TestFiles<'a> {
     pub files: &'a [(String, Vec<u8>)],
 }
 
+/// One native run: how it ended (UBSan's reports aside) and what UBSan reported on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NativeRun {
+    /// An error here is AddressSanitizer's report, a failed assertion, a signal or a timeout.
+    pub outcome: RunOutcome,
+    /// UBSan's reports, in the order of the log, each once.
+    pub ub: Vec<UbReport>,
+}
+
+/// One UBSan report: `FILE:LINE:COL: runtime error: TEXT`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UbReport {
+    /// `FILE:LINE:COL` as UBSan printed it.
+    pub place: String,
+    pub text: String,
+}
+
+impl UbReport {
+    /// The error text a report makes (`runtime error: TEXT at file.c:LINE`).
+    pub fn as_error(&self) -> String {
+        format!("runtime error: {} at {}", self.text, short_place(&self.place))
+    }
+
+    /// `file.c:LINE:COL`: the place without its directories.
+    pub fn brief_place(&self) -> String {
+        Path::new(&self.place).file_name().map_or(self.place.clone(), |n| n.to_string_lossy().into_owned())
+    }
+
+    /// The report's line.
+    pub fn line(&self) -> Option<u32> {
+        self.place.rsplit(':').nth(1)?.parse().ok()
+    }
+
+    /// Whether the report is at `line` of the file named `file` (compared by file name; any
+    /// file when `file` is empty, unknown).
+    pub fn is_at(&self, file: &str, line: u32) -> bool {
+        let base = |f: &str| Path::new(f).file_name().map(|n| n.to_os_string());
+        let name = self.place.rsplitn(3, ':').nth(2);
+        self.line() == Some(line) && (file.is_empty() || name.is_some_and(|n| base(n) == base(file)))
+    }
+}
+
 /// Runs `exe` on one test.
-pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
+pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
     let out_path = input.scratch.with_extension("stdout");
     let err_path = input.scratch.with_extension("stderr");
     // The sanitizers report into files of their own (`<log>.<pid>`), never into the program's
@@ -409,21 +460,28 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<RunOutcome> {
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
     let sanitizer_log = take_logs(&log)?;
-    let Some(status) = status else {
-        return Ok(RunOutcome::Error(format!("timeout after {:.1} s", input.timeout.as_secs_f64())));
+    let ub = ub_reports(&sanitizer_log);
+    let outcome = match status {
+        None => RunOutcome::Error(format!("timeout after {:.1} s", input.timeout.as_secs_f64())),
+        Some(status) => ended(status, stdout, &stderr, &sanitizer_log),
     };
+    Ok(NativeRun { outcome, ub })
+}
+
+/// How a run that exited with `status` ended, UBSan's reports aside.
+fn ended(status: std::process::ExitStatus, stdout: Vec<u8>, stderr: &str, sanitizer_log: &str) -> RunOutcome {
     if status.code() == Some(REPLAY_FAILED) {
         if let Some(line) = stderr.lines().find_map(|l| l.strip_prefix(REPLAY_MARKER)) {
-            return Ok(RunOutcome::ReplayFailed(line.to_string()));
+            return RunOutcome::ReplayFailed(line.to_string());
         }
     }
-    if let Some(report) = error_report(&sanitizer_log, &stderr) {
-        return Ok(RunOutcome::Error(report));
+    if let Some(report) = error_report(sanitizer_log, stderr) {
+        return RunOutcome::Error(report);
     }
     match (status.code(), status.signal()) {
-        (Some(code), _) => Ok(RunOutcome::Exit { code, stdout }),
-        (None, Some(sig)) => Ok(RunOutcome::Error(format!("killed by signal {sig} ({})", signal_name(sig)))),
-        (None, None) => Ok(RunOutcome::Error(format!("ended abnormally ({status})"))),
+        (Some(code), _) => RunOutcome::Exit { code, stdout },
+        (None, Some(sig)) => RunOutcome::Error(format!("killed by signal {sig} ({})", signal_name(sig))),
+        (None, None) => RunOutcome::Error(format!("ended abnormally ({status})")),
     }
 }
 
@@ -474,16 +532,25 @@ fn take_logs(log: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// The one-line description of the error a run reports, if any: a UBSan `runtime error` or an
-/// AddressSanitizer summary in the sanitizers' log, or a failed `penumbra_assert` (reported by
-/// the replay runtime on stderr) with the line of the call.
+/// UBSan's reports in the sanitizers' log (`file.c:10:12: runtime error: index 4 out of bounds
+/// for type 'int[4]'`), each once, in order.
+pub fn ub_reports(sanitizer_log: &str) -> Vec<UbReport> {
+    let mut reports: Vec<UbReport> = Vec::new();
+    for line in sanitizer_log.lines() {
+        let Some((place, text)) = line.split_once(": runtime error: ") else { continue };
+        let report = UbReport { place: place.to_string(), text: text.to_string() };
+        if !reports.contains(&report) {
+            reports.push(report);
+        }
+    }
+    reports
+}
+
+/// The one-line description of the error that ended a run, if any: an AddressSanitizer summary
+/// in the sanitizers' log, or a failed `penumbra_assert` (reported by the replay runtime on
+/// stderr) with the line of the call. (UBSan's reports do not end a run: [`ub_reports`].)
 pub fn error_report(sanitizer_log: &str, stderr: &str) -> Option<String> {
     let lines: Vec<&str> = sanitizer_log.lines().collect();
-    // UBSan: "file.c:10:12: runtime error: index 4 out of bounds for type 'int[4]'".
-    if let Some(line) = lines.iter().find(|l| l.contains(": runtime error: ")) {
-        let (place, what) = line.split_once(": runtime error: ")?;
-        return Some(format!("runtime error: {what} at {}", short_place(place)));
-    }
     // ASan: "SUMMARY: AddressSanitizer: stack-buffer-overflow /path/file.c:10:12 in main".
     if let Some(line) = lines.iter().find_map(|l| l.strip_prefix("SUMMARY: AddressSanitizer: ")) {
         let mut words = line.split_whitespace();
@@ -546,13 +613,33 @@ mod tests {
 
     #[test]
     fn ubsan_reports_name_the_check_and_line() {
-        let stderr = "/tmp/x/offbyone.c:10:5: runtime error: index 4 out of bounds for type 'int[4]'\nSUMMARY: UndefinedBehaviorSanitizer: undefined-behavior /tmp/x/offbyone.c:10:5 in \n";
+        let log = "/tmp/x/offbyone.c:10:5: runtime error: index 4 out of bounds for type 'int[4]'\nSUMMARY: UndefinedBehaviorSanitizer: undefined-behavior /tmp/x/offbyone.c:10:5 in \n";
+        let reports = ub_reports(log);
         assert_eq!(
-            error_report(stderr, "").as_deref(),
-            Some("runtime error: index 4 out of bounds for type 'int[4]' at offbyone.c:10")
+            reports,
+            [UbReport {
+                place: "/tmp/x/offbyone.c:10:5".into(),
+                text: "index 4 out of bounds for type 'int[4]'".into()
+            }]
         );
+        assert_eq!(reports[0].as_error(), "runtime error: index 4 out of bounds for type 'int[4]' at offbyone.c:10");
+        assert_eq!(reports[0].brief_place(), "offbyone.c:10:5");
+        assert_eq!(reports[0].line(), Some(10));
+        assert!(reports[0].is_at("/elsewhere/offbyone.c", 10) && reports[0].is_at("", 10));
+        assert!(!reports[0].is_at("offbyone.c", 5) && !reports[0].is_at("other.c", 10));
+        // A report does not end the run: it is no error by itself.
+        assert_eq!(error_report(log, ""), None);
         // The same text printed by the program is output, not a report.
-        assert_eq!(error_report("", stderr), None);
+        assert_eq!(ub_reports(""), []);
+    }
+
+    #[test]
+    fn a_place_reports_once() {
+        let log = "t.c:6:3: runtime error: null pointer passed as argument 1, which is declared to never be null\n\
+                   t.c:9:3: runtime error: shift exponent 40 is too large for 32-bit type 'int'\n\
+                   t.c:6:3: runtime error: null pointer passed as argument 1, which is declared to never be null\n";
+        let places: Vec<String> = ub_reports(log).iter().map(UbReport::brief_place).collect();
+        assert_eq!(places, ["t.c:6:3", "t.c:9:3"]);
     }
 
     #[test]

@@ -1,9 +1,14 @@
-//! The replay report: tests grouped by class, most severe first, each with its inputs, where the
-//! versions parted, and how each build ran it; and the same as JSON (`report.json`, and the
-//! test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
+//! The replay report: what each build has and who decides its errors, then the tests grouped
+//! by class, `unconfirmed` first, each with its inputs, where the versions parted, how each
+//! version ended and which witness decided it, the undefined behaviour both versions share
+//! and, where the witnesses disagree, what each said; and the same as JSON (`report.json`,
+//! and the test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
 
-use super::classify::{outcome_json, Class};
-use super::native::RunOutcome;
+use super::builds::BuildLine;
+use super::classify::{outcome_json, sha256_hex, Class};
+use super::interpreter::InterpOutcome;
+use super::native::{RunOutcome, UbReport};
+use super::verdict::{Decided, Decider};
 use crate::inputs::show_input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -24,26 +29,71 @@ pub struct ReplayedTest {
     /// The test's objects in creation order.
     pub inputs: Vec<(String, Vec<u8>)>,
     pub class: Class,
-    pub old: RunOutcome,
-    pub new: RunOutcome,
-    /// The fixed version's run, when it decided an output difference.
-    pub fixed: Option<RunOutcome>,
+    pub old: Decided,
+    pub new: Decided,
+    /// The fixed version's, when it decided an output difference.
+    pub fixed: Option<Decided>,
+    /// The interpreter's runs, by version.
+    pub interpreted: Vec<(&'static str, InterpOutcome)>,
+    /// UBSan's reports both versions made that are no error of either.
+    pub shared_ub: Vec<UbReport>,
 }
 
 impl ReplayedTest {
+    /// The versions decided, by name.
+    fn decided(&self) -> impl Iterator<Item = (&'static str, &Decided)> {
+        [("old", Some(&self.old)), ("new", Some(&self.new)), ("fixed", self.fixed.as_ref())]
+            .into_iter()
+            .filter_map(|(name, d)| Some((name, d?)))
+    }
+
     /// The record with the replay's `class`, `old_outcome` and `new_outcome` (and
-    /// `fixed_outcome`) added.
+    /// `fixed_outcome`) added; `decided_by` (`native` or `interpreter`, or per version where
+    /// they differ), `interpreter` (its outcome per version), `shared_ub` (when there is any)
+    /// and, for `unconfirmed`, `disagreement`.
     pub fn to_json(&self) -> Value {
         let mut v = self.record.clone();
         if let Some(map) = v.as_object_mut() {
             map.insert("class".into(), json!(self.class.as_str()));
-            map.insert("old_outcome".into(), outcome_json(&self.old));
-            map.insert("new_outcome".into(), outcome_json(&self.new));
+            map.insert("old_outcome".into(), outcome_json(&self.old.outcome));
+            map.insert("new_outcome".into(), outcome_json(&self.new.outcome));
             if let Some(f) = &self.fixed {
-                map.insert("fixed_outcome".into(), outcome_json(f));
+                map.insert("fixed_outcome".into(), outcome_json(&f.outcome));
+            }
+            let by: Vec<(&str, Decider)> = self.decided().map(|(name, d)| (name, d.by)).collect();
+            let decided_by = match by.iter().all(|(_, d)| *d == by[0].1) {
+                true => json!(by[0].1.as_str()),
+                false => by.iter().map(|(name, d)| (name.to_string(), json!(d.as_str()))).collect(),
+            };
+            map.insert("decided_by".into(), decided_by);
+            if !self.interpreted.is_empty() {
+                let runs = self.interpreted.iter().map(|(name, run)| (name.to_string(), interpreted_json(run)));
+                map.insert("interpreter".into(), runs.collect());
+            }
+            if !self.shared_ub.is_empty() {
+                let reports = self.shared_ub.iter().map(|r| json!({"place": r.brief_place(), "text": r.text}));
+                map.insert("shared_ub".into(), reports.collect());
+            }
+            if let Some(text) = self.disagreement() {
+                map.insert("disagreement".into(), json!(text));
             }
         }
         v
+    }
+
+    /// Where the witnesses of the test's versions disagree, version by version.
+    pub fn disagreement(&self) -> Option<String> {
+        let said: Vec<&str> = self.decided().filter_map(|(_, d)| d.disagreement.as_deref()).collect();
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+}
+
+/// An interpreter's run as JSON: `{exit, stdout_sha256}`, `{error}` or `{no_verdict}`.
+fn interpreted_json(run: &InterpOutcome) -> Value {
+    match run {
+        InterpOutcome::Exit { code, stdout } => json!({"exit": code, "stdout_sha256": sha256_hex(stdout)}),
+        InterpOutcome::Error { text, .. } => json!({"error": text}),
+        InterpOutcome::NoVerdict(why) => json!({"no_verdict": why}),
     }
 }
 
@@ -54,8 +104,8 @@ pub struct Report {
     pub tests: Vec<ReplayedTest>,
     pub wall: Duration,
     pub timeout: Duration,
-    /// How the native builds were made ("AddressSanitizer + UBSan", ...).
-    pub builds: &'static str,
+    /// What each build has and who decides its errors.
+    pub builds: Vec<BuildLine>,
     /// Tests an interrupt left unreplayed (not in `tests`).
     pub not_replayed: usize,
 }
@@ -78,6 +128,7 @@ impl Report {
             "source": self.source.display().to_string(),
             "fixed_version": self.fixed_version.as_ref().map(|f| f.display().to_string()),
             "timeout_s": self.timeout.as_secs_f64(),
+            "builds": self.builds.iter().map(|b| (b.version.to_string(), b.to_json())).collect::<serde_json::Map<_, _>>(),
             "classes": classes,
             "not_replayed": self.not_replayed,
             "tests": self.tests_json(),
@@ -90,12 +141,22 @@ impl Report {
         let name = self.source.file_name().map_or(self.source.display().to_string(), |n| n.to_string_lossy().into());
         let _ = writeln!(
             out,
-            "replay: {} test{} of {name} on the old and the new version (native, {}), {:.2} s",
+            "replay: {} test{} of {name} on the old and the new version, {:.2} s",
             self.tests.len(),
             if self.tests.len() == 1 { "" } else { "s" },
-            self.builds,
             self.wall.as_secs_f64()
         );
+        // Builds alike share a line (`old, new: ...`).
+        let mut lines: Vec<(Vec<&str>, String)> = Vec::new();
+        for build in &self.builds {
+            match lines.iter_mut().find(|(_, text)| *text == build.human()) {
+                Some((versions, _)) => versions.push(build.version),
+                None => lines.push((vec![build.version], build.human())),
+            }
+        }
+        for (versions, text) in lines {
+            let _ = writeln!(out, "  {}: {text}", versions.join(", "));
+        }
         if self.not_replayed > 0 {
             let _ = writeln!(out, "  interrupted: {} more tests were not replayed", self.not_replayed);
         }
@@ -120,10 +181,14 @@ impl Report {
             }
             for t in tests.into_iter().take(LIST_LIMIT) {
                 let _ = writeln!(out, "  {}  {}", t.name, self.describe(t));
-                let _ = writeln!(out, "      old: {}", show_outcome(&t.old));
-                let _ = writeln!(out, "      new: {}", show_outcome(&t.new));
-                if let Some(f) = &t.fixed {
-                    let _ = writeln!(out, "    fixed: {}", show_outcome(f));
+                for (name, decided) in t.decided() {
+                    let _ = writeln!(out, "    {name:>5}: {}", show_decided(decided));
+                }
+                for r in &t.shared_ub {
+                    let _ = writeln!(out, "    shared UB: {}: {}", r.brief_place(), r.text);
+                }
+                if let Some(text) = t.disagreement() {
+                    let _ = writeln!(out, "    disagree: {text}");
                 }
             }
         }
@@ -148,6 +213,14 @@ impl Report {
             let _ = write!(s, "  (parted at {place}: old {old}, new {new})");
         }
         s
+    }
+}
+
+/// A decided outcome in a few words, with `(interpreter)` where the interpreter decided it.
+fn show_decided(d: &Decided) -> String {
+    match d.by {
+        Decider::Native => show_outcome(&d.outcome),
+        Decider::Interpreter => format!("{} (interpreter)", show_outcome(&d.outcome)),
     }
 }
 

@@ -1,0 +1,177 @@
+//! What replay runs a test on: the native builds of old, new and (with a fixed version) fixed,
+//! each knowing whether it has AddressSanitizer, and the modules the interpreter runs.
+//!
+//! penumbra's own builds on the system's C library have AddressSanitizer and UBSan; its
+//! static musl builds have neither runtime (UBSan traps); a prebuilt executable has
+//! AddressSanitizer when its symbols name `__asan_init`.
+
+use super::elf;
+use super::interpreter::Modules;
+use super::native::{self, Build};
+use super::Options;
+use crate::run_info::RunInfo;
+use anyhow::{Context, Result};
+use penumbra_ir::Module;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// One native build.
+#[derive(Clone, Debug)]
+pub struct NativeBuild {
+    pub exe: PathBuf,
+    /// Whether it has AddressSanitizer: then its runs decide whether the version errs.
+    pub sanitizers: bool,
+    /// How it was made, for the report.
+    pub made: &'static str,
+}
+
+impl NativeBuild {
+    /// A prebuilt executable (`--native-old`, ...), its sanitizers read from its symbols.
+    fn prebuilt(exe: &Path) -> NativeBuild {
+        let sanitizers = elf::names_symbol(exe, "__asan_init");
+        let made = if sanitizers { "prebuilt, AddressSanitizer" } else { "prebuilt, no AddressSanitizer" };
+        NativeBuild { exe: exe.to_path_buf(), sanitizers, made }
+    }
+}
+
+/// The builds of a program, each checked to start, and the interpreter's modules.
+pub struct Builds {
+    pub(super) work: PathBuf,
+    pub(super) old: NativeBuild,
+    pub(super) new: NativeBuild,
+    pub(super) fixed: Option<NativeBuild>,
+    /// `None` (said on stderr) when the program cannot be compiled for the interpreter here.
+    pub(super) modules: Option<Modules>,
+}
+
+impl Builds {
+    /// Builds the program `info` names in `work`, which also holds the replays' scratch files;
+    /// and compiles it for the interpreter unless the caller has its module (`compiled`).
+    pub fn prepare(work: &Path, info: &RunInfo, options: &Options, compiled: bool) -> Result<Builds> {
+        std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
+        let (old, new, fixed) = match &options.native {
+            Some(p) => (
+                NativeBuild::prebuilt(&p.old),
+                NativeBuild::prebuilt(&p.new),
+                p.fixed.as_deref().map(NativeBuild::prebuilt),
+            ),
+            None => Self::build(work, info, options)?,
+        };
+        for build in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
+            native::check_starts(&build.exe, &work.join("probe"))?;
+        }
+        let modules = match Modules::compile(info, !compiled, options.fixed_version.as_deref()) {
+            Ok(modules) => Some(modules),
+            Err(e) => {
+                eprintln!(
+                    "penumbra: warning: no interpreter for replay ({e:#}): the native runs decide alone, and a build without AddressSanitizer shows a memory error only when it crashes"
+                );
+                None
+            }
+        };
+        Ok(Builds { work: work.to_path_buf(), old, new, fixed, modules })
+    }
+
+    /// Compiles old, new and (with `--fixed-version`) fixed.
+    fn build(
+        work: &Path,
+        info: &RunInfo,
+        options: &Options,
+    ) -> Result<(NativeBuild, NativeBuild, Option<NativeBuild>)> {
+        let files = info.sources();
+        let per_file = match &info.compile_commands {
+            Some(db) => crate::compile_db::load(db)?,
+            None => Vec::new(),
+        };
+        let sources = native::Sources {
+            files: &files,
+            include_dirs: &info.include_dirs,
+            defines: &info.defines,
+            per_file: &per_file,
+            libc: native::NativeLibc::for_run(info.libc.as_deref() == Some("musl"), &files),
+        };
+        let musl = sources.libc == native::NativeLibc::Musl;
+        if musl {
+            eprintln!(
+                "penumbra: building {} natively on musl (it was compiled against musl's headers): without AddressSanitizer, the interpreter decides whether a test errs",
+                info.source.display()
+            );
+        }
+        let made = |exe| NativeBuild { exe, sanitizers: !musl, made: sources.libc.description() };
+        let old = made(native::build(work, &sources, Build::Old)?);
+        let new = made(native::build(work, &sources, Build::New)?);
+        let fixed = match &options.fixed_version {
+            Some(file) => {
+                let files = info.sources_with_first(file);
+                Some(made(native::build(work, &native::Sources { files: &files, ..sources }, Build::Fixed)?))
+            }
+            None => None,
+        };
+        Ok((old, new, fixed))
+    }
+
+    /// The interpreter's modules: the program's (the caller's, `compiled`, if it has it) and
+    /// the fixed version's; `None` without an interpreter.
+    pub(super) fn interpreted<'a>(&'a self, compiled: Option<&'a Module>) -> Option<(&'a Module, Option<&'a Module>)> {
+        let modules = self.modules.as_ref()?;
+        Some((compiled.or(modules.program.as_ref())?, modules.fixed.as_ref()))
+    }
+
+    /// What each build has and who decides whether it errs, for the report (`interpreted`:
+    /// whether the interpreter runs the program).
+    pub fn described(&self, interpreted: bool) -> Vec<BuildLine> {
+        let interpreted =
+            |fixed: bool| interpreted && self.modules.as_ref().is_some_and(|m| !fixed || m.fixed.is_some());
+        let line = |version: &'static str, b: &NativeBuild, fixed: bool| BuildLine {
+            version,
+            made: b.made,
+            sanitizers: b.sanitizers,
+            interpreter: interpreted(fixed),
+        };
+        let mut lines = vec![line("old", &self.old, false), line("new", &self.new, false)];
+        lines.extend(self.fixed.as_ref().map(|f| line("fixed", f, true)));
+        lines
+    }
+}
+
+/// One build in the report's banner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildLine {
+    pub version: &'static str,
+    pub made: &'static str,
+    pub sanitizers: bool,
+    /// Whether the interpreter runs this version.
+    pub interpreter: bool,
+}
+
+impl BuildLine {
+    /// Who decides whether a test errs on this build.
+    pub fn decides(&self) -> &'static str {
+        if !self.sanitizers && self.interpreter {
+            "interpreter"
+        } else {
+            "native"
+        }
+    }
+
+    /// `native glibc, AddressSanitizer + UBSan -> the native run decides errors (the
+    /// interpreter cross-checks)`.
+    pub fn human(&self) -> String {
+        let how = match (self.sanitizers, self.interpreter) {
+            (true, true) => "the native run decides errors (the interpreter cross-checks)",
+            (true, false) => "the native run decides errors",
+            (false, true) => "the interpreter decides errors",
+            (false, false) => "no interpreter: only a crash shows an error",
+        };
+        format!("{} -> {how}", self.made)
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "build": self.made,
+            "address_sanitizer": self.sanitizers,
+            "interpreter": self.interpreter,
+            "decides_errors": self.decides(),
+        })
+    }
+}
