@@ -396,6 +396,12 @@ pub struct ExploreArgs {
     /// the 4 KiB block it takes). 0: no limit.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_OUTPUT_MB)]
     pub max_output_mb: u64,
+    /// The largest object an allocation of symbolic size (malloc(n), calloc, realloc, a
+    /// variable-length array) is backed with, in bytes. The size stays symbolic and every
+    /// access is checked against it; where the path allows a larger size, the larger sizes
+    /// end early ('object-too-large', counted in the summary).
+    #[arg(long, value_name = "BYTES", default_value_t = penumbra_engine::config::DEFAULT_MAX_OBJECT_SIZE)]
+    pub max_object_size: u64,
     /// A symbolic argument of up to N characters (repeatable, as KLEE's --sym-arg).
     #[arg(long = "sym-arg", value_name = "N")]
     pub sym_arg: Vec<u32>,

@@ -126,6 +126,7 @@ pub fn engine_config(
         write_path_condition: args.write_smt2,
         all_ktests: args.all_ktests,
         solver,
+        max_object_size: args.max_object_size,
         ..EngineConfig::default()
     })
 }

@@ -19,4 +19,5 @@ mod run_cli;
 mod shadow_budgets;
 mod shadow_examples;
 mod shadow_semantics;
+mod symbolic_sizes;
 mod unify;
