@@ -44,9 +44,12 @@ pub fn keep_alive(text: &str) -> String {
     out
 }
 
-/// The symbolic `change` with a compile-time check that it converts neither operand.
+/// The symbolic `change` with a compile-time check that it converts neither operand; a
+/// `change` whose value only counts as true or false ([`truth_changes_marked`]) compares its
+/// operands' truth, which the common type keeps.
 const TYPED_CHANGE: &str = r#"
 #undef penumbra_change
+#define __penumbra_truth_change(old, new) penumbra_change(!!(old), !!(new))
 #define __penumbra_keeps_type(all, one)                                                           \
   (__builtin_types_compatible_p(__typeof__(all), __typeof__(0 ? (one) : (one))) ||                \
    __builtin_types_compatible_p(__typeof__(0 ? (one) : (one)), void *))
@@ -88,8 +91,13 @@ impl Compiler {
     /// excepted: it converts without loss). Clang cannot tell an enumeration from its
     /// underlying type, so an enumerator (`int`) against an enumeration-typed call (`unsigned`)
     /// fails too, and its function is kept whole: coarser, never wrong.
+    ///
+    /// Where only the truth of a `change` counts (a condition, an operand of `!`, `&&`, `||`:
+    /// `if (change(1, n))` with a `size_t n`, Shadow's guard for a newly guarded statement),
+    /// the conversion to the common type keeps each operand's truth, so the operands' types
+    /// may differ there: the assertion is made on their truth values instead.
     pub fn symbolic_build_compiles(&self, text: &str) -> Result<(), CheckError> {
-        self.clang_with(text, None, &["-fsyntax-only"], TYPED_CHANGE).map(|_| ())
+        self.clang_with(&truth_changes_marked(text), None, &["-fsyntax-only"], TYPED_CHANGE).map(|_| ())
     }
 
     fn clang(&self, text: &str, define: Option<&str>, mode: &[&str]) -> Result<String, CheckError> {
@@ -135,6 +143,35 @@ impl Compiler {
         }
         Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     }
+}
+
+/// `text` with each `change` whose value only counts as true or false called
+/// `__penumbra_truth_change` (same lines, so clang's errors still name the unified file's).
+fn truth_changes_marked(text: &str) -> String {
+    let src = crate::syntax::Source::parse(text);
+    let mut callees = Vec::new();
+    let mut stack = vec![src.root()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "call_expression" && crate::context::is_truth_value(node) {
+            if let Some(callee) = node.child_by_field_name("function") {
+                if crate::project::CHANGE_NAMES.contains(&src.text(callee)) {
+                    callees.push(callee.byte_range());
+                }
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    callees.sort_by_key(|r| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for callee in callees {
+        out.push_str(&text[at..callee.start]);
+        out.push_str("__penumbra_truth_change");
+        at = callee.end;
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// Compares the IR of a projection with that of its input.

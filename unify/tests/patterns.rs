@@ -204,3 +204,108 @@ fn a_statement_newly_guarded_by_an_if_becomes_a_changed_condition() {
         "int g(int);\nint f(int x) {\n  if (change(0, x == 0)) { return 0; }\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (change(1, x > 0)) g(x);\n  if (change(0, x)) g(1);\n  return 0;\n}\n"
     );
 }
+
+/// The shape of GNU cut's "avoid a redundant heap allocation" (coreutils ec48bead): the new
+/// version guards an allocation and a test with a `size_t`, so the guards are `change(1, n)`.
+const CUT_OLD: &str = r#"#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct range_pair { size_t lo, hi; };
+static size_t max_range_endpoint;
+static size_t eol_range_start;
+static unsigned char *printable_field;
+static bool complement;
+
+static void mark_printable_field (size_t i) {
+  printable_field[i / 8] |= (1 << (i % 8));
+}
+
+static bool is_printable_field (size_t i) {
+  return (printable_field[i / 8] >> (i % 8)) & 1;
+}
+
+void mark_range_start (size_t i);
+void *xzalloc (size_t n);
+
+void set_fields (struct range_pair *rp, size_t n_rp, bool output_delimiter_specified) {
+  max_range_endpoint = 0;
+  for (size_t i = 0; i < n_rp; i++)
+    if (rp[i].hi > max_range_endpoint)
+      max_range_endpoint = rp[i].hi;
+  if (max_range_endpoint < eol_range_start)
+    max_range_endpoint = eol_range_start;
+
+  /* One bit per field up to the largest bound.  */
+
+  printable_field = xzalloc (max_range_endpoint / CHAR_BIT + 1);
+  for (size_t i = 0; i < n_rp; i++) {
+    if (eol_range_start && eol_range_start <= rp[i].lo)
+      continue;
+    size_t rsi_candidate = complement ? rp[i].hi + 1 : rp[i].lo;
+    if (output_delimiter_specified && !is_printable_field (rsi_candidate))
+      mark_range_start (rsi_candidate);
+    for (size_t j = rp[i].lo; j <= rp[i].hi; j++)
+      mark_printable_field (j);
+  }
+  if (output_delimiter_specified && !complement
+      && eol_range_start && !is_printable_field (eol_range_start))
+    mark_range_start (eol_range_start);
+}
+"#;
+
+/// `text` with `from` (which it must hold) replaced by `to`.
+fn edited(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from:?} not in the text");
+    text.replacen(from, to, 1)
+}
+
+const CUT_GROWS: &str = "  if (max_range_endpoint < eol_range_start)\n    max_range_endpoint = eol_range_start;\n";
+const CUT_ALLOCATES: &str = "  printable_field = xzalloc";
+const CUT_TESTS: &str = "      && eol_range_start && !is_printable_field";
+
+fn cut_new() -> String {
+    let text = edited(CUT_OLD, CUT_GROWS, "");
+    let text = edited(&text, CUT_ALLOCATES, "  if (max_range_endpoint)\n    printable_field = xzalloc");
+    edited(&text, CUT_TESTS, "      && eol_range_start\n      && max_range_endpoint && !is_printable_field")
+}
+
+#[test]
+fn a_guard_of_another_type_than_int_keeps_the_fine_merge() {
+    // The symbolic build's type check refused `change(1, max_range_endpoint)` (int against
+    // size_t) although only its truth counts, and the whole-function fallback's IR differs in
+    // block order, so unify refused a merge whose projections compile to their inputs' IR.
+    let u = unified(CUT_OLD, &cut_new());
+    let expected = edited(CUT_OLD, "#include <stddef.h>\n", "#include <stddef.h>\n#include \"penumbra.h\"\n");
+    let expected = edited(
+        &expected,
+        CUT_GROWS,
+        "  if (penumbra_execute(OLD)) {\n    if (max_range_endpoint < eol_range_start)\n    max_range_endpoint = eol_range_start;\n  }\n",
+    );
+    let expected = edited(&expected, CUT_ALLOCATES, "  if (change(1, max_range_endpoint)) printable_field = xzalloc");
+    let expected = edited(
+        &expected,
+        CUT_TESTS,
+        "      && eol_range_start\n      && change(1, max_range_endpoint) && !is_printable_field",
+    );
+    assert_eq!(u.text, expected);
+    assert!(u.whole_functions.is_empty() && u.notes.is_empty(), "{:?} {:?}", u.whole_functions, u.notes);
+}
+
+#[test]
+fn a_truth_value_of_another_type_is_a_changed_condition_and_a_value_of_another_type_is_not() {
+    let u = unified(
+        "int f(unsigned long n, int x) {\n  if (x)\n    return 1;\n  return !x;\n}\n",
+        "int f(unsigned long n, int x) {\n  if (n)\n    return 1;\n  return !n;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int f(unsigned long n, int x) {\n  if (change(x, n))\n    return 1;\n  return !change(x, n);\n}\n"
+    );
+    assert!(u.whole_functions.is_empty());
+    // As a value, `2` and `2L` differ (the symbolic build would compute the old version in
+    // long): the function is kept whole.
+    let u = unified("long f(int x) {\n  return x * 2;\n}\n", "long f(int x) {\n  return x * 2L;\n}\n");
+    assert_eq!(u.whole_functions, vec!["f".to_string()]);
+    assert_eq!(u.notes[0].message, "`f` is kept as two whole functions (f__penumbra_old, f__penumbra_new) behind a dispatcher: the symbolic build rejects its finer merge (the operands of change() differ in type)");
+}
