@@ -66,10 +66,54 @@ const TYPED_CHANGE: &str = r#"
 /// What one version's comparison found.
 #[derive(Debug, Default)]
 pub struct Comparison {
-    /// Definitions of the input the projection defines differently (or not at all).
-    pub differing: Vec<String>,
+    /// Definitions of the input the projection defines differently (or not at all), and
+    /// constructors or destructors only the projection has.
+    pub differing: Vec<Difference>,
     /// Definitions the projection has and the input does not.
     pub extra: Vec<String>,
+}
+
+/// How many IR lines of each side a [`Difference`] keeps.
+const SHOWN_LINES: usize = 4;
+
+/// A definition the projection has otherwise than its input, by the first lines where the
+/// two differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `function f` or `global g`.
+    pub name: String,
+    /// The 1-based line of the definition's normalised IR where the two first differ.
+    pub line: usize,
+    /// The input's lines from there, a few (none: the input does not define it).
+    pub input: Vec<String>,
+    /// The projection's lines from there, a few (none: the projection does not define it).
+    pub projection: Vec<String>,
+}
+
+impl Difference {
+    fn between(name: &str, input: Option<&String>, projection: Option<&String>) -> Difference {
+        fn lines(def: Option<&String>) -> Vec<&str> {
+            def.map_or_else(Vec::new, |d| d.lines().collect())
+        }
+        let (input, projection) = (lines(input), lines(projection));
+        let first = input.iter().zip(&projection).take_while(|(a, b)| a == b).count();
+        let from = |lines: &[&str]| lines.iter().skip(first).take(SHOWN_LINES).map(|l| shortened(l)).collect();
+        Difference { name: name.to_string(), line: first + 1, input: from(&input), projection: from(&projection) }
+    }
+
+    /// The function's name, for a function.
+    pub fn function(&self) -> Option<&str> {
+        self.name.strip_prefix("function ")
+    }
+}
+
+/// An IR line cut to a readable length (a string constant's can be kilobytes).
+fn shortened(line: &str) -> String {
+    const MAX: usize = 160;
+    match line.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    }
 }
 
 impl Compiler {
@@ -179,13 +223,13 @@ pub fn compare(input: &BTreeMap<String, String>, projection: &BTreeMap<String, S
     let mut out = Comparison::default();
     for (name, def) in input {
         if projection.get(name) != Some(def) {
-            out.differing.push(name.clone());
+            out.differing.push(Difference::between(name, Some(def), projection.get(name)));
         }
     }
-    for name in projection.keys().filter(|k| !input.contains_key(*k)) {
+    for (name, def) in projection.iter().filter(|(k, _)| !input.contains_key(*k)) {
         // Constructors and destructors run whether or not anything calls them.
         if name.starts_with("global llvm.global_ctors") || name.starts_with("global llvm.global_dtors") {
-            out.differing.push(name.clone());
+            out.differing.push(Difference::between(name, None, Some(def)));
         } else {
             out.extra.push(name.clone());
         }

@@ -1,7 +1,7 @@
 //! Shadow's annotation patterns, each from a pair of versions to the exact unified text, and
 //! the changes no annotation can express, each refused with its line.
 
-use penumbra_unify::check::{compiler_for, Compiler};
+use penumbra_unify::check::{compare, compiler_for, Compiler};
 use penumbra_unify::{unify, Unified, UnifyError};
 
 fn compiler() -> Compiler {
@@ -308,4 +308,59 @@ fn a_truth_value_of_another_type_is_a_changed_condition_and_a_value_of_another_t
     let u = unified("long f(int x) {\n  return x * 2;\n}\n", "long f(int x) {\n  return x * 2L;\n}\n");
     assert_eq!(u.whole_functions, vec!["f".to_string()]);
     assert_eq!(u.notes[0].message, "`f` is kept as two whole functions (f__penumbra_old, f__penumbra_new) behind a dispatcher: the symbolic build rejects its finer merge (the operands of change() differ in type)");
+}
+
+#[test]
+fn a_refusal_shows_the_first_differing_ir_lines() {
+    // A constructor only the new version has would run in the old projection too.
+    let c = compiler();
+    let error = unify(
+        "int counter;\nint f(void) { return counter; }\n",
+        "int counter;\n__attribute__((constructor)) static void start(void) { counter = 5; }\nint f(void) { return counter; }\n",
+        [&c, &c],
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the unified program's old projection differs from the old version in global counter, global llvm.global_ctors; refusing to write it:
+  global counter (first difference at line 1 of its optimised IR):
+    old version:
+      @counter = dso_local local_unnamed_addr global i32 0, align 4
+    old projection:
+      @counter = dso_local local_unnamed_addr global i32 5, align 4
+  global llvm.global_ctors (first difference at line 1 of its optimised IR):
+    old version: (no such definition)
+    old projection:
+      @llvm.global_ctors = appending global [0 x { i32, ptr, ptr }] zeroinitializer"
+    );
+}
+
+#[test]
+fn a_differing_function_is_shown_from_its_first_differing_line_with_why_it_is_whole() {
+    let c = compiler();
+    let ir = |text: &str| c.ir(text, None).unwrap_or_else(|e| panic!("{e}"));
+    let input = ir("int f(int x) {\n  if (x > 3)\n    x = x * 3;\n  return x + 1;\n}\n");
+    let projection = ir("int f(int x) {\n  if (x > 3)\n    x = x * 3;\n  return x + 2;\n}\n");
+    let differing = compare(&input, &projection).differing;
+    assert_eq!(differing.len(), 1);
+    assert_eq!(differing[0].name, "function f");
+    let error = UnifyError::CheckFailed {
+        which: "new",
+        differing,
+        kept_whole: vec![("f".to_string(), "its finer merge's new projection does not compile (why)".to_string())],
+    };
+    assert_eq!(
+        error.to_string(),
+        "the unified program's new projection differs from the new version in function f; refusing to write it:
+  function f (first difference at line 5 of its optimised IR):
+    new version:
+        %5 = add nsw i32 %4, 1
+        ret i32 %5
+      }
+    new projection:
+        %5 = add nsw i32 %4, 2
+        ret i32 %5
+      }
+    (f is merged as two whole functions behind a dispatcher: its finer merge's new projection does not compile (why))"
+    );
 }
