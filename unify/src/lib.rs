@@ -7,7 +7,8 @@
 //! result ([`check`]): each projection of the unified file must compile to the same optimised
 //! LLVM IR as its input. A function whose finer merge fails the check is merged again as two
 //! whole functions behind a dispatcher; if the check still fails, or a change cannot be
-//! expressed at all, [`unify`] returns an error naming the lines, and nothing is written.
+//! expressed at all, [`unify`] returns an error naming the lines (of a check, each differing
+//! definition's first differing IR lines), and nothing is written.
 //! [`project`] goes the other way: from an annotated program to either version's source.
 
 pub mod align;
