@@ -135,9 +135,11 @@ pub enum Command {
     /// and, where a function changed in ways no statement-level form expresses (a local's type),
     /// both whole bodies as two renamed functions behind a dispatcher. Comments and directives
     /// are kept. Every output is checked: each projection of the unified file is compiled with
-    /// clang-15 -O2 and must give the same LLVM IR as its input; nothing is written otherwise.
-    /// A change no annotation expresses (a macro's definition, a global's initialiser, a
-    /// function's signature) is reported with its line.
+    /// clang-15 -O2 and must give the same LLVM IR as its input; nothing is written otherwise
+    /// (in tree form, no tree), and the refusal shows each definition's first differing IR
+    /// lines. A change no annotation expresses (a macro's definition, a global's initialiser, a
+    /// function's signature) is reported with its line. --keep-attempts DIR keeps every merge
+    /// the check was given, with its verdict.
     ///
     ///   penumbra unify old.c new.c -o unified.c && penumbra shadow unified.c --replay
     ///   penumbra unify --old A/ --new B/ --out U/ -I src -I lib   # every changed .c/.h file
@@ -170,7 +172,8 @@ pub struct UnifyArgs {
     /// The checkout --git reads.
     #[arg(long, value_name = "DIR", default_value = ".", requires = "git")]
     pub repo: PathBuf,
-    /// Include directory for the check's compilations (relative to each tree in tree form).
+    /// Include directory for the check's compilations (relative to the current directory, or
+    /// to each tree in tree form).
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
     /// Macro definition for the check's compilations.
@@ -182,6 +185,12 @@ pub struct UnifyArgs {
     /// Print what was done as JSON (files, notes, whole functions).
     #[arg(long)]
     pub json: bool,
+    /// Keep every attempt in DIR, to see why a function was merged whole or the merge refused:
+    /// attempt-N.c (the unified text the check was given) and attempt-N.txt (its verdict),
+    /// under DIR/<file>/ in tree form. The environment variable PENUMBRA_UNIFY_ATTEMPTS=DIR
+    /// does the same.
+    #[arg(long, value_name = "DIR")]
+    pub keep_attempts: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@
 use crate::cli::{ProjectArgs, ProjectVersion, UnifyArgs};
 use anyhow::{bail, Context, Result};
 use penumbra_unify::check::{compiler_for, keep_alive, Compiler};
-use penumbra_unify::{unify, Unified};
+use penumbra_unify::{unify_with, Options, Unified};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -41,7 +41,8 @@ pub fn run(args: &UnifyArgs) -> Result<ExitCode> {
     let mut old_compiler = compiler_for(Some(old), flags.clone());
     old_compiler.file_name = name;
     let new_compiler = compiler_for(Some(new), flags);
-    let unified = unify(&old_text, &new_text, [&old_compiler, &new_compiler])
+    let options = Options { keep_attempts: keep_attempts(args) };
+    let unified = unify_with(&old_text, &new_text, [&old_compiler, &new_compiler], &options)
         .map_err(|e| anyhow::anyhow!("cannot unify {} and {}: {e}", old.display(), new.display()))?;
     report_notes(&new.display().to_string(), &unified);
     write_file(&args.out, &unified.text)?;
@@ -61,13 +62,19 @@ pub fn run(args: &UnifyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The check's clang flags; in tree form, relative include directories are taken inside `root`.
+/// Where to keep the attempts: --keep-attempts, else $PENUMBRA_UNIFY_ATTEMPTS.
+fn keep_attempts(args: &UnifyArgs) -> Option<PathBuf> {
+    args.keep_attempts.clone().or_else(|| std::env::var_os("PENUMBRA_UNIFY_ATTEMPTS").map(PathBuf::from))
+}
+
+/// The check's clang flags; relative include directories are taken inside `root` in tree form,
+/// else in the current directory (the check compiles elsewhere).
 fn flags(args: &UnifyArgs, root: Option<&Path>) -> Vec<String> {
     let mut out = Vec::new();
     for dir in &args.include {
         let dir = match root {
             Some(root) if dir.is_relative() => root.join(dir),
-            _ => dir.clone(),
+            _ => std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
         };
         out.push(format!("-I{}", dir.display()));
     }
@@ -85,13 +92,25 @@ fn unify_trees(args: &UnifyArgs, old_root: &Path, new_root: &Path) -> Result<Exi
     if args.out.exists() && std::fs::read_dir(&args.out).map(|mut d| d.next().is_some()).unwrap_or(true) {
         bail!("{} exists and is not empty: give a new directory for the unified tree", args.out.display());
     }
+    // The tree is written beside its place and moved there once every file is unified, so a
+    // refusal (or an error) leaves no partial tree behind.
+    let parent = args.out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".penumbra-unify-")
+        // As create_dir_all would make it (the umask applies), not a private temporary's 0700.
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777))
+        .tempdir_in(parent)
+        .with_context(|| format!("cannot create a directory in {}", parent.display()))?;
+    let out_root = staging.path();
+    let attempts = keep_attempts(args);
     let old_files = files_under(old_root)?;
     let new_files = files_under(new_root)?;
     let mut reports = Vec::new();
     let mut failed = Vec::new();
     let (old_flags, new_flags) = (flags(args, Some(old_root)), flags(args, Some(new_root)));
     for rel in &new_files {
-        let (old_path, new_path, out_path) = (old_root.join(rel), new_root.join(rel), args.out.join(rel));
+        let (old_path, new_path, out_path) = (old_root.join(rel), new_root.join(rel), out_root.join(rel));
         let new_bytes = std::fs::read(&new_path).with_context(|| format!("cannot read {}", new_path.display()))?;
         let old_bytes = if old_files.contains(rel) { Some(std::fs::read(&old_path)?) } else { None };
         let is_c = matches!(rel.extension().and_then(|e| e.to_str()), Some("c" | "h"));
@@ -116,7 +135,8 @@ fn unify_trees(args: &UnifyArgs, old_root: &Path, new_root: &Path) -> Result<Exi
                     new_compiler.epilogue = keep_alive(&new_text);
                 }
                 old_compiler.file_name = new_compiler.file_name.clone();
-                match unify(&old_text, &new_text, [&old_compiler, &new_compiler]) {
+                let options = Options { keep_attempts: attempts.as_ref().map(|dir| dir.join(rel)) };
+                match unify_with(&old_text, &new_text, [&old_compiler, &new_compiler], &options) {
                     Ok(unified) => {
                         report_notes(&name, &unified);
                         write_file(&out_path, &unified.text)?;
@@ -141,14 +161,23 @@ fn unify_trees(args: &UnifyArgs, old_root: &Path, new_root: &Path) -> Result<Exi
     }
     for rel in old_files.iter().filter(|r| !new_files.contains(*r)) {
         eprintln!("penumbra: note: {} exists only in the old tree: copied", rel.display());
-        copy_file(&old_root.join(rel), &args.out.join(rel))?;
+        copy_file(&old_root.join(rel), &out_root.join(rel))?;
         reports.push(file_json(&rel.display().to_string(), "old-only", None));
     }
     if args.json {
         println!("{}", serde_json::json!({ "files": reports, "failed": failed }));
     }
     if !failed.is_empty() {
-        bail!("{} file(s) could not be unified (not written):\n{}", failed.len(), failed.join("\n"));
+        bail!("{} file(s) could not be unified (no tree written):\n{}", failed.len(), failed.join("\n"));
+    }
+    if args.out.exists() {
+        // Empty (checked above): the staged tree takes its place.
+        std::fs::remove_dir(&args.out).with_context(|| format!("cannot replace {}", args.out.display()))?;
+    }
+    let staged = staging.keep();
+    if let Err(error) = std::fs::rename(&staged, &args.out) {
+        let _ = std::fs::remove_dir_all(&staged);
+        bail!("cannot move the unified tree to {}: {error}", args.out.display());
     }
     eprintln!("penumbra: unified tree written to {}", args.out.display());
     Ok(ExitCode::SUCCESS)

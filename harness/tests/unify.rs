@@ -119,22 +119,7 @@ fn a_tree_is_unified_file_by_file_and_the_rest_is_copied() {
 fn two_git_revisions_are_unified_as_two_trees() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
-    write_tree(&repo, &[("lib.h", LIB_H), ("lib.c", LIB_OLD)]);
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .arg("-C")
-            .arg(&repo)
-            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
-            .args(args)
-            .output()
-            .expect("run git");
-        assert!(status.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&status.stderr));
-    };
-    git(&["init", "-q"]);
-    git(&["add", "."]);
-    git(&["commit", "-qm", "old"]);
-    std::fs::write(repo.join("lib.c"), LIB_NEW).unwrap();
-    git(&["commit", "-qam", "new"]);
+    two_commits(&repo, &[("lib.h", LIB_H), ("lib.c", LIB_OLD)], &[("lib.c", LIB_NEW)]);
     let out = dir.path().join("out");
     let run = penumbra([
         "unify".as_ref(),
@@ -152,6 +137,119 @@ fn two_git_revisions_are_unified_as_two_trees() {
         "#include \"lib.h\"\n#include \"penumbra.h\"\nint limit(void) { return change(5, 7); }\n"
     );
     assert!(!out.join(".git").exists());
+}
+
+/// A git checkout at `repo` with two commits: `old` files, then `new` files written over them.
+fn two_commits(repo: &Path, old: &[(&str, &str)], new: &[(&str, &str)]) {
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(repo)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .output()
+            .expect("run git");
+        assert!(status.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&status.stderr));
+    };
+    write_tree(repo, old);
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "old"]);
+    write_tree(repo, new);
+    git(&["commit", "-qam", "new"]);
+}
+
+#[test]
+fn a_refused_file_leaves_no_tree_behind() {
+    // a.c unifies (and was written before b.c was refused), b.c changes a macro.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let macro_old = "#define N 3\nint f(void) { return N; }\n";
+    two_commits(
+        &repo,
+        &[("a.c", LIB_OLD), ("lib.h", LIB_H), ("b.c", macro_old)],
+        &[("a.c", LIB_NEW), ("b.c", &macro_old.replace('3', "4"))],
+    );
+    let out = dir.path().join("out");
+    let mut args: Vec<&std::ffi::OsStr> = vec!["unify".as_ref(), "--git".as_ref(), "HEAD~1".as_ref()];
+    args.extend(["HEAD".as_ref(), "--repo".as_ref(), repo.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    let run = penumbra(&args);
+    run.assert_status(2);
+    run.assert_no_panic();
+    assert!(!out.exists(), "a refusal leaves no tree");
+    assert!(
+        run.stderr.contains(
+            "1 file(s) could not be unified (no tree written):\nb.c: the change cannot be expressed in one program:\n  line 1: the definition of macro `N` changed"
+        ),
+        "{}",
+        run.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("repo")], "nothing staged is left beside it");
+    // An empty directory given as --out stays as it was.
+    std::fs::create_dir(&out).unwrap();
+    penumbra(&args).assert_status(2);
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+}
+
+/// A pair whose finer merge clang rejects (`change` cannot initialise an array), so the
+/// function is merged whole at the second attempt.
+const ARRAY_OLD: &str = "int f(int i) {\n  char s[] = \"ab\";\n  return s[i];\n}\n";
+
+fn unify_array_pair(dir: &Path, extra: &[&str], env: Option<&Path>) -> crate::support::Output {
+    std::fs::write(dir.join("old.c"), ARRAY_OLD).unwrap();
+    std::fs::write(dir.join("new.c"), ARRAY_OLD.replace("\"ab\"", "\"abc\"")).unwrap();
+    let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
+    cmd.current_dir(dir).args(["unify", "old.c", "new.c", "-o", "u.c"]).args(extra);
+    cmd.env_remove("PENUMBRA_UNIFY_ATTEMPTS");
+    if let Some(env) = env {
+        cmd.env("PENUMBRA_UNIFY_ATTEMPTS", env);
+    }
+    crate::support::run_command(cmd)
+}
+
+#[test]
+fn keep_attempts_writes_every_attempt_and_its_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    // Relative to the current directory, like every path on the command line.
+    unify_array_pair(dir.path(), &["--keep-attempts", "attempts"], None).assert_status(0);
+    let read = |name: &str| std::fs::read_to_string(dir.path().join("attempts").join(name)).unwrap();
+    assert_eq!(
+        read("attempt-0.c"),
+        "#include \"penumbra.h\"\nint f(int i) {\n  char s[] = change(\"ab\", \"abc\");\n  return s[i];\n}\n"
+    );
+    assert_eq!(
+        read("attempt-0.txt"),
+        "refused; kept whole for the next attempt:\nf: the symbolic build rejects its finer merge (array initializer must be an initializer list or string literal)\n"
+    );
+    assert_eq!(read("attempt-1.c"), std::fs::read_to_string(dir.path().join("u.c")).unwrap());
+    assert_eq!(read("attempt-1.txt"), "accepted\n");
+    let mut names: Vec<_> =
+        std::fs::read_dir(dir.path().join("attempts")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["attempt-0.c", "attempt-0.txt", "attempt-1.c", "attempt-1.txt"]);
+    // The environment variable is an alias of the flag.
+    let other = tempfile::tempdir().unwrap();
+    unify_array_pair(other.path(), &[], Some(&dir.path().join("from-env"))).assert_status(0);
+    assert_eq!(std::fs::read_to_string(dir.path().join("from-env/attempt-1.txt")).unwrap(), "accepted\n");
+    // Without either, nothing is kept.
+    let plain = tempfile::tempdir().unwrap();
+    unify_array_pair(plain.path(), &[], None).assert_status(0);
+    let names: Vec<_> = std::fs::read_dir(plain.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+}
+
+#[test]
+fn relative_include_directories_are_the_current_directorys() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &[("inc/lib.h", LIB_H), ("v1/lib.c", LIB_OLD), ("v2/lib.c", LIB_NEW)]);
+    let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
+    cmd.current_dir(dir.path()).args(["unify", "v1/lib.c", "v2/lib.c", "-o", "u.c", "-I", "inc"]);
+    crate::support::run_command(cmd).assert_status(0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("u.c")).unwrap(),
+        "#include \"lib.h\"\n#include \"penumbra.h\"\nint limit(void) { return change(5, 7); }\n"
+    );
 }
 
 /// Complete shadow execution's diff-path count (budgeted; `None` if a budget stopped it).

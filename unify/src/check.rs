@@ -44,9 +44,12 @@ pub fn keep_alive(text: &str) -> String {
     out
 }
 
-/// The symbolic `change` with a compile-time check that it converts neither operand.
+/// The symbolic `change` with a compile-time check that it converts neither operand; a
+/// `change` whose value only counts as true or false ([`truth_changes_marked`]) compares its
+/// operands' truth, which the common type keeps.
 const TYPED_CHANGE: &str = r#"
 #undef penumbra_change
+#define __penumbra_truth_change(old, new) penumbra_change(!!(old), !!(new))
 #define __penumbra_keeps_type(all, one)                                                           \
   (__builtin_types_compatible_p(__typeof__(all), __typeof__(0 ? (one) : (one))) ||                \
    __builtin_types_compatible_p(__typeof__(0 ? (one) : (one)), void *))
@@ -63,10 +66,54 @@ const TYPED_CHANGE: &str = r#"
 /// What one version's comparison found.
 #[derive(Debug, Default)]
 pub struct Comparison {
-    /// Definitions of the input the projection defines differently (or not at all).
-    pub differing: Vec<String>,
+    /// Definitions of the input the projection defines differently (or not at all), and
+    /// constructors or destructors only the projection has.
+    pub differing: Vec<Difference>,
     /// Definitions the projection has and the input does not.
     pub extra: Vec<String>,
+}
+
+/// How many IR lines of each side a [`Difference`] keeps.
+const SHOWN_LINES: usize = 4;
+
+/// A definition the projection has otherwise than its input, by the first lines where the
+/// two differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `function f` or `global g`.
+    pub name: String,
+    /// The 1-based line of the definition's normalised IR where the two first differ.
+    pub line: usize,
+    /// The input's lines from there, a few (none: the input does not define it).
+    pub input: Vec<String>,
+    /// The projection's lines from there, a few (none: the projection does not define it).
+    pub projection: Vec<String>,
+}
+
+impl Difference {
+    fn between(name: &str, input: Option<&String>, projection: Option<&String>) -> Difference {
+        fn lines(def: Option<&String>) -> Vec<&str> {
+            def.map_or_else(Vec::new, |d| d.lines().collect())
+        }
+        let (input, projection) = (lines(input), lines(projection));
+        let first = input.iter().zip(&projection).take_while(|(a, b)| a == b).count();
+        let from = |lines: &[&str]| lines.iter().skip(first).take(SHOWN_LINES).map(|l| shortened(l)).collect();
+        Difference { name: name.to_string(), line: first + 1, input: from(&input), projection: from(&projection) }
+    }
+
+    /// The function's name, for a function.
+    pub fn function(&self) -> Option<&str> {
+        self.name.strip_prefix("function ")
+    }
+}
+
+/// An IR line cut to a readable length (a string constant's can be kilobytes).
+fn shortened(line: &str) -> String {
+    const MAX: usize = 160;
+    match line.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    }
 }
 
 impl Compiler {
@@ -88,8 +135,13 @@ impl Compiler {
     /// excepted: it converts without loss). Clang cannot tell an enumeration from its
     /// underlying type, so an enumerator (`int`) against an enumeration-typed call (`unsigned`)
     /// fails too, and its function is kept whole: coarser, never wrong.
+    ///
+    /// Where only the truth of a `change` counts (a condition, an operand of `!`, `&&`, `||`:
+    /// `if (change(1, n))` with a `size_t n`, Shadow's guard for a newly guarded statement),
+    /// the conversion to the common type keeps each operand's truth, so the operands' types
+    /// may differ there: the assertion is made on their truth values instead.
     pub fn symbolic_build_compiles(&self, text: &str) -> Result<(), CheckError> {
-        self.clang_with(text, None, &["-fsyntax-only"], TYPED_CHANGE).map(|_| ())
+        self.clang_with(&truth_changes_marked(text), None, &["-fsyntax-only"], TYPED_CHANGE).map(|_| ())
     }
 
     fn clang(&self, text: &str, define: Option<&str>, mode: &[&str]) -> Result<String, CheckError> {
@@ -137,18 +189,47 @@ impl Compiler {
     }
 }
 
+/// `text` with each `change` whose value only counts as true or false called
+/// `__penumbra_truth_change` (same lines, so clang's errors still name the unified file's).
+fn truth_changes_marked(text: &str) -> String {
+    let src = crate::syntax::Source::parse(text);
+    let mut callees = Vec::new();
+    let mut stack = vec![src.root()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "call_expression" && crate::context::is_truth_value(node) {
+            if let Some(callee) = node.child_by_field_name("function") {
+                if crate::project::CHANGE_NAMES.contains(&src.text(callee)) {
+                    callees.push(callee.byte_range());
+                }
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    callees.sort_by_key(|r| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for callee in callees {
+        out.push_str(&text[at..callee.start]);
+        out.push_str("__penumbra_truth_change");
+        at = callee.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 /// Compares the IR of a projection with that of its input.
 pub fn compare(input: &BTreeMap<String, String>, projection: &BTreeMap<String, String>) -> Comparison {
     let mut out = Comparison::default();
     for (name, def) in input {
         if projection.get(name) != Some(def) {
-            out.differing.push(name.clone());
+            out.differing.push(Difference::between(name, Some(def), projection.get(name)));
         }
     }
-    for name in projection.keys().filter(|k| !input.contains_key(*k)) {
+    for (name, def) in projection.iter().filter(|(k, _)| !input.contains_key(*k)) {
         // Constructors and destructors run whether or not anything calls them.
         if name.starts_with("global llvm.global_ctors") || name.starts_with("global llvm.global_dtors") {
-            out.differing.push(name.clone());
+            out.differing.push(Difference::between(name, None, Some(def)));
         } else {
             out.extra.push(name.clone());
         }

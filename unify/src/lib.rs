@@ -7,7 +7,8 @@
 //! result ([`check`]): each projection of the unified file must compile to the same optimised
 //! LLVM IR as its input. A function whose finer merge fails the check is merged again as two
 //! whole functions behind a dispatcher; if the check still fails, or a change cannot be
-//! expressed at all, [`unify`] returns an error naming the lines, and nothing is written.
+//! expressed at all, [`unify`] returns an error naming the lines (of a check, each differing
+//! definition's first differing IR lines), and nothing is written.
 //! [`project`] goes the other way: from an annotated program to either version's source.
 
 pub mod align;
@@ -21,6 +22,7 @@ pub mod syntax;
 
 use rustc_hash::FxHashMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// Something the user should know about a unified file (a coarser form chosen, both versions of
 /// an include kept).
@@ -75,12 +77,53 @@ pub enum UnifyError {
         "the unified program's {which} build does not compile (even with the functions it names kept whole): {error}"
     )]
     ProjectionDoesNotCompile { which: &'static str, error: CheckError },
-    #[error("the unified program's {which} projection differs from the {which} version in {}; refusing to write it", .differing.join(", "))]
-    CheckFailed { which: &'static str, differing: Vec<String> },
+    #[error(
+        "the unified program's {which} projection differs from the {which} version in {}; refusing to write it:\n{}",
+        .differing.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
+        differences(which, differing, kept_whole)
+    )]
+    CheckFailed {
+        which: &'static str,
+        differing: Vec<check::Difference>,
+        /// The differing functions merged as two whole bodies, with why their finer merge was not kept.
+        kept_whole: Vec<(String, String)>,
+    },
+    #[error("cannot keep the attempts in {}: {error}", .path.display())]
+    KeepAttempts { path: PathBuf, error: std::io::Error },
 }
 
 fn list(reasons: &[Reason]) -> String {
     reasons.iter().map(|r| format!("  {r}")).collect::<Vec<_>>().join("\n")
+}
+
+/// Each difference's first differing IR lines, input against projection, and why a function
+/// that differs is merged whole.
+fn differences(which: &str, differing: &[check::Difference], kept_whole: &[(String, String)]) -> String {
+    let side = |label: String, lines: &[String]| {
+        if lines.is_empty() {
+            format!("    {label}: (no such definition)")
+        } else {
+            format!("    {label}:\n{}", lines.iter().map(|l| format!("      {l}")).collect::<Vec<_>>().join("\n"))
+        }
+    };
+    let mut out = Vec::new();
+    for d in differing {
+        out.push(format!("  {} (first difference at line {} of its optimised IR):", d.name, d.line));
+        out.push(side(format!("{which} version"), &d.input));
+        out.push(side(format!("{which} projection"), &d.projection));
+        if let Some((name, why)) = kept_whole.iter().find(|(name, _)| Some(name.as_str()) == d.function()) {
+            out.push(format!("    ({name} is merged as two whole functions behind a dispatcher: {why})"));
+        }
+    }
+    out.join("\n")
+}
+
+/// How [`unify_with`] works beyond its inputs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A directory to keep every attempt in, for whoever debugs a refusal or a coarse merge:
+    /// `attempt-N.c` (the unified text the check was given) and `attempt-N.txt` (its verdict).
+    pub keep_attempts: Option<PathBuf>,
 }
 
 /// A checked unified program.
@@ -97,6 +140,17 @@ pub struct Unified {
 /// Unifies `old` and `new` (the texts of one C file's two versions); `compilers` compile the
 /// old and the new version (and the unified file's projection on each) for the check.
 pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<Unified, UnifyError> {
+    unify_with(old, new, compilers, &Options::default())
+}
+
+/// [`unify`], with `options`.
+pub fn unify_with(
+    old: &str,
+    new: &str,
+    compilers: [&check::Compiler; 2],
+    options: &Options,
+) -> Result<Unified, UnifyError> {
+    let attempts = options.keep_attempts.as_deref().map(Attempts::new).transpose()?;
     let (old_src, new_src) = (syntax::Source::parse(old), syntax::Source::parse(new));
     let inputs = [
         compilers[0].ir(old, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "old", error })?,
@@ -104,56 +158,108 @@ pub fn unify(old: &str, new: &str, compilers: [&check::Compiler; 2]) -> Result<U
     ];
     // Functions to keep whole, with why (the check's finding on their finer merge).
     let mut whole: FxHashMap<String, String> = FxHashMap::default();
-    'attempt: loop {
-        let mut merger = merge::Merger::new(&old_src, &new_src, &whole);
-        let body = merger.translation_unit();
-        if !merger.reasons.is_empty() {
-            return Err(UnifyError::Inexpressible(merger.reasons));
-        }
-        let text = with_penumbra_header(&body);
-        // Every attempt, for whoever debugs a refusal or a coarse merge (not a user setting).
-        if let Some(dir) = std::env::var_os("PENUMBRA_UNIFY_ATTEMPTS") {
-            let _ = std::fs::write(std::path::Path::new(&dir).join(format!("attempt-{}.c", whole.len())), &text);
-        }
-        let notes = merger.notes;
-        let mut extra: [Vec<String>; 2] = Default::default();
-        if let Err(error) = compilers[1].symbolic_build_compiles(&text) {
-            let why = format!("the symbolic build rejects its finer merge ({})", first_error(&error));
-            if !keep_whole(&mut whole, functions_at_errors(&text, &error), &why) {
-                return Err(UnifyError::ProjectionDoesNotCompile { which: "symbolic", error });
-            }
-            continue;
-        }
-        for (index, which) in ["old", "new"].into_iter().enumerate() {
-            let projection = match compilers[index].ir(&text, Some(index)) {
-                Ok(ir) => ir,
-                Err(error) => {
-                    // A finer merge clang rejects (a `change` where the language wants a constant
-                    // or an lvalue the grammar did not show): keep the functions it names whole.
-                    let why =
-                        format!("its finer merge's {which} projection does not compile ({})", first_error(&error));
-                    if !keep_whole(&mut whole, functions_at_errors(&text, &error), &why) {
-                        return Err(UnifyError::ProjectionDoesNotCompile { which, error });
-                    }
-                    continue 'attempt;
+    // Each attempt that does not end keeps one more function whole: there are finitely many.
+    let mut attempt = 0;
+    loop {
+        let verdict = check_attempt(&old_src, &new_src, compilers, &inputs, &mut whole, attempt, attempts.as_ref());
+        if let Some(attempts) = &attempts {
+            let text = match &verdict {
+                Ok(Some(_)) => "accepted\n".to_string(),
+                Ok(None) => {
+                    let mut kept: Vec<String> = whole.iter().map(|(f, why)| format!("{f}: {why}")).collect();
+                    kept.sort();
+                    format!("refused; kept whole for the next attempt:\n{}\n", kept.join("\n"))
                 }
+                Err(error) => format!("refused: {error}\n"),
             };
-            let comparison = check::compare(&inputs[index], &projection);
-            let functions: Vec<String> =
-                comparison.differing.iter().filter_map(|d| d.strip_prefix("function ")).map(str::to_string).collect();
-            let why = format!("its finer merge's {which} projection compiles to other code than the {which} version");
-            if comparison.differing.len() == functions.len() && keep_whole(&mut whole, functions, &why) {
-                continue 'attempt;
-            }
-            if !comparison.differing.is_empty() {
-                return Err(UnifyError::CheckFailed { which, differing: comparison.differing });
-            }
-            extra[index] = comparison.extra;
+            attempts.write(attempt, "txt", &text)?;
         }
-        let mut whole_functions: Vec<String> = whole.into_keys().collect();
-        whole_functions.sort();
-        return Ok(Unified { text, notes, whole_functions, extra });
+        if let Some(unified) = verdict? {
+            return Ok(unified);
+        }
+        attempt += 1;
     }
+}
+
+/// Attempts kept for debugging.
+struct Attempts(PathBuf);
+
+impl Attempts {
+    fn new(dir: &Path) -> Result<Attempts, UnifyError> {
+        std::fs::create_dir_all(dir).map_err(|error| UnifyError::KeepAttempts { path: dir.to_path_buf(), error })?;
+        Ok(Attempts(dir.to_path_buf()))
+    }
+
+    fn write(&self, attempt: usize, extension: &str, text: &str) -> Result<(), UnifyError> {
+        let path = self.0.join(format!("attempt-{attempt}.{extension}"));
+        std::fs::write(&path, text).map_err(|error| UnifyError::KeepAttempts { path, error })
+    }
+}
+
+/// One merge, with the functions `whole` names kept whole, and its check: the checked program,
+/// or None where the check found functions to keep whole as well (added to `whole`), or why
+/// no merge can pass.
+fn check_attempt(
+    old_src: &syntax::Source,
+    new_src: &syntax::Source,
+    compilers: [&check::Compiler; 2],
+    inputs: &[std::collections::BTreeMap<String, String>; 2],
+    whole: &mut FxHashMap<String, String>,
+    attempt: usize,
+    attempts: Option<&Attempts>,
+) -> Result<Option<Unified>, UnifyError> {
+    let mut merger = merge::Merger::new(old_src, new_src, whole);
+    let body = merger.translation_unit();
+    if !merger.reasons.is_empty() {
+        return Err(UnifyError::Inexpressible(merger.reasons));
+    }
+    let text = with_penumbra_header(&body);
+    if let Some(attempts) = attempts {
+        attempts.write(attempt, "c", &text)?;
+    }
+    let notes = merger.notes;
+    let mut extra: [Vec<String>; 2] = Default::default();
+    if let Err(error) = compilers[1].symbolic_build_compiles(&text) {
+        let why = format!("the symbolic build rejects its finer merge ({})", first_error(&error));
+        if !keep_whole(whole, functions_at_errors(&text, &error), &why) {
+            return Err(UnifyError::ProjectionDoesNotCompile { which: "symbolic", error });
+        }
+        return Ok(None);
+    }
+    for (index, which) in ["old", "new"].into_iter().enumerate() {
+        let projection = match compilers[index].ir(&text, Some(index)) {
+            Ok(ir) => ir,
+            Err(error) => {
+                // A finer merge clang rejects (a `change` where the language wants a constant
+                // or an lvalue the grammar did not show): keep the functions it names whole.
+                let why = format!("its finer merge's {which} projection does not compile ({})", first_error(&error));
+                if !keep_whole(whole, functions_at_errors(&text, &error), &why) {
+                    return Err(UnifyError::ProjectionDoesNotCompile { which, error });
+                }
+                return Ok(None);
+            }
+        };
+        let comparison = check::compare(&inputs[index], &projection);
+        let functions: Vec<String> =
+            comparison.differing.iter().filter_map(|d| d.function()).map(str::to_string).collect();
+        let why = format!("its finer merge's {which} projection compiles to other code than the {which} version");
+        if comparison.differing.len() == functions.len() && keep_whole(whole, functions, &why) {
+            return Ok(None);
+        }
+        if !comparison.differing.is_empty() {
+            let kept_whole: Vec<(String, String)> = comparison
+                .differing
+                .iter()
+                .filter_map(|d| d.function())
+                .filter_map(|f| Some((f.to_string(), whole.get(f)?.clone())))
+                .collect();
+            return Err(UnifyError::CheckFailed { which, differing: comparison.differing, kept_whole });
+        }
+        extra[index] = comparison.extra;
+    }
+    let mut whole_functions: Vec<String> = whole.keys().cloned().collect();
+    whole_functions.sort();
+    Ok(Some(Unified { text, notes, whole_functions, extra }))
 }
 
 /// Marks the functions among `names` not yet kept whole as kept whole, for `why`; false if

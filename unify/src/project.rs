@@ -8,7 +8,8 @@
 use crate::syntax::{children, Source};
 use tree_sitter::Node;
 
-const CHANGE_NAMES: [&str; 3] = ["change", "penumbra_change", "klee_change"];
+/// The spellings of `change(old, new)`.
+pub(crate) const CHANGE_NAMES: [&str; 3] = ["change", "penumbra_change", "klee_change"];
 
 /// The projection of `text` on the old (`new == false`) or the new version.
 pub fn project(text: &str, new: bool) -> String {

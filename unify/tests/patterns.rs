@@ -1,7 +1,7 @@
 //! Shadow's annotation patterns, each from a pair of versions to the exact unified text, and
 //! the changes no annotation can express, each refused with its line.
 
-use penumbra_unify::check::{compiler_for, Compiler};
+use penumbra_unify::check::{compare, compiler_for, Compiler};
 use penumbra_unify::{unify, Unified, UnifyError};
 
 fn compiler() -> Compiler {
@@ -202,5 +202,165 @@ fn a_statement_newly_guarded_by_an_if_becomes_a_changed_condition() {
     assert_eq!(
         body(&u),
         "int g(int);\nint f(int x) {\n  if (change(0, x == 0)) { return 0; }\n  else if (x > 9)\n    return 1;\n  else\n    return 2;\n}\nint h(int x) {\n  if (change(1, x > 0)) g(x);\n  if (change(0, x)) g(1);\n  return 0;\n}\n"
+    );
+}
+
+/// The shape of GNU cut's "avoid a redundant heap allocation" (coreutils ec48bead): the new
+/// version guards an allocation and a test with a `size_t`, so the guards are `change(1, n)`.
+const CUT_OLD: &str = r#"#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct range_pair { size_t lo, hi; };
+static size_t max_range_endpoint;
+static size_t eol_range_start;
+static unsigned char *printable_field;
+static bool complement;
+
+static void mark_printable_field (size_t i) {
+  printable_field[i / 8] |= (1 << (i % 8));
+}
+
+static bool is_printable_field (size_t i) {
+  return (printable_field[i / 8] >> (i % 8)) & 1;
+}
+
+void mark_range_start (size_t i);
+void *xzalloc (size_t n);
+
+void set_fields (struct range_pair *rp, size_t n_rp, bool output_delimiter_specified) {
+  max_range_endpoint = 0;
+  for (size_t i = 0; i < n_rp; i++)
+    if (rp[i].hi > max_range_endpoint)
+      max_range_endpoint = rp[i].hi;
+  if (max_range_endpoint < eol_range_start)
+    max_range_endpoint = eol_range_start;
+
+  /* One bit per field up to the largest bound.  */
+
+  printable_field = xzalloc (max_range_endpoint / CHAR_BIT + 1);
+  for (size_t i = 0; i < n_rp; i++) {
+    if (eol_range_start && eol_range_start <= rp[i].lo)
+      continue;
+    size_t rsi_candidate = complement ? rp[i].hi + 1 : rp[i].lo;
+    if (output_delimiter_specified && !is_printable_field (rsi_candidate))
+      mark_range_start (rsi_candidate);
+    for (size_t j = rp[i].lo; j <= rp[i].hi; j++)
+      mark_printable_field (j);
+  }
+  if (output_delimiter_specified && !complement
+      && eol_range_start && !is_printable_field (eol_range_start))
+    mark_range_start (eol_range_start);
+}
+"#;
+
+/// `text` with `from` (which it must hold) replaced by `to`.
+fn edited(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from:?} not in the text");
+    text.replacen(from, to, 1)
+}
+
+const CUT_GROWS: &str = "  if (max_range_endpoint < eol_range_start)\n    max_range_endpoint = eol_range_start;\n";
+const CUT_ALLOCATES: &str = "  printable_field = xzalloc";
+const CUT_TESTS: &str = "      && eol_range_start && !is_printable_field";
+
+fn cut_new() -> String {
+    let text = edited(CUT_OLD, CUT_GROWS, "");
+    let text = edited(&text, CUT_ALLOCATES, "  if (max_range_endpoint)\n    printable_field = xzalloc");
+    edited(&text, CUT_TESTS, "      && eol_range_start\n      && max_range_endpoint && !is_printable_field")
+}
+
+#[test]
+fn a_guard_of_another_type_than_int_keeps_the_fine_merge() {
+    // The symbolic build's type check refused `change(1, max_range_endpoint)` (int against
+    // size_t) although only its truth counts, and the whole-function fallback's IR differs in
+    // block order, so unify refused a merge whose projections compile to their inputs' IR.
+    let u = unified(CUT_OLD, &cut_new());
+    let expected = edited(CUT_OLD, "#include <stddef.h>\n", "#include <stddef.h>\n#include \"penumbra.h\"\n");
+    let expected = edited(
+        &expected,
+        CUT_GROWS,
+        "  if (penumbra_execute(OLD)) {\n    if (max_range_endpoint < eol_range_start)\n    max_range_endpoint = eol_range_start;\n  }\n",
+    );
+    let expected = edited(&expected, CUT_ALLOCATES, "  if (change(1, max_range_endpoint)) printable_field = xzalloc");
+    let expected = edited(
+        &expected,
+        CUT_TESTS,
+        "      && eol_range_start\n      && change(1, max_range_endpoint) && !is_printable_field",
+    );
+    assert_eq!(u.text, expected);
+    assert!(u.whole_functions.is_empty() && u.notes.is_empty(), "{:?} {:?}", u.whole_functions, u.notes);
+}
+
+#[test]
+fn a_truth_value_of_another_type_is_a_changed_condition_and_a_value_of_another_type_is_not() {
+    let u = unified(
+        "int f(unsigned long n, int x) {\n  if (x)\n    return 1;\n  return !x;\n}\n",
+        "int f(unsigned long n, int x) {\n  if (n)\n    return 1;\n  return !n;\n}\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int f(unsigned long n, int x) {\n  if (change(x, n))\n    return 1;\n  return !change(x, n);\n}\n"
+    );
+    assert!(u.whole_functions.is_empty());
+    // As a value, `2` and `2L` differ (the symbolic build would compute the old version in
+    // long): the function is kept whole.
+    let u = unified("long f(int x) {\n  return x * 2;\n}\n", "long f(int x) {\n  return x * 2L;\n}\n");
+    assert_eq!(u.whole_functions, vec!["f".to_string()]);
+    assert_eq!(u.notes[0].message, "`f` is kept as two whole functions (f__penumbra_old, f__penumbra_new) behind a dispatcher: the symbolic build rejects its finer merge (the operands of change() differ in type)");
+}
+
+#[test]
+fn a_refusal_shows_the_first_differing_ir_lines() {
+    // A constructor only the new version has would run in the old projection too.
+    let c = compiler();
+    let error = unify(
+        "int counter;\nint f(void) { return counter; }\n",
+        "int counter;\n__attribute__((constructor)) static void start(void) { counter = 5; }\nint f(void) { return counter; }\n",
+        [&c, &c],
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the unified program's old projection differs from the old version in global counter, global llvm.global_ctors; refusing to write it:
+  global counter (first difference at line 1 of its optimised IR):
+    old version:
+      @counter = dso_local local_unnamed_addr global i32 0, align 4
+    old projection:
+      @counter = dso_local local_unnamed_addr global i32 5, align 4
+  global llvm.global_ctors (first difference at line 1 of its optimised IR):
+    old version: (no such definition)
+    old projection:
+      @llvm.global_ctors = appending global [0 x { i32, ptr, ptr }] zeroinitializer"
+    );
+}
+
+#[test]
+fn a_differing_function_is_shown_from_its_first_differing_line_with_why_it_is_whole() {
+    let c = compiler();
+    let ir = |text: &str| c.ir(text, None).unwrap_or_else(|e| panic!("{e}"));
+    let input = ir("int f(int x) {\n  if (x > 3)\n    x = x * 3;\n  return x + 1;\n}\n");
+    let projection = ir("int f(int x) {\n  if (x > 3)\n    x = x * 3;\n  return x + 2;\n}\n");
+    let differing = compare(&input, &projection).differing;
+    assert_eq!(differing.len(), 1);
+    assert_eq!(differing[0].name, "function f");
+    let error = UnifyError::CheckFailed {
+        which: "new",
+        differing,
+        kept_whole: vec![("f".to_string(), "its finer merge's new projection does not compile (why)".to_string())],
+    };
+    assert_eq!(
+        error.to_string(),
+        "the unified program's new projection differs from the new version in function f; refusing to write it:
+  function f (first difference at line 5 of its optimised IR):
+    new version:
+        %5 = add nsw i32 %4, 1
+        ret i32 %5
+      }
+    new projection:
+        %5 = add nsw i32 %4, 2
+        ret i32 %5
+      }
+    (f is merged as two whole functions behind a dispatcher: its finer merge's new projection does not compile (why))"
     );
 }
