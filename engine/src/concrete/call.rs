@@ -111,7 +111,9 @@ impl<'a> Interp<'a> {
             _ => libc::call(&mut self.machine, model, name, &self.scratch),
         };
         if !self.machine.observed.is_empty() {
-            self.record_outputs(cur.func, inst);
+            // Output inside the C library linked in as code (musl's exit status, at its
+            // `exit_group`) is the program's call's, as the symbolic engine places it.
+            self.record_outputs(site_func, site);
         }
         let value = value?;
         if let Some((r, ty)) = Self::result_type(cur, inst) {

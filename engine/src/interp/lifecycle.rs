@@ -23,7 +23,7 @@ impl Context<'_> {
                 }));
                 self.push_bottom(st, first, args);
             }
-            None => self.push_bottom(st, prog.main, args),
+            None => self.push_bottom(st, prog.entry.main, args),
         }
     }
 
@@ -42,7 +42,7 @@ impl Context<'_> {
                     }
                     None => {
                         life.phase = Phase::Main;
-                        prog.main
+                        prog.entry.main
                     }
                 };
                 self.push_bottom(st, func, &main_args);
