@@ -108,6 +108,7 @@ impl<'a> Interp<'a> {
         let value = match model {
             LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name),
             LibcFn::Atexit => self.register_atexit(self.scratch.first().map_or(0, |&a| a as u64)),
+            LibcFn::Destructor => Ok(Some(self.destructor(self.scratch.first().map_or(0, |&a| a as u64)))),
             _ => libc::call(&mut self.machine, model, name, &self.scratch),
         };
         if !self.machine.observed.is_empty() {
