@@ -209,10 +209,8 @@ impl<'p> Context<'p> {
             }
             InstData::Return { value } => {
                 let value = value.map(|v| val(st, v));
-                let depth = st.stack.len();
-                if let (Some(v), true) =
-                    (value, st.in_main() && self.prog.entry.returns_from_main(depth, st.frame().func))
-                {
+                let from_main = st.in_main() && self.prog.entry.returns_from_main(st.stack.len(), st.frame().func);
+                if let (Some(v), true) = (value, from_main) {
                     // `main` returns: its status is output.
                     let v = v.term(&mut self.store);
                     let status = self.fit(v, 8);
