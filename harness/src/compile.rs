@@ -5,20 +5,11 @@ use anyhow::{Context, Result};
 use penumbra_ir::{compile_files, CompileOptions, LibcBitcode, Module};
 use std::path::PathBuf;
 
-/// The musl version scripts/build-musl.sh builds.
-const MUSL_VERSION: &str = "1.2.3";
-
 /// musl as bitcode, where scripts/build-musl.sh built it ($PENUMBRA_MUSL_DIR, else
 /// ~/.cache/penumbra/musl-1.2.3).
 pub fn musl() -> Result<LibcBitcode> {
-    let dir = match std::env::var_os("PENUMBRA_MUSL_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => {
-            let home = std::env::var_os("HOME").context("--libc musl: HOME is not set (or set PENUMBRA_MUSL_DIR)")?;
-            PathBuf::from(home).join(".cache/penumbra").join(format!("musl-{MUSL_VERSION}"))
-        }
-    };
-    if !dir.join("BUILT").is_file() {
+    let dir = LibcBitcode::musl_dir().context("--libc musl: HOME is not set (or set PENUMBRA_MUSL_DIR)")?;
+    if !LibcBitcode::is_built(&dir) {
         anyhow::bail!(
             "--libc musl: musl's bitcode is not built in {} (run scripts/build-musl.sh once: about a minute)",
             dir.display()

@@ -108,6 +108,47 @@ int main(void) {
     assert!((51..=60).contains(&x), "x = {x}: old prints big, new small only there");
 }
 
+/// The issue's reproducer: the exit status is the only output that differs (x = 4: old
+/// exits 1, new 0), by `return` and by `exit`. With musl it travels through musl's `exit` and
+/// `_Exit` to the `exit_group` system call; both C libraries must find the one diff path, at
+/// the program's line, with the same sides (issue 34, item 5).
+#[test]
+fn an_exit_status_that_differs_is_found_with_both_c_libraries() {
+    for (ending, include) in [("return r;", ""), ("exit(r);", "#include <stdlib.h>\n")] {
+        let source = format!(
+            "{include}#include \"penumbra.h\"\nint main(void) {{\n  int x;\n  penumbra_make_symbolic(&x, sizeof x, \"x\");\n  int r = change(x > 3, x > 4);\n  {ending} /* the status */\n}}\n"
+        );
+        let file = write_c("ex.c", &source);
+        let line = crate::support::line_of(&source, "/* the status */");
+        for libc in ["models", "musl"] {
+            let out_dir = file.dir.path().join(format!("out-{libc}"));
+            let s = json(&penumbra([
+                "shadow".as_ref(),
+                file.path.as_os_str(),
+                "--libc".as_ref(),
+                libc.as_ref(),
+                "--max-time".as_ref(),
+                "60".as_ref(),
+                "--json".as_ref(),
+                "--output-dir".as_ref(),
+                out_dir.as_os_str(),
+            ]));
+            let context = format!("{ending} with --libc {libc}: {s}");
+            assert_eq!(s["diff_paths"].as_u64(), Some(1), "{context}");
+            let tests = s["tests"].as_array().unwrap();
+            assert_eq!(tests.len(), 1, "{context}");
+            let t = &tests[0];
+            assert_eq!(object(t, "x"), 4i32.to_le_bytes(), "{context}");
+            assert_eq!(
+                (t["kind"].as_str(), t["line"].as_u64(), t["old"].as_str(), t["new"].as_str()),
+                (Some("divergence"), Some(u64::from(line)), Some("value 1"), Some("value 0")),
+                "{context}"
+            );
+            assert_eq!(t["exit_code"].as_i64(), Some(0), "{context}: the new version exits 0");
+        }
+    }
+}
+
 /// Host files are not read: `fopen` fails with ENOENT, as for a file that does not exist.
 #[test]
 fn host_files_are_not_read() {

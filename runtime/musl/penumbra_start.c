@@ -1,7 +1,8 @@
 /* The start of a program linked with musl under penumbra: what musl's __libc_start_main and
  * __init_libc do on a real process, without the auxiliary vector, TLS set-up or the kernel.
  * The engine enters __penumbra_libc_start(argc, argv, envp) instead of main when a program
- * defines it; main's return goes through exit, so atexit handlers run and stdio is flushed.
+ * defines it; main's return goes through exit, so atexit handlers and the program's
+ * destructors run and stdio is flushed.
  * Compiled with musl's internal headers (scripts/build-musl.sh). */
 #include <stdlib.h>
 #include <unistd.h>
@@ -21,6 +22,20 @@ extern void (*const __init_array_start)(void) __attribute__((alias("no_functions
 extern void (*const __init_array_end)(void) __attribute__((alias("no_functions")));
 extern void (*const __fini_array_start)(void) __attribute__((alias("no_functions")));
 extern void (*const __fini_array_end)(void) __attribute__((alias("no_functions")));
+
+/* The program's destructors, which the engine knows (it lowers .fini_array's table, as it runs
+ * the constructors itself): the address of the i-th, or null after the last. */
+void (*__penumbra_destructor(size_t i))(void);
+
+/* musl's exit runs the destructors here, after the atexit handlers and before stdio is
+ * flushed, as its own __libc_exit_fini (a weak definition this one replaces) runs .fini_array
+ * natively. */
+void __libc_exit_fini(void)
+{
+	void (*dtor)(void);
+	for (size_t i = 0; (dtor = __penumbra_destructor(i)); i++)
+		dtor();
+}
 
 /* musl's internal allocator entry points, served by the engine's allocator (src/malloc is
  * not built: the engine's malloc keeps every block's bounds). */

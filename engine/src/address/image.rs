@@ -57,6 +57,8 @@ pub struct Entry {
     pub main: Func,
     /// How many of `argc, argv, envp` `main` takes (0, 2 or 3).
     pub main_params: usize,
+    /// The program's own `main` (the same as `main` without a C library's start).
+    pub program_main: Func,
 }
 
 impl Entry {
@@ -80,9 +82,18 @@ impl Entry {
             if module.funcs[start].sig.params != [Type::I32, Type::I64, Type::I64] {
                 return Err(LoadError::MainSignature(format!("{LIBC_START} must take argc, argv and envp")));
             }
-            return Ok(Entry { main: start, main_params: 3 });
+            return Ok(Entry { main: start, main_params: 3, program_main: main });
         }
-        Ok(Entry { main, main_params })
+        Ok(Entry { main, main_params, program_main: main })
+    }
+
+    /// Whether a return from `func` running in the `depth`-th frame (while the program runs
+    /// `main`, not a constructor or an exit handler) is the program's `main` returning its
+    /// exit status: the bottom frame, or under a C library's start the frame it calls `main`
+    /// in. The status is output there, whatever the C library then does with it.
+    pub fn returns_from_main(&self, depth: usize, func: Func) -> bool {
+        let main_depth = if self.main == self.program_main { 1 } else { 2 };
+        depth == main_depth && func == self.program_main
     }
 }
 

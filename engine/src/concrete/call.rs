@@ -108,10 +108,13 @@ impl<'a> Interp<'a> {
         let value = match model {
             LibcFn::Qsort | LibcFn::Bsearch => self.call_sorting(model, name),
             LibcFn::Atexit => self.register_atexit(self.scratch.first().map_or(0, |&a| a as u64)),
+            LibcFn::Destructor => Ok(Some(self.destructor(self.scratch.first().map_or(0, |&a| a as u64)))),
             _ => libc::call(&mut self.machine, model, name, &self.scratch),
         };
         if !self.machine.observed.is_empty() {
-            self.record_outputs(cur.func, inst);
+            // Output inside the C library linked in as code (musl's exit status, at its
+            // `exit_group`) is the program's call's, as the symbolic engine places it.
+            self.record_outputs(site_func, site);
         }
         let value = value?;
         if let Some((r, ty)) = Self::result_type(cur, inst) {

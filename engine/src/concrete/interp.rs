@@ -106,7 +106,7 @@ impl Program<'_> {
 /// Runs `prog` once under `config`.
 fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
     let mut mem = prog.memory.clone();
-    let Some(args) = mem.main_args(&config.args, &config.env, prog.main_params) else {
+    let Some(args) = mem.main_args(&config.args, &config.env, prog.entry.main_params) else {
         return RunResult {
             stdout: Vec::new(),
             stderr: Vec::new(),
@@ -145,7 +145,7 @@ fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         atexit: Vec::new(),
     };
     interp.machine.tracing = config.trace;
-    let outcome = interp.run_program(prog.main, &args);
+    let outcome = interp.run_program(prog.entry.main, &args);
     RunResult {
         stdout: interp.machine.stdout,
         stderr: interp.machine.stderr,
@@ -411,7 +411,8 @@ impl<'a> Interp<'a> {
     #[cold]
     #[inline(never)]
     fn trace_return(&mut self, cur: &Cursor<'a>, inst: Inst, value: Option<u64>) {
-        if let (Some(v), 1, true) = (value, self.frames.len(), self.in_main) {
+        let from_main = self.in_main && self.prog.entry.returns_from_main(self.frames.len(), cur.func);
+        if let (Some(v), true) = (value, from_main) {
             self.record(TraceEvent::Output { func: cur.func, inst, value: v & 0xff });
         }
         if self.execute_block.is_some_and(|(depth, _)| depth == self.frames.len()) {

@@ -2,12 +2,14 @@
 //! engine's `interp::lifecycle`): the constructors with `main`'s arguments, `main`, then at
 //! exit — `main` returning or `exit` called — the `atexit` handlers, last registered first,
 //! then the destructors. `exit` inside a handler or destructor changes the status and the
-//! sequence goes on; `_exit` and `_Exit` end the run at once.
+//! sequence goes on; `_exit` and `_Exit` end the run at once. A program linked with musl exits
+//! through musl's `exit`, which runs the handlers and the destructors itself
+//! ([`Interp::destructor`] hands it them).
 
 use super::interp::Interp;
 use super::result::Outcome;
 use super::stop::{Fault, Halt, Stop};
-use crate::address::func_at;
+use crate::address::{func_addr, func_at};
 use crate::error::ErrorKind;
 use penumbra_ir::Func;
 
@@ -61,6 +63,12 @@ impl Interp<'_> {
         self.frames.clear();
         self.regs.clear();
         self.floor = 0;
+    }
+
+    /// `__penumbra_destructor(i)`: the address of the program's `i`-th destructor, or 0.
+    pub(super) fn destructor(&self, i: u64) -> u64 {
+        let dtors = &self.module.dtors;
+        usize::try_from(i).ok().and_then(|i| dtors.get(i)).map_or(0, |&f| func_addr(f))
     }
 
     /// `atexit(handler)`.

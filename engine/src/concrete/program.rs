@@ -14,14 +14,13 @@ pub use crate::address::LoadError;
 use crate::address::{func_addr, Entry, Image, Runtime};
 use crate::error::Location;
 use cranelift_entity::EntityRef;
-use penumbra_ir::{Func, Module, ValueDef};
+use penumbra_ir::{Module, ValueDef};
 
 /// A module ready to run.
 pub struct Program<'m> {
     pub(super) module: &'m Module,
-    pub(super) main: Func,
-    /// How many of `argc, argv, envp` `main` takes (0, 2 or 3).
-    pub(super) main_params: usize,
+    /// Where the program starts, and its `main`.
+    pub(super) entry: Entry,
     /// Memory with the globals and runtime objects initialised.
     pub(super) memory: Memory<'m>,
     pub(super) runtime: Runtime,
@@ -34,7 +33,7 @@ pub struct Program<'m> {
 impl<'m> Program<'m> {
     /// Verifies and prepares `module`.
     pub fn new(module: &'m Module) -> Result<Program<'m>, LoadError> {
-        let Entry { main, main_params } = Entry::of(module)?;
+        let entry = Entry::of(module)?;
         let Image { space, runtime, global_addrs } = Image::lay_out(module, &mut ())?;
         let memory = Memory::new(module, space);
         let registers = module
@@ -58,7 +57,7 @@ impl<'m> Program<'m> {
             .collect();
         let bindings =
             module.funcs.values().map(|f| if f.is_defined() { None } else { LibcFn::bind(&f.name) }).collect();
-        Ok(Program { module, main, main_params, memory, runtime, registers, bindings })
+        Ok(Program { module, entry, memory, runtime, registers, bindings })
     }
 
     pub fn module(&self) -> &'m Module {

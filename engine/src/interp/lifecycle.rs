@@ -2,7 +2,9 @@
 //! first (with `main`'s arguments, as glibc passes them), then `main`, then at exit — `main`
 //! returning or `exit` called — the `atexit` handlers, last registered first, then the
 //! destructors. Each runs as the state's only frame; when it returns, the next one starts.
-//! `_exit` and `_Exit` skip the handlers, as natively.
+//! `_exit` and `_Exit` skip the handlers, as natively. A program linked with musl exits through
+//! musl's `exit`, which runs its handlers and, through `__penumbra_destructor`, the
+//! destructors itself (runtime/musl/penumbra_start.c); the engine runs its constructors.
 
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
@@ -25,7 +27,7 @@ impl Context<'_> {
                 }));
                 self.push_bottom(st, first, args);
             }
-            None => self.push_bottom(st, prog.main, args),
+            None => self.push_bottom(st, prog.entry.main, args),
         }
     }
 
@@ -44,7 +46,7 @@ impl Context<'_> {
                     }
                     None => {
                         life.phase = Phase::Main;
-                        prog.main
+                        prog.entry.main
                     }
                 };
                 self.push_bottom(st, func, &main_args);

@@ -244,6 +244,14 @@ impl<'p> Context<'p> {
                 let spec = self.config.env.sym_files.map_or(0, crate::libc::syscall::pack_sym_files);
                 Some(self.store.constant(64, spec))
             }
+            Native::Destructor => {
+                let i = arg!(0);
+                let i = self.concretize(st, i, Fixed::Value)?;
+                let dtors = &self.prog.module.dtors;
+                let addr =
+                    usize::try_from(i).ok().and_then(|i| dtors.get(i)).map_or(0, |&f| crate::address::func_addr(f));
+                Some(self.store.constant(64, addr))
+            }
         };
         Ok(Ok(r))
     }

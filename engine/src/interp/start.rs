@@ -141,7 +141,7 @@ fn build_argv(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[ArgString]
         .collect();
     let Argv { strings, values } = st
         .mem
-        .lay_out_argv(&mut ctx.store, &sizes, &ctx.config.env.env, ctx.prog.main_params)
+        .lay_out_argv(&mut ctx.store, &sizes, &ctx.config.env.env, ctx.prog.entry.main_params)
         .ok_or_else(|| RunError::Load("the program arguments do not fit in memory".into()))?;
     for (arg, &id) in args.iter().zip(&strings) {
         let bytes: Vec<TermId> = match arg {

@@ -202,7 +202,8 @@ impl<'p> Context<'p> {
             }
             InstData::Return { value } => {
                 let value = value.map(|v| val(st, v));
-                if let (Some(v), 1, true) = (value, st.stack.len(), st.in_main()) {
+                let from_main = st.in_main() && self.prog.entry.returns_from_main(st.stack.len(), st.frame().func);
+                if let (Some(v), true) = (value, from_main) {
                     // `main` returns: its status is output.
                     let v = v.term(&mut self.store);
                     let status = self.fit(v, 8);

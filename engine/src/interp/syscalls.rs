@@ -1,8 +1,9 @@
 //! `__penumbra_syscall` in the symbolic engine (programs linked with musl). Reads of standard
 //! input copy the `--sym-stdin` byte terms into the buffer (so the program forks where musl's
 //! stdio or the program branches on them); writes to stdout and stderr are read (bounds
-//! checked) and, in shadow execution, observed as text, like `fwrite`. Descriptors, counts and
-//! iovec entries are fixed to one value (`symbolic::concretize`). The rest is
+//! checked) and, in shadow execution, observed as text, like `fwrite`; the status of `exit`
+//! and `exit_group` is observed as `exit`'s is. Descriptors, counts and iovec entries are fixed
+//! to one value (`symbolic::concretize`). The rest is
 //! [`crate::libc::syscall`]'s answer, shared with the concrete interpreter.
 
 use crate::address::Access;
@@ -19,18 +20,22 @@ type SyscallResult = Result<Result<Option<TermId>, Flow>, RunError>;
 
 impl<'p> Context<'p> {
     pub(super) fn syscall(&mut self, st: &mut ExecutionState, inst: Inst, a: &[TermId]) -> SyscallResult {
-        let mut word = [0u64; 7];
-        for (i, w) in word.iter_mut().enumerate() {
-            *w = match a.get(i) {
-                // The number and every argument but the buffers' contents are fixed.
-                Some(&t) => self.concretize(st, t, Fixed::Value)?,
-                None => return Ok(Err(Flow::End(self.unsupported(st, "__penumbra_syscall without 7 arguments")))),
-            };
+        if a.len() != 7 {
+            return Ok(Err(Flow::End(self.unsupported(st, "__penumbra_syscall without 7 arguments"))));
         }
-        let n = word[0];
+        let n = self.concretize(st, a[0], Fixed::Value)?;
         let Some(call) = syscall::classify(n) else {
             return Ok(Err(Flow::End(self.unsupported(st, syscall::name(n)))));
         };
+        let mut word = [n, 0, 0, 0, 0, 0, 0];
+        // Every argument but the buffers' contents is fixed; not the exit status, which is
+        // output: fixing a value with a shadow makes the versions agree on it where they can,
+        // which would hide the divergence `exit_status` observes.
+        if call != Syscall::Exit {
+            for (w, &t) in word.iter_mut().zip(a).skip(1) {
+                *w = self.concretize(st, t, Fixed::Value)?;
+            }
+        }
         let result = |ex: &mut Self, v: i64| Ok(Ok(Some(ex.store.constant(64, v as u64))));
         match call {
             Syscall::Exit => Ok(Err(Flow::End(Ending::Exit(self.exit_status(st, inst, a[1])?)))),

@@ -20,6 +20,11 @@ pub const SYM_FILES: &str = "__penumbra_sym_files";
 /// block or NULL.
 pub const ALIGNED_ALLOC: &str = "__penumbra_aligned_alloc";
 
+/// The native that hands musl's `exit` (runtime/musl/penumbra_start.c) the program's
+/// destructors: `(i)` to the address of the `i`-th (in the order the engines run them without a
+/// C library), or NULL after the last.
+pub const DESTRUCTOR: &str = "__penumbra_destructor";
+
 /// The process id and thread id every run sees.
 pub const PID: u64 = 1000;
 

@@ -50,9 +50,8 @@ pub struct FuncInfo {
 pub struct Program {
     /// The module with the symbolic C library linked in.
     pub module: Module,
-    pub main: Func,
-    /// How many of `argc, argv, envp` `main` takes (0, 2 or 3).
-    pub main_params: usize,
+    /// Where the program starts, and its `main`.
+    pub entry: Entry,
     pub funcs: Vec<FuncInfo>,
     /// Memory with the globals and runtime objects initialised.
     pub memory: Memory,
@@ -67,7 +66,7 @@ impl Program {
     /// Links the symbolic C library into `module` and prepares it.
     pub fn new(module: &Module, store: &mut TermStore) -> Result<Program, RunError> {
         let (module, internal) = libc::link::link(module)?;
-        let Entry { main, main_params } = Entry::of(&module).map_err(|e| RunError::Load(e.to_string()))?;
+        let entry = Entry::of(&module).map_err(|e| RunError::Load(e.to_string()))?;
         let byte_consts: Box<[TermId]> = (0..=255).map(|b| store.constant(8, b)).collect();
         let zero_byte = byte_consts[0];
         let Image { space, runtime, global_addrs } =
@@ -104,7 +103,7 @@ impl Program {
                 FuncInfo { kind, template, internal: internal.contains(&f) || module.is_library(f), post_dominators }
             })
             .collect();
-        Ok(Program { module, main, main_params, funcs, memory, runtime, zero_byte, byte_consts })
+        Ok(Program { module, entry, funcs, memory, runtime, zero_byte, byte_consts })
     }
 
     pub fn info(&self, f: Func) -> &FuncInfo {

@@ -8,12 +8,23 @@
 use super::oracle::{Expected, Oracle, Var};
 use penumbra_engine::{RunSummary, SearchKind};
 pub use penumbra_fuzz_checks::compare::{check_seeded, check_summary, complete_config, report, seeded_config};
-use penumbra_ir::{compile_source, CompileOptions, Module};
+use penumbra_ir::{compile_source, CompileOptions, LibcBitcode, Module};
 
 /// Compiles a program of the suite; its file name shows in diagnostics.
 pub fn compile(name: &str, source: &str) -> Module {
     compile_source(&format!("{name}.c"), source, &CompileOptions::default())
         .unwrap_or_else(|e| panic!("{name}: compile error: {e}"))
+}
+
+/// A program of the suite compiled against musl and linked with it (`--libc musl`), from
+/// where scripts/build-musl.sh built it.
+pub fn compile_with_musl(name: &str, source: &str) -> Module {
+    let dir = LibcBitcode::musl_dir()
+        .filter(|d| LibcBitcode::is_built(d))
+        .unwrap_or_else(|| panic!("musl's bitcode is not built (run scripts/build-musl.sh once)"));
+    let options = CompileOptions { libc: Some(LibcBitcode::in_dir(&dir)), ..CompileOptions::default() };
+    compile_source(&format!("{name}.c"), source, &options)
+        .unwrap_or_else(|e| panic!("{name}: compile error with musl: {e}"))
 }
 
 /// Complete shadow execution with every test kept, no files (depth-first search).

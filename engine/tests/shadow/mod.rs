@@ -7,7 +7,9 @@
 //! its count, each of its tests, and that its tests cover every expected diff path exactly
 //! once; seeded mode started from every input of the domain must find exactly the same diff
 //! paths. [`suite`] does the same for the benchmark suite (`benches/suite`) and checks its
-//! manifest's expected counts. [`sanity`] pins the oracle itself to hand-computed answers, and
+//! manifest's expected counts. [`musl`] runs both with musl as the C library (`--libc musl`)
+//! against the same oracle (a fixed subset: the programs whose divergences are printed values
+//! are left out). [`sanity`] pins the oracle itself to hand-computed answers, and
 //! [`trace`] tests the concrete interpreter's traces the oracle is built on.
 //!
 //! The programs cover every annotation pattern of the shadow papers (see each file's header),
@@ -18,6 +20,7 @@
 
 mod compare;
 mod execute;
+mod musl;
 mod operands;
 mod oracle;
 mod outputs;

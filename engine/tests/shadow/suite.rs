@@ -21,12 +21,12 @@ fn suite_dir() -> PathBuf {
 }
 
 /// One subject of the manifest that has a domain.
-struct Subject {
-    name: String,
-    source: String,
-    vars: Vec<Var>,
-    expected_diff_paths: Option<i64>,
-    oracle_verified: Option<bool>,
+pub(super) struct Subject {
+    pub name: String,
+    pub source: String,
+    pub vars: Vec<Var>,
+    pub expected_diff_paths: Option<i64>,
+    pub oracle_verified: Option<bool>,
 }
 
 /// `NAME:int|char:LO:HI` as an oracle variable. The names live as long as the test binary (the
@@ -48,7 +48,7 @@ fn parse_var(subject: &str, text: &str) -> Var {
 }
 
 /// The manifest's subjects that have a domain, in manifest order.
-fn subjects() -> Vec<Subject> {
+pub(super) fn subjects() -> Vec<Subject> {
     let path = suite_dir().join("manifest.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let manifest: toml::Table = text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()));

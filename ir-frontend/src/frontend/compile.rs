@@ -77,6 +77,9 @@ pub struct CompileOptions {
     pub libc: Option<LibcBitcode>,
 }
 
+/// The musl version scripts/build-musl.sh builds.
+pub const MUSL_VERSION: &str = "1.2.3";
+
 /// A C library built as bitcode (`scripts/build-musl.sh`): programs compile against its
 /// headers only (`-nostdinc -isystem include`), link its start glue whole and, from the library,
 /// the functions they need (`llvm-link --only-needed`, as a static link picks archive members).
@@ -98,6 +101,21 @@ impl LibcBitcode {
             start: dir.join("start.bc"),
             library: dir.join("libc.bc"),
         }
+    }
+
+    /// Where scripts/build-musl.sh builds musl: `$PENUMBRA_MUSL_DIR`, else
+    /// `~/.cache/penumbra/musl-1.2.3`; `None` when neither variable is set.
+    pub fn musl_dir() -> Option<PathBuf> {
+        if let Some(dir) = std::env::var_os("PENUMBRA_MUSL_DIR") {
+            return Some(PathBuf::from(dir));
+        }
+        let home = std::env::var_os("HOME")?;
+        Some(PathBuf::from(home).join(".cache/penumbra").join(format!("musl-{MUSL_VERSION}")))
+    }
+
+    /// Whether `dir` holds a complete build (the script writes `BUILT` last).
+    pub fn is_built(dir: &Path) -> bool {
+        dir.join("BUILT").is_file()
     }
 
     fn flags(&self, clang: &mut Command) {

@@ -114,6 +114,9 @@ pub enum LibcFn {
     SymFiles,
     /// `__penumbra_aligned_alloc(align, size)`, behind musl's `aligned_alloc`.
     AlignedAlloc,
+    /// `__penumbra_destructor(i)`: the program's destructors, for musl's `exit`; answered by
+    /// the interpreter, which knows the program's functions.
+    Destructor,
 }
 
 impl LibcFn {
@@ -127,6 +130,7 @@ impl LibcFn {
             crate::libc::syscall::ENTRY => Syscall,
             crate::libc::syscall::SYM_FILES => SymFiles,
             crate::libc::syscall::ALIGNED_ALLOC => AlignedAlloc,
+            crate::libc::syscall::DESTRUCTOR => Destructor,
             "printf" => Printf,
             "fprintf" => Fprintf,
             "sprintf" => Sprintf,
@@ -236,7 +240,9 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u128]) -> Result
         }
         Malloc | Calloc | AlignedAlloc | Realloc | Free | Exit | QuickExit | Abort | AssertFail | Atoi | Atol
         | Strtol | Strtoul | Abs | Labs | ErrnoLocation | Rand | Srand => stdlib::call(m, f, &a),
-        Qsort | Bsearch | Atexit => Err(Fault::unsupported(format!("{name} outside the interpreter")).into()),
+        Qsort | Bsearch | Atexit | Destructor => {
+            Err(Fault::unsupported(format!("{name} outside the interpreter")).into())
+        }
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

@@ -84,6 +84,8 @@ pub enum Native {
     Syscall,
     /// `__penumbra_sym_files`: the `--sym-files` option for musl's C layer.
     SymFiles,
+    /// `__penumbra_destructor(i)`: the program's destructors, for musl's `exit`.
+    Destructor,
 }
 
 /// The native model of `name`, if any.
@@ -142,6 +144,7 @@ pub fn bind(name: &str) -> Option<Native> {
         crate::libc::syscall::ENTRY => Syscall,
         crate::libc::syscall::SYM_FILES => SymFiles,
         crate::libc::syscall::ALIGNED_ALLOC => AlignedAlloc,
+        crate::libc::syscall::DESTRUCTOR => Destructor,
         _ => return None,
     })
 }
