@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""coreutils-rev-invocations.py: the invocations of a utility that a coreutils revision's own
+test makes, and which of them execute the lines a commit changes.
+
+    coreutils-rev-invocations.py --git COREUTILS_GIT --commit REV --utility cut \
+        --old OLD_TREE --new NEW_TREE [--fixed FIXED_TREE] [--suite NAME=TREE:TEST]... \
+        [--extra NAME=FILE]... [--penumbra BINARY] --out FILE.json
+
+OLD_TREE and NEW_TREE are trees of scripts/coreutils-rev.sh for REV^ and REV (their `gcov`
+kind: OLD_TREE/gcov/src/UTILITY built with gcc --coverage). Each suite (default:
+`era=NEW_TREE:tests/misc/UTILITY.pl`, the test of REV itself) is run in TREE/gcov with
+src/UTILITY replaced by a wrapper that records each invocation (argv, stdin, the files named in
+argv, the file its stdout goes to, which names the test case) and then runs the real program, so
+the test still checks its outputs. The test case is named by the file its stdout went to
+(`NAME.O`; `UTILITY.log` is the suite's own `UTILITY --version`, which Coreutils.pm runs since
+the Makefile sets VERBOSE=yes). `--extra NAME=FILE` adds invocations written by hand (a JSON
+list of {"name", "args", "stdin"}), e.g. CoREBench's regression.sh.
+
+Every invocation is then run again, in a scratch directory holding its files, on the old and the
+new coverage build (and on --fixed TREE's, for its output only); gcc's gcov (JSON) says which
+lines of src/UTILITY.c each executed. An invocation touches the patch when the old build
+executed a line the commit removes or changes, or the new build one it adds or changes
+(`git diff REV^ REV -- src/UTILITY.c`). With --penumbra BINARY, each distinct invocation also
+runs, files renamed A, B, ... as penumbra's --sym-files, on each tree's static musl binary
+(TREE/musl/src/UTILITY) and under `penumbra exec --libc musl TREE/musl/src/UTILITY.bc`.
+
+The JSON list written holds, per invocation: suite, case, first_seen_in (the first suite that
+made the same invocation), args and stdin (text, and exact bytes as *_hex), files, lc_all,
+VERSION_status and VERSION_stdout of each coverage build (a negative status: killed by that
+signal), old_changed_lines_run, new_changed_lines_run, touches_patch, seed (the invocation as
+`penumbra shadow --seed` takes it, as prepare-subject.py writes seeds; null beyond seeded mode's
+bounds) and, with --penumbra, VERSION_musl_status, VERSION_musl_stdout, VERSION_exec_status,
+VERSION_exec_stdout and VERSION_exec_error (penumbra's first diagnostic line). The log ends with
+counts per suite, each suite's seeded-mode environment for its touching invocations, and how
+often `penumbra exec` agreed with the musl binary.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The recording wrapper: written over TREE/gcov/src/UTILITY while a suite runs.
+WRAPPER = r'''#!/usr/bin/env python3
+# coreutils-rev-invocations: records this invocation, then runs the real program.
+import json, os, signal, subprocess, sys, time
+args = sys.argv[1:]
+data = b""
+try:
+    if not os.isatty(0):
+        data = sys.stdin.buffer.read()
+except (OSError, ValueError):
+    data = None
+files = {}
+for a in args:
+    if a and not a.startswith("-") and "/" not in a and os.path.isfile(a):
+        with open(a, "rb") as f:
+            content = f.read(@LIMIT@ + 1)
+        if len(content) <= @LIMIT@:
+            files[a] = content.hex()
+try:
+    stdout_file = os.path.basename(os.readlink("/proc/self/fd/1"))
+except OSError:
+    stdout_file = None
+record = {"args": [os.fsencode(a).hex() for a in args], "stdin": None if data is None else data.hex(),
+          "files": files, "stdout_file": stdout_file, "lc_all": os.environ.get("LC_ALL")}
+with open(os.path.join(@CAPTURE@, "%020d-%d.json" % (time.time_ns(), os.getpid())), "w") as f:
+    json.dump(record, f)
+# The kernel gave the interpreter the path it found on PATH; the test ran plain `UTILITY` (its
+# expected diagnostics say `cut: ...`).
+argv0 = os.path.basename(sys.argv[0])
+if data is None:
+    p = subprocess.run([argv0] + args, executable=@REAL@, stdin=subprocess.DEVNULL)
+else:
+    p = subprocess.run([argv0] + args, executable=@REAL@, input=data)
+if p.returncode < 0:
+    signal.signal(-p.returncode, signal.SIG_DFL)
+    os.kill(os.getpid(), -p.returncode)
+sys.exit(p.returncode)
+'''
+# A recorded input file is kept up to this size (as prepare-subject.py's CAPTURE_FILE_LIMIT).
+FILE_LIMIT = 4096
+
+
+def log(msg):
+    print(f"coreutils-rev-invocations: {msg}", file=sys.stderr, flush=True)
+
+
+def prepare_subject():
+    """scripts/prepare-subject.py as a module: its seed format is the one `penumbra batch` reads."""
+    spec = importlib.util.spec_from_file_location("prepare_subject", ROOT / "scripts" / "prepare-subject.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def changed_lines(git, commit, path):
+    """(old lines, new lines) of `path` that commit^..commit removes/changes and adds/changes."""
+    diff = subprocess.run(["git", "-C", git, "diff", "-U0", f"{commit}^", commit, "--", path],
+                          capture_output=True, text=True, check=True).stdout
+    old, new = [], []
+    for text in diff.splitlines():
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", text)
+        if m:
+            o, oc, n, nc = int(m[1]), int(m[2] or 1), int(m[3]), int(m[4] or 1)
+            old += range(o, o + oc)
+            new += range(n, n + nc)
+    return old, new
+
+
+def real_binary(build, utility):
+    """BUILD/src/UTILITY.penumbra-real: a copy of the program as built (a wrapper a killed run
+    left in its place is put back first)."""
+    prog = build / "src" / utility
+    real = build / "src" / f"{utility}.penumbra-real"
+    if real.exists() and prog.read_bytes()[:2] == b"#!":
+        shutil.copy2(real, prog)
+    shutil.copy2(prog, real)
+    return real
+
+
+def run_suite(tree, utility, test, capture):
+    """Runs one test script of the tree's gcov build with the utility wrapped."""
+    build = Path(tree) / "gcov"
+    prog = build / "src" / utility
+    real = real_binary(build, utility)
+    capture.mkdir(parents=True)
+    wrapper = WRAPPER.replace("@CAPTURE@", repr(str(capture))).replace("@REAL@", repr(str(real)))
+    prog.write_text(wrapper.replace("@LIMIT@", str(FILE_LIMIT)))
+    prog.chmod(0o755)
+    log_name = re.sub(r"\.(pl|sh|xpl)$", ".log", test)
+    trs = build / re.sub(r"\.log$", ".trs", log_name)
+    try:
+        (build / log_name).unlink(missing_ok=True)
+        trs.unlink(missing_ok=True)
+        # The test's own rule (not `make check`, which would build every program first).
+        p = subprocess.run(["make", log_name], cwd=build, stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=600)
+    finally:
+        shutil.copy2(real, prog)
+    status = re.search(r"^:test-result: (\S+)", trs.read_text(errors="replace"), re.M) if trs.exists() else None
+    log(f"{tree}: {test}: {status[1] if status else 'no result'} (make status {p.returncode}), "
+        f"{len(list(capture.iterdir()))} invocations of {utility}")
+    if p.returncode != 0 and not status:
+        sys.exit(f"coreutils-rev-invocations: make {log_name} in {build} failed:\n"
+                 + p.stderr.decode(errors="replace")[-3000:])
+    return status[1] if status else None
+
+
+def text(data):
+    return data.decode("utf-8", "backslashreplace")
+
+
+def run_on(build, utility, inv, scratch):
+    """Runs an invocation on a tree's gcov build: (status, stdout, {line: count} of src/UTILITY.c)."""
+    cwd = scratch / "cwd"
+    shutil.rmtree(scratch, ignore_errors=True)
+    cwd.mkdir(parents=True)
+    for name, content in inv["files"].items():
+        (cwd / name).write_bytes(bytes.fromhex(content))
+    args = [bytes.fromhex(a) for a in inv["args"]]
+    env = dict(os.environ, LC_ALL=inv.get("lc_all") or "C", GCOV_PREFIX=str(scratch / "gcda"), GCOV_PREFIX_STRIP="0")
+    real = build / "src" / f"{utility}.penumbra-real"
+    try:
+        p = subprocess.run([utility.encode(), *args], executable=real, input=bytes.fromhex(inv["stdin"] or ""),
+                           cwd=cwd, env=env, capture_output=True, timeout=10)
+        status, out = p.returncode, p.stdout
+    except subprocess.TimeoutExpired:
+        status, out = "timeout", b""
+    counts = {}
+    for gcda in (scratch / "gcda").rglob(f"{utility}.gcda"):
+        obj = gcda.parent
+        shutil.copy2(build / "src" / f"{utility}.gcno", obj / f"{utility}.gcno")
+        g = subprocess.run(["gcov", "--json-format", "--stdout", "-o", str(obj), str(gcda)],
+                           cwd=obj, capture_output=True, check=True)
+        for line in g.stdout.decode().splitlines():
+            for f in json.loads(line)["files"]:
+                if f["file"].endswith(f"src/{utility}.c"):
+                    for ln in f["lines"]:
+                        counts[ln["line_number"]] = counts.get(ln["line_number"], 0) + ln["count"]
+    return status, out, counts
+
+
+def run_musl(tree, utility, penumbra, inv, seed, scratch):
+    """Runs an invocation as penumbra's seed (files renamed A, B, ...) on the tree's static musl
+    binary and under `penumbra exec` of its bitcode: {musl_status, musl_stdout, exec_status,
+    exec_stdout, exec_error}, or {exec_skipped: why}."""
+    args, stdin, files = seed
+    if len(set(map(len, files))) > 1:
+        return {"exec_skipped": "input files of different sizes (--sym-files has one size)"}
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    for i, content in enumerate(files):
+        (scratch / chr(ord("A") + i)).write_bytes(content)
+    (scratch / "penumbra-stdin").write_bytes(stdin)
+    env = {"LC_ALL": inv["lc_all"]} if inv.get("lc_all") else {}
+    native = subprocess.run([utility.encode(), *args], executable=tree / "musl" / "src" / utility, input=stdin,
+                            cwd=scratch, env=env, capture_output=True, timeout=10)
+    cmd = [penumbra, "exec", "--libc", "musl", str(tree / "musl" / "src" / f"{utility}.bc"),
+           "--stdin", "penumbra-stdin"] + [f"--env={k}={v}" for k, v in env.items()]
+    if files:
+        cmd += ["--sym-files", str(len(files)), str(len(files[0]))]
+        cmd += [f"--input={chr(ord('A') + i)}-data=hex:{c.hex()}" for i, c in enumerate(files) if c]
+    try:
+        p = subprocess.run([os.fsencode(c) for c in cmd] + [b"--", *args], cwd=scratch, capture_output=True,
+                           timeout=120)
+    except subprocess.TimeoutExpired:
+        return {"musl_status": native.returncode, "musl_stdout": text(native.stdout), "exec_status": "timeout"}
+    errors = [ln for ln in p.stderr.decode(errors="replace").splitlines() if ln.startswith("penumbra:")]
+    return {"musl_status": native.returncode, "musl_stdout": text(native.stdout),
+            "exec_status": p.returncode, "exec_stdout": text(p.stdout), "exec_error": errors[0] if errors else None}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--git", required=True)
+    ap.add_argument("--commit", required=True)
+    ap.add_argument("--utility", default="cut")
+    ap.add_argument("--old", required=True)
+    ap.add_argument("--new", required=True)
+    ap.add_argument("--fixed")
+    ap.add_argument("--suite", action="append", default=[], help="NAME=TREE:TEST")
+    ap.add_argument("--extra", action="append", default=[], help="NAME=FILE.json")
+    ap.add_argument("--penumbra", help="also run each invocation under `penumbra exec` of TREE/musl's bitcode")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    utility = a.utility
+    suites = a.suite or [f"era={a.new}:tests/misc/{utility}.pl"]
+    old_lines, new_lines = changed_lines(a.git, a.commit, f"src/{utility}.c")
+    log(f"lines changed by {a.commit}: old {old_lines}, new {new_lines}")
+    builds = {"old": Path(a.old) / "gcov", "new": Path(a.new) / "gcov"}
+    if a.fixed:
+        builds["fixed"] = Path(a.fixed) / "gcov"
+    for b in builds.values():
+        real_binary(b, utility)
+
+    work = Path(tempfile.mkdtemp(prefix="cu-inv-"))
+    invocations = []
+    suite_status = {}
+    for spec in suites:
+        name, rest = spec.split("=", 1)
+        tree, test = rest.split(":", 1)
+        capture = work / "capture" / name
+        suite_status[name] = run_suite(tree, utility, test, capture)
+        for rec in sorted(capture.iterdir()):
+            inv = json.loads(rec.read_text())
+            case = inv.pop("stdout_file") or ""
+            inv["case"] = re.sub(r"\.O$", "", case)
+            inv["suite"] = name
+            invocations.append(inv)
+    for spec in a.extra:
+        name, path = spec.split("=", 1)
+        for e in json.loads(Path(path).read_text()):
+            invocations.append({"suite": name, "case": e["name"], "args": [os.fsencode(x).hex() for x in e["args"]],
+                                "stdin": os.fsencode(e.get("stdin", "")).hex(), "files": {}})
+
+    ps = prepare_subject()
+    trees = {"old": Path(a.old), "new": Path(a.new)} | ({"fixed": Path(a.fixed)} if a.fixed else {})
+    exec_cache = {}
+    first_seen = {}
+    result = []
+    seeds_of = []
+    for i, inv in enumerate(invocations):
+        entry = {"suite": inv["suite"], "case": inv["case"],
+                 "args": [text(bytes.fromhex(x)) for x in inv["args"]], "args_hex": inv["args"],
+                 "stdin": None if inv["stdin"] is None else text(bytes.fromhex(inv["stdin"])),
+                 "stdin_hex": inv["stdin"],
+                 "files": {n: text(bytes.fromhex(c)) for n, c in inv["files"].items()},
+                 "lc_all": inv.get("lc_all")}
+        same = json.dumps([inv["args"], inv["stdin"], inv["files"], inv.get("lc_all")])
+        entry["first_seen_in"] = first_seen.setdefault(same, inv["suite"])
+        hits = {}
+        for version, build in builds.items():
+            status, out, counts = run_on(build, utility, inv, work / "run" / f"{i}-{version}")
+            entry[f"{version}_status"] = status
+            entry[f"{version}_stdout"] = text(out)
+            hits[version] = counts
+        entry["old_changed_lines_run"] = sorted(ln for ln in old_lines if hits["old"].get(ln, 0) > 0)
+        entry["new_changed_lines_run"] = sorted(ln for ln in new_lines if hits["new"].get(ln, 0) > 0)
+        entry["touches_patch"] = bool(entry["old_changed_lines_run"] or entry["new_changed_lines_run"])
+        seed = ps.seed_of({"args": inv["args"], "stdin": inv["stdin"], "files": inv["files"]})
+        _, strings, _ = ps.seeded_environment([seed], [])
+        entry["seed"] = strings[0] if strings else None
+        seeds_of.append(seed)
+        if a.penumbra:
+            for version, tree in trees.items():
+                if (version, same) not in exec_cache:
+                    exec_cache[version, same] = run_musl(tree, utility, a.penumbra, inv, seed,
+                                                         work / "musl" / f"{i}-{version}")
+                for k, v in exec_cache[version, same].items():
+                    entry[f"{version}_{k}"] = v
+        result.append(entry)
+
+    Path(a.out).write_text(json.dumps(result, indent=1) + "\n")
+    shutil.rmtree(work)
+    touching = [e for e in result if e["touches_patch"]]
+    log(f"wrote {a.out}: {len(result)} invocations, {len(touching)} touch the patch; suites {suite_status}")
+    for suite in dict.fromkeys(e["suite"] for e in result):
+        n = [e for e in result if e["suite"] == suite]
+        seeds = [seed for e, seed in zip(result, seeds_of) if e["suite"] == suite and e["touches_patch"]]
+        flags, strings, _ = ps.seeded_environment([], seeds)
+        log(f"  {suite}: {len(n)} invocations ({sum(e['first_seen_in'] == suite for e in n)} not in an earlier "
+            f"suite), {len(seeds)} touching ({len(set(seeds))} distinct); seeded mode: {' '.join(flags)}, "
+            f"{len(strings)} seeds")
+    if a.penumbra:
+        for version in trees:
+            ran = [e for e in result if f"{version}_exec_status" in e]
+            same = [e for e in ran if (e[f"{version}_exec_status"], e.get(f"{version}_exec_stdout"))
+                    == (e[f"{version}_musl_status"], e[f"{version}_musl_stdout"])]
+            errors = [e for e in ran if e.get(f"{version}_exec_error")]
+            log(f"  penumbra exec, {version}: {len(ran)} run ({len(result) - len(ran)} skipped), {len(same)} "
+                f"with the musl binary's exit status and stdout, {len(errors)} reported by penumbra")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# coreutils-rev.sh [--kind KIND]... [--prog PROG]... [--version-string V] COREUTILS_GIT GNULIB_GIT REV OUT
+# GNU coreutils at a commit of its history (CoREBench's revisions, 2005-2013 and later), built
+# from git without network: the README's real-build route for an old revision.
+#   COREUTILS_GIT, GNULIB_GIT  clones or bare git directories of coreutils and gnulib
+#   REV                        any commit-ish of coreutils (ec48bead, ec48bead^, v8.20)
+#   OUT                        the tree: OUT/src (the bootstrapped source), OUT/KIND (builds)
+# Kinds (default musl; each a copy of OUT/src configured once, stamped OUT/KIND/.penumbra-configured):
+#   musl    CC=wllvm on musl (scripts/wllvm-env.sh musl): static musl binaries, and
+#           OUT/musl/src/PROG.bc (extract-bc) for `penumbra run --libc musl`
+#   native  CC=clang-15 on glibc, -O0 -g: the plain native binaries
+#   asan    CC=clang-15 on glibc, the programs with AddressSanitizer and UBSan (replay's flags)
+#   gcov    CC=gcc --coverage on glibc: line coverage of native runs
+# Programs (default cut): `make src/PROG` in each kind; any utility of the revision.
+# --version-string V: what `PROG --version` prints (default: git-version-gen's form of `git
+# describe`, as a build from a git checkout prints, e.g. 8.20.60-ec48beadf; so two revisions
+# differ in `--version` output: give them one V to compare them on it).
+# Prints one line per kind and program: KIND PROG PATH (the bitcode for musl, else the binary).
+#
+# Steps, each done once (stamped), each under `timeout`, and their times in OUT/timings.txt:
+#   1. source: `git archive REV` and gnulib at the commit REV pins (`git ls-tree REV gnulib`),
+#      .tarball-version (there is no .git in the tree: git-version-gen reads this file);
+#   2. bootstrap offline with today's autotools: `./bootstrap --skip-po --no-git
+#      --gnulib-srcdir=gnulib` (the revision's own gnulib-tool; 4 minutes for a 2012 tree);
+#   3. configure per kind with the README's analysis flags, each spelled as the revision's
+#      `configure --help` spells it (a 2012 tree has --without-gmp, not --without-libgmp);
+#      flags the revision does not know are left out (OUT/KIND/penumbra-flags*.txt); on glibc
+#      with gnulib's fix for glibc 2.28 (glibc_stdio below); 4 minutes for musl (wllvm compiles
+#      twice), 1 for gcc, 1.5 for clang;
+#   4. `make` of the generated sources (BUILT_SOURCES), then `make src/PROG` (and extract-bc):
+#      under a minute.
+# Logs: OUT/bootstrap.log, OUT/KIND/configure.log, OUT/KIND/make.log. Environment:
+# PENUMBRA_WLLVM_VENV (scripts/wllvm-env.sh), TIMEOUT_BOOTSTRAP, TIMEOUT_CONFIGURE, TIMEOUT_MAKE
+# (seconds; 1800, 1200, 1800). Needs autoconf automake autopoint gettext texinfo gperf bison m4
+# rsync xz-utils patch (Debian), wllvm (scripts/install-deps.sh) and musl-dev for musl.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+me=coreutils-rev
+
+die() { echo "$me: $*" >&2; exit 1; }
+note() { echo "$me: $*" >&2; }
+
+kinds=()
+progs=()
+version_string=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --kind) kinds+=("$2"); shift 2 ;;
+    --prog) progs+=("$2"); shift 2 ;;
+    --version-string) version_string=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d;s/^# \{0,1\}//'; exit 0 ;;
+    --) shift; break ;;
+    -*) die "unknown option $1 (--kind KIND, --prog PROG, --version-string V)" ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 4 ] || die "usage: $me [--kind musl|native|asan|gcov]... [--prog PROG]... [--version-string V] COREUTILS_GIT GNULIB_GIT REV OUT"
+[ ${#kinds[@]} -gt 0 ] || kinds=(musl)
+[ ${#progs[@]} -gt 0 ] || progs=(cut)
+cu_git=$1 gl_git=$2 rev=$3 out=$4
+t_boot=${TIMEOUT_BOOTSTRAP:-1800} t_conf=${TIMEOUT_CONFIGURE:-1200} t_make=${TIMEOUT_MAKE:-1800}
+
+git -C "$cu_git" rev-parse --git-dir >/dev/null 2>&1 || die "$cu_git is not a git repository"
+git -C "$gl_git" rev-parse --git-dir >/dev/null 2>&1 || die "$gl_git is not a git repository"
+commit=$(git -C "$cu_git" rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $cu_git"
+# git-version-gen's own form of `git describe` (v8.20-60-gec48beadf -> 8.20.60-ec48beadf).
+[ -n "$version_string" ] ||
+    version_string=$(git -C "$cu_git" describe --abbrev=9 --always "$commit" | sed 's/^v//;s/-/./;s/\(.*\)-g/\1-/')
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+src=$out/src
+# One build of a tree at a time (a second caller waits).
+exec 9>"$out/.penumbra-lock"
+flock 9
+
+# The tools bootstrap needs (bootstrap.conf's buildreq), checked before minutes are spent.
+for tool in autoconf automake autopoint aclocal gettext makeinfo gperf bison m4 perl rsync xz patch; do
+    command -v "$tool" >/dev/null ||
+        die "$tool is missing (Debian: apt-get install autoconf automake autopoint gettext texinfo gperf bison m4 rsync xz-utils patch)"
+done
+
+# A tree built from another commit, or with another version string, is never reused.
+if [ -f "$src/.penumbra-commit" ] && [ "$(cat "$src/.penumbra-commit")" != "$commit" ]; then
+    die "$out holds commit $(cat "$src/.penumbra-commit"), not $commit ($rev): choose another OUT"
+fi
+if [ -f "$src/.tarball-version" ] && [ "$(cat "$src/.tarball-version")" != "$version_string" ]; then
+    die "$out is built with version string $(cat "$src/.tarball-version"), not $version_string: choose another OUT"
+fi
+
+# glibc_stdio TREE: gnulib before March 2018 reads glibc's FILE internals only where
+# <stdio.h> defines _IO_ftrylockfile, which glibc 2.28 no longer does: lib/freadahead.c and
+# others then stop at `#error "Please port gnulib freadahead.c to your platform!"` (gcc or clang
+# on glibc; musl never takes these branches). gnulib's own fix (commit 4af4a4a7, "fflush:
+# adjust to glibc 2.28 libio.h removal"), made to the tree's copies; a no-op on later trees.
+glibc_stdio() {
+    sed -i 's/defined _IO_ftrylockfile || __GNU_LIBRARY__ == 1/defined _IO_EOF_SEEN || __GNU_LIBRARY__ == 1/' "$1"/lib/*.c
+    if [ -f "$1/lib/stdio-impl.h" ] && ! grep -q _IO_EOF_SEEN "$1/lib/stdio-impl.h"; then
+        printf '%s\n' '' '/* Glibc 2.28 made _IO_IN_BACKUP private (gnulib 4af4a4a7).  */' \
+            '#if !defined _IO_IN_BACKUP && defined _IO_EOF_SEEN' '# define _IO_IN_BACKUP 0x100' '#endif' \
+            >>"$1/lib/stdio-impl.h"
+    fi
+}
+
+# Step 1 and 2: the bootstrapped source.
+if [ ! -f "$src/.penumbra-bootstrapped" ]; then
+    gnulib=$(git -C "$cu_git" ls-tree "$commit" gnulib | awk '$2 == "commit" { print $3 }')
+    [ -n "$gnulib" ] || die "$rev pins no gnulib submodule (git ls-tree $rev gnulib): not a bootstrap-era tree"
+    git -C "$gl_git" cat-file -e "$gnulib^{commit}" 2>/dev/null ||
+        die "gnulib commit $gnulib (pinned by $rev) is not in $gl_git"
+    note "source of $rev ($commit) with gnulib $gnulib in $src"
+    rm -rf "$src" "$src.tmp"
+    mkdir -p "$src.tmp/gnulib"
+    git -C "$cu_git" archive "$commit" | tar -x -C "$src.tmp"
+    git -C "$gl_git" archive "$gnulib" | tar -x -C "$src.tmp/gnulib"
+    echo "$version_string" >"$src.tmp/.tarball-version"
+    echo "$commit" >"$src.tmp/.penumbra-commit"
+    echo "$gnulib" >"$src.tmp/.penumbra-gnulib"
+    note "bootstrapping $rev (about 4 minutes; log $out/bootstrap.log)"
+    start=$(date +%s)
+    (cd "$src.tmp" && timeout "$t_boot" ./bootstrap --skip-po --no-git --gnulib-srcdir=gnulib) \
+        >"$out/bootstrap.log" 2>&1 || die "bootstrap of $rev failed (or timed out after ${t_boot}s): $out/bootstrap.log"
+    # bootstrap (gnulib-tool --symlink) links hundreds of files to absolute paths in this
+    # directory: copies instead, so that the tree can move and each build owns its files.
+    (cd "$src.tmp" && find . -type l -print0 | while IFS= read -r -d '' link; do
+        target=$(readlink -f "$link") || die "dangling link $link in $src.tmp"
+        [ -f "$target" ] || die "link $link in $src.tmp is not to a file ($target)"
+        cp --remove-destination -p "$target" "$link"
+    done)
+    echo "bootstrap $(($(date +%s) - start)) s" >>"$out/timings.txt"
+    touch "$src.tmp/.penumbra-bootstrapped"
+    mv "$src.tmp" "$src"
+fi
+
+# The README's analysis configuration (no optional libraries), as `configure --help` of this
+# revision spells it: each entry lists the spellings in order of preference.
+wanted_flags=(--disable-nls "--without-libgmp --without-gmp" --with-included-regex --disable-threads
+    --disable-acl --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
+# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS).
+asan_flags="-O0 -g -fwrapv -fsanitize=address,undefined -fno-sanitize-recover=all"
+
+# era_flags TREE: the wanted flags this revision's configure knows, one a line; those it knows
+# under no spelling are written to stderr. An option is known when its --help lists it in
+# either form (`--without-included-regex` lists the option --with-included-regex is of).
+era_flags() {
+    local help spelling name found
+    help=$(cd "$1" && ./configure --help)
+    for entry in "${wanted_flags[@]}"; do
+        found=
+        for spelling in $entry; do
+            name=${spelling#--}
+            name=${name#with-} name=${name#without-} name=${name#enable-} name=${name#disable-}
+            if grep -qE -- "^[[:space:]]+--(with|without|enable|disable)-${name}([[:space:]=,[]|\$)" <<<"$help"; then
+                found=$spelling
+                break
+            fi
+        done
+        if [ -n "$found" ]; then echo "$found"; else echo "not known to this revision: $entry" >&2; fi
+    done
+}
+
+# build KIND CONFIGURE-ARGS...: OUT/KIND configured once, then each program made, with the
+# make variables in the array make_vars.
+build() {
+    local kind=$1 tree=$out/$1 flags start
+    shift
+    if [ ! -f "$tree/.penumbra-configured" ]; then
+        note "configuring $tree (a few minutes; log $tree/configure.log)"
+        rm -rf "$tree"
+        cp -a "$src" "$tree"
+        [ "$kind" = musl ] || glibc_stdio "$tree"
+        mapfile -t flags < <(era_flags "$tree" 2>"$tree/penumbra-flags-unknown.txt")
+        printf '%s\n' "$@" "${flags[@]}" >"$tree/penumbra-flags.txt"
+        start=$(date +%s)
+        (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 timeout "$t_conf" ./configure "$@" "${flags[@]}") \
+            >"$tree/configure.log" 2>&1 || die "configure failed in $tree: $tree/configure.log"
+        echo "configure $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
+        touch "$tree/.penumbra-configured"
+    fi
+    if [ ! -f "$tree/.penumbra-built-sources" ]; then
+        note "making the generated sources in $tree (log $tree/make.log)"
+        start=$(date +%s)
+        # `make src/PROG` alone in a fresh tree misses gnulib's generated headers.
+        printf 'penumbra-built-sources: $(BUILT_SOURCES)\n' >"$tree/penumbra-bs.mk"
+        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" -f Makefile -f penumbra-bs.mk penumbra-built-sources) \
+            >>"$tree/make.log" 2>&1 || die "make of the generated sources failed in $tree: $tree/make.log"
+        echo "built-sources $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
+        touch "$tree/.penumbra-built-sources"
+    fi
+    for prog in "${progs[@]}"; do
+        start=$(date +%s)
+        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
+            die "make src/$prog failed in $tree: $tree/make.log"
+        if [ "$kind" = musl ]; then
+            (cd "$tree" && extract-bc "src/$prog") >>"$tree/make.log" 2>&1 ||
+                die "extract-bc src/$prog failed in $tree: $tree/make.log"
+            echo "make $kind $prog $(($(date +%s) - start)) s" >>"$out/timings.txt"
+            echo "$kind $prog $tree/src/$prog.bc"
+        else
+            echo "make $kind $prog $(($(date +%s) - start)) s" >>"$out/timings.txt"
+            echo "$kind $prog $tree/src/$prog"
+        fi
+    done
+}
+
+for kind in "${kinds[@]}"; do
+    make_vars=()
+    case $kind in
+    musl) (. "$root/scripts/wllvm-env.sh" musl && build musl CC=wllvm CFLAGS="$PENUMBRA_CFLAGS") ;;
+    native) build native CC=clang-15 CFLAGS="-O0 -g" ;;
+    # Configured and its generated sources made without sanitizers, the programs with them:
+    # src/make-prime-list, run to generate src/primes.h, overflows a heap buffer until 2015
+    # (coreutils 1d0f1b7c), and AddressSanitizer would stop the build there.
+    asan)
+        make_vars=(CFLAGS="$asan_flags" LDFLAGS="-fsanitize=address,undefined")
+        build asan CC=clang-15 CFLAGS="-O0 -g"
+        ;;
+    gcov) build gcov CC=gcc CFLAGS="-O0 -g --coverage" ;;
+    *) die "unknown kind $kind (musl, native, asan, gcov)" ;;
+    esac
+done
