@@ -25,7 +25,7 @@ runs, files renamed A, B, ... as penumbra's --sym-files, on each tree's static m
 (TREE/musl/src/UTILITY) and under `penumbra exec --libc musl TREE/musl/src/UTILITY.bc`.
 
 The JSON list written holds, per invocation: suite, case, first_seen_in (the first suite that
-made the same invocation), args and stdin (text, and exact bytes as *_hex), files, lc_all,
+made the same invocation), args, stdin and files (text, and exact bytes as *_hex), lc_all,
 VERSION_status and VERSION_stdout of each coverage build (a negative status: killed by that
 signal), old_changed_lines_run, new_changed_lines_run, touches_patch, seed (the invocation as
 `penumbra shadow --seed` takes it, as prepare-subject.py writes seeds; null beyond seeded mode's
@@ -274,7 +274,7 @@ def main():
                  "stdin": None if inv["stdin"] is None else text(bytes.fromhex(inv["stdin"])),
                  "stdin_hex": inv["stdin"],
                  "files": {n: text(bytes.fromhex(c)) for n, c in inv["files"].items()},
-                 "lc_all": inv.get("lc_all")}
+                 "files_hex": inv["files"], "lc_all": inv.get("lc_all")}
         same = json.dumps([inv["args"], inv["stdin"], inv["files"], inv.get("lc_all")])
         entry["first_seen_in"] = first_seen.setdefault(same, inv["suite"])
         hits = {}

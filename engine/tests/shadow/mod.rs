@@ -83,6 +83,7 @@ programs! {
     malloc_size: [int("i", -1, 7)];
     alloc_symbolic: [int("a", 0, 4), int("b", 0, 4)];
     grow_buffer: [int("n", 0, 20)];
+    grow_shift: [int("n", 0, 40)];
     calloc_symbolic: [int("k", 0, 4), int("i", 0, 5)];
     realloc_symbolic: [int("n", 1, 6)];
     vla_symbolic: [int("n", 0, 5)];

@@ -1,7 +1,6 @@
-/* calloc of a symbolic count whose element size the patch changes from 2 to 1 byte: reading the
- * last 2-byte element's second byte (index 2k+1) overflows the new block of k + 1 bytes when
- * 2k + 1 > k, i.e. always for k >= 1... only the index the program reads decides. k in [0, 4],
- * i in [0, 5]. */
+/* calloc of k + 1 elements whose size the patch shrinks from 2 bytes to 1: the program reads
+ * index i < 2k + 2, always inside the old block of 2k + 2 bytes, and past the new block of k + 1
+ * bytes when i > k (a regression). k in [0, 4], i in [0, 5]. */
 #include <stdlib.h>
 #include "penumbra.h"
 
