@@ -121,19 +121,34 @@ def seeds_of(invocations, max_seeds):
     return flags, strings, len(depth)
 
 
-def command_line(utility, test):
-    """A test's input as a shell command: `printf STDIN | UTILITY ARGS...`."""
+def inputs_of(test):
+    """A test's program inputs: (args, stdin bytes, {file name: bytes}) from its record."""
     inputs = test.get("inputs", {})
     n = inputs.get("n_args", {}).get("int", 0)
-    args = []
-    for i in range(n):
-        raw = bytes.fromhex(inputs.get(f"arg{i:02}", {}).get("hex", ""))
-        args.append(raw.split(b"\0", 1)[0].decode("latin-1"))
+    args = [bytes.fromhex(inputs.get(f"arg{i:02}", {}).get("hex", "")).split(b"\0", 1)[0].decode("latin-1")
+            for i in range(n)]
     stdin = bytes.fromhex(inputs.get("stdin", {}).get("hex", ""))
+    files = {name[: -len("-data")]: bytes.fromhex(v["hex"]) for name, v in inputs.items() if name.endswith("-data")}
+    return args, stdin, files
+
+
+def c_string(data):
+    """Bytes as a printf-safe shell word: 'abc\\n'."""
+    text = "".join(c if 32 <= ord(c) < 127 and c not in "\\'%" else f"\\{ord(c):03o}" if c != "\n" else "\\n"
+                   for c in data.decode("latin-1"))
+    return f"'{text}'"
+
+
+def command_line(utility, args, stdin, files):
+    """A test's input as a shell command: `printf STDIN | UTILITY ARGS...`, with the symbolic
+    files (A, B, ...) it names shown after it."""
     line = " ".join([utility] + [shlex.quote(a) for a in args])
-    if stdin.strip(b"\0"):
-        line = f"printf {shlex.quote(stdin.decode('latin-1'))} | {line}"
-    return line
+    stdin = stdin.rstrip(b"\0")
+    if stdin:
+        line = f"printf {c_string(stdin)} | {line}"
+    nul = b"\0"
+    named = [f"{name} holds {c_string(data.rstrip(nul))}" for name, data in sorted(files.items()) if name in args]
+    return line + (f" ({'; '.join(named)})" if named else "")
 
 
 def main():
@@ -143,7 +158,8 @@ def main():
     ap.add_argument("--fixing", required=True, help="the commit that fixed it")
     ap.add_argument("--source", help="the changed file to unify (default src/UTILITY.c)")
     ap.add_argument("--test", help="the era's test of the utility (default tests/misc/UTILITY.pl)")
-    ap.add_argument("--seconds", type=float, default=600, help="seeded mode's budget (Shadow's: 600 s)")
+    ap.add_argument("--seconds", type=float, default=600, help="seeded mode's whole budget (Shadow's: 600 s a phase)")
+    ap.add_argument("--bse-budget", type=float, default=10, help="seconds of bounded symbolic execution (penumbra's default)")
     ap.add_argument("--max-seeds", type=int, default=24)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -176,7 +192,7 @@ def main():
     if run_dir.exists():
         shutil.rmtree(run_dir)
     shadow = [penumbra, "shadow", "--libc", "musl", bitcode, "--mode", "seeded", *flags,
-              *[x for s in seeds for x in ("--seed", s)], "--max-time", str(a.seconds), "--json",
+              *[x for s in seeds for x in ("--seed", s)], "--max-time", str(a.seconds), "--bse-budget", str(a.bse_budget), "--json",
               "--output-dir", run_dir]
     summary = json.loads(run(shadow, capture_output=True).stdout)
     fixed_bc = fixed / "musl" / "src" / f"{utility}.bc"
@@ -187,9 +203,10 @@ def main():
     for t in replayed:
         classes[t["class"]] = classes.get(t["class"], 0) + 1
     regressions = [t for t in replayed if t["class"] == "regression"]
-    shown = sorted({(command_line(utility, t), t.get("new_outcome", {}).get("error", "")) for t in regressions})
+    shown = sorted({(command_line(utility, *inputs_of(t)), t.get("new_outcome", {}).get("error", "")) for t in regressions})
     summary.pop("tests", None)
     record = {"utility": utility, "old": old_rev, "new": new_rev, "fixed": fixed_rev, "seconds": a.seconds,
+              "bse_budget": a.bse_budget,
               "touching_invocations": touching, "seed_flags": flags, "seeds": seeds, "summary": summary,
               "classes": classes, "regressions": [{"command": c, "new": e} for c, e in shown]}
     (out / "summary.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
@@ -205,13 +222,15 @@ def write_readme(out, r, a, elapsed):
         f"# {r['utility']}: the regression of {r['new'][:8]} (fixed by {r['fixed'][:8]}), shadowed",
         "",
         f"Regenerate with `COREUTILS_GIT=... GNULIB_GIT=... python3 scripts/shadow-regression.py --utility "
-        f"{r['utility']} --introducing {r['new'][:8]} --fixing {r['fixed'][:8]} --seconds {a.seconds:g} --out {a.out}` "
+        f"{r['utility']} --introducing {r['new'][:8]} --fixing {r['fixed'][:8]} --seconds {a.seconds:g} "
+        f"--bse-budget {a.bse_budget:g} --out {a.out}` "
         f"(this run: {elapsed / 60:.0f} minutes with the trees already built; building three trees takes about 25).",
         "",
         f"Old = {r['old'][:8]} (the parent), new = {r['new'][:8]}, fixed = {r['fixed'][:8]}; each built from git on "
         "musl with wllvm (scripts/coreutils-rev.sh), the changed source unified by `penumbra unify`, "
         f"seeded mode from the era's own test: {r['touching_invocations']} distinct invocations touch the patch, "
-        f"the {len(r['seeds'])} executing the most changed lines are the seeds (`{' '.join(r['seed_flags'])}`). "
+        f"the {len(r['seeds'])} executing the most changed lines are the seeds (`{' '.join(r['seed_flags'])}`), "
+        f"within {a.seconds:g} s and {a.bse_budget:g} s of bounded symbolic execution. "
         "Replay builds old, new and fixed natively on static musl (no AddressSanitizer: the interpreter decides "
         "errors) and classifies against the fixed version.",
         "",

@@ -244,7 +244,21 @@ pub struct EngineConfig {
     /// size may be larger forks, and its side above the limit ends early (`object-too-large`,
     /// counted; `--max-object-size`).
     pub max_object_size: u64,
+    /// The heaviest term a value may be (`TermStore::weight`): a path that computes a heavier
+    /// one ends early (`term-too-large`; `--max-term-weight`).
+    pub max_term_weight: u32,
+    /// The largest symbolic input, in bytes: the start-up environment's objects together
+    /// (`--sym-args`, `--sym-arg`, `--sym-stdin`; a larger one is refused before the run) and
+    /// each `make_symbolic` (a larger one ends its path early, `input-too-large`;
+    /// `--max-sym-bytes`).
+    pub max_sym_bytes: u64,
 }
+
+/// [`EngineConfig::max_term_weight`]'s default.
+pub const DEFAULT_MAX_TERM_WEIGHT: u32 = 10_000;
+
+/// [`EngineConfig::max_sym_bytes`]'s default: 256 KiB.
+pub const DEFAULT_MAX_SYM_BYTES: u64 = 256 << 10;
 
 /// [`EngineConfig::max_object_size`]'s default: 16 MiB.
 pub const DEFAULT_MAX_OBJECT_SIZE: u64 = 16 << 20;
@@ -265,6 +279,8 @@ impl Default for EngineConfig {
             solver: SolverConfig::default(),
             stack_limit: crate::address::STACK_LIMIT,
             max_object_size: DEFAULT_MAX_OBJECT_SIZE,
+            max_term_weight: DEFAULT_MAX_TERM_WEIGHT,
+            max_sym_bytes: DEFAULT_MAX_SYM_BYTES,
         }
     }
 }

@@ -411,6 +411,17 @@ pub struct ExploreArgs {
     /// end early ('object-too-large', counted in the summary).
     #[arg(long, value_name = "BYTES", default_value_t = penumbra_engine::config::DEFAULT_MAX_OBJECT_SIZE)]
     pub max_object_size: u64,
+    /// The heaviest term a value may grow to (roughly, the bit-blasting cost of its longest
+    /// chain of operations): a path that computes a heavier one, a loop folding a symbolic
+    /// value into itself thousands of times, ends early ('term-too-large', counted) instead of
+    /// handing the solver a query no budget could hold.
+    #[arg(long, value_name = "N", default_value_t = penumbra_engine::config::DEFAULT_MAX_TERM_WEIGHT)]
+    pub max_term_weight: u32,
+    /// The most symbolic bytes: the --sym-arg/--sym-args/--sym-stdin environment together (a
+    /// larger one is refused before the run) and each make_symbolic (a larger one ends its path
+    /// early, 'input-too-large'). Each byte is a solver variable, about 200 bytes of memory.
+    #[arg(long, value_name = "BYTES", default_value_t = penumbra_engine::config::DEFAULT_MAX_SYM_BYTES)]
+    pub max_sym_bytes: u64,
     /// A symbolic argument of up to N characters (repeatable, as KLEE's --sym-arg).
     #[arg(long = "sym-arg", value_name = "N")]
     pub sym_arg: Vec<u32>,

@@ -127,6 +127,8 @@ pub fn engine_config(
         all_ktests: args.all_ktests,
         solver,
         max_object_size: args.max_object_size,
+        max_term_weight: args.max_term_weight,
+        max_sym_bytes: args.max_sym_bytes,
         ..EngineConfig::default()
     })
 }

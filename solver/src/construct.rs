@@ -95,12 +95,60 @@ impl TermStore {
             Op::Eq | Op::Ult | Op::Ule | Op::Slt | Op::Sle => 1,
             _ => w,
         };
+        if w <= 64 {
+            // A constant with a choice between constants: decided in the arms.
+            if let Some(k) = self.as_const(b) {
+                if let Some(t) = self.through_const_ite(a, |s, x| s.fold(op, w, width, s.const_of(x), k)) {
+                    return t;
+                }
+            } else if let Some(k) = self.as_const(a) {
+                if let Some(t) = self.through_const_ite(b, |s, y| s.fold(op, w, width, k, s.const_of(y))) {
+                    return t;
+                }
+            }
+        }
         self.mk_node(op, width, 0, &[a, b])
+    }
+
+    /// The value of a constant term (of at most 64 bits).
+    fn const_of(&self, t: TermId) -> u64 {
+        self.as_const(t).expect("a constant")
+    }
+
+    /// `op(x, y)` of `w`-bit constants, as a constant of `width` bits (1 for comparisons).
+    fn fold(&mut self, op: Op, w: u8, width: u8, x: u64, y: u64) -> TermId {
+        let v = match op {
+            Op::Add => sem::add(x, y, w),
+            Op::Sub => sem::sub(x, y, w),
+            Op::Mul => sem::mul(x, y, w),
+            Op::UDiv => sem::udiv(x, y, w),
+            Op::SDiv => sem::sdiv(x, y, w),
+            Op::URem => sem::urem(x, y, w),
+            Op::SRem => sem::srem(x, y, w),
+            Op::Shl => sem::shl(x, y, w),
+            Op::LShr => sem::lshr(x, y, w),
+            Op::AShr => sem::ashr(x, y, w),
+            Op::And => x & y,
+            Op::Or => x | y,
+            Op::Xor => x ^ y,
+            Op::Eq => sem::eq(x, y),
+            Op::Ult => sem::ult(x, y),
+            Op::Ule => sem::ule(x, y),
+            Op::Slt => sem::slt(x, y, w),
+            Op::Sle => sem::sle(x, y, w),
+            other => unreachable!("{other:?} is not a binary bitvector operator"),
+        };
+        self.mk_const(width, v)
     }
 
     // ----- arithmetic ----------------------------------------------------------
 
     /// `a + b` (wrapping).
+    ///
+    /// Besides folding constants, sums are kept short where a loop would otherwise grow them
+    /// without bound: a constant moves to the top (`(x + c) + y = (x + y) + c`), like terms
+    /// merge (`x * c1 + x * c2 = x * (c1 + c2)`, so `s += x` a million times is one product),
+    /// and a constant added to a choice between constants goes into its arms.
     pub fn add(&mut self, a: TermId, b: TermId) -> TermId {
         let w = self.same_width("add", a, b);
         let (a, b) = self.order(a, b);
@@ -113,9 +161,42 @@ impl TermStore {
                     return self.add(x, c);
                 }
             }
-            _ => {}
+            _ => {
+                for (sum, other) in [(a, b), (b, a)] {
+                    if let Some((x, c)) = self.op_with_const(sum, Op::Add) {
+                        let inner = self.add(x, other);
+                        let k = self.mk_const(w, c);
+                        return self.add(inner, k);
+                    }
+                }
+                let ((xa, ca), (xb, cb)) = (self.linear(a), self.linear(b));
+                if xa == xb {
+                    let k = self.mk_const(w, sem::add(ca, cb, w));
+                    return self.mul(xa, k);
+                }
+            }
         }
         self.binary(Op::Add, a, b)
+    }
+
+    /// `t` as `x * c`: a product with a constant, or `t * 1`.
+    fn linear(&self, t: TermId) -> (TermId, u64) {
+        self.op_with_const(t, Op::Mul).unwrap_or((t, 1))
+    }
+
+    /// `f(ite(c, k1, k2))` for an `ite` `t` whose arms are constants: `ite(c, f(k1), f(k2))`,
+    /// whose arms fold to constants again (a value chosen by a condition stays two numbers
+    /// through any arithmetic with constants). `None` when `t` is not such an `ite`.
+    fn through_const_ite(&mut self, t: TermId, f: impl Fn(&mut Self, TermId) -> TermId) -> Option<TermId> {
+        if self.op(t) != Op::Ite {
+            return None;
+        }
+        let [c, x, y] = [self.children(t)[0], self.children(t)[1], self.children(t)[2]];
+        if !self.is_const(x) || !self.is_const(y) {
+            return None;
+        }
+        let (fx, fy) = (f(self, x), f(self, y));
+        Some(self.ite(c, fx, fy))
     }
 
     /// `a - b` (wrapping).
@@ -211,6 +292,9 @@ impl TermStore {
         }
         if self.op(a) == Op::Neg {
             return self.children(a)[0];
+        }
+        if let Some(e) = self.through_const_ite(a, Self::neg) {
+            return e;
         }
         self.mk_node(Op::Neg, w, 0, &[a])
     }
@@ -485,6 +569,9 @@ impl TermStore {
         if let Some(x) = self.as_const_wide(t) {
             return self.mk_const_wide(w, x >> lo);
         }
+        if let Some(e) = self.through_const_ite(t, |s, k| s.extract(k, hi, lo)) {
+            return e;
+        }
         let d = *self.data(t);
         match d.op() {
             Op::Extract => {
@@ -553,6 +640,9 @@ impl TermStore {
             let x = self.children(t)[0];
             return self.zext(x, width);
         }
+        if let Some(e) = self.through_const_ite(t, |s, k| s.zext(k, width)) {
+            return e;
+        }
         self.mk_node(Op::ZExt, width, 0, &[t])
     }
 
@@ -566,6 +656,9 @@ impl TermStore {
         }
         if let Some(x) = self.as_const(t) {
             return self.mk_const(width, sem::sext(x, tw, width));
+        }
+        if let Some(e) = self.through_const_ite(t, |s, k| s.sext(k, width)) {
+            return e;
         }
         match self.op(t) {
             Op::SExt => {
@@ -628,6 +721,73 @@ mod tests {
         let y = s.new_var("y", 32);
         let (x, y) = (s.var(x), s.var(y));
         (s, x, y)
+    }
+
+    #[test]
+    fn loops_that_fold_a_value_into_itself_keep_it_small() {
+        let (mut s, x, y) = store_with_vars();
+        // s += x, a thousand times: one product.
+        let mut sum = s.zero(32);
+        for _ in 0..1000 {
+            sum = s.add(sum, x);
+        }
+        let thousand = s.constant(32, 1000);
+        assert_eq!(sum, s.mul(x, thousand));
+        assert_eq!(s.weight(sum), 4);
+        // s += x + 1: the constant goes to the top, the like terms meet.
+        let one = s.constant(32, 1);
+        let mut acc = s.zero(32);
+        for _ in 0..3 {
+            let step = s.add(x, one);
+            acc = s.add(acc, step);
+        }
+        let (three, c3) = (s.constant(32, 3), s.constant(32, 3));
+        let x3 = s.mul(x, three);
+        assert_eq!(acc, s.add(x3, c3));
+        // (x + 5) + y = (x + y) + 5.
+        let five = s.constant(32, 5);
+        let x5 = s.add(x, five);
+        let xy = s.add(x, y);
+        assert_eq!(s.add(x5, y), s.add(xy, five));
+        assert_eq!(s.add(y, x5), s.add(xy, five));
+    }
+
+    #[test]
+    fn arithmetic_with_constants_goes_into_a_choice_between_constants() {
+        let (mut s, x, _) = store_with_vars();
+        let zero = s.zero(32);
+        let c = s.slt(zero, x);
+        let (one, two) = (s.constant(32, 1), s.constant(32, 2));
+        let mut acc = s.ite(c, one, two);
+        for i in 0..100u64 {
+            let k = s.constant(32, 3);
+            let m = s.mul(acc, k);
+            let i = s.constant(32, i);
+            acc = s.add(m, i);
+        }
+        // Still an ite of two constants, whatever the arithmetic.
+        assert_eq!(s.op(acc), Op::Ite);
+        let arms = [s.children(acc)[1], s.children(acc)[2]];
+        assert!(arms.iter().all(|&a| s.is_const(a)), "{arms:?}");
+        assert_eq!(s.weight(acc), 2);
+        // A comparison with a constant is decided in the arms: `ite(c, 1, 2) < 5` is true.
+        let ite = s.ite(c, one, two);
+        let five = s.constant(32, 5);
+        assert_eq!(s.ult(ite, five), s.tt());
+        assert_eq!(s.eq(ite, one), c);
+        assert_eq!(s.slt(two, ite), s.ff());
+    }
+
+    #[test]
+    fn weights_count_operators_by_cost() {
+        let (mut s, x, y) = store_with_vars();
+        let sum = s.add(x, y);
+        assert_eq!((s.weight(x), s.weight(sum)), (0, 1));
+        let product = s.mul(sum, y);
+        assert_eq!(s.weight(product), 33);
+        let k = s.constant(32, 3);
+        let shifted = s.shl(product, k);
+        assert_eq!(s.weight(shifted), 39);
     }
 
     #[test]

@@ -312,6 +312,8 @@ struct VarInfo {
 /// the new-version projection.)
 pub struct TermStore {
     nodes: Vec<TermData>,
+    /// Per node, its weight ([`TermStore::weight`]), saturating.
+    weights: Vec<u16>,
     table: HashTable<TermId>,
     hasher: FxBuildHasher,
     vars: Vec<VarInfo>,
@@ -353,6 +355,7 @@ impl TermStore {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         TermStore {
             nodes: Vec::with_capacity(terms),
+            weights: Vec::with_capacity(terms),
             table: HashTable::with_capacity(terms),
             hasher: FxBuildHasher,
             vars: Vec::new(),
@@ -372,6 +375,23 @@ impl TermStore {
     /// Number of distinct terms.
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// The bytes the store is about to allocate: once its arrays are seven-eighths full, what
+    /// their next doubling takes (while the old arrays are still alive). A memory budget adds
+    /// it to the resident size, so that it stops a run before the doubling, not after it.
+    pub fn pending_growth(&self) -> u64 {
+        let near = |len: usize, cap: usize| len >= cap - cap / 8;
+        let mut bytes = 0;
+        if near(self.nodes.len(), self.nodes.capacity()) {
+            let cap = self.nodes.capacity() as u64;
+            bytes += 2 * cap * (std::mem::size_of::<TermData>() + std::mem::size_of::<u16>()) as u64;
+        }
+        if near(self.table.len(), self.table.capacity()) {
+            // A table of twice the buckets: an id and a control byte each.
+            bytes += 2 * self.table.capacity() as u64 * 8 / 7 * 5;
+        }
+        bytes
     }
 
     /// Whether the store holds no term.
@@ -510,6 +530,16 @@ impl TermStore {
         (0..self.vars.len() as u32).map(VarId)
     }
 
+    /// The weight of `t`: the heaviest chain of operators from it to a leaf, each operator
+    /// counted by roughly what bit-blasting it costs per bit (multiplication and division as
+    /// many as the width, by a constant 4, shifts 6, floating point 4 times the width, the
+    /// rest 1), up to
+    /// `u16::MAX`. A loop that folds a symbolic value into itself makes it grow by the loop's
+    /// operators each time around; what no solver could take in one query weighs thousands.
+    pub fn weight(&self, t: TermId) -> u32 {
+        u32::from(self.weights[t.index()])
+    }
+
     // ----- interning ---------------------------------------------------------
 
     /// Interns a node, returning the id of an identical existing node if any.
@@ -520,6 +550,9 @@ impl TermStore {
             return id;
         }
         let id = TermId::from_index(self.nodes.len());
+        let weight = data.children().iter().map(|c| self.weights[c.index()]).max().unwrap_or(0);
+        let by_constant = data.children().iter().any(|c| self.nodes[c.index()].op == Op::Const);
+        self.weights.push(weight.saturating_add(op_cost(data.op, data.width, by_constant)));
         self.nodes.push(data);
         let nodes = &self.nodes;
         let hasher = &self.hasher;
@@ -575,6 +608,19 @@ impl TermStore {
     }
 }
 
+/// What one operator adds to a term's [`TermStore::weight`] (`by_constant`: an operand is a
+/// constant, which makes a multiplication a few shifts and additions).
+fn op_cost(op: Op, width: u8, by_constant: bool) -> u16 {
+    match op {
+        Op::Const | Op::Var | Op::Shadow => 0,
+        Op::Mul if by_constant => 4,
+        Op::Mul | Op::UDiv | Op::SDiv | Op::URem | Op::SRem => u16::from(width),
+        Op::Shl | Op::LShr | Op::AShr => 6,
+        op if op.is_float() => 4 * u16::from(width),
+        _ => 1,
+    }
+}
+
 /// Panics unless `width` is a supported bitvector width.
 pub(crate) fn check_width(width: u8) {
     assert!((1..=64).contains(&width), "bitvector width {width} is not in 1..=64");
@@ -588,6 +634,17 @@ pub(crate) fn check_wide_width(width: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_about_to_double_says_how_much_it_will_take() {
+        let mut s = TermStore::with_capacity(1024);
+        let quiet = s.pending_growth();
+        for i in 0..950 {
+            s.new_var(&format!("v{i}"), 8);
+        }
+        // Over seven eighths of the 1,024 slots: the next doubling's arrays are announced.
+        assert!(s.pending_growth() >= quiet + 2 * 1024 * 18, "{} then {}", quiet, s.pending_growth());
+    }
 
     #[test]
     fn term_data_is_16_bytes() {

@@ -38,6 +38,10 @@ impl Context<'_> {
             Err(ending) => return Ok(Flow::End(ending)),
         };
         let size = self.concretize(st, size, Fixed::Size)?;
+        if size > self.config.max_sym_bytes {
+            // Every byte would be a solver variable: megabytes of them take gigabytes.
+            return Ok(Flow::End(Ending::Early(EarlyReason::InputTooLarge)));
+        }
         let Ok(len) = u32::try_from(size) else {
             return Ok(Flow::End(self.unsupported(st, format!("make_symbolic of {size} bytes"))));
         };

@@ -4,7 +4,12 @@
 //! Symbolic arguments follow KLEE's `klee_init_env`: `--sym-arg N` is one object `argNN` of
 //! `N + 1` bytes whose last byte is overwritten with NUL in memory; `--sym-args MIN MAX N` is an
 //! `n_args` object (a 4-byte int) and up to `MAX` such arguments — here one initial state per
-//! count, constrained `n_args == k`. `--sym-stdin N` is an object `stdin` of `N` bytes that
+//! count, constrained `n_args == k`, the states sharing the argument objects (state `k` has the
+//! first `k`), so that the variables made are `MAX * (N + 1)`, not one set per count.
+//!
+//! Every byte is a solver variable (a few hundred bytes of memory, microseconds to make), so the
+//! environment is refused before anything is made when it has more than `--max-sym-bytes`
+//! bytes, and making it stops at an interrupt. `--sym-stdin N` is an object `stdin` of `N` bytes that
 //! `getchar`/`fgetc`/`fgets` read. These objects come first in every test, in that order, and
 //! the test's argument list records the options (`--sym-arg 3`, ...) so replay can rebuild
 //! `argv` and stdin from the objects ([`crate::output::replay`]).
@@ -36,6 +41,7 @@ enum ArgString {
 pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunError> {
     let prog = ctx.prog;
     let env = &ctx.config.env;
+    check_size(env, ctx.config.max_sym_bytes)?;
     let has_posix_layer = prog.module.func_by_name(crate::libc::syscall::SYM_FILES).is_some();
     if env.sym_files.is_some() && !has_posix_layer {
         return Err(RunError::Config(
@@ -55,6 +61,9 @@ pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunE
         match *spec {
             SymArg::Arg { len } => {
                 for (st, args) in &mut partial {
+                    if penumbra_solver::interrupted() {
+                        return Ok(Vec::new());
+                    }
                     args.push(symbolic_arg(ctx, st, arg_no, len));
                 }
                 arg_no += 1;
@@ -66,6 +75,14 @@ pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunE
                 let mut next = Vec::new();
                 for (st, args) in partial {
                     let n_args = new_object(ctx, &st, "n_args", 4);
+                    // The argument objects, made once: the state of count k takes the first k.
+                    let mut objects = Vec::with_capacity(max as usize);
+                    for i in 0..max {
+                        if penumbra_solver::interrupted() {
+                            return Ok(Vec::new());
+                        }
+                        objects.push(new_object(ctx, &st, &format!("arg{:02}", arg_no + i), len + 1));
+                    }
                     for k in min..=max {
                         let mut st = st.clone();
                         let mut args = args.clone();
@@ -87,8 +104,9 @@ pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunE
                         }
                         st.model = Rc::new(model);
                         Rc::make_mut(&mut st.symbolics).push(n_args.clone());
-                        for i in 0..k {
-                            args.push(symbolic_arg(ctx, &mut st, arg_no + i, len));
+                        for object in &objects[..k as usize] {
+                            args.push(ArgString::Symbolic { first_var: object.first_var, len });
+                            Rc::make_mut(&mut st.symbolics).push(object.clone());
                         }
                         next.push((st, args));
                     }
@@ -100,6 +118,9 @@ pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunE
     }
     let mut states = Vec::with_capacity(partial.len());
     for (mut st, args) in partial {
+        if penumbra_solver::interrupted() {
+            return Ok(Vec::new());
+        }
         if let Some(n) = env.sym_stdin {
             let obj = new_object(ctx, &st, "stdin", n);
             let bytes: Vec<TermId> = obj.vars().map(|v| ctx.store.var(v)).collect();
@@ -111,6 +132,26 @@ pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunE
         states.push(st);
     }
     Ok(states)
+}
+
+/// Refuses an environment of more than `limit` symbolic bytes, before anything is made.
+fn check_size(env: &crate::config::Environment, limit: u64) -> Result<(), RunError> {
+    let args: u64 = env
+        .sym_args
+        .iter()
+        .map(|spec| match *spec {
+            SymArg::Arg { len } => u64::from(len) + 1,
+            SymArg::Args { max, len, .. } => 4 + u64::from(max) * (u64::from(len) + 1),
+        })
+        .sum();
+    let total = args + env.sym_stdin.map_or(0, u64::from);
+    if total > limit {
+        return Err(RunError::Config(format!(
+            "the symbolic arguments and standard input make {total} symbolic bytes, more than --max-sym-bytes \
+             {limit}: each byte is a solver variable (about 200 bytes of memory); raise --max-sym-bytes to allow it"
+        )));
+    }
+    Ok(())
 }
 
 /// A fresh symbolic object (not yet recorded in the state) of `len` bytes named `name`.

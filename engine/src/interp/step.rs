@@ -219,6 +219,14 @@ impl<'p> Context<'p> {
                 return Ok(Flow::End(self.unsupported(st, message)));
             }
         }
+        // The instructions that build a term from others end here: a value folded into itself
+        // by a long loop ends its path before a query on it could take the solver's memory.
+        if let Some(Val::Term(t)) = body.results[inst].map(|r| st.frame().value(r)) {
+            if self.store.weight(t) > self.config.max_term_weight {
+                self.stats.heaviest_term = self.stats.heaviest_term.max(self.store.weight(t));
+                return Ok(Flow::End(Ending::Early(EarlyReason::TermTooLarge)));
+            }
+        }
         Ok(Flow::Next)
     }
 

@@ -104,7 +104,9 @@ impl Budget {
     }
 
     /// Checks the run-wide budgets against `stats`; records the reason when one is exhausted.
-    pub fn exhausted(&mut self, stats: &Stats) -> bool {
+    /// `pending` is memory about to be allocated (the term store's next doubling), counted
+    /// against the memory budget with the resident size.
+    pub fn exhausted(&mut self, stats: &Stats, pending: u64) -> bool {
         if self.stop.is_some() {
             return true;
         }
@@ -117,7 +119,7 @@ impl Budget {
             Some(StopReason::MaxInstructions)
         } else if b.max_time.is_some_and(|max| self.start.elapsed() >= max) {
             Some(StopReason::MaxTime)
-        } else if b.max_memory_mb.is_some_and(|max| self.over_memory(max)) {
+        } else if b.max_memory_mb.is_some_and(|max| self.over_memory(max, pending)) {
             Some(StopReason::MaxMemory)
         } else {
             None
@@ -159,15 +161,15 @@ impl Budget {
         )
     }
 
-    /// Whether resident memory reached `max` MiB, read at most every
+    /// Whether resident memory with `pending` bytes more reached `max` MiB, read at most every
     /// [`MEMORY_CHECK_INTERVAL`].
-    fn over_memory(&mut self, max: u64) -> bool {
+    fn over_memory(&mut self, max: u64, pending: u64) -> bool {
         let now = Instant::now();
         if now < self.next_memory_check {
             return false;
         }
         self.next_memory_check = now + MEMORY_CHECK_INTERVAL;
-        resident_mb().is_some_and(|rss| rss >= max)
+        resident_mb().is_some_and(|rss| rss + pending / (1 << 20) >= max)
     }
 }
 

@@ -15,7 +15,7 @@ use crate::run_error::RunError;
 use crate::search::{Searcher, StateId};
 use crate::shadow::execute::BlockEnd;
 use crate::symbolic::context::{Context, EndedPath, Flow};
-use crate::symbolic::state::{Ending, ExecutionState};
+use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use std::time::Duration;
 
 /// The mode-specific part of the loop.
@@ -72,7 +72,7 @@ impl<'p, 'o> Runner<'p, 'o> {
         }
         self.count_live(slab);
         while let Some(id) = searcher.select() {
-            if self.budget.exhausted(&self.ctx.stats) || self.budget.phase_over() {
+            if self.budget.exhausted(&self.ctx.stats, self.ctx.store.pending_growth()) || self.budget.phase_over() {
                 break;
             }
             let Some(mut st) = slab.take(id) else { break };
@@ -139,7 +139,7 @@ impl<'p, 'o> Runner<'p, 'o> {
         loop {
             if self.ctx.stats.instructions >= max_instructions {
                 self.budget.stop = Some(StopReason::MaxInstructions);
-                return Ok(None);
+                return Ok(self.stopped_here());
             }
             let Some(frame) = st.stack.last() else {
                 return Ok(Some(Ending::Exit(0)));
@@ -175,11 +175,28 @@ impl<'p, 'o> Runner<'p, 'o> {
             // Every 1,024 instructions: a clock read, so `--max-time` holds to a fraction of a
             // millisecond of concrete work (resident memory is read less often, see budget.rs).
             if self.ctx.stats.instructions & 0x3ff == 0 {
-                if self.budget.exhausted(&self.ctx.stats) || self.budget.phase_over() {
+                if self.budget.exhausted(&self.ctx.stats, self.ctx.store.pending_growth()) {
+                    return Ok(self.stopped_here());
+                }
+                if self.budget.phase_over() {
                     return Ok(None);
                 }
                 self.progress();
             }
+        }
+    }
+
+    /// How the path being computed ends when the run stops in the middle of it: early, with
+    /// the reason (counted, and its test written if it gets one), when the run stopped for
+    /// time, memory, an interrupt or the instruction count; stopped for paths or output, it is
+    /// left unexplored (its test would pass the budget that stopped the run).
+    fn stopped_here(&self) -> Option<Ending> {
+        match self.budget.stop? {
+            reason @ (StopReason::MaxTime
+            | StopReason::MaxMemory
+            | StopReason::Interrupted
+            | StopReason::MaxInstructions) => Some(Ending::Early(EarlyReason::Stopped(reason))),
+            _ => None,
         }
     }
 

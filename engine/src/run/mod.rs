@@ -83,6 +83,8 @@ pub fn run_observed(
     let mut runner =
         Runner::new(Context::new(&prog, config, store, solver), tests, Budget::new(&config.budgets, start), observer);
     let initial = initial_states(&mut runner.ctx)?;
+    // An interrupt (or a budget) while the environment was made stops the run here.
+    runner.budget.exhausted(&runner.ctx.stats, 0);
     let mut slab = Slab::default();
     let mut bse_budget_hit = false;
     match config.mode.shadow() {

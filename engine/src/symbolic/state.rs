@@ -241,6 +241,13 @@ pub enum EarlyReason {
     SolverUnknown,
     /// An allocation whose size may exceed `--max-object-size`: the sizes above it.
     ObjectTooLarge,
+    /// A value whose term grew past `--max-term-weight` (a loop folding a symbolic value into
+    /// itself): no query on it could be answered within any budget.
+    TermTooLarge,
+    /// A symbolic object larger than `--max-sym-bytes` (`make_symbolic` of many megabytes).
+    InputTooLarge,
+    /// The run stopped (a budget, SIGINT, SIGTERM) while this path was being computed.
+    Stopped(crate::config::StopReason),
     /// A value the engine fixed to one number (a size, an offset, a pointer handed to the C
     /// library): the values left after [`MAX_CONCRETE_VALUES`](super::fork::MAX_CONCRETE_VALUES)
     /// were tried.
@@ -248,13 +255,18 @@ pub enum EarlyReason {
 }
 
 impl EarlyReason {
-    /// `max-depth`, `bse-budget`, `solver-unknown`: the word of test records and summaries.
+    /// `max-depth`, `bse-budget`, `solver-unknown`, `object-too-large`, `concretized`,
+    /// `term-too-large`, `input-too-large`, or the budget that stopped the run (`max-time`,
+    /// `interrupted`, ...): the word of test records and summaries.
     pub fn name(self) -> &'static str {
         match self {
             EarlyReason::MaxDepth => "max-depth",
             EarlyReason::BseBudget => "bse-budget",
             EarlyReason::SolverUnknown => "solver-unknown",
             EarlyReason::ObjectTooLarge => "object-too-large",
+            EarlyReason::TermTooLarge => "term-too-large",
+            EarlyReason::InputTooLarge => "input-too-large",
+            EarlyReason::Stopped(why) => why.name(),
             EarlyReason::Concretized => "concretized",
         }
     }

@@ -6,6 +6,7 @@ pub mod support;
 
 mod basics;
 mod errors;
+mod growth;
 mod libc;
 mod paths;
 mod pointers;
