@@ -70,7 +70,10 @@ pub enum Command {
     /// becomes `a` resp. `b`; a small runtime feeds `make_symbolic` objects from each test),
     /// runs both on every test under a timeout, and also under the concrete interpreter (as
     /// `penumbra exec --ktest` does). Whether a version errs is decided by the native run where
-    /// its build has AddressSanitizer, else (static musl builds) by the interpreter. Each test
+    /// its build has AddressSanitizer (read from the executable's symbols, not assumed from the
+    /// flags), else (static musl builds, a compiler that dropped it) by the interpreter. The
+    /// builds and runs go to a fresh directory in OUTDIR/replay (not a symbolic link), removed
+    /// afterwards; one a killed replay left is removed by the next. Each test
     /// is classified: `unconfirmed` (the engine, the interpreter and the native run disagree),
     /// `regression` (error only in new), `output-diff` (stdout or exit status differ),
     /// `both-error`, `fix` (error only in old), `silent` (no visible difference); with

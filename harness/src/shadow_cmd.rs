@@ -66,10 +66,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     // still replay what it wrote, and a build that cannot work fails now, not after the run.
     let prepared = match &replay_options {
         Some(options) => {
-            let work = tempfile::Builder::new()
-                .prefix("penumbra-replay")
-                .tempdir()
-                .context("cannot create a directory for the native builds")?;
+            let work = replay::Scratch::in_temp_dir()?;
             let builds = replay::Builds::prepare(work.path(), &info, options, true)?;
             Some((work, builds))
         }

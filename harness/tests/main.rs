@@ -6,6 +6,7 @@ mod support;
 
 mod batch;
 mod batch_projects;
+mod batch_resume;
 mod exec_corpus;
 mod exec_errors;
 mod float_symbolic;
@@ -14,6 +15,7 @@ mod output_safety;
 mod program_files;
 mod real_builds;
 mod replay;
+mod replay_scratch;
 mod replay_verdicts;
 mod run_cli;
 mod shadow_budgets;

@@ -242,3 +242,75 @@ fn plain_native(source: &Path, version: &str, exe: &Path) {
         .expect("run clang-15");
     assert!(status.success(), "cannot build {} natively", source.display());
 }
+
+/// A `clang-15` first on the PATH that drops `address` from every `-fsanitize` list: replay's
+/// builds then lack AddressSanitizer though replay asked for it. Replay reads that from the
+/// executables: the interpreter decides the heap overflow (`regression`; it used to be taken
+/// from the unsanitized native run, which exits cleanly), and the banner claims no
+/// AddressSanitizer.
+#[test]
+fn a_compiler_that_drops_asan_leaves_errors_to_the_interpreter() {
+    let file = write_c("heap.c", HEAP_OVERFLOW);
+    let dir = file.dir.path();
+    let out = dir.join("out");
+    penumbra(["shadow".as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), out.as_os_str()]).assert_status(0);
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let wrapper = bin.join("clang-15");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/sh\n# clang-15 without AddressSanitizer: `address` dropped from every -fsanitize list.\n\
+         for a in \"$@\"; do\n  shift\n  case \"$a\" in\n\
+         \x20   -fsanitize=*) list=$(printf '%s\\n' \"${a#-fsanitize=}\" | tr , '\\n' | grep -vx address | paste -sd, -)\n\
+         \x20     [ -n \"$list\" ] && set -- \"$@\" \"-fsanitize=$list\" ;;\n\
+         \x20   *) set -- \"$@\" \"$a\" ;;\n  esac\ndone\nexec /usr/bin/clang-15 \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let replay = |json: bool| {
+        let mut cmd = std::process::Command::new(crate::support::penumbra_bin());
+        cmd.env("PATH", &path).arg("replay").arg(&out);
+        if json {
+            cmd.arg("--json");
+        }
+        let run = crate::support::run_command(cmd);
+        run.assert_no_panic();
+        run.assert_status(0);
+        run
+    };
+
+    let run = replay(true);
+    let replayed: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let t = only(&replayed);
+    assert_eq!((t["class"].as_str(), t["decided_by"].as_str()), (Some("regression"), Some("interpreter")), "{t}");
+    let line = line_of(HEAP_OVERFLOW, "overflow");
+    let error = format!(
+        "out-of-bounds-write: out-of-bounds write of 1 byte at offset 4 of heap object allocated at line 7 (4 bytes) at heap.c:{line}"
+    );
+    assert_eq!(t["new_outcome"]["error"].as_str(), Some(error.as_str()), "{t}");
+    assert!(t.get("disagreement").is_none(), "{t}");
+    for version in ["old", "new"] {
+        let warning = format!(
+            "penumbra: warning: the native {version} build of {} has no AddressSanitizer, though it was built with -fsanitize=address (is the clang-15 on the PATH a wrapper?): the interpreter decides whether a test errs on it\n",
+            file.path.display()
+        );
+        assert!(run.stderr.contains(&warning), "{}", run.stderr);
+    }
+    assert!(!run.stderr.contains("no UBSan"), "{}", run.stderr);
+    let report: Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    for version in ["old", "new"] {
+        let build = &report["builds"][version];
+        assert_eq!(
+            (build["build"].as_str(), build["address_sanitizer"].as_bool(), build["decides_errors"].as_str()),
+            (Some("native glibc, UBSan, no AddressSanitizer"), Some(false), Some("interpreter")),
+            "{report}"
+        );
+    }
+    let text = replay(false).stdout_str();
+    assert!(
+        text.contains("  old, new: native glibc, UBSan, no AddressSanitizer -> the interpreter decides errors\n"),
+        "{text}"
+    );
+    assert!(!text.contains("AddressSanitizer +"), "{text}");
+}

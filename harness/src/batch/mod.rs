@@ -9,7 +9,8 @@
 //!
 //! Resuming: every finished job leaves `jobs/<id>.json` (written atomically), and a rerun
 //! skips every job whose record matches its fingerprint, so killing a batch loses at most the
-//! jobs that were running. `--shard I/N` runs every N-th job (a cluster job array's slice);
+//! jobs that were running; a rerun removes what those left in `tmp/` (partial tests, `.part`
+//! files) and runs them again from the start. `--shard I/N` runs every N-th job (a cluster job array's slice);
 //! `penumbra batch merge DIR...` joins the records of shards and writes the tables.
 
 pub mod manifest;
@@ -83,6 +84,19 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
 
     let scratch = out.join("tmp");
     std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+    // A job that was running when an earlier batch died left its partial output here: it
+    // runs again from the start.
+    for (job, _) in &todo {
+        let cleared = runner::clear_leftovers(job, &scratch).with_context(|| {
+            format!("cannot remove what an earlier batch left of job {} in {}", job.id, scratch.display())
+        })?;
+        if cleared {
+            eprintln!(
+                "batch: job {} was cut short by the end of an earlier batch: it runs again (its partial output removed)",
+                job.id
+            );
+        }
+    }
     let exe = std::env::current_exe().context("cannot find the penumbra binary to run jobs with")?;
     let mut failures = Vec::new();
     let mut progress = progress::Progress::new(todo.len());

@@ -18,7 +18,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -97,15 +97,10 @@ pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
             stderr_tail: String::new(),
         });
     }
-    let out_path = scratch.join(format!("{}.stdout", job.id));
-    let err_path = scratch.join(format!("{}.stderr", job.id));
-    // A replaying job writes its tests (which the native runs read) here; only the summary's
-    // classes are kept.
-    // The child runs in the subject's directory: the path must not be relative.
-    let tests_dir = match job.replay {
-        true => Some(std::path::absolute(scratch.join(format!("{}.tests", job.id)))?),
-        false => None,
-    };
+    let ScratchFiles { out_path, err_path, tests_dir } = ScratchFiles::of(job, scratch)?;
+    // A replaying job writes its tests (which the native runs read) in `tests_dir`; only the
+    // summary's classes are kept.
+    let tests_dir = job.replay.then_some(tests_dir);
     let result = run_with_files(exe, job, &out_path, &err_path, tests_dir.as_deref());
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
@@ -113,6 +108,61 @@ pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
         let _ = std::fs::remove_dir_all(dir);
     }
     result
+}
+
+/// A job's files in the batch's scratch directory: the child's stdout and stderr, and the
+/// output directory of a replaying job's tests.
+struct ScratchFiles {
+    out_path: PathBuf,
+    err_path: PathBuf,
+    tests_dir: PathBuf,
+}
+
+impl ScratchFiles {
+    fn of(job: &Job, scratch: &Path) -> io::Result<ScratchFiles> {
+        Ok(ScratchFiles {
+            out_path: scratch.join(format!("{}.stdout", job.id)),
+            err_path: scratch.join(format!("{}.stderr", job.id)),
+            // The child runs in the subject's directory: the path must not be relative.
+            tests_dir: std::path::absolute(scratch.join(format!("{}.tests", job.id)))?,
+        })
+    }
+}
+
+/// Removes what a batch that died while running `job` left of it in `scratch` (its output
+/// files, its partial tests with their `.part` files), so that the job runs again from the
+/// start; returns whether there was anything. The tests directory itself stays (emptied): it
+/// may be a mount point, and `penumbra shadow` writes into an empty directory.
+pub fn clear_leftovers(job: &Job, scratch: &Path) -> io::Result<bool> {
+    let files = ScratchFiles::of(job, scratch)?;
+    let mut found = false;
+    for file in [&files.out_path, &files.err_path] {
+        match std::fs::remove_file(file) {
+            Ok(()) => found = true,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let entries = match std::fs::symlink_metadata(&files.tests_dir) {
+        Ok(meta) if meta.is_dir() => std::fs::read_dir(&files.tests_dir)?,
+        // Not made by a job: removed as it is, never followed.
+        Ok(_) => {
+            std::fs::remove_file(&files.tests_dir)?;
+            return Ok(true);
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        found = true;
+        // remove_dir_all does not follow symbolic links: nothing outside the directory goes.
+        match entry.file_type()?.is_dir() {
+            true => std::fs::remove_dir_all(entry.path())?,
+            false => std::fs::remove_file(entry.path())?,
+        }
+    }
+    Ok(found)
 }
 
 fn run_with_files(

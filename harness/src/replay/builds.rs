@@ -1,9 +1,14 @@
 //! What replay runs a test on: the native builds of old, new and (with a fixed version) fixed,
 //! each knowing whether it has AddressSanitizer, and the modules the interpreter runs.
 //!
-//! penumbra's own builds on the system's C library have AddressSanitizer and UBSan; its
-//! static musl builds have neither runtime (UBSan traps); a prebuilt executable has
-//! AddressSanitizer when its symbols name `__asan_init`.
+//! penumbra's own builds on the system's C library ask for AddressSanitizer and UBSan; its
+//! static musl builds for neither runtime (UBSan traps). What a build has is read from its
+//! symbols, not taken from the flags (a `clang-15` wrapper may drop a sanitizer): the replay
+//! runtime, compiled in the link command, leaves `penumbra_replay_asan` and
+//! `penumbra_replay_ubsan` where it was compiled with them, and AddressSanitizer's runtime
+//! defines `__asan_init`. A build without the AddressSanitizer it asked for is a build without
+//! AddressSanitizer (the interpreter decides whether a test errs on it), said on stderr. A
+//! prebuilt executable has AddressSanitizer when its symbols name `__asan_init`.
 
 use super::elf;
 use super::interpreter::Modules;
@@ -11,6 +16,7 @@ use super::native::{self, Build};
 use super::Options;
 use crate::run_info::RunInfo;
 use anyhow::{Context, Result};
+use penumbra_ir::frontend::CLANG;
 use penumbra_ir::Module;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -21,16 +27,41 @@ pub struct NativeBuild {
     pub exe: PathBuf,
     /// Whether it has AddressSanitizer: then its runs decide whether the version errs.
     pub sanitizers: bool,
-    /// How it was made, for the report.
-    pub made: &'static str,
+    /// How it was made and what it has, for the report.
+    pub made: String,
 }
+
+/// AddressSanitizer's runtime, and the replay runtime's marks of its own compilation.
+const ASAN_RUNTIME: &str = "__asan_init";
+const RUNTIME_ASAN: &str = "penumbra_replay_asan";
+const RUNTIME_UBSAN: &str = "penumbra_replay_ubsan";
 
 impl NativeBuild {
     /// A prebuilt executable (`--native-old`, ...), its sanitizers read from its symbols.
     fn prebuilt(exe: &Path) -> NativeBuild {
-        let sanitizers = elf::names_symbol(exe, "__asan_init");
+        let sanitizers = elf::names_symbol(exe, ASAN_RUNTIME);
         let made = if sanitizers { "prebuilt, AddressSanitizer" } else { "prebuilt, no AddressSanitizer" };
-        NativeBuild { exe: exe.to_path_buf(), sanitizers, made }
+        NativeBuild { exe: exe.to_path_buf(), sanitizers, made: made.to_string() }
+    }
+
+    /// penumbra's `build` of `source` with `libc`, its sanitizers read from its symbols; one it
+    /// asked for and lacks is said on stderr.
+    fn built(exe: PathBuf, libc: native::NativeLibc, build: Build, source: &Path) -> NativeBuild {
+        let found = elf::names_symbols(&exe, &[ASAN_RUNTIME, RUNTIME_ASAN, RUNTIME_UBSAN]);
+        let (asan, ubsan) = (found[0] && found[1], found[2]);
+        let (asked_asan, asked_ubsan) = libc.asks_for();
+        let missing = [
+            (asked_asan && !asan, "AddressSanitizer", "address", "the interpreter decides whether a test errs on it"),
+            (asked_ubsan && !ubsan, "UBSan", "undefined", "its runs report no undefined behaviour"),
+        ];
+        for (_, name, flag, consequence) in missing.iter().filter(|m| m.0) {
+            eprintln!(
+                "penumbra: warning: the native {} build of {} has no {name}, though it was built with -fsanitize={flag} (is the {CLANG} on the PATH a wrapper?): {consequence}",
+                build.name(),
+                source.display()
+            );
+        }
+        NativeBuild { exe, sanitizers: asan, made: libc.description(asan, ubsan) }
     }
 }
 
@@ -97,13 +128,15 @@ impl Builds {
                 info.source.display()
             );
         }
-        let made = |exe| NativeBuild { exe, sanitizers: !musl, made: sources.libc.description() };
-        let old = made(native::build(work, &sources, Build::Old)?);
-        let new = made(native::build(work, &sources, Build::New)?);
+        let make = |sources: &native::Sources, build, source: &Path| -> Result<NativeBuild> {
+            Ok(NativeBuild::built(native::build(work, sources, build)?, sources.libc, build, source))
+        };
+        let old = make(&sources, Build::Old, &info.source)?;
+        let new = make(&sources, Build::New, &info.source)?;
         let fixed = match &options.fixed_version {
             Some(file) => {
                 let files = info.sources_with_first(file);
-                Some(made(native::build(work, &native::Sources { files: &files, ..sources }, Build::Fixed)?))
+                Some(make(&native::Sources { files: &files, ..sources }, Build::Fixed, file)?)
             }
             None => None,
         };
@@ -124,7 +157,7 @@ impl Builds {
             |fixed: bool| interpreted && self.modules.as_ref().is_some_and(|m| !fixed || m.fixed.is_some());
         let line = |version: &'static str, b: &NativeBuild, fixed: bool| BuildLine {
             version,
-            made: b.made,
+            made: b.made.clone(),
             sanitizers: b.sanitizers,
             interpreter: interpreted(fixed),
         };
@@ -138,7 +171,7 @@ impl Builds {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildLine {
     pub version: &'static str,
-    pub made: &'static str,
+    pub made: String,
     pub sanitizers: bool,
     /// Whether the interpreter runs this version.
     pub interpreter: bool,

@@ -1,6 +1,6 @@
 //! Whether an executable defines or needs a symbol, read from its ELF symbol tables (`.symtab`
-//! and `.dynsym`): how replay tells a prebuilt executable built with AddressSanitizer
-//! (`__asan_init`) from one built without. A file that is not a 64-bit little-endian ELF
+//! and `.dynsym`): how replay tells a build with AddressSanitizer (`__asan_init`) from one
+//! without, and reads which sanitizers the replay runtime was compiled with. A file that is not a 64-bit little-endian ELF
 //! file names no symbol.
 
 use std::path::Path;
@@ -14,7 +14,13 @@ const SYMBOL_SIZE: usize = 24;
 /// Whether `exe`'s symbol tables name `symbol` (`false` for a file that cannot be read or is no
 /// ELF file).
 pub fn names_symbol(exe: &Path, symbol: &str) -> bool {
-    std::fs::read(exe).is_ok_and(|bytes| symbols_include(&bytes, symbol))
+    names_symbols(exe, &[symbol]) == [true]
+}
+
+/// Whether `exe`'s symbol tables name each of `symbols`, the file read once.
+pub fn names_symbols(exe: &Path, symbols: &[&str]) -> Vec<bool> {
+    let bytes = std::fs::read(exe).unwrap_or_default();
+    symbols.iter().map(|symbol| symbols_include(&bytes, symbol)).collect()
 }
 
 /// Whether the ELF image `elf` has `symbol` in one of its symbol tables.

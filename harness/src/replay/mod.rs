@@ -12,7 +12,9 @@
 //! - [`verdict`]: which witness decides, undefined behaviour both versions share, and where
 //!   the engine, the interpreter and the native run disagree;
 //! - [`classify`]: the classes and the outcomes' JSON;
-//! - [`report`]: the human report and `report.json`.
+//! - [`report`]: the human report and `report.json`;
+//! - [`scratch`]: the directory of the builds and runs, made afresh, removed after (and after a
+//!   killed replay, by the next).
 //!
 //! The output directory says what to build (`run.json`, see [`crate::run_info`]) and which tests
 //! there are (`tests.jsonl`, in test order, each naming its `.ktest` or, for a plain exit,
@@ -27,6 +29,7 @@ pub mod elf;
 pub mod interpreter;
 pub mod native;
 pub mod report;
+pub mod scratch;
 pub mod verdict;
 
 use crate::cli::{NativeArgs, ReplayArgs};
@@ -42,6 +45,7 @@ use penumbra_engine::output::testgen::SidecarInputs;
 use penumbra_engine::output::testgen::SIDECAR;
 use penumbra_ir::{Module, Version};
 use report::{ReplayedTest, Report};
+pub use scratch::Scratch;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -135,7 +139,8 @@ pub fn replay_dir(dir: &Path, options: &Options) -> Result<Report> {
     let info = RunInfo::read(dir)?;
     info.check_source()?;
     let tests = load_tests(dir, &info)?;
-    let builds = Builds::prepare(&dir.join("replay"), &info, options, false)?;
+    let scratch = Scratch::in_output_dir(dir)?;
+    let builds = Builds::prepare(scratch.path(), &info, options, false)?;
     replay_tests(dir, info, tests, &builds, None, options, start)
 }
 
@@ -219,11 +224,32 @@ fn replay_tests(
     };
     // A full disk must not cost the replay: the report still goes to stdout.
     let path = dir.join(REPORT);
-    if let Err(e) = std::fs::write(&path, report.to_json().to_string() + "\n") {
+    if let Err(e) = write_new(&path, (report.to_json().to_string() + "\n").as_bytes()) {
+        // No report of an earlier replay stays to be taken for this one's (a link goes, not
+        // its target).
         let _ = std::fs::remove_file(&path);
         eprintln!("penumbra: warning: cannot write {}: {e} (the report is on stdout only)", path.display());
     }
     Ok(report)
+}
+
+/// Replaces `path` with a file of `bytes`: written to a file of its own first (created, never
+/// opened through a link), then renamed over `path`, which replaces a link rather than the file
+/// it points to.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let written = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// What every test is replayed with.

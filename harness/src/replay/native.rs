@@ -56,7 +56,7 @@ pub enum Build {
 }
 
 impl Build {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Build::Old => "old",
             Build::New => "new",
@@ -108,11 +108,26 @@ impl NativeLibc {
         }
     }
 
-    /// How builds with this C library check the program, for reports.
-    pub fn description(self) -> &'static str {
+    /// A build with this C library and the sanitizers it was found to have, for reports
+    /// (`native glibc, AddressSanitizer + UBSan`).
+    pub fn description(self, asan: bool, ubsan: bool) -> String {
+        let (libc, ub) = match self {
+            NativeLibc::System => ("native glibc", "UBSan"),
+            NativeLibc::Musl => ("native static musl", "UBSan traps"),
+        };
+        match (asan, ubsan) {
+            (true, true) => format!("{libc}, AddressSanitizer + {ub}"),
+            (true, false) => format!("{libc}, AddressSanitizer, no UBSan"),
+            (false, true) => format!("{libc}, {ub}, no AddressSanitizer"),
+            (false, false) => format!("{libc}, no sanitizers"),
+        }
+    }
+
+    /// The sanitizers its builds ask for: (AddressSanitizer, UBSan).
+    pub fn asks_for(self) -> (bool, bool) {
         match self {
-            NativeLibc::System => "native glibc, AddressSanitizer + UBSan",
-            NativeLibc::Musl => "native static musl, UBSan traps, no AddressSanitizer",
+            NativeLibc::System => (true, true),
+            NativeLibc::Musl => (false, true),
         }
     }
 

@@ -33,6 +33,19 @@
 
 #define REPLAY_FAILED 125
 
+/* What this file was compiled with, in the executable's symbols: replay reads them back
+ * (harness/src/replay/builds.rs) to tell which sanitizers a build has, so that a compiler that
+ * drops one (a wrapper named clang-15) is noticed rather than trusted. The runtime is compiled
+ * in the link command, with the program's flags. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+__attribute__((used)) const char penumbra_replay_asan = 1;
+#endif
+#if __has_feature(undefined_behavior_sanitizer)
+__attribute__((used)) const char penumbra_replay_ubsan = 1;
+#endif
+#endif
+
 /* A unified program given as bitcode or IR was compiled for penumbra (no version macro): its
  * change() and penumbra_execute() call __penumbra_execute (weak there), which each native
  * build answers for its own version. Compiled from C with a version macro, a program never
