@@ -397,8 +397,10 @@ pub struct ExploreArgs {
     pub max_memory: u64,
     /// Stop once N tests are written (as KLEE's --stop-after-n-tests). 0: no limit. Whatever
     /// the limits, writing also stops while the output's file system has less than a tenth
-    /// of its size, or 256 MiB, free (stopped by 'disk-space'); a failed write stops the run
-    /// as a budget would ('io-error'), keeping what was written.
+    /// of its size, or 256 MiB, free (stopped by 'disk-space'); a failed write (a full disk or
+    /// quota, no inodes or file descriptors left) stops the run as a budget would ('io-error'),
+    /// keeping what was written, and then ends it with exit status 74 and an error naming the
+    /// directory (run.json, whose space is reserved at the start, still says how it ended).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TESTS)]
     pub max_tests: u64,
     /// Stop once the tests written take MB MiB of disk (tests.jsonl, and each .ktest file as
