@@ -213,24 +213,27 @@ fn shadow_wide_into(file: &crate::support::CFile, out_dir: &Path) -> Output {
 
 /// A file system full before the run starts (issue 35): the run cannot keep anything, so it
 /// does not start, says why naming the directory, leaves the directory empty (a rerun may use
-/// it) and never says "no divergence found".
+/// it) and never says "no divergence found"; `run` as `shadow`.
 #[test]
 fn a_full_disk_refuses_the_run_with_an_error() {
     let file = write_c("wide.c", WIDE);
     let Some(mount) = crate::support::Tmpfs::mount(&file.dir.path().join("small"), "4m") else { return };
     mount.fill_leaving(0);
     let out_dir = mount.path().join("out");
-    let out = shadow_wide_into(&file, &out_dir);
-    out.assert_status(EXIT_OUTPUT_ERROR);
-    assert_eq!(
-        out.stderr.trim_end(),
-        format!(
-            "penumbra: error: cannot start writing into {0}: cannot reserve space for {0}/run.json: No space left on device (os error 28)",
-            out_dir.display()
-        )
-    );
-    assert_eq!(out.stdout_str(), "");
-    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0, "the directory is left empty");
+    for command in ["shadow", "run"] {
+        let out = penumbra([command.as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), out_dir.as_os_str()]);
+        out.assert_no_panic();
+        out.assert_status(EXIT_OUTPUT_ERROR);
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!(
+                "penumbra: error: cannot start writing into {0}: cannot reserve space for {0}/run.json: No space left on device (os error 28)",
+                out_dir.display()
+            )
+        );
+        assert_eq!(out.stdout_str(), "", "{command}");
+        assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0, "{command} leaves the directory empty");
+    }
 }
 
 /// A file system that fills during the run (another writer took the space; here it is left
