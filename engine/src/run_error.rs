@@ -15,13 +15,21 @@ pub enum RunError {
     /// Penumbra's symbolic C library could not be compiled or linked in.
     #[error("cannot build penumbra's symbolic C library: {0}")]
     Libc(String),
-    /// The solver failed (not a timeout: those are `unknown` answers).
+    /// The solver failed (not a timeout: those are `unknown` answers). Its message (with its
+    /// own causes) is part of this one, not a `source`: callers print error chains, and each
+    /// cause would appear again.
     #[error("solver failure: {0}")]
-    Solver(#[from] SolverError),
+    Solver(SolverError),
     /// Writing tests failed. The OS error is part of the message, not a `source`: callers
     /// print error chains, and it would appear twice.
     #[error("{context}: {cause}")]
     Io { context: String, cause: std::io::Error },
+}
+
+impl From<SolverError> for RunError {
+    fn from(e: SolverError) -> Self {
+        RunError::Solver(e)
+    }
 }
 
 impl RunError {

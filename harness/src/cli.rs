@@ -12,6 +12,10 @@ pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 /// The default `--max-tests`: a run stops writing (and exploring) after 100,000 tests.
 pub const DEFAULT_MAX_TESTS: u64 = 100_000;
 
+/// The default `exec --max-steps`: a program that runs a billion IR instructions (10-20 s of
+/// interpretation) stops, as an endless loop would never.
+pub const DEFAULT_EXEC_STEPS: u64 = 1_000_000_000;
+
 /// The default `--max-output-mb`: a run stops once its tests take 1 GiB.
 pub const DEFAULT_MAX_OUTPUT_MB: u64 = 1024;
 
@@ -272,13 +276,16 @@ pub struct ExecArgs {
     pub version: VersionArg,
     /// Value of the symbolic object NAME: an integer (decimal or 0x hex, may be negative, stored
     /// little-endian), `hex:BYTES` or `str:TEXT`. Objects without a value are all zero; a
-    /// shorter value is padded with zeros. A NAME the program does not make, or a value longer
-    /// than its object (an integer that does not fit it), is refused.
+    /// shorter string is padded with zeros. A NAME the program does not make, a value longer
+    /// than its object (an integer that does not fit it), or `hex:` bytes that are not exactly
+    /// the object's (as in a .ktest file), is refused.
     #[arg(long = "input", value_name = "NAME=VALUE")]
     pub inputs: Vec<String>,
-    /// Stop after this many IR instructions.
-    #[arg(long, value_name = "N")]
-    pub max_steps: Option<u64>,
+    /// Stop after N IR instructions (an endless loop ends there): the run then says
+    /// `penumbra: step limit reached after N steps` and exits with status 124, as timeout(1)
+    /// does. 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EXEC_STEPS)]
+    pub max_steps: u64,
     /// Files A, B, ... of SIZE bytes made by musl's C layer (--libc musl), their contents
     /// given with --input A-data=VALUE, ...
     #[arg(long = "sym-files", value_names = ["COUNT", "SIZE"], num_args = 2, conflicts_with = "ktest")]
@@ -400,8 +407,10 @@ pub struct ExploreArgs {
     pub max_memory: u64,
     /// Stop once N tests are written (as KLEE's --stop-after-n-tests). 0: no limit. Whatever
     /// the limits, writing also stops while the output's file system has less than a tenth
-    /// of its size, or 256 MiB, free (stopped by 'disk-space'); a failed write stops the run
-    /// as a budget would ('io-error'), keeping what was written.
+    /// of its size, or 256 MiB, free (stopped by 'disk-space'); a failed write (a full disk or
+    /// quota, no inodes or file descriptors left) stops the run as a budget would ('io-error'),
+    /// keeping what was written, and then ends it with exit status 74 and an error naming the
+    /// directory (run.json, whose space is reserved at the start, still says how it ended).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TESTS)]
     pub max_tests: u64,
     /// Stop once the tests written take MB MiB of disk (tests.jsonl, and each .ktest file as

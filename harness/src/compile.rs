@@ -3,7 +3,7 @@
 use crate::cli::{CompileArgs, LibcArg};
 use anyhow::{Context, Result};
 use penumbra_ir::{compile_files, CompileOptions, LibcBitcode, Module};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// musl as bitcode, where scripts/build-musl.sh built it ($PENUMBRA_MUSL_DIR, else
 /// ~/.cache/penumbra/musl-1.2.3).
@@ -32,9 +32,7 @@ pub fn compile_program(files: &[PathBuf], args: &CompileArgs) -> Result<Module> 
 /// the error carries the tools' diagnostics.
 pub fn compile(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
     for file in files {
-        if !file.is_file() {
-            anyhow::bail!("cannot read {}: no such file", file.display());
-        }
+        check_program_file(file)?;
     }
     let per_file = match &args.compile_commands {
         Some(db) => crate::compile_db::load(db)?,
@@ -52,6 +50,33 @@ pub fn compile(files: &[PathBuf], args: &CompileArgs) -> Result<Module> {
         ..Default::default()
     };
     compile_files(files, &options).with_context(|| format!("cannot compile {}", names(files)))
+}
+
+/// Refuses a program file that is not a regular file, saying what it is instead.
+fn check_program_file(file: &Path) -> Result<()> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = match std::fs::metadata(file) {
+        Ok(m) if m.is_file() => return Ok(()),
+        Ok(m) => m.file_type(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::bail!("cannot read {}: no such file", file.display())
+        }
+        Err(e) => anyhow::bail!("cannot read {}: {e}", file.display()),
+    };
+    let what = if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    };
+    anyhow::bail!("cannot read {}: it is {what}, not a regular file", file.display())
 }
 
 /// `a.c`, `a.c and b.c`, `a.c, b.c and c.bc`.

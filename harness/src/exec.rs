@@ -4,7 +4,7 @@
 use crate::cli::ProgramFiles;
 use crate::cli::{ExecArgs, VersionArg};
 use crate::compile::compile_program;
-use crate::inputs::parse_inputs;
+use crate::inputs::{check_hex_sizes, parse_inputs};
 use anyhow::{Context, Result};
 use penumbra_engine::concrete::{run as run_concrete, Inputs, Outcome, RunConfig};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
@@ -17,6 +17,9 @@ use std::process::ExitCode;
 pub const EXIT_PROGRAM_ERROR: u8 = 70;
 /// Exit status when the program reaches a construct penumbra does not model.
 pub const EXIT_UNSUPPORTED: u8 = 69;
+/// Exit status when the program runs into `--max-steps` (as timeout(1) exits when its time is
+/// up).
+pub const EXIT_STEP_LIMIT: u8 = 124;
 
 pub fn run(args: &ExecArgs) -> Result<ExitCode> {
     let version = match args.version {
@@ -35,7 +38,7 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
                 version,
                 inputs: Inputs::Named(inputs),
                 args: argv,
-                max_steps: args.max_steps,
+                max_steps: max_steps(args),
                 sym_files: crate::inputs::sym_files(args.sym_files.as_deref())?,
                 env: args.env.clone(),
                 stdin: read_stdin(args.stdin.as_deref())?,
@@ -52,7 +55,8 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
         (Some(path), _) => objects_fit(&own, &result.symbolics)
             .with_context(|| format!("{} does not fit {}", path.display(), args.main_file().display()))?,
         (None, Some(named)) => {
-            named_inputs_fit(named, &result.symbolics).context("--input does not fit the program")?
+            named_inputs_fit(named, &result.symbolics).context("--input does not fit the program")?;
+            check_hex_sizes(&args.inputs, &result.symbolics).context("--input does not fit the program")?
         }
         (None, None) => {}
     }
@@ -69,12 +73,21 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
             writeln!(stderr, "{}", result.diagnostic(&module))?;
             ExitCode::from(EXIT_UNSUPPORTED)
         }
-        Outcome::AssumptionViolated(_) | Outcome::StepLimit => {
+        Outcome::AssumptionViolated(_) => {
             writeln!(stderr, "{}", result.diagnostic(&module))?;
             ExitCode::from(EXIT_PROGRAM_ERROR)
         }
+        Outcome::StepLimit => {
+            writeln!(stderr, "{} (--max-steps {}; 0: no limit)", result.diagnostic(&module), args.max_steps)?;
+            ExitCode::from(EXIT_STEP_LIMIT)
+        }
     };
     Ok(code)
+}
+
+/// `--max-steps` as the interpreter takes it (0: none).
+fn max_steps(args: &ExecArgs) -> Option<u64> {
+    (args.max_steps > 0).then_some(args.max_steps)
 }
 
 /// The run a `.ktest` file describes (objects in creation order, argv and stdin from its
@@ -85,7 +98,7 @@ fn ktest_config(path: &std::path::Path, args: &ExecArgs, version: Version) -> Re
     }
     let test = read_test(path)?;
     let mut config = replay_config(&test, version).with_context(|| format!("cannot replay {}", path.display()))?;
-    config.max_steps = args.max_steps;
+    config.max_steps = max_steps(args);
     let own = replay_inputs(&test).with_context(|| format!("cannot replay {}", path.display()))?.own;
     Ok((config, own))
 }

@@ -4,6 +4,7 @@
 //! smaller object keeps the value (`-1` in a 4-byte `int` is `ff ff ff ff`).
 
 use anyhow::{bail, Context, Result};
+use penumbra_engine::concrete::SymbolicObject;
 use penumbra_engine::output::testgen::hex_bytes;
 use std::collections::BTreeMap;
 
@@ -66,6 +67,32 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
         bail!("hex:{hex} is not hexadecimal");
     }
     hex_bytes(hex).with_context(|| format!("hex:{hex} has an odd number of digits"))
+}
+
+/// Refuses a `--input NAME=hex:BYTES` whose bytes are not as many as its object's (among
+/// `made`, the objects a run made): `hex:` gives all of an object's bytes, as a test file
+/// does, and is held to the same size. (Integers are sized by their value, strings padded.)
+pub fn check_hex_sizes(flags: &[String], made: &[SymbolicObject]) -> Result<()> {
+    for flag in flags {
+        let Some((name, hex)) = flag.split_once('=').and_then(|(n, v)| Some((n, v.strip_prefix("hex:")?))) else {
+            continue;
+        };
+        // `x#1` is the second object named `x`, as in test files.
+        let (base, occurrence) = match name.split_once('#') {
+            Some((base, n)) => (base, n.parse().unwrap_or(0)),
+            None => (name, 0),
+        };
+        // A name the program does not make is refused elsewhere, with the names it makes.
+        let Some(object) = made.iter().filter(|m| m.name == base).nth(occurrence) else { continue };
+        let given = hex.len() / 2;
+        if given != object.bytes.len() {
+            bail!(
+                "object '{name}' has {given} bytes in --input {flag}; the program makes it with {}",
+                object.bytes.len()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `--sym-files COUNT SIZE` as the engine takes it (files A to Z at most).

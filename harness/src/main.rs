@@ -13,6 +13,7 @@ mod interrupt;
 mod ir_cmd;
 mod progress;
 mod replay;
+mod reserved_file;
 mod run_cmd;
 mod run_info;
 mod seconds;
@@ -42,7 +43,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             eprintln!("penumbra: error: {err:#}");
-            ExitCode::from(EXIT_USAGE)
+            match err.downcast_ref::<run_info::OutputFailed>() {
+                Some(_) => ExitCode::from(run_info::EXIT_OUTPUT_ERROR),
+                None => ExitCode::from(EXIT_USAGE),
+            }
         }
     }
 }

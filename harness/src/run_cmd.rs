@@ -32,9 +32,10 @@ pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     let mut watch = RunWatch::new(RunInfo::new("run", &args.files, &args.compile)?);
     let mut summary =
         penumbra_engine::run_observed(&module, &config, &mut watch).context("symbolic execution failed")?;
-    if let Err(e) = watch.finish(&summary) {
-        eprintln!("penumbra: {e:#}");
-    }
+    let written = match watch.finish(&summary) {
+        Err(e) if e.before_start => return Err(e.into()),
+        written => written,
+    };
     let mismatches = if args.replay_check {
         Some(check_tests(&module, version, &ktest_args(&config.env), &summary.tests))
     } else {
@@ -65,6 +66,8 @@ pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
             }
         }
     }
+    // The summary is printed first: it says what the run did before its output failed.
+    written?;
     Ok(match mismatches {
         Some(m) if !m.is_empty() => ExitCode::from(1),
         _ => ExitCode::SUCCESS,

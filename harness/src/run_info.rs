@@ -6,9 +6,16 @@
 //! [`REWRITE_INTERVAL`] with the progress so far and at the end (status `finished`, with what
 //! stopped the run and how many tests it wrote), each time whole under another name and then
 //! renamed: a run killed at any moment (SIGKILL, a node lost) leaves a readable `run.json`.
+//! The last text goes into space reserved when the run starts ([`ReservedFile`]): a run whose
+//! disk fills (or whose quota, inodes or file descriptors run out) still says how it ended. A
+//! run that cannot take that space does not start.
+//!
+//! A run whose output failed ([`OutputFailed`]: a test that could not be written, `run.json`
+//! that could not be) ends with [`EXIT_OUTPUT_ERROR`] and a message naming the directory.
 
 use crate::cli::CompileArgs;
 use crate::progress::ProgressLine;
+use crate::reserved_file::ReservedFile;
 use anyhow::{Context, Result};
 use penumbra_engine::run::{Observer, Progress};
 use penumbra_engine::RunSummary;
@@ -142,9 +149,21 @@ impl RunInfo {
         let path = dir.join(RUN_INFO);
         let part = dir.join(format!("{RUN_INFO}.part"));
         let text = serde_json::to_string_pretty(self)? + "\n";
-        std::fs::write(&part, text)
-            .and_then(|()| std::fs::rename(&part, &path))
-            .with_context(|| format!("cannot write {}", path.display()))
+        let written = std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, &path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&part);
+        }
+        written.with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// Writes `run.json` into the space `reserve` holds for it: pretty-printed if that fits,
+    /// else on one line.
+    fn write_reserved(&self, reserve: ReservedFile) -> std::io::Result<()> {
+        let mut text = serde_json::to_string_pretty(self)? + "\n";
+        if text.len() > crate::reserved_file::RESERVE_BYTES {
+            text = serde_json::to_string(self)? + "\n";
+        }
+        reserve.commit(text.as_bytes())
     }
 
     pub fn read(dir: &Path) -> Result<Self> {
@@ -160,29 +179,73 @@ impl RunInfo {
     }
 }
 
+/// Exit status of `run` and `shadow` when writing into the output directory failed
+/// (sysexits' `EX_IOERR`).
+pub const EXIT_OUTPUT_ERROR: u8 = 74;
+
+/// The output directory of a run is not what a finished run leaves: writing into it failed.
+#[derive(Debug)]
+pub struct OutputFailed {
+    message: String,
+    /// The run stopped before exploring anything: it has no summary worth printing.
+    pub before_start: bool,
+}
+
+impl std::fmt::Display for OutputFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OutputFailed {}
+
 /// Watches a run that writes tests: keeps its `run.json` up to date and draws the progress
 /// line.
 pub struct RunWatch {
     info: RunInfo,
     line: ProgressLine,
     dir: Option<PathBuf>,
+    /// The space of the final `run.json`, taken when the run started.
+    reserve: Option<ReservedFile>,
+    /// Why the run could not start writing into its directory (it was stopped at once).
+    start_error: Option<String>,
     next_rewrite: std::time::Duration,
+    /// A rewrite while running failed and said so (once is enough).
+    warned: bool,
 }
 
 impl RunWatch {
     pub fn new(info: RunInfo) -> Self {
-        RunWatch { info, line: ProgressLine::new(), dir: None, next_rewrite: REWRITE_INTERVAL }
+        RunWatch {
+            info,
+            line: ProgressLine::new(),
+            dir: None,
+            reserve: None,
+            start_error: None,
+            next_rewrite: REWRITE_INTERVAL,
+            warned: false,
+        }
     }
 
-    /// Writes the final `run.json` of the run that ended with `summary`.
-    pub fn finish(mut self, summary: &RunSummary) -> Result<()> {
+    /// Writes the final `run.json` of the run that ended with `summary`; fails when the
+    /// directory is not complete: the run could not start writing into it, a test could not be
+    /// written (`io-error`), or `run.json` could not be.
+    pub fn finish(mut self, summary: &RunSummary) -> std::result::Result<(), OutputFailed> {
         let Some(dir) = self.dir.take() else { return Ok(()) };
+        if let Some(error) = self.start_error.take() {
+            // Leave the directory as empty as it was given (a rerun may use it).
+            let sidecar = dir.join(penumbra_engine::output::testgen::SIDECAR);
+            if std::fs::metadata(&sidecar).is_ok_and(|m| m.len() == 0) {
+                let _ = std::fs::remove_file(&sidecar);
+            }
+            return Err(OutputFailed { message: error, before_start: true });
+        }
         self.info.status = Some("finished".into());
         self.info.elapsed_s = None;
         self.info.paths = None;
         self.info.stopped_by = summary.stopped_by.clone();
         self.info.tests = Some(summary.tests_count);
-        let mut figures = serde_json::to_value(summary)?;
+        let mut figures = serde_json::to_value(summary).unwrap_or_default();
         if let Some(map) = figures.as_object_mut() {
             for machine_dependent in ["tests", "wall_s", "peak_rss_mb", "output_dir"] {
                 map.remove(machine_dependent);
@@ -193,17 +256,49 @@ impl RunWatch {
             }
         }
         self.info.summary = Some(figures);
-        self.info.write(&dir)
+        let written = match self.reserve.take() {
+            Some(reserve) => self.info.write_reserved(reserve).map_err(anyhow::Error::from),
+            None => self.info.write(&dir),
+        };
+        let mut problems = Vec::new();
+        if let Some(error) = &summary.output_error {
+            problems.push(format!(
+                "writing into {} failed: {error}; the run stopped there with {} tests written",
+                dir.display(),
+                summary.tests_count
+            ));
+        }
+        match written {
+            Ok(()) if problems.is_empty() => return Ok(()),
+            Ok(()) => problems.push(format!("{RUN_INFO} says so (stopped_by io-error)")),
+            Err(e) => problems.push(format!("cannot write {}: {e:#}", dir.join(RUN_INFO).display())),
+        }
+        Err(OutputFailed { message: problems.join("; "), before_start: false })
     }
 
     /// Rewrites `run.json` while running; a failure is said once on stderr (the run goes on,
-    /// and the final write says it again if it persists).
+    /// and the final write does not need the space).
     fn rewrite(&mut self) {
         if let Some(dir) = &self.dir {
             if let Err(e) = self.info.write(dir) {
-                eprintln!("penumbra: warning: {e:#}");
+                if !std::mem::replace(&mut self.warned, true) {
+                    eprintln!("penumbra: warning: {e:#}");
+                }
             }
         }
+    }
+
+    /// Takes the space of the final `run.json` in `dir` and writes the first.
+    fn start(&mut self, dir: &Path) -> Result<()> {
+        let path = dir.join(RUN_INFO);
+        let reserve =
+            ReservedFile::create(&path).with_context(|| format!("cannot reserve space for {}", path.display()))?;
+        if let Err(e) = self.info.write(dir) {
+            reserve.discard();
+            return Err(e);
+        }
+        self.reserve = Some(reserve);
+        Ok(())
     }
 }
 
@@ -211,12 +306,17 @@ impl Observer for RunWatch {
     fn started(&mut self, output_dir: Option<&Path>) {
         self.dir = output_dir.map(Path::to_path_buf);
         self.info.status = Some("running".into());
-        self.rewrite();
+        let Some(dir) = self.dir.clone() else { return };
+        if let Err(e) = self.start(&dir) {
+            self.start_error = Some(format!("cannot start writing into {}: {e:#}", dir.display()));
+            // Nothing the run found could be kept: it stops before exploring.
+            penumbra_engine::interrupt();
+        }
     }
 
     fn progress(&mut self, p: &Progress) {
         self.line.progress(p);
-        if p.elapsed >= self.next_rewrite {
+        if p.elapsed >= self.next_rewrite && self.start_error.is_none() {
             self.next_rewrite = p.elapsed + REWRITE_INTERVAL;
             self.info.elapsed_s = Some(p.elapsed.as_secs());
             self.info.paths = Some(p.paths_completed + p.errors);

@@ -75,9 +75,10 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     crate::interrupt::install();
     let mut watch = RunWatch::new(info);
     let summary = penumbra_engine::run_observed(&module, &config, &mut watch).context("shadow execution failed")?;
-    if let Err(e) = watch.finish(&summary) {
-        eprintln!("penumbra: {e:#}");
-    }
+    let written = match watch.finish(&summary) {
+        Err(e) if e.before_start => return Err(e.into()),
+        written => written,
+    };
     let report = match (&replay_options, &prepared, &summary.output_dir) {
         (Some(options), Some((_, builds)), Some(dir)) => {
             // An interrupted run's tests are still replayed; a new signal stops the replay.
@@ -111,6 +112,9 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
             None => write!(out, "{}", divergence_report(&summary))?,
         }
     }
+    // The summary (and the replay of the tests that were written) come first: they say what
+    // the run did before its output failed.
+    written?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -238,7 +242,15 @@ const HUMAN_LIST_LIMIT: usize = 25;
 pub fn divergence_report(summary: &RunSummary) -> String {
     let mut out = String::new();
     if summary.tests.is_empty() {
-        let _ = writeln!(out, "no divergence found");
+        // "Found none" only where the run explored everything.
+        let _ = match (summary.diff_paths, summary.stopped_by.as_deref()) {
+            (0, None) => writeln!(out, "no divergence found"),
+            (0, Some(reason)) => writeln!(out, "no divergence in what the run explored before {reason} stopped it"),
+            (n, Some(reason)) => {
+                writeln!(out, "{n} diff paths, none written as a test before {reason} stopped the run")
+            }
+            (n, None) => writeln!(out, "{n} diff paths, none kept as a test"),
+        };
         return out;
     }
     let listed = summary.tests.len() as u64;

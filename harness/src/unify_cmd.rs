@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn project(args: &ProjectArgs) -> Result<ExitCode> {
+    if let Some(path) = &args.out {
+        check_output(path, &[&args.file])?;
+    }
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     let out = penumbra_unify::project::project(&text, args.version == ProjectVersion::New);
     match &args.out {
@@ -33,6 +36,7 @@ pub fn run(args: &UnifyArgs) -> Result<ExitCode> {
     let [old, new] = &args.files[..] else {
         bail!("give the old and the new version: `penumbra unify OLD.c NEW.c -o OUT.c`, --old DIR --new DIR, or --git OLD_REV NEW_REV");
     };
+    check_output(&args.out, &[old, new])?;
     let read = |p: &Path| std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()));
     let (old_text, new_text) = (read(old)?, read(new)?);
     let flags = flags(args, None);
@@ -92,10 +96,16 @@ fn unify_trees(args: &UnifyArgs, old_root: &Path, new_root: &Path) -> Result<Exi
     if args.out.exists() && std::fs::read_dir(&args.out).map(|mut d| d.next().is_some()).unwrap_or(true) {
         bail!("{} exists and is not empty: give a new directory for the unified tree", args.out.display());
     }
+    let parent = output_parent(&args.out)?;
+    // Inside an input tree, the unified tree would become part of that tree.
+    let out = parent.canonicalize()?.join(args.out.file_name().unwrap_or_default());
+    for root in [old_root, new_root] {
+        if root.canonicalize().is_ok_and(|root| out.starts_with(root)) {
+            bail!("{} is inside the tree {}: give a directory outside both trees", args.out.display(), root.display());
+        }
+    }
     // The tree is written beside its place and moved there once every file is unified, so a
     // refusal (or an error) leaves no partial tree behind.
-    let parent = args.out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     let staging = tempfile::Builder::new()
         .prefix(".penumbra-unify-")
         // As create_dir_all would make it (the umask applies), not a private temporary's 0700.
@@ -252,6 +262,34 @@ fn copy_file(from: &Path, to: &Path) -> Result<()> {
         std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     }
     std::fs::copy(from, to).with_context(|| format!("cannot copy {} to {}", from.display(), to.display()))?;
+    Ok(())
+}
+
+/// The directory `out` goes into, which must exist (a mistyped path would otherwise make a
+/// tree of directories, where no other command does).
+fn output_parent(out: &Path) -> Result<&Path> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        bail!("cannot write {}: the directory {} does not exist", out.display(), parent.display());
+    }
+    Ok(parent)
+}
+
+/// Refuses an output file whose directory does not exist, or that is one of the `inputs` (the
+/// same file, by any path: it would be overwritten).
+fn check_output(out: &Path, inputs: &[&PathBuf]) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    output_parent(out)?;
+    let Ok(target) = std::fs::metadata(out) else { return Ok(()) };
+    for input in inputs {
+        if std::fs::metadata(input).is_ok_and(|i| (i.dev(), i.ino()) == (target.dev(), target.ino())) {
+            bail!(
+                "{} is the input {}: give another output file (-o), the inputs are not overwritten",
+                out.display(),
+                input.display()
+            );
+        }
+    }
     Ok(())
 }
 

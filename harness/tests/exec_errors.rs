@@ -729,3 +729,49 @@ int main(void) {
         refused(&["--ktest", &ktest(objects)], why);
     }
 }
+
+/// `--input NAME=hex:BYTES` gives all of the object's bytes, as a `.ktest` file does, and is
+/// refused like a test of another size (strings are still padded, integers sized by value).
+#[test]
+fn a_hex_input_of_another_size_than_its_object_is_refused_like_a_test() {
+    let file = write_c(
+        "n.c",
+        "#include <penumbra.h>\nint main(void) { int n; penumbra_make_symbolic(&n, sizeof n, \"n\"); return n & 0xff; }\n",
+    );
+    let exec = |input: &str| {
+        let out = penumbra(["exec".as_ref(), file.path.as_os_str(), "--input".as_ref(), input.as_ref()]);
+        out.assert_no_panic();
+        out
+    };
+    // Five bytes whose last is zero would fit as an integer does; as `hex:` they do not.
+    for (input, given) in [("n=hex:0102", 2), ("n=hex:0102030400", 5)] {
+        let out = exec(input);
+        assert_eq!(out.status, Some(EXIT_USAGE), "{input}: {}", out.stderr);
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!(
+                "penumbra: error: --input does not fit the program: object 'n' has {given} bytes in --input {input}; the program makes it with 4"
+            )
+        );
+    }
+    assert_eq!(exec("n=hex:07000000").status, Some(7));
+    assert_eq!(exec("n=7").status, Some(7));
+    assert_eq!(exec("n=str:\x07").status, Some(7));
+}
+
+/// `exec` stops a program that does not end at its default step limit (a billion IR
+/// instructions), says so and exits with status 124; `--max-steps N` moves the limit.
+#[test]
+fn an_endless_loop_ends_at_the_step_limit_with_its_own_status() {
+    let file = write_c("forever.c", "int main(void) { for (;;) ; }\n");
+    let out = penumbra(["exec".as_ref(), file.path.as_os_str()]);
+    out.assert_no_panic();
+    assert_eq!(out.status, Some(124), "{}", out.stderr);
+    assert_eq!(
+        out.stderr.trim_end(),
+        "penumbra: step limit reached after 1000000000 steps (--max-steps 1000000000; 0: no limit)"
+    );
+    let out = penumbra(["exec".as_ref(), file.path.as_os_str(), "--max-steps".as_ref(), "1000".as_ref()]);
+    assert_eq!(out.status, Some(124), "{}", out.stderr);
+    assert_eq!(out.stderr.trim_end(), "penumbra: step limit reached after 1000 steps (--max-steps 1000; 0: no limit)");
+}

@@ -21,8 +21,13 @@ int main(void) {
 "#;
 
 fn summary(out: &Output) -> Value {
+    summary_ending(out, 0)
+}
+
+/// The `--json` summary of a run that ended with exit status `status`.
+fn summary_ending(out: &Output, status: i32) -> Value {
     out.assert_no_panic();
-    out.assert_status(0);
+    out.assert_status(status);
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", out.stdout_str()))
 }
 
@@ -89,7 +94,7 @@ fn a_capped_run_replays() {
 
 /// A write that fails (here a file-size limit: `tests.jsonl` may not pass 64 KiB) stops the run
 /// as a budget: `io-error`, the OS error said once, the sidecar cut back to whole records, the
-/// summary and `run.json` written, and the directory replays.
+/// summary and `run.json` written, and the directory replays; the run ends with an error.
 #[test]
 fn a_failed_write_stops_the_run_and_keeps_what_was_written() {
     let file = write_c("wide.c", WIDE);
@@ -97,7 +102,13 @@ fn a_failed_write_stops_the_run_and_keeps_what_was_written() {
     let mut cmd = Command::new(penumbra_bin());
     cmd.arg("shadow").arg(&file.path).args(["--json", "--output-dir"]).arg(&out_dir);
     crate::support::limit_child(&mut cmd, libc::RLIMIT_FSIZE, 64 << 10);
-    let s = summary(&run_command(cmd));
+    let out = run_command(cmd);
+    let s = summary_ending(&out, EXIT_OUTPUT_ERROR);
+    assert!(
+        out.stderr.contains(&format!("penumbra: error: writing into {} failed", out_dir.display())),
+        "{}",
+        out.stderr
+    );
     assert_eq!(s["stopped_by"], "io-error");
     let error = s["output_error"].as_str().unwrap();
     assert!(error.ends_with("tests.jsonl: File too large (os error 27)"), "{error}");
@@ -187,4 +198,113 @@ int main(void) {
     assert_eq!(classes.len(), written);
     assert!(classes.iter().all(|c| c == "output-diff"), "{classes:?}");
     assert!(stderr.contains("did not finish (killed?)"), "{stderr}");
+}
+
+/// Exit status of `run` and `shadow` when writing into the output directory failed.
+const EXIT_OUTPUT_ERROR: i32 = 74;
+
+/// `penumbra shadow WIDE --output-dir DIR` (the human report, which says whether a divergence
+/// was found).
+fn shadow_wide_into(file: &crate::support::CFile, out_dir: &Path) -> Output {
+    let out = penumbra(["shadow".as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), out_dir.as_os_str()]);
+    out.assert_no_panic();
+    out
+}
+
+/// A file system full before the run starts (issue 35): the run cannot keep anything, so it
+/// does not start, says why naming the directory, leaves the directory empty (a rerun may use
+/// it) and never says "no divergence found"; `run` as `shadow`.
+#[test]
+fn a_full_disk_refuses_the_run_with_an_error() {
+    let file = write_c("wide.c", WIDE);
+    let Some(mount) = crate::support::Tmpfs::mount(&file.dir.path().join("small"), "4m") else { return };
+    mount.fill_leaving(0);
+    let out_dir = mount.path().join("out");
+    for command in ["shadow", "run"] {
+        let out = penumbra([command.as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), out_dir.as_os_str()]);
+        out.assert_no_panic();
+        out.assert_status(EXIT_OUTPUT_ERROR);
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!(
+                "penumbra: error: cannot start writing into {0}: cannot reserve space for {0}/run.json: No space left on device (os error 28)",
+                out_dir.display()
+            )
+        );
+        assert_eq!(out.stdout_str(), "", "{command}");
+        assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0, "{command} leaves the directory empty");
+    }
+}
+
+/// A file system that fills during the run (another writer took the space; here it is left
+/// with just the room of `run.json`): the run stops at the first test that does not fit,
+/// ends with an error naming the directory, and its `run.json` is whole and says `io-error`.
+#[test]
+fn a_disk_that_fills_ends_the_run_with_an_error_and_a_whole_run_json() {
+    let file = write_c("wide.c", WIDE);
+    let Some(mount) = crate::support::Tmpfs::mount(&file.dir.path().join("small"), "4m") else { return };
+    // The 32 KiB reserved for the final run.json, a page for the first one, and one more page:
+    // less than a test's `.ktest` file (a 4 KiB input and its header).
+    mount.fill_leaving((32 << 10) + 8192);
+    let out_dir = mount.path().join("out");
+    let out = shadow_wide_into(&file, &out_dir);
+    out.assert_status(EXIT_OUTPUT_ERROR);
+    let dir = out_dir.display();
+    assert_eq!(
+        out.stderr.trim_end(),
+        format!(
+            "penumbra: error: writing into {dir} failed: cannot write {dir}/test000001.ktest: No space left on device (os error 28); \
+             the run stopped there with 0 tests written; run.json says so (stopped_by io-error)"
+        )
+    );
+    let stdout = out.stdout_str();
+    assert!(stdout.contains("stopped by io-error"), "{stdout}");
+    assert!(!stdout.contains("no divergence found"), "{stdout}");
+    assert!(stdout.ends_with("1 diff paths, none written as a test before io-error stopped the run\n"), "{stdout}");
+    let info = run_json(&out_dir);
+    assert_eq!(
+        (info["status"].as_str(), info["stopped_by"].as_str(), info["tests"].as_u64()),
+        (Some("finished"), Some("io-error"), Some(0))
+    );
+    assert_eq!(
+        info["summary"]["output_error"].as_str(),
+        Some(format!("cannot write {dir}/test000001.ktest: No space left on device (os error 28)").as_str())
+    );
+    let mut left: Vec<String> =
+        std::fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    left.sort();
+    assert_eq!(left, ["run.json", "tests.jsonl"], "no reserve and no partial file is left");
+}
+
+/// A file system out of inodes (40: the mount's own, the output directory, `tests.jsonl`,
+/// `run.json` and the space reserved for its last text leave 35 for `.ktest` files): the run
+/// stops at the 36th test with an error naming the directory, and `run.json` is whole, says
+/// `io-error` and counts the 35 tests on disk, which replay accepts.
+#[test]
+fn running_out_of_inodes_ends_the_run_with_an_error_and_a_whole_run_json() {
+    let file = write_c("wide.c", WIDE);
+    let Some(mount) = crate::support::Tmpfs::mount_with(&file.dir.path().join("few"), "size=20m,nr_inodes=40") else {
+        return;
+    };
+    let out_dir = mount.path().join("out");
+    let out = shadow_wide_into(&file, &out_dir);
+    out.assert_status(EXIT_OUTPUT_ERROR);
+    let dir = out_dir.display();
+    assert_eq!(
+        out.stderr.trim_end(),
+        format!(
+            "penumbra: error: writing into {dir} failed: cannot write {dir}/test000036.ktest: No space left on device (os error 28); \
+             the run stopped there with 35 tests written; run.json says so (stopped_by io-error)"
+        )
+    );
+    let stdout = out.stdout_str();
+    assert!(stdout.contains("the first 25 of 35 tests"), "{stdout}");
+    assert!(!stdout.contains("no divergence found"), "{stdout}");
+    let info = run_json(&out_dir);
+    assert_eq!(
+        (info["status"].as_str(), info["stopped_by"].as_str(), info["tests"].as_u64()),
+        (Some("finished"), Some("io-error"), Some(35))
+    );
+    assert_eq!((records(&out_dir), ktests(&out_dir)), (35, 35));
+    assert!(!out_dir.join("run.json.reserve").exists() && !out_dir.join("run.json.part").exists());
 }

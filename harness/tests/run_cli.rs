@@ -299,3 +299,44 @@ fn exec_reads_standard_input_only_when_told() {
     assert_ne!(missing.status, Some(0));
     assert!(missing.stderr.contains("--stdin: cannot read /no/such/file"), "{}", missing.stderr);
 }
+
+/// A query log that cannot be created is said in one line, its cause once.
+#[test]
+fn a_query_log_that_cannot_be_created_is_one_line() {
+    let file = write_c("count.c", PROGRAM);
+    let log = file.dir.path().join("missing").join("q.smt2");
+    let out = penumbra([
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--no-tests".as_ref(),
+        "--query-log".as_ref(),
+        log.as_os_str(),
+    ]);
+    out.assert_no_panic();
+    assert_eq!(out.status, Some(EXIT_USAGE));
+    assert_eq!(
+        out.stderr.trim_end(),
+        format!(
+            "penumbra: error: symbolic execution failed: solver failure: query log {}: No such file or directory (os error 2)",
+            log.display()
+        )
+    );
+}
+
+/// A program "file" that is a directory or a device is named for what it is.
+#[test]
+fn a_directory_or_a_device_is_not_called_a_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, what) in [(dir.path(), "a directory"), (std::path::Path::new("/dev/null"), "a character device")] {
+        for command in ["shadow", "run", "exec"] {
+            let out = penumbra([command.as_ref(), path.as_os_str()]);
+            out.assert_no_panic();
+            assert_eq!(out.status, Some(EXIT_USAGE));
+            assert_eq!(
+                out.stderr.trim_end(),
+                format!("penumbra: error: cannot read {}: it is {what}, not a regular file", path.display()),
+                "{command}"
+            );
+        }
+    }
+}

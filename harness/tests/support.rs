@@ -232,14 +232,29 @@ impl Tmpfs {
     /// Mounts a tmpfs of `size` (mount's syntax: `2m`) at `dir`, creating it; `None`, said on
     /// stderr, where this machine does not let us mount (not root): the caller skips its test.
     pub fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
+        Tmpfs::mount_with(dir, &format!("size={size}"))
+    }
+
+    /// [`Tmpfs::mount`] with mount's options (`size=20m,nr_inodes=40`).
+    pub fn mount_with(dir: &Path, options: &str) -> Option<Tmpfs> {
         std::fs::create_dir_all(dir).unwrap();
-        let status =
-            Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir).status();
+        let status = Command::new("mount").args(["-t", "tmpfs", "-o", options, "tmpfs"]).arg(dir).status();
         if !status.is_ok_and(|s| s.success()) {
             eprintln!("note: cannot mount a tmpfs here (not root?): the small file system test is skipped");
             return None;
         }
         Some(Tmpfs(dir.to_path_buf()))
+    }
+
+    /// Fills the file system with a file (`filler`) until `free` bytes are left.
+    pub fn fill_leaving(&self, free: u64) {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(self.0.as_os_str().as_bytes()).unwrap();
+        // SAFETY: `path` is NUL-terminated and `stat` a plain struct statvfs fills in.
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::statvfs(path.as_ptr(), &mut stat) }, 0, "statvfs {}", self.0.display());
+        let available = stat.f_bavail as u64 * stat.f_frsize as u64;
+        std::fs::write(self.0.join("filler"), vec![0u8; (available - free) as usize]).unwrap();
     }
 
     pub fn path(&self) -> &Path {

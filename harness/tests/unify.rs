@@ -350,3 +350,83 @@ fn a_changed_static_variable_is_explored_through_both_definitions() {
     assert!((7..=8).contains(&x), "{test}");
     assert_eq!((test["old"].as_str(), test["new"].as_str()), (Some("true"), Some("false")));
 }
+
+/// An output that is one of the inputs (by any path: the same name, a symbolic link) is
+/// refused before anything is written, by `unify` and `project` alike; the input is intact.
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new, link) = (dir.path().join("old.c"), dir.path().join("new.c"), dir.path().join("link.c"));
+    std::fs::write(&old, OLD).unwrap();
+    std::fs::write(&new, new_version()).unwrap();
+    std::os::unix::fs::symlink(&old, &link).unwrap();
+    let refused = |args: &[&std::ffi::OsStr], output: &Path, input: &Path| {
+        let run = penumbra(args);
+        run.assert_no_panic();
+        run.assert_status(2);
+        assert_eq!(
+            run.stderr.trim_end(),
+            format!(
+                "penumbra: error: {} is the input {}: give another output file (-o), the inputs are not overwritten",
+                output.display(),
+                input.display()
+            )
+        );
+    };
+    for out in [&old, &link] {
+        refused(&["unify".as_ref(), old.as_os_str(), new.as_os_str(), "-o".as_ref(), out.as_os_str()], out, &old);
+    }
+    refused(&["unify".as_ref(), old.as_os_str(), new.as_os_str(), "-o".as_ref(), new.as_os_str()], &new, &new);
+    refused(
+        &["project".as_ref(), old.as_os_str(), "--version".as_ref(), "new".as_ref(), "-o".as_ref(), old.as_os_str()],
+        &old,
+        &old,
+    );
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), OLD);
+    assert_eq!(std::fs::read_to_string(&new).unwrap(), new_version());
+}
+
+/// An output in a directory that does not exist is refused (a mistyped path is not made into
+/// a tree of directories), for a file, a tree and a projection alike.
+#[test]
+fn an_output_in_a_missing_directory_is_refused_and_nothing_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.c"), dir.path().join("new.c"));
+    std::fs::write(&old, OLD).unwrap();
+    std::fs::write(&new, new_version()).unwrap();
+    let (trees_old, trees_new) = (dir.path().join("a"), dir.path().join("b"));
+    for (tree, text) in [(&trees_old, OLD.to_string()), (&trees_new, new_version())] {
+        std::fs::create_dir(tree).unwrap();
+        std::fs::write(tree.join("m.c"), text).unwrap();
+    }
+    let missing = dir.path().join("missing");
+    let out = missing.join("dir").join("u.c");
+    let cases: [Vec<&std::ffi::OsStr>; 3] = [
+        vec!["unify".as_ref(), old.as_os_str(), new.as_os_str(), "-o".as_ref(), out.as_os_str()],
+        vec![
+            "unify".as_ref(),
+            "--old".as_ref(),
+            trees_old.as_os_str(),
+            "--new".as_ref(),
+            trees_new.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ],
+        vec!["project".as_ref(), old.as_os_str(), "--version".as_ref(), "old".as_ref(), "-o".as_ref(), out.as_os_str()],
+    ];
+    for args in cases {
+        let run = penumbra(&args);
+        run.assert_no_panic();
+        run.assert_status(2);
+        assert_eq!(
+            run.stderr.trim_end(),
+            format!(
+                "penumbra: error: cannot write {}: the directory {} does not exist",
+                out.display(),
+                missing.join("dir").display()
+            ),
+            "{args:?}"
+        );
+        assert!(!missing.exists(), "{args:?} created {}", missing.display());
+    }
+}

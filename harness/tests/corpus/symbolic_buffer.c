@@ -1,7 +1,7 @@
 // Symbolic inputs: a char buffer from klee_make_symbolic filled with str: and hex: values, then parsed.
 // run: --input "buf=str:add 12 30"
 // run: --input "buf=str:mul 7 -6"
-// run: --input buf=hex:7375622035203900ff
+// run: --input buf=hex:7375622035203900ff00000000000000
 // run: --input buf=str:sixteen-chars-ok
 // run:
 #include <stdio.h>
