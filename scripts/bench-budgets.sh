@@ -21,6 +21,7 @@ runs=(
     "deep_sum.c (shadow, N = 1,000,000)|shadow benches/programs/deep_sum.c -DN=1000000"
     "fold_loop.c (shadow)|shadow benches/programs/fold_loop.c"
     "select_loop.c (run, 30M rounds)|run benches/programs/select_loop.c"
+    "sym_fill.c (shadow, 64 MiB made symbolic)|shadow benches/programs/sym_fill.c"
     "--sym-stdin 100000000|run $scratch/empty.c --sym-stdin 100000000"
     "--sym-arg 100000000|run $scratch/empty.c --sym-arg 100000000"
     "--sym-args 0 1000 1000|run $scratch/empty.c --sym-args 0 1000 1000"
