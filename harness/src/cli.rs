@@ -429,7 +429,7 @@ pub struct ExploreArgs {
     /// handing the solver a query no budget could hold.
     #[arg(long, value_name = "N", default_value_t = penumbra_engine::config::DEFAULT_MAX_TERM_WEIGHT)]
     pub max_term_weight: u32,
-    /// The most symbolic bytes: the --sym-arg/--sym-args/--sym-stdin environment together (a
+    /// The most symbolic bytes: the --sym-arg/--sym-args/--sym-files/--sym-stdin environment together (a
     /// larger one is refused before the run) and each make_symbolic (a larger one ends its path
     /// early, 'input-too-large'). Each byte is a solver variable, about 200 bytes of memory.
     #[arg(long, value_name = "BYTES", default_value_t = penumbra_engine::config::DEFAULT_MAX_SYM_BYTES)]

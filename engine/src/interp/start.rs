@@ -144,10 +144,11 @@ fn check_size(env: &crate::config::Environment, limit: u64) -> Result<(), RunErr
             SymArg::Args { max, len, .. } => 4 + u64::from(max) * (u64::from(len) + 1),
         })
         .sum();
-    let total = args + env.sym_stdin.map_or(0, u64::from);
+    let files = env.sym_files.map_or(0, |(count, size)| u64::from(count) * u64::from(size));
+    let total = args + env.sym_stdin.map_or(0, u64::from) + files;
     if total > limit {
         return Err(RunError::Config(format!(
-            "the symbolic arguments and standard input make {total} symbolic bytes, more than --max-sym-bytes \
+            "the symbolic arguments, files and standard input make {total} symbolic bytes, more than --max-sym-bytes \
              {limit}: each byte is a solver variable (about 200 bytes of memory); raise --max-sym-bytes to allow it"
         )));
     }

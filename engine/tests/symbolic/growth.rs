@@ -115,6 +115,12 @@ fn symbolic_inputs_larger_than_the_limit_are_refused_or_end_their_path() {
         text.contains("100000000 symbolic bytes, more than --max-sym-bytes 262144"),
         "the message names the size and the limit: {text}"
     );
+    // Symbolic files count too: 64 files of 4 KiB and 1 byte of stdin is one byte too many.
+    let mut c = config();
+    c.env.sym_files = Some((64, 4096));
+    c.env.sym_stdin = Some(1);
+    let e = penumbra_engine::run(&module, &c).expect_err("refused");
+    assert!(e.to_string().contains("262145 symbolic bytes, more than --max-sym-bytes 262144"), "{e}");
     // --sym-args makes its argument objects once, shared by every count: 0..=3 arguments of
     // 2 bytes is n_args and three objects.
     let mut c = config();
