@@ -34,7 +34,7 @@ one() {
     /usr/bin/time -f "%e %M" -o "$scratch/time" "$bin" "$@" --output-dir "$out" --json > "$scratch/json" 2> /dev/null || true
     local stopped
     stopped=$(python3 -c "import json,sys; d=json.load(open('$scratch/json')); print(d.get('stopped_by') or 'finished')" 2>/dev/null || echo refused)
-    read -r wall kb < "$scratch/time"
+    read -r wall kb < <(tail -n 1 "$scratch/time")
     echo "$wall $((kb / 1024)) $stopped"
     rm -rf "$out"
 }

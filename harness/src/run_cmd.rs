@@ -7,7 +7,7 @@ use crate::cli::{ExploreArgs, RunArgs, SearchArg, VersionArg};
 use crate::compile::compile_program;
 use crate::run_info::{RunInfo, RunWatch};
 use crate::seconds::seconds;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use penumbra_engine::config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, SymArg};
 use penumbra_engine::output::replay::check_tests;
 use penumbra_engine::output::testgen::ktest_args;
@@ -30,8 +30,7 @@ pub fn run(args: &RunArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     let module = compile_program(&args.files, &args.compile)?;
     crate::interrupt::install();
     let mut watch = RunWatch::new(RunInfo::new("run", &args.files, &args.compile)?);
-    let mut summary =
-        penumbra_engine::run_observed(&module, &config, &mut watch).context("symbolic execution failed")?;
+    let mut summary = crate::run_info::run_watched(&module, &config, &mut watch, "symbolic execution")?;
     let written = match watch.finish(&summary) {
         Err(e) if e.before_start => return Err(e.into()),
         written => written,

@@ -68,10 +68,13 @@ pub struct RunInfo {
     /// directories of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_sha256: Option<String>,
-    /// `running` until the run ends, then `finished` (absent in directories of older
-    /// versions: finished).
+    /// `running` until the run ends, then `finished`, or `failed` when it ended with an error
+    /// (absent in directories of older versions: finished).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// Once failed: the error that ended the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// While running: seconds so far and paths ended so far.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elapsed_s: Option<u64>,
@@ -108,6 +111,7 @@ impl RunInfo {
             libc: (compile.libc == crate::cli::LibcArg::Musl).then(|| "musl".to_string()),
             source_sha256: Some(files_hash(files)?),
             status: None,
+            error: None,
             elapsed_s: None,
             paths: None,
             stopped_by: None,
@@ -227,6 +231,27 @@ impl RunWatch {
         }
     }
 
+    /// Writes the final `run.json` of a run that ended with `error` instead of a summary (a
+    /// solver failure, an unsupported program found after the output directory was made), so
+    /// that it does not stay `running`. A failure to write is only warned about: the error is
+    /// what the user needs to see.
+    fn failed(&mut self, error: &anyhow::Error) {
+        let Some(dir) = self.dir.take() else { return };
+        if self.start_error.is_some() {
+            return;
+        }
+        self.info.status = Some("failed".into());
+        self.info.error = Some(format!("{error:#}"));
+        self.info.elapsed_s = None;
+        let written = match self.reserve.take() {
+            Some(reserve) => self.info.write_reserved(reserve).map_err(anyhow::Error::from),
+            None => self.info.write(&dir),
+        };
+        if let Err(e) = written {
+            eprintln!("penumbra: warning: cannot write {}: {e:#}", dir.join(RUN_INFO).display());
+        }
+    }
+
     /// Writes the final `run.json` of the run that ended with `summary`; fails when the
     /// directory is not complete: the run could not start writing into it, a test could not be
     /// written (`io-error`), or `run.json` could not be.
@@ -300,6 +325,21 @@ impl RunWatch {
         self.reserve = Some(reserve);
         Ok(())
     }
+}
+
+/// Runs the engine on `module` with `watch` observing; on an error, `run.json` says the run
+/// `failed` and why, and the error names `what` failed ("shadow execution").
+pub fn run_watched(
+    module: &penumbra_ir::Module,
+    config: &penumbra_engine::EngineConfig,
+    watch: &mut RunWatch,
+    what: &str,
+) -> Result<RunSummary> {
+    penumbra_engine::run_observed(module, config, watch).map_err(|e| {
+        let e = anyhow::Error::from(e).context(format!("{what} failed"));
+        watch.failed(&e);
+        e
+    })
 }
 
 impl Observer for RunWatch {

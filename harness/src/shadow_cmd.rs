@@ -74,7 +74,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
     };
     crate::interrupt::install();
     let mut watch = RunWatch::new(info);
-    let summary = penumbra_engine::run_observed(&module, &config, &mut watch).context("shadow execution failed")?;
+    let summary = crate::run_info::run_watched(&module, &config, &mut watch, "shadow execution")?;
     let written = match watch.finish(&summary) {
         Err(e) if e.before_start => return Err(e.into()),
         written => written,

@@ -308,3 +308,66 @@ fn running_out_of_inodes_ends_the_run_with_an_error_and_a_whole_run_json() {
     assert_eq!((records(&out_dir), ktests(&out_dir)), (35, 35));
     assert!(!out_dir.join("run.json.reserve").exists() && !out_dir.join("run.json.part").exists());
 }
+
+/// A run refused for its environment (more symbolic bytes than `--max-sym-bytes`, issue 35)
+/// is refused before its output directory is made: no directory whose `run.json` says
+/// `running` for ever.
+#[test]
+fn a_refused_environment_makes_no_output_directory() {
+    let file = write_c("empty.c", "int main(void) { return 0; }\n");
+    let out_dir = file.dir.path().join("out");
+    for command in ["run", "shadow"] {
+        let out = penumbra([
+            command.as_ref(),
+            file.path.as_os_str(),
+            "--sym-stdin".as_ref(),
+            "100000000".as_ref(),
+            "--output-dir".as_ref(),
+            out_dir.as_os_str(),
+        ]);
+        out.assert_no_panic();
+        out.assert_status(2);
+        assert!(
+            out.stderr.contains("make 100000000 symbolic bytes, more than --max-sym-bytes 262144"),
+            "{command}: {}",
+            out.stderr
+        );
+        assert!(!out_dir.exists(), "{command} made {}", out_dir.display());
+    }
+}
+
+/// A run that fails after its directory was made (here the solver's query log cannot be
+/// written) leaves a `run.json` that says `failed` and why, not `running`.
+#[test]
+fn a_run_that_fails_says_so_in_run_json() {
+    let file = write_c(
+        "product.c",
+        r#"#include "penumbra.h"
+int main(void) {
+    int x, y;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_make_symbolic(&y, sizeof y, "y");
+    if (x * y == 1234567)
+        return 1;
+    return 0;
+}
+"#,
+    );
+    let out_dir = file.dir.path().join("out");
+    let out = penumbra([
+        "run".as_ref(),
+        file.path.as_os_str(),
+        "--query-log".as_ref(),
+        "/dev/full".as_ref(),
+        "--output-dir".as_ref(),
+        out_dir.as_os_str(),
+    ]);
+    out.assert_no_panic();
+    out.assert_status(2);
+    let info = run_json(&out_dir);
+    assert_eq!(info["status"], "failed", "{info}");
+    assert_eq!(
+        info["error"],
+        "symbolic execution failed: solver failure: query log /dev/full: No space left on device (os error 28)"
+    );
+}

@@ -19,9 +19,10 @@
 //! symbolic objects.
 
 use crate::address::Argv;
-use crate::config::{Mode, SymArg};
+use crate::config::{EngineConfig, Mode, SymArg};
 use crate::run_error::RunError;
 use crate::symbolic::context::Context;
+use crate::symbolic::program::Program;
 use crate::symbolic::state::{ExecMode, ExecutionState, SymbolicObject};
 use penumbra_solver::TermId;
 use std::rc::Rc;
@@ -41,13 +42,6 @@ enum ArgString {
 pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunError> {
     let prog = ctx.prog;
     let env = &ctx.config.env;
-    check_size(env, ctx.config.max_sym_bytes)?;
-    let has_posix_layer = prog.module.func_by_name(crate::libc::syscall::SYM_FILES).is_some();
-    if env.sym_files.is_some() && !has_posix_layer {
-        return Err(RunError::Config(
-            "--sym-files needs the C library's POSIX layer, which penumbra's models lack: add --libc musl".into(),
-        ));
-    }
     let mode = match ctx.config.mode {
         Mode::Single(version) => ExecMode::Single(version),
         Mode::Shadow(_) => ExecMode::Both,
@@ -134,8 +128,11 @@ pub fn initial_states(ctx: &mut Context<'_>) -> Result<Vec<ExecutionState>, RunE
     Ok(states)
 }
 
-/// Refuses an environment of more than `limit` symbolic bytes, before anything is made.
-fn check_size(env: &crate::config::Environment, limit: u64) -> Result<(), RunError> {
+/// Refuses, before anything is made, an environment the program cannot have: more than
+/// `--max-sym-bytes` symbolic bytes, or symbolic files without the C library's POSIX layer.
+pub fn check_environment(prog: &Program, config: &EngineConfig) -> Result<(), RunError> {
+    let env = &config.env;
+    let limit = config.max_sym_bytes;
     let args: u64 = env
         .sym_args
         .iter()
@@ -151,6 +148,12 @@ fn check_size(env: &crate::config::Environment, limit: u64) -> Result<(), RunErr
             "the symbolic arguments, files and standard input make {total} symbolic bytes, more than --max-sym-bytes \
              {limit}: each byte is a solver variable (about 200 bytes of memory); raise --max-sym-bytes to allow it"
         )));
+    }
+    let has_posix_layer = prog.module.func_by_name(crate::libc::syscall::SYM_FILES).is_some();
+    if env.sym_files.is_some() && !has_posix_layer {
+        return Err(RunError::Config(
+            "--sym-files needs the C library's POSIX layer, which penumbra's models lack: add --libc musl".into(),
+        ));
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ mod explore;
 mod seeded;
 
 use crate::config::{EngineConfig, ShadowMode, StopReason};
-use crate::interp::start::initial_states;
+use crate::interp::start::{check_environment, initial_states};
 use crate::output::summary::{RunEnd, RunSummary};
 use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
@@ -78,6 +78,8 @@ pub fn run_observed(
     let mut solver = Solver::new(config.solver.clone())?;
     // The wall-time budget holds inside a query too: Bitwuzla gives up at the deadline.
     solver.set_deadline(config.budgets.max_time.map(|max| start + max));
+    // A refused environment is refused before the output directory is made.
+    check_environment(&prog, config)?;
     let tests = TestWriter::create(config)?;
     observer.started(tests.dir());
     let mut runner =
