@@ -156,6 +156,11 @@ pub enum Command {
     /// Print the old or the new version of a unified program (`change(a, b)` becomes `a` or
     /// `b`, execute blocks keep or lose their statements; comments and layout stay).
     Project(ProjectArgs),
+    /// Print the JSON Schema of penumbra's JSON outputs: the run summary (`--json`,
+    /// `run.json`), the test records (`tests.jsonl`), replayed tests and `report.json`, the
+    /// batch's rows (`results.csv`, `results.json`) and job records, with the replay classes
+    /// and the batch columns listed in order (`classes`, `batch_columns`).
+    Schema,
 }
 
 #[derive(Args, Debug)]

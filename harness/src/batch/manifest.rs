@@ -154,7 +154,7 @@ pub struct Prepared {
 }
 
 /// How the seeds were chosen from the project's tests (the numbers of Shadow's table).
-#[derive(Deserialize, serde::Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Deserialize, serde::Serialize, schemars::JsonSchema, Debug, Clone, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct SeedSelection {
     /// Test scripts run.

@@ -28,6 +28,7 @@ pub mod classify;
 pub mod elf;
 pub mod interpreter;
 pub mod native;
+pub mod record;
 pub mod report;
 pub mod scratch;
 pub mod verdict;
