@@ -172,7 +172,10 @@ fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> 
         true => p.dir.join(&p.command[0]),
         false => PathBuf::from(&p.command[0]),
     };
+    // The preparation asks this binary what it needs of penumbra (replay's build flags).
+    let exe = std::env::current_exe().context("cannot find the penumbra binary")?;
     let status = std::process::Command::new(&program)
+        .env("PENUMBRA", exe)
         .args(&p.command[1..])
         .arg(&p.project)
         .arg(&target)

@@ -170,6 +170,7 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn exit(code: i32, out: &str) -> RunOutcome {
         RunOutcome::Exit { code, stdout: out.as_bytes().to_vec() }
@@ -205,12 +206,28 @@ mod tests {
     #[test]
     fn outcomes_serialise_as_the_contract_says() {
         assert_eq!(
-            outcome_json(&exit(1, "")),
+            serde_json::to_value(outcome_record(&exit(1, ""))).unwrap(),
             json!({"exit": 1, "stdout_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"})
         );
         assert_eq!(
-            outcome_json(&RunOutcome::Error("timeout after 1.0 s".into())),
+            serde_json::to_value(outcome_record(&RunOutcome::Error("timeout after 1.0 s".into()))).unwrap(),
             json!({"error": "timeout after 1.0 s"})
         );
+    }
+
+    #[test]
+    fn classes_read_back_as_they_are_written() {
+        for c in Class::ALL {
+            let text = serde_json::to_string(&c).unwrap();
+            assert_eq!(text, format!("\"{}\"", c.as_str()));
+            assert_eq!(serde_json::from_str::<Class>(&text).unwrap(), c);
+        }
+        let unknown = serde_json::from_str::<Class>("\"regresion\"").unwrap_err().to_string();
+        assert!(
+            unknown.starts_with("unknown class `regresion` (expected one of unconfirmed, regression,"),
+            "{unknown}"
+        );
+        let observable: Vec<Class> = Class::ALL.into_iter().filter(|c| c.observable()).collect();
+        assert_eq!(observable, [Class::Regression, Class::OutputDiff, Class::Fix, Class::Expected]);
     }
 }

@@ -102,10 +102,14 @@ impl Prebuilt {
 }
 
 pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let Some(dir) = args.dir.as_deref().filter(|_| !args.print_build_flags) else {
+        write!(out, "{}", native::build_flags_text())?;
+        return Ok(ExitCode::SUCCESS);
+    };
     crate::interrupt::install();
     let options = options(args.timeout, args.fixed_version.clone(), &args.native, args.jobs)?;
-    let report = replay_dir(&args.dir, &options)?;
-    let mut out = std::io::stdout().lock();
+    let report = replay_dir(dir, &options)?;
     if args.json {
         writeln!(out, "{}", serde_json::Value::Array(report.tests_json()))?;
     } else {
