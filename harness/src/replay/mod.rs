@@ -12,6 +12,7 @@
 //! - [`verdict`]: which witness decides, undefined behaviour both versions share, and where
 //!   the engine, the interpreter and the native run disagree;
 //! - [`classify`]: the classes and the outcomes' JSON;
+//! - [`record`]: the JSON replay writes, as types (a replayed test, `report.json`);
 //! - [`report`]: the human report and `report.json`;
 //! - [`scratch`]: the directory of the builds and runs, made afresh, removed after (and after a
 //!   killed replay, by the next).
