@@ -2,8 +2,8 @@
 """compare-annotations.py HAND_RESULTS UNIFIED_RESULTS: the same patch subjects run with the
 hand annotation (subjects/coreutils.toml) and with penumbra unify's (coreutils-unified.toml),
 side by side as Markdown: per subject and mode, the divergent tests, those replayed as an
-observable difference (output-diff, fix or regression: what the patch changes that a user
-sees) and the seconds to the first one; then whether both, one or neither annotation exposed
+observable difference (the classes `penumbra schema` marks observable: what the patch changes
+that a user sees) and the seconds to the first one; then whether both, one or neither annotation exposed
 the patch.
 """
 
@@ -11,13 +11,15 @@ import csv
 import sys
 from pathlib import Path
 
+import penumbra_schema
+
 
 def load(d):
     return {(r["subject"], r["mode"]): r for r in csv.DictReader(open(Path(d) / "results.csv"))}
 
 
 def observable(r):
-    return sum(int(r.get(k) or 0) for k in ("class_output-diff", "class_fix", "class_regression", "class_expected"))
+    return sum(int(r.get(k) or 0) for k in penumbra_schema.class_columns(penumbra_schema.observable))
 
 
 def cell(r):

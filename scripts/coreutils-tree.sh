@@ -4,8 +4,9 @@
 #   musl  CC=wllvm on musl (scripts/wllvm-env.sh musl): the bitcode penumbra explores, and
 #         static native binaries
 #   gcov  CC=gcc --coverage: line coverage of native runs
-#   asan  CC=clang-15 with AddressSanitizer and UBSan (replay's flags, README): the native old
-#         and new builds of a patch subject, and the runs of the project's tests
+#   asan  CC=clang-15 with AddressSanitizer and UBSan (replay's flags: `penumbra replay
+#         --print-build-flags`): the native old and new builds of a patch subject, and the runs
+#         of the project's tests
 # WORK defaults to ~/.cache/penumbra/coreutils-eval. A configure takes about 3 minutes here and
 # a make about 2 (2 cores).
 set -euo pipefail
@@ -16,9 +17,12 @@ mkdir -p "$work"
 # The analysis configuration of ../shared/real-programs.md (README): no optional libraries.
 configure_flags=(--disable-nls --without-libgmp --with-included-regex --disable-threads --disable-acl
     --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
-# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS): UBSan reports and goes on,
-# AddressSanitizer stays fatal.
-asan_flags="-O0 -g -fwrapv -fsanitize=address,undefined -fsanitize-recover=undefined"
+# Replay's native build flags, as the binary prints them (PENUMBRA, default
+# target/release/penumbra): UBSan reports and goes on, AddressSanitizer stays fatal.
+build_flags() {
+    local penumbra=${PENUMBRA:-$root/target/release/penumbra}
+    "$penumbra" replay --print-build-flags | sed -n "s/^$1: //p"
+}
 
 src=$work/src/coreutils-9.1
 if [ ! -d "$src" ]; then
@@ -55,7 +59,12 @@ for kind in "$@"; do
     gcov) build "$work/gcov" "" CC=gcc CFLAGS="-O0 -g --coverage" ;;
     # Sanitized configure checks must not fail on leaks (a check that leaks is not a failing one).
     # Stamped with its flags: a tree built with non-recoverable UBSan (before issue 34) is rebuilt.
-    asan) ASAN_OPTIONS=detect_leaks=0 build "$work/asan" "$asan_flags" CC=clang-15 CFLAGS="$asan_flags" LDFLAGS="-fsanitize=address,undefined" ;;
+    asan)
+        asan_flags=$(build_flags cflags) && asan_ldflags=$(build_flags ldflags) && [ -n "$asan_flags" ] || {
+            echo "coreutils-tree: cannot ask ${PENUMBRA:-$root/target/release/penumbra} for replay's build flags" >&2
+            exit 1
+        }
+        ASAN_OPTIONS=detect_leaks=0 build "$work/asan" "$asan_flags" CC=clang-15 CFLAGS="$asan_flags" LDFLAGS="$asan_ldflags" ;;
     *) echo "coreutils-tree: unknown tree kind $kind (musl, gcov, asan)" >&2; exit 2 ;;
     esac
     echo "$work/$kind"

@@ -8,14 +8,18 @@ differences split into expected ones and bugs, and the time to the first observa
 difference (HyDiff's metric).
 
 Expected or bug: every subject here is a fix or an intended change of behaviour (its
-subject.toml's `expect`), so an output difference or an error only in the old version (`fix`)
-is what the patch meant; an error only in the new version (`regression`) is a bug candidate.
+subject.toml's `expect`), so an output difference or an error only in the old version is what
+the patch meant; an error only in the new version is a bug candidate (`penumbra schema` marks
+each class observable or not and a bug candidate or not). The classes shown are those that
+occur in the batch and the bug candidates, most severe first.
 """
 
 import csv
 import sys
 import tomllib
 from pathlib import Path
+
+import penumbra_schema
 
 
 def main():
@@ -31,10 +35,13 @@ def main():
     manifest = tomllib.loads((subjects / "coreutils.toml").read_text())
     projects = {s["name"]: s["project"] for s in manifest["subject"]}
     names = sorted({r["subject"] for r in rows})
+    # The classes that occur, and the bug candidates' whether or not they do, most severe first.
+    occurs = lambda c: any(r.get(c["column"], "") not in ("", "0") for r in rows)  # noqa: E731
+    classes = [c for c in penumbra_schema.classes() if c["bug_candidate"] or occurs(c)]
     print("| subject | utility | expected | tests touching | invocations touching | mode | outcome | "
-          "divergences (concolic) | replayed | output-diff | fix | regression | both-error | silent | "
-          "expected / bugs | first difference (s) |")
-    print("|" + "---|" * 16)
+          "divergences (concolic) | replayed | " + "".join(f"{c['name']} | " for c in classes)
+          + "expected / bugs | first difference (s) |")
+    print("|" + "---|" * (11 + len(classes)))
     for name in names:
         spec = tomllib.loads((subjects / projects[name] / "subject.toml").read_text())
         for mode in ["complete", "seeded"]:
@@ -42,9 +49,9 @@ def main():
             if r is None:
                 continue
             n = lambda col: int(r[col]) if r.get(col) else 0
-            replayed = sum(n(c) for c in r if c.startswith("class_"))
-            expected = n("class_output-diff") + n("class_fix") + n("class_expected")
-            bugs = n("class_regression")
+            replayed = sum(n(c) for c in penumbra_schema.class_columns())
+            expected = sum(n(c) for c in penumbra_schema.class_columns(penumbra_schema.intended))
+            bugs = sum(n(c) for c in penumbra_schema.class_columns(penumbra_schema.bug_candidate))
             points = f" ({r['divergence_points']})" if r.get("divergence_points") else ""
             divergences = f"{r['tests_divergence'] or '-'}{points}"
             outcome = r["outcome"] + (f" ({r['stopped_by']})" if r.get("stopped_by") else "")
@@ -54,8 +61,7 @@ def main():
                      r["tests_touching_patch"] if mode == "complete" else "",
                      r["invocations_touching_patch"] if mode == "complete" else "",
                      mode, outcome, divergences, str(replayed) if r["outcome"] != "no-seeds" else "-",
-                     r.get("class_output-diff", ""), r.get("class_fix", ""), r.get("class_regression", ""),
-                     r.get("class_both-error", ""), r.get("class_silent", ""), f"{expected} / {bugs}", first]
+                     *(r.get(c["column"], "") for c in classes), f"{expected} / {bugs}", first]
             print("| " + " | ".join(cells) + " |")
 
 

@@ -29,7 +29,8 @@ With --unified, the hand annotation is replaced by penumbra's own: the patch's t
 project`; where the pristine file is the new version, the old one projected too) are merged by
 `penumbra unify` (checked against both, with the utility's compile flags), and that unified file is
 what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (default
-target/release/penumbra).
+target/release/penumbra), which gives the native builds their flags too (`penumbra replay
+--print-build-flags`); `penumbra batch` sets it to itself.
 
 Each tree is patched only while this script runs and restored afterwards (the utility rebuilt
 from the pristine source). Inputs unchanged since the last preparation (same patch,
@@ -38,6 +39,7 @@ subject.toml and script) leave OUT_DIR as it is. Environment: WORK (the trees;
 """
 
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -53,10 +55,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 INCLUDE = ROOT / "ir-frontend" / "include"
 RUNTIME = ROOT / "harness" / "src" / "replay" / "runtime.c"
-# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS) and sanitizer options:
-# UBSan reports and goes on (undefined behaviour both versions share, such as qsort(NULL, 0, ...),
-# must not end both runs), AddressSanitizer stays fatal.
-ASAN_FLAGS = "-O0 -g -fwrapv -fsanitize=address,undefined -fsanitize-recover=undefined -w"
+# Replay's sanitizer options: AddressSanitizer stays fatal (UBSan reports and goes on: its
+# flags, like every native build flag, are the binary's: native_flags below).
 ASAN_OPTIONS = "abort_on_error=1:detect_leaks=0:halt_on_error=1"
 # Seeded mode's environment is sized to hold its seeds, within these bounds (a seed beyond
 # them is left out, and counted).
@@ -175,18 +175,32 @@ COVERAGE_BUILDS = [("old", "OLD", ""), ("new", "NEW", ""), ("old-cov", "OLD", "-
                    ("new-cov", "NEW", "--coverage")]
 
 
+def penumbra_binary():
+    return os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+
+
+@functools.cache
+def native_flags():
+    """Replay's native build flags as the binary prints them (`penumbra replay
+    --print-build-flags`): (compile flags, with the program's warnings silenced as replay's own
+    builds do, link flags)."""
+    text = run([penumbra_binary(), "replay", "--print-build-flags"]).stdout.decode()
+    flags = dict(line.split(": ", 1) for line in text.splitlines())
+    return f"{flags['cflags']} -w", flags["ldflags"]
+
+
 def build_native(work, subject, patch, out, logfile):
     """The native builds of COVERAGE_BUILDS, each with the replay runtime."""
     tree = work / "asan"
     utility, files = subject["utility"], subject["files"]
-    base_ld = "-fsanitize=address,undefined"
+    cflags_base, base_ld = native_flags()
     try:
         with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile):
             for name, define, extra in COVERAGE_BUILDS:
                 runtime = out / f"runtime-{define.lower()}.o"
-                run(["clang-15", *ASAN_FLAGS.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
+                run(["clang-15", *cflags_base.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
                      str(RUNTIME), "-o", str(runtime)], log_to=logfile)
-                cflags = f"{ASAN_FLAGS} {extra} -DPENUMBRA_VERSION_{define} -I{INCLUDE}"
+                cflags = f"{cflags_base} {extra} -DPENUMBRA_VERSION_{define} -I{INCLUDE}"
                 make_utility(tree, utility, files, cflags, f"{base_ld} {extra} {runtime}", logfile,
                              {"ASAN_OPTIONS": ASAN_OPTIONS})
                 shutil.copy2(tree / "src" / utility, out / name)
@@ -210,7 +224,7 @@ def build_native(work, subject, patch, out, logfile):
         for f in files:
             for stale in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gc*"):
                 stale.unlink()
-        make_utility(tree, utility, files, ASAN_FLAGS, base_ld, logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
+        make_utility(tree, utility, files, cflags_base, base_ld, logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
     return seeds
 
 
@@ -226,7 +240,7 @@ def build_fixed(tree, subject, out, base_ld, logfile):
         sys.exit(f"prepare-subject: {fixed_patch} changes {', '.join(strays)}, not among the subject's files")
     run(["patch", "-p1", "--forward", "--quiet", "-i", str(fixed_patch)], cwd=tree, log_to=logfile)
     runtime = out / "runtime-new.o"
-    make_utility(tree, subject["utility"], subject["files"], f"{ASAN_FLAGS} -DPENUMBRA_VERSION_NEW -I{INCLUDE}",
+    make_utility(tree, subject["utility"], subject["files"], f"{native_flags()[0]} -DPENUMBRA_VERSION_NEW -I{INCLUDE}",
                  f"{base_ld} {runtime}", logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
     shutil.copy2(tree / "src" / subject["utility"], out / "fixed")
 
@@ -289,7 +303,7 @@ def capture_tests(tree, subject, out, logfile):
         before = set(capture.iterdir())
         # Other programs built from the annotated files (base64 from basenc.c, `[` from
         # test.c) are rebuilt by `make check`: as the new version, with penumbra.h.
-        cflags = f"CFLAGS={ASAN_FLAGS} -DPENUMBRA_VERSION_NEW -I{INCLUDE}"
+        cflags = f"CFLAGS={native_flags()[0]} -DPENUMBRA_VERSION_NEW -I{INCLUDE}"
         p = run(["make", "check", f"TESTS={test}", "SUBDIRS=.", "VERBOSE=no", "RUN_EXPENSIVE_TESTS=no", cflags],
                 cwd=tree, env={"ASAN_OPTIONS": ASAN_OPTIONS}, log_to=logfile, check=False)
         made = sorted(set(capture.iterdir()) - before)
@@ -428,7 +442,7 @@ def unified_patch(work, subject, patch, out):
     # The utility's own preprocessor flags (basenc.c is built with -DBASE_TYPE=42).
     m = re.search(rf"^src_{re.escape(subject['utility'])}_CPPFLAGS = (.*)$", makefile, re.M)
     cppflags = [f for f in shlex.split(m.group(1)) if f.startswith("-D")] if m else []
-    penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    penumbra = penumbra_binary()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for d in ("annotated", "old", "new", "unified"):
@@ -479,6 +493,7 @@ def main():
     for f in [subject_dir / "subject.toml", patch, *fixed, Path(__file__), RUNTIME, INCLUDE / "penumbra.h"]:
         inputs.update(f.read_bytes())
     inputs.update(b"unified" if unified else b"hand")
+    inputs.update(" ".join(native_flags()).encode())
     stamp = out / ".inputs"
     if stamp.exists() and stamp.read_text() == inputs.hexdigest() and (out / "prepared.json").exists():
         log(f"{subject_dir.name}: prepared already ({out})")
@@ -486,7 +501,7 @@ def main():
     stamp.unlink(missing_ok=True)
     work = Path(os.environ.get("WORK", Path.home() / ".cache/penumbra/coreutils-eval"))
     log(f"{subject_dir.name}: the trees in {work}")
-    run(["bash", str(ROOT / "scripts/coreutils-tree.sh"), "musl", "asan"], env={"WORK": str(work)})
+    run(["bash", str(ROOT / "scripts/coreutils-tree.sh"), "musl", "asan"], env={"WORK": str(work), "PENUMBRA": penumbra_binary()})
     if unified:
         log(f"{subject_dir.name}: penumbra unify of the patch's two versions")
         patch = unified_patch(work, subject, patch, out)

@@ -41,6 +41,8 @@ import sys
 import time
 from pathlib import Path
 
+import penumbra_schema
+
 ROOT = Path(__file__).resolve().parent.parent
 INCLUDE = ROOT / "ir-frontend" / "include"
 
@@ -202,7 +204,8 @@ def main():
     classes = {}
     for t in replayed:
         classes[t["class"]] = classes.get(t["class"], 0) + 1
-    regressions = [t for t in replayed if t["class"] == "regression"]
+    bugs = penumbra_schema.class_names(penumbra_schema.bug_candidate)
+    regressions = [t for t in replayed if t["class"] in bugs]
     shown = sorted({(command_line(utility, *inputs_of(t)), t.get("new_outcome", {}).get("error", "")) for t in regressions})
     summary.pop("tests", None)
     record = {"utility": utility, "old": old_rev, "new": new_rev, "fixed": fixed_rev, "seconds": a.seconds,
@@ -216,7 +219,7 @@ def main():
 
 def write_readme(out, r, a, elapsed):
     s = r["summary"]
-    order = ["unconfirmed", "regression", "output-diff", "both-error", "fix", "expected", "silent", "replay-failed"]
+    order = penumbra_schema.class_names()
     counts = ", ".join(f"{r['classes'][c]} {c}" for c in order if r["classes"].get(c))
     lines = [
         f"# {r['utility']}: the regression of {r['new'][:8]} (fixed by {r['fixed'][:8]}), shadowed",

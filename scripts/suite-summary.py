@@ -3,16 +3,18 @@
 
 Usage: python3 scripts/suite-summary.py [results/suite/results.csv]
 
-Prints three tables: totals per mode and configuration; diff paths per program family
-(complete vs. seeded, with the replay classes); and the solver work of caches on vs. off.
+Prints three tables: totals per mode and configuration (with the replay classes that occur,
+as `penumbra schema` lists them); diff paths per program family (complete vs. seeded); and
+the solver work of caches on vs. off.
 Subjects are grouped into families by the part of their name before the first `_`.
 """
 import csv
 import sys
 from collections import defaultdict
 
+import penumbra_schema
+
 MODES = [("complete", "caches-on"), ("complete", "caches-off"), ("seeded", "caches-on"), ("seeded", "caches-off")]
-CLASSES = ["class_regression", "class_output-diff", "class_silent"]
 
 
 def number(row, column):
@@ -38,16 +40,18 @@ def main():
     print(f"{len(subjects)} subjects, {len(rows)} jobs: "
           + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())) + ".")
     print()
-    print("| mode | caches | diff paths | regression | output-diff | silent | states | queries "
+    # The classes that occur, most severe first.
+    classes = [c for c in penumbra_schema.classes() if any(number(r, c["column"]) for r in rows)]
+    print("| mode | caches | diff paths | " + "".join(f"{c['name']} | " for c in classes) + "states | queries "
           "| reaching Bitwuzla | four-way checks | without Bitwuzla | exploration s | solver s | job wall s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|" + "---|" * len(classes) + "---|---|---|---|---|---|---|---|")
     for mode, config in MODES:
         rs = [r for r in rows if (r["mode"], r["config"]) == (mode, config)]
         total = lambda c: sum(number(r, c) for r in rs)  # noqa: E731
         checks, without = total("four_way_checks"), total("four_way_without_bitwuzla")
         share = f"{fmt(without)} ({100 * without / checks:.1f} %)" if checks else "0"
         print(f"| {mode} | {config.removeprefix('caches-')} | {fmt(total('diff_paths'))} "
-              + " ".join(f"| {fmt(total(c))}" for c in CLASSES)
+              + " ".join(f"| {fmt(total(c['column']))}" for c in classes)
               + f" | {fmt(total('states'))} | {fmt(total('queries'))} | {fmt(total('core_queries'))} "
               f"| {fmt(checks)} | {share} "
               f"| {fmt(total('engine_s'), 2)} | {fmt(total('solver_time_s'), 2)} | {fmt(total('wall_s'), 1)} |")

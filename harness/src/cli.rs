@@ -156,6 +156,11 @@ pub enum Command {
     /// Print the old or the new version of a unified program (`change(a, b)` becomes `a` or
     /// `b`, execute blocks keep or lose their statements; comments and layout stay).
     Project(ProjectArgs),
+    /// Print the JSON Schema of penumbra's JSON outputs: the run summary (`--json`,
+    /// `run.json`), the test records (`tests.jsonl`), replayed tests and `report.json`, the
+    /// batch's rows (`results.csv`, `results.json`) and job records, with the replay classes
+    /// and the batch columns listed in order (`classes`, `batch_columns`).
+    Schema,
 }
 
 #[derive(Args, Debug)]
@@ -536,8 +541,13 @@ pub struct NativeArgs {
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// An output directory of `penumbra shadow` (or `penumbra run`).
-    #[arg(value_name = "OUTDIR")]
-    pub dir: PathBuf,
+    #[arg(value_name = "OUTDIR", required_unless_present = "print_build_flags")]
+    pub dir: Option<PathBuf>,
+    /// Print the flags of replay's native builds and exit: `cflags: ...` (compiling; replay adds
+    /// `-w` and one of -DPENUMBRA_VERSION_OLD / _NEW) and `ldflags: ...` (linking), for
+    /// executables built outside penumbra (--native-old, --native-new).
+    #[arg(long, exclusive = true)]
+    pub print_build_flags: bool,
     /// Seconds each native run may take before it counts as an error.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub timeout: f64,

@@ -16,6 +16,7 @@ mod replay;
 mod reserved_file;
 mod run_cmd;
 mod run_info;
+mod schema_cmd;
 mod seconds;
 mod shadow_cmd;
 mod unify_cmd;
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         cli::Command::Batch(args) => batch::run(&args),
         cli::Command::Unify(args) => unify_cmd::run(&args),
         cli::Command::Project(args) => unify_cmd::project(&args),
+        cli::Command::Schema => schema_cmd::run(),
     };
     match result {
         Ok(code) => code,

@@ -19,6 +19,7 @@ use crate::reserved_file::ReservedFile;
 use anyhow::{Context, Result};
 use penumbra_engine::run::{Observer, Progress};
 use penumbra_engine::RunSummary;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -43,7 +44,7 @@ fn files_hash(files: &[PathBuf]) -> Result<String> {
 /// The file's name in an output directory.
 pub const RUN_INFO: &str = "run.json";
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RunInfo {
     /// The command that wrote the tests: `run` or `shadow`.
     pub command: String,
@@ -90,6 +91,7 @@ pub struct RunInfo {
     /// machine's figures (times, memory, the output's path), which stay on stdout: identical
     /// runs write identical directories.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<RunSummary>")]
     pub summary: Option<serde_json::Value>,
 }
 

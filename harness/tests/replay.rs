@@ -505,3 +505,19 @@ fn an_interrupted_or_killed_replay_leaves_no_program_running() {
         }
     }
 }
+
+/// The flags scripts build native executables with (`--native-old`, `--native-new`) come from
+/// the binary, which compiles with them itself (unit test in `replay/native.rs`).
+#[test]
+fn replay_prints_its_build_flags() {
+    let out = penumbra(["replay", "--print-build-flags"]);
+    out.assert_status(0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "cflags: -O0 -g -fwrapv -fsanitize=address,undefined -fsanitize-recover=undefined\n\
+         ldflags: -fsanitize=address,undefined\n"
+    );
+    // Nothing else goes with it, and without it OUTDIR is required.
+    assert_eq!(penumbra(["replay", "--print-build-flags", "somewhere"]).status, Some(2));
+    assert_eq!(penumbra(["replay"]).status, Some(2));
+}

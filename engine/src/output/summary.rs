@@ -10,13 +10,14 @@ use crate::config::{EngineConfig, StopReason};
 use crate::symbolic::concretize::MAX_CONCRETE_VALUES;
 use crate::symbolic::stats::Stats;
 use penumbra_solver::SolverStats;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
 /// Hits of one cache layer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CacheStats {
     /// Queries that reached this layer.
     pub queries: u64,
@@ -34,7 +35,7 @@ impl CacheStats {
 }
 
 /// Four-way questions of shadow execution.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FourWayStats {
     pub checks: u64,
     /// Answered without a query reaching Bitwuzla.
@@ -51,26 +52,26 @@ impl FourWayStats {
 }
 
 /// An unsupported construct the run reached, and on how many paths.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct UnsupportedSite {
     pub construct: String,
     pub func: String,
     pub line: u32,
     /// The source file (absent when unknown: the program's).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
     pub paths: u64,
 }
 
 /// A place where the run fixed a symbolic value to one value while others were possible
 /// (`symbolic::concretize`), and what that cost.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ConcretizedSite {
     /// `size`, `offset`, `pointer` or `value`.
     pub what: String,
     pub func: String,
     pub line: u32,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
     /// Times a value was fixed there while others were possible.
     pub times: u64,
@@ -80,8 +81,9 @@ pub struct ConcretizedSite {
     pub paths_ended: u64,
 }
 
-/// The solver part of the summary.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The solver part of the summary (defaulted field by field, as [`RunSummary`] is).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct SolverSummary {
     /// Questions the engine asked.
     pub queries: u64,
@@ -127,8 +129,10 @@ impl SolverSummary {
     }
 }
 
-/// The summary of a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The summary of a run (`--json`; `run.json`'s `summary`, without the machine's figures). It
+/// reads back with every field defaulted: summaries of older versions lack the later ones.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct RunSummary {
     pub program: String,
     /// `old` or `new` (`both` in shadow execution).

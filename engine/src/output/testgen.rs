@@ -21,6 +21,7 @@ use crate::config::{EngineConfig, Output};
 use crate::run_error::RunError;
 use crate::symbolic::state::{Ending, ExecutionState};
 use penumbra_solver::{to_smtlib, TermStore};
+use schemars::JsonSchema;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -71,22 +72,43 @@ fn float_values(bytes: &[u8], ty: penumbra_ir::Type) -> Option<serde_json::Value
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Inputs(pub Vec<Input>);
 
+/// One object's value in [`Inputs`].
+#[derive(Serialize, JsonSchema)]
+struct InputValue {
+    /// The bytes, two hex digits each.
+    hex: String,
+    /// The bytes as a little-endian signed integer (objects of 1, 2, 4 or 8 bytes).
+    int: Option<i64>,
+    /// A floating-point object's values as decimals: one string, or an array for several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    float: Option<serde_json::Value>,
+}
+
 impl Serialize for Inputs {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Value {
-            hex: String,
-            int: Option<i64>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            float: Option<serde_json::Value>,
-        }
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for input in &self.0 {
             let hex: String = input.bytes.iter().map(|b| format!("{b:02x}")).collect();
             let float = input.float.and_then(|ty| float_values(&input.bytes, ty));
-            map.serialize_entry(&input.name, &Value { hex, int: le_int(&input.bytes), float })?;
+            map.serialize_entry(&input.name, &InputValue { hex, int: le_int(&input.bytes), float })?;
         }
         map.end()
+    }
+}
+
+/// The schema of what [`Inputs`] serialises to: object names (in creation order) to their
+/// values.
+impl JsonSchema for Inputs {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Inputs".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The test's objects by name, in creation order (duplicate names made unique: x, x#1, ...).",
+            "type": "object",
+            "additionalProperties": generator.subschema_for::<InputValue>(),
+        })
     }
 }
 
@@ -150,12 +172,12 @@ impl SidecarInputs {
 }
 
 /// Where a path ended, for errors and the other non-exit endings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Place {
     pub func: String,
     pub line: u32,
     /// The source file (absent when unknown).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
 }
 
@@ -166,18 +188,19 @@ impl Place {
 }
 
 /// A detected error.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorInfo {
     pub kind: String,
     pub message: String,
     pub func: String,
     pub line: u32,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
 }
 
-/// What the summary lists for one test.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What the summary lists for one test (a `tests.jsonl` line holds it too, with `args` and,
+/// on request, `path_condition`: [`SidecarLine`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TestRecord {
     /// `test000001`, ...
     pub name: String,
@@ -218,13 +241,15 @@ pub struct TestRecord {
     pub time_s: Option<f64>,
 }
 
-#[derive(Serialize)]
-struct Sidecar<'a> {
+/// One line of `tests.jsonl`: the test's record, the program's argument list and, with
+/// `--write-smt2`, the path condition in SMT-LIB2. Written borrowed, read back owned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SidecarLine<'a> {
     #[serde(flatten)]
-    record: &'a TestRecord,
-    args: &'a [String],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path_condition: Option<String>,
+    pub record: std::borrow::Cow<'a, TestRecord>,
+    pub args: std::borrow::Cow<'a, [String]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_condition: Option<String>,
 }
 
 /// Writes tests and keeps their records.
@@ -417,7 +442,11 @@ impl TestWriter {
             }
             let path_condition = self.write_pc.then(|| to_smtlib(store, &st.pc.to_vec()));
             if let Some(out) = &mut self.sidecar {
-                let line = Sidecar { record: &record, args: &self.args, path_condition };
+                let line = SidecarLine {
+                    record: std::borrow::Cow::Borrowed(&record),
+                    args: std::borrow::Cow::Borrowed(&self.args),
+                    path_condition,
+                };
                 let text = serde_json::to_vec(&line).map_err(|e| sidecar_error(&dir, std::io::Error::other(e)))?;
                 self.bytes += text.len() as u64 + 1;
                 out.push(&text).map_err(|e| sidecar_error(&dir, e))?;

@@ -38,6 +38,9 @@
 //! subject is always replayed (`replay = true`); a `seeds` list of its own replaces the
 //! prepared seeds. Without seeds, its seeded job is recorded as `no-seeds` rather than run.
 //!
+//! Parsing ([`plan`]) runs nothing: it checks the text and names what each subject's jobs will
+//! be; [`expand`] then prepares the `project` subjects and makes the jobs.
+//!
 //! Every error names the manifest, the line and the field, since a manifest of dozens of
 //! subjects is edited by hand; unknown fields are errors so that a typo cannot silently drop
 //! a setting.
@@ -154,7 +157,7 @@ pub struct Prepared {
 }
 
 /// How the seeds were chosen from the project's tests (the numbers of Shadow's table).
-#[derive(Deserialize, serde::Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Deserialize, serde::Serialize, schemars::JsonSchema, Debug, Clone, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct SeedSelection {
     /// Test scripts run.
@@ -243,9 +246,55 @@ pub fn read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read manifest {}", path.display()))
 }
 
+/// Where a subject's program comes from.
+#[derive(Debug, Clone)]
+pub enum Program {
+    /// A program file, relative to the manifest.
+    Source(String),
+    /// A `project` subject, its program made by a preparation.
+    Project(Preparation),
+}
+
+/// A subject as its manifest entry gives it, checked: what its jobs will be once its program
+/// is known.
+#[derive(Debug, Clone)]
+pub struct SubjectPlan {
+    pub name: String,
+    /// `MANIFEST:LINE` of the entry, for what preparing it finds.
+    pub at: String,
+    pub program: Program,
+    pub modes: Vec<Mode>,
+    /// The configurations, each with its flags.
+    pub configs: Vec<(String, Vec<String>)>,
+    /// The seeds the manifest gives (a program subject's own or `[defaults]`'s; a project
+    /// subject's own only: without them its preparation's).
+    pub seeds: Option<Vec<String>>,
+    pub flags: Vec<String>,
+    pub replay: bool,
+    pub max_time: f64,
+    pub max_memory_mb: u64,
+    pub expected_diff_paths: Option<u64>,
+    pub oracle_verified: Option<bool>,
+}
+
+/// A parsed manifest, nothing run yet: the batch name and its subjects in manifest order.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub name: String,
+    /// The manifest's directory, where program subjects' jobs run.
+    pub dir: PathBuf,
+    pub subjects: Vec<SubjectPlan>,
+}
+
 /// Checks a manifest's text, expanding its subjects into jobs (preparing `project` subjects
 /// with `prepare`); `path` names the manifest in errors and anchors sources.
 pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest> {
+    expand(plan(text, path)?, prepare)
+}
+
+/// Parses and checks a manifest's text without running anything (files named in it are only
+/// looked at); every error names the manifest's line.
+pub fn plan(text: &str, path: &Path) -> Result<Plan> {
     let shown = path.display().to_string();
     // toml's own message already carries the line, column and offending field.
     let raw: RawManifest = toml::from_str(text).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
@@ -265,7 +314,7 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
 
     let defaults = raw.defaults;
     let mut seen = BTreeSet::new();
-    let mut jobs = Vec::new();
+    let mut subjects = Vec::new();
     for subject in &raw.subjects {
         let name = subject.name.get_ref();
         let here = at(subject.name.span());
@@ -274,7 +323,7 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
             bail!("{here}: subject `{name}` is listed twice (subject names must be unique)");
         }
         let s = subject;
-        let (source, job_dir, prepared) = match (&s.source, &s.project) {
+        let program = match (&s.source, &s.project) {
             (Some(source), None) => {
                 if !dir.join(source.get_ref()).is_file() {
                     bail!(
@@ -283,7 +332,7 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                         dir.join(source.get_ref()).display()
                     );
                 }
-                (source.get_ref().clone(), dir.clone(), None)
+                Program::Source(source.get_ref().clone())
             }
             (None, Some(project)) => {
                 if !dir.join(project.get_ref()).is_dir() {
@@ -297,15 +346,12 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                 else {
                     bail!("{here}: subject `{name}`: a `project` subject needs a `prepare` command (here or in [defaults])");
                 };
-                let request = Preparation {
+                Program::Project(Preparation {
                     subject: name.clone(),
                     command,
                     project: project.get_ref().clone(),
                     dir: dir.clone(),
-                };
-                let prepared = prepare(&request)
-                    .with_context(|| format!("{here}: subject `{name}`: cannot prepare the project"))?;
-                (prepared.source.clone(), prepared.dir.clone(), Some(prepared))
+                })
             }
             (Some(source), Some(_)) => {
                 bail!("{}: subject `{name}`: give `source` or `project`, not both", at(source.span()))
@@ -314,6 +360,7 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                 bail!("{here}: subject `{name}`: needs a `source` (a program) or a `project` (a patch subject)")
             }
         };
+        let project = matches!(program, Program::Project(_));
         let modes = modes_of(s.mode.as_ref().or(defaults.mode.as_ref()), name, &at)?;
         let config_names = match s.configs.as_ref().or(defaults.configs.as_ref()) {
             None => vec!["default".to_string()],
@@ -336,21 +383,17 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
         };
         // A project subject's own seeds come from its preparation, unless the subject names
         // some itself; `[defaults]` seeds are for program subjects.
-        let seeds = match &prepared {
-            Some(p) => s.seeds.clone().unwrap_or_else(|| p.seeds.clone()),
-            None => s.seeds.clone().or_else(|| defaults.seeds.clone()).unwrap_or_default(),
+        let seeds = match project {
+            true => s.seeds.clone(),
+            false => Some(s.seeds.clone().or_else(|| defaults.seeds.clone()).unwrap_or_default()),
         };
+        if !project && modes.contains(&Mode::Seeded) && seeds.as_ref().is_none_or(Vec::is_empty) {
+            bail!("{here}: subject `{name}`: mode `seeded` needs `seeds` (a list of NAME=VALUE,... strings)");
+        }
         let flags = s.flags.clone().or_else(|| defaults.flags.clone()).unwrap_or_default();
         let replay = s.replay.or(defaults.replay).unwrap_or(false);
-        if let Some(p) = &prepared {
-            if !replay {
-                bail!("{here}: subject `{name}`: a `project` subject is replayed on its prepared native builds: set `replay = true`");
-            }
-            let reserved =
-                p.flags.iter().chain(p.mode_flags.values().flatten()).find(|f| RESERVED.contains(&f.as_str()));
-            if let Some(flag) = reserved {
-                bail!("{here}: subject `{name}`: its preparation's flags hold `{flag}`, which the batch sets itself");
-            }
+        if project && !replay {
+            bail!("{here}: subject `{name}`: a `project` subject is replayed on its prepared native builds: set `replay = true`");
         }
         for flag in &flags {
             if RESERVED.contains(&flag.as_str()) {
@@ -371,17 +414,59 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
             Some(m) => *m.get_ref(),
             None => DEFAULT_MAX_MEMORY_MB,
         };
-        for &mode in &modes {
-            let mut skip = None;
-            if mode == Mode::Seeded && seeds.is_empty() {
-                if prepared.is_none() {
-                    bail!("{here}: subject `{name}`: mode `seeded` needs `seeds` (a list of NAME=VALUE,... strings)");
+        subjects.push(SubjectPlan {
+            name: name.clone(),
+            at: here,
+            program,
+            modes,
+            configs: config_names.into_iter().map(|c| (c.clone(), configs[&c].clone())).collect(),
+            seeds,
+            flags,
+            replay,
+            max_time,
+            max_memory_mb,
+            expected_diff_paths: s.expected_diff_paths,
+            oracle_verified: s.oracle_verified,
+        });
+    }
+    Ok(Plan { name: raw.name.into_inner(), dir, subjects })
+}
+
+/// Prepares the plan's `project` subjects with `prepare`, in manifest order, and expands every
+/// subject into its jobs.
+pub fn expand(plan: Plan, prepare: &mut Preparer) -> Result<Manifest> {
+    let mut jobs = Vec::new();
+    for s in &plan.subjects {
+        let (name, here) = (&s.name, &s.at);
+        let (source, job_dir, prepared) = match &s.program {
+            Program::Source(source) => (source.clone(), plan.dir.clone(), None),
+            Program::Project(request) => {
+                let prepared = prepare(request)
+                    .with_context(|| format!("{here}: subject `{name}`: cannot prepare the project"))?;
+                let reserved = prepared
+                    .flags
+                    .iter()
+                    .chain(prepared.mode_flags.values().flatten())
+                    .find(|f| RESERVED.contains(&f.as_str()));
+                if let Some(flag) = reserved {
+                    bail!(
+                        "{here}: subject `{name}`: its preparation's flags hold `{flag}`, which the batch sets itself"
+                    );
                 }
-                skip = Some(
-                    "no seeds: the preparation took none from the project's tests (none of their invocations executes an annotated line, or none fits seeded mode's bounds)".to_string(),
-                );
+                (prepared.source.clone(), prepared.dir.clone(), Some(prepared))
             }
-            for config in &config_names {
+        };
+        let seeds = match (&s.seeds, &prepared) {
+            (Some(seeds), _) => seeds.clone(),
+            (None, Some(p)) => p.seeds.clone(),
+            (None, None) => Vec::new(),
+        };
+        for &mode in &s.modes {
+            // Only a project subject gets here without seeds for seeded mode (see `plan`).
+            let skip = (mode == Mode::Seeded && seeds.is_empty()).then(|| {
+                "no seeds: the preparation took none from the project's tests (none of their invocations executes an annotated line, or none fits seeded mode's bounds)".to_string()
+            });
+            for (config, config_flags) in &s.configs {
                 let mut args = vec![source.clone(), "--mode".to_string(), mode.as_str().to_string()];
                 if mode == Mode::Seeded {
                     for seed in &seeds {
@@ -393,10 +478,10 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                     args.extend(p.flags.iter().cloned());
                     args.extend(p.mode_flags.get(mode.as_str()).into_iter().flatten().cloned());
                 }
-                args.extend(flags.iter().cloned());
-                args.extend(configs[config].iter().cloned());
+                args.extend(s.flags.iter().cloned());
+                args.extend(config_flags.iter().cloned());
                 args.push("--json".to_string());
-                args.push(if replay { "--replay" } else { "--no-tests" }.to_string());
+                args.push(if s.replay { "--replay" } else { "--no-tests" }.to_string());
                 jobs.push(Job {
                     id: format!("{name}.{}.{config}", mode.as_str()),
                     subject: name.clone(),
@@ -405,18 +490,18 @@ pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest
                     source: source.clone(),
                     dir: job_dir.clone(),
                     args,
-                    max_time,
-                    max_memory_mb,
-                    expected_diff_paths: subject.expected_diff_paths,
-                    oracle_verified: subject.oracle_verified,
-                    replay,
+                    max_time: s.max_time,
+                    max_memory_mb: s.max_memory_mb,
+                    expected_diff_paths: s.expected_diff_paths,
+                    oracle_verified: s.oracle_verified,
+                    replay: s.replay,
                     skip: skip.clone(),
                     seed_selection: prepared.as_ref().and_then(|p| p.seed_selection.clone()),
                 });
             }
         }
     }
-    Ok(Manifest { name: raw.name.into_inner(), jobs })
+    Ok(Manifest { name: plan.name, jobs })
 }
 
 fn modes_of(
@@ -576,5 +661,49 @@ seeds = ["x=1", "x=2,y=3"]
         assert!(e.contains("m.toml:3") && e.contains("`source`"), "{e}");
         let e = err("name = [\n");
         assert!(e.contains("line 1") || e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn planning_prepares_nothing_and_names_lines() {
+        let d = dir_with(&["a.c"]);
+        std::fs::create_dir(d.path().join("p")).unwrap();
+        let marker = d.path().join("prepared");
+        let text = format!(
+            "name = \"t\"\n[[subject]]\nname = \"a\"\nsource = \"a.c\"\n[[subject]]\nname = \"b\"\nproject = \"p\"\nprepare = [\"touch\", \"{}\"]\nreplay = true\nmode = [\"complete\", \"seeded\"]\n",
+            marker.display()
+        );
+        let path = d.path().join("m.toml");
+        let planned = plan(&text, &path).unwrap();
+        assert!(!marker.exists(), "planning ran the preparation");
+        assert_eq!(planned.name, "t");
+        let subjects: Vec<(&str, &str)> = planned.subjects.iter().map(|s| (s.name.as_str(), s.at.as_str())).collect();
+        let at = |line: usize| format!("{}:{line}", path.display());
+        assert_eq!(subjects, [("a", at(3).as_str()), ("b", at(6).as_str())]);
+        match &planned.subjects[1].program {
+            Program::Project(p) => {
+                assert_eq!((p.project.as_str(), p.command.len()), ("p", 2));
+            }
+            Program::Source(s) => panic!("a project subject planned as the program {s}"),
+        }
+        // Its seeds come from the preparation: none yet, and seeded mode is not refused.
+        assert_eq!((planned.subjects[1].seeds.as_ref(), planned.subjects[1].modes.len()), (None, 2));
+        // What the manifest alone shows wrong is found before anything is prepared.
+        let e = format!("{:#}", plan(&text.replace("replay = true\n", ""), &path).unwrap_err());
+        assert!(e.contains(&at(6)) && e.contains("replay = true"), "{e}");
+        let e = format!(
+            "{:#}",
+            plan(&text.replace("source = \"a.c\"", "source = \"a.c\"\nmode = \"seeded\""), &path).unwrap_err()
+        );
+        assert!(e.contains(&at(3)) && e.contains("needs `seeds`"), "{e}");
+        assert!(!marker.exists());
+        // Expanding prepares, in manifest order.
+        let mut asked = Vec::new();
+        let e = expand(planned, &mut |p| {
+            asked.push(p.subject.clone());
+            bail!("no preparation here")
+        })
+        .unwrap_err();
+        assert_eq!(asked, ["b"]);
+        assert!(format!("{e:#}").starts_with(&format!("{}: subject `b`: cannot prepare the project", at(6))), "{e:#}");
     }
 }

@@ -5,7 +5,8 @@
 //! - [`manifest`]: the TOML manifest and its expansion into jobs;
 //! - [`runner`]: one job as a child process, its limits and outcome;
 //! - [`store`]: the per-job records that make a batch resumable and shards mergeable;
-//! - [`table`] and [`svg`]: the outputs; [`progress`]: the progress display.
+//! - [`table`] and [`svg`]: the outputs ([`cells`]: a row's CSV cells, from its type);
+//!   [`progress`]: the progress display.
 //!
 //! Resuming: every finished job leaves `jobs/<id>.json` (written atomically), and a rerun
 //! skips every job whose record matches its fingerprint, so killing a batch loses at most the
@@ -13,6 +14,7 @@
 //! files) and runs them again from the start. `--shard I/N` runs every N-th job (a cluster job array's slice);
 //! `penumbra batch merge DIR...` joins the records of shards and writes the tables.
 
+mod cells;
 pub mod manifest;
 mod progress;
 pub mod runner;
@@ -112,7 +114,7 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
                 let Some((job, fp)) = next else { break };
                 let result = runner::run(exe, job, scratch)
                     .with_context(|| format!("cannot run job {}", job.id))
-                    .map(|done| store::record(name, job, fp, done))
+                    .and_then(|done| store::record(name, job, fp, done))
                     .and_then(|rec| store::save(out, &rec).map(|()| rec));
                 if tx.send((job, result)).is_err() {
                     break;
@@ -170,7 +172,10 @@ fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> 
         true => p.dir.join(&p.command[0]),
         false => PathBuf::from(&p.command[0]),
     };
+    // The preparation asks this binary what it needs of penumbra (replay's build flags).
+    let exe = std::env::current_exe().context("cannot find the penumbra binary")?;
     let status = std::process::Command::new(&program)
+        .env("PENUMBRA", exe)
         .args(&p.command[1..])
         .arg(&p.project)
         .arg(&target)
@@ -205,7 +210,7 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
 /// One line for a finished job.
 fn describe(r: &JobRecord) -> String {
     let what = match (&r.summary, r.outcome.as_str()) {
-        (Some(s), _) => format!("diff paths {}, states {}", s["diff_paths"], s["states"]),
+        (Some(s), _) => format!("diff paths {}, states {}", s.diff_paths, s.states),
         (None, "error") => r.error.clone().unwrap_or_default(),
         (None, other) => other.to_string(),
     };
@@ -270,14 +275,13 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let table = table::build(records);
-    let summary_number = |r: &JobRecord, key: &str| r.summary.as_ref().and_then(|s| s[key].as_f64());
     let files = [
         ("results.csv", table.to_csv()),
         ("results.json", table.to_json(name)),
         (
             "diff_paths.svg",
             svg::grouped_bars(records, &format!("{name}: diff paths per subject"), "diff paths", true, &|r| {
-                summary_number(r, "diff_paths")
+                r.summary.as_ref().map(|s| s.diff_paths as f64)
             }),
         ),
         (
@@ -293,7 +297,7 @@ fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
         (
             "engine_time.svg",
             svg::grouped_bars(records, &format!("{name}: exploration time per subject"), "seconds", false, &|r| {
-                summary_number(r, "wall_s")
+                r.summary.as_ref().map(|s| s.wall_s)
             }),
         ),
         ("divergences_over_time.svg", svg::cumulative(records)),

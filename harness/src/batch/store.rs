@@ -8,7 +8,10 @@
 
 use super::manifest::{Job, SeedSelection};
 use super::runner::{Finished, REPLAY_FILE_FLAGS};
+use crate::replay::classify::Class;
 use anyhow::{bail, Context, Result};
+use penumbra_engine::RunSummary;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -16,18 +19,18 @@ use std::path::{Path, PathBuf};
 
 /// The per-test facts the tables and plots need (the full test list stays out of the record:
 /// it can hold thousands of inputs).
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct TestBrief {
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub class: Option<String>,
+    pub class: Option<Class>,
     /// When the engine found it, in seconds from the start of the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
 }
 
 /// One finished job, as stored in `jobs/<id>.json`.
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone)]
 pub struct JobRecord {
     pub batch: String,
     pub id: String,
@@ -60,9 +63,9 @@ pub struct JobRecord {
     pub error: Option<String>,
     #[serde(default)]
     pub stderr_tail: String,
-    /// The `--json` summary without its `tests` array (see `tests`).
+    /// The `--json` summary with its `tests` array emptied (see `tests`).
     #[serde(default)]
-    pub summary: Option<serde_json::Value>,
+    pub summary: Option<RunSummary>,
     /// The summary's tests; for a replaying job killed from outside, the complete tests it
     /// left, replayed afterwards.
     #[serde(default)]
@@ -100,8 +103,9 @@ pub fn fingerprint(job: &Job) -> Result<String> {
     Ok(format!("{h:016x}"))
 }
 
-/// Builds the record of a finished job.
-pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> JobRecord {
+/// Builds the record of a finished job; fails on a summary that is not the engine's (the
+/// child's `--json` is read through [`RunSummary`], its tests through [`TestBrief`]).
+pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> Result<JobRecord> {
     let mut summary = done.summary;
     let mut list = done.salvaged;
     if let Some(serde_json::Value::Object(map)) = &mut summary {
@@ -109,15 +113,10 @@ pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> Jo
             list = tests;
         }
     }
-    let tests = list
-        .iter()
-        .map(|t| TestBrief {
-            kind: t["kind"].as_str().unwrap_or("unknown").to_string(),
-            class: t["class"].as_str().map(str::to_string),
-            time_s: t["time_s"].as_f64(),
-        })
-        .collect();
-    JobRecord {
+    let tests =
+        serde_json::from_value(serde_json::Value::Array(list)).context("the job's tests are not test records")?;
+    let summary = summary.map(serde_json::from_value).transpose().context("the job's summary is not a run summary")?;
+    Ok(JobRecord {
         batch: batch.to_string(),
         id: job.id.clone(),
         subject: job.subject.clone(),
@@ -140,7 +139,7 @@ pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> Jo
         stderr_tail: done.stderr_tail,
         summary,
         tests,
-    }
+    })
 }
 
 pub fn jobs_dir(out: &Path) -> PathBuf {

@@ -282,7 +282,7 @@ fn fmt_value(v: f64) -> String {
 /// the engine's wall time in the order they were written (the order the engine found them).
 /// Returns the times and whether any was approximated.
 fn divergence_times(r: &JobRecord) -> (Vec<f64>, bool) {
-    let wall = r.summary.as_ref().and_then(|s| s["wall_s"].as_f64()).unwrap_or(r.wall_s);
+    let wall = r.summary.as_ref().map_or(r.wall_s, |s| s.wall_s);
     let divs: Vec<_> = r.tests.iter().filter(|t| t.kind == "divergence").collect();
     let n = divs.len() as f64;
     let mut approximated = false;

@@ -13,12 +13,12 @@
 use super::elf;
 use super::interpreter::Modules;
 use super::native::{self, Build};
+use super::record::{BuildRecord, Decider};
 use super::Options;
 use crate::run_info::RunInfo;
 use anyhow::{Context, Result};
 use penumbra_ir::frontend::CLANG;
 use penumbra_ir::Module;
-use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// One native build.
@@ -179,11 +179,11 @@ pub struct BuildLine {
 
 impl BuildLine {
     /// Who decides whether a test errs on this build.
-    pub fn decides(&self) -> &'static str {
+    pub fn decides(&self) -> Decider {
         if !self.sanitizers && self.interpreter {
-            "interpreter"
+            Decider::Interpreter
         } else {
-            "native"
+            Decider::Native
         }
     }
 
@@ -199,12 +199,12 @@ impl BuildLine {
         format!("{} -> {how}", self.made)
     }
 
-    pub fn to_json(&self) -> Value {
-        json!({
-            "build": self.made,
-            "address_sanitizer": self.sanitizers,
-            "interpreter": self.interpreter,
-            "decides_errors": self.decides(),
-        })
+    pub fn record(&self) -> BuildRecord {
+        BuildRecord {
+            build: self.made.clone(),
+            address_sanitizer: self.sanitizers,
+            interpreter: self.interpreter,
+            decides_errors: self.decides(),
+        }
     }
 }

@@ -3,10 +3,14 @@
 //! of a version disagree ([`super::verdict`]).
 
 use super::native::RunOutcome;
-use serde_json::{json, Value};
+use super::record::OutcomeRecord;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
-/// A replayed test's class, declared most severe first (the report's order).
+/// A replayed test's class, declared most severe first (the report's order). Its names are
+/// spelled once, in [`Class::as_str`]: serde, the JSON Schema (`penumbra schema`), the batch
+/// table's columns and the scripts all take them from there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
     /// The engine, the interpreter and the native run disagree on whether a version errs: to
@@ -55,19 +59,80 @@ impl Class {
         }
     }
 
-    /// The report's heading for the class (`fixed`: whether a fixed version was given).
-    pub fn heading(self, fixed: bool) -> &'static str {
+    /// The class named `name`, if there is one.
+    pub fn named(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+
+    /// Whether the class is an observable difference between the versions: an output or
+    /// exit status that differs, or an error in one version only.
+    pub fn observable(self) -> bool {
+        matches!(self, Class::Regression | Class::OutputDiff | Class::Fix | Class::Expected)
+    }
+
+    /// Whether the class is a bug candidate of the new version rather than a difference the
+    /// patch may have meant (an error in new only, or new unlike the fixed version).
+    pub fn bug_candidate(self) -> bool {
+        self == Class::Regression
+    }
+
+    /// What the class means, in a few words (`fixed`: whether a fixed version was given).
+    pub fn meaning(self, fixed: bool) -> &'static str {
         match self {
-            Class::Unconfirmed => "unconfirmed (the engine, the interpreter and the native run disagree)",
-            Class::Regression if fixed => "regression (error only in new, or new unlike the fixed version)",
-            Class::Regression => "regression (error only in new)",
-            Class::OutputDiff => "output-diff (stdout or exit status differ)",
-            Class::BothError => "both-error (error in both versions)",
-            Class::Fix => "fix (error only in old)",
-            Class::Expected => "expected (new behaves like the fixed version)",
-            Class::Silent => "silent (no visible difference)",
-            Class::ReplayFailed => "replay-failed (the test could not be fed to a build)",
+            Class::Unconfirmed => "the engine, the interpreter and the native run disagree",
+            Class::Regression if fixed => "error only in new, or new unlike the fixed version",
+            Class::Regression => "error only in new",
+            Class::OutputDiff => "stdout or exit status differ",
+            Class::BothError => "error in both versions",
+            Class::Fix => "error only in old",
+            Class::Expected => "new behaves like the fixed version",
+            Class::Silent => "no visible difference",
+            Class::ReplayFailed => "the test could not be fed to a build",
         }
+    }
+
+    /// The report's heading for the class (`fixed`: whether a fixed version was given).
+    pub fn heading(self, fixed: bool) -> String {
+        format!("{} ({})", self.as_str(), self.meaning(fixed))
+    }
+}
+
+impl std::fmt::Display for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Class {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Class {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Class::named(&name).ok_or_else(|| {
+            let names: Vec<&str> = Class::ALL.iter().map(|c| c.as_str()).collect();
+            serde::de::Error::custom(format!("unknown class `{name}` (expected one of {})", names.join(", ")))
+        })
+    }
+}
+
+/// The classes' names, most severe first, each with its meaning.
+impl JsonSchema for Class {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Class".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Class::ALL.iter().map(|c| c.as_str()).collect();
+        let meanings: Vec<String> = Class::ALL.iter().map(|c| c.heading(true)).collect();
+        schemars::json_schema!({
+            "description": format!("A replayed test's class: {}.", meanings.join("; ")),
+            "type": "string",
+            "enum": names,
+        })
     }
 }
 
@@ -90,11 +155,11 @@ pub fn classify(old: &RunOutcome, new: &RunOutcome, fixed: Option<&RunOutcome>) 
 
 /// An outcome as the JSON reports give it: `{exit, stdout_sha256}` or `{error}` (and
 /// `{replay_failed}` when the test could not be fed to the build).
-pub fn outcome_json(outcome: &RunOutcome) -> Value {
+pub fn outcome_record(outcome: &RunOutcome) -> OutcomeRecord {
     match outcome {
-        RunOutcome::Exit { code, stdout } => json!({"exit": code, "stdout_sha256": sha256_hex(stdout)}),
-        RunOutcome::Error(e) => json!({"error": e}),
-        RunOutcome::ReplayFailed(e) => json!({"replay_failed": e}),
+        RunOutcome::Exit { code, stdout } => OutcomeRecord::Exit { exit: *code, stdout_sha256: sha256_hex(stdout) },
+        RunOutcome::Error(e) => OutcomeRecord::Error { error: e.clone() },
+        RunOutcome::ReplayFailed(e) => OutcomeRecord::ReplayFailed { replay_failed: e.clone() },
     }
 }
 
@@ -105,6 +170,7 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn exit(code: i32, out: &str) -> RunOutcome {
         RunOutcome::Exit { code, stdout: out.as_bytes().to_vec() }
@@ -140,12 +206,28 @@ mod tests {
     #[test]
     fn outcomes_serialise_as_the_contract_says() {
         assert_eq!(
-            outcome_json(&exit(1, "")),
+            serde_json::to_value(outcome_record(&exit(1, ""))).unwrap(),
             json!({"exit": 1, "stdout_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"})
         );
         assert_eq!(
-            outcome_json(&RunOutcome::Error("timeout after 1.0 s".into())),
+            serde_json::to_value(outcome_record(&RunOutcome::Error("timeout after 1.0 s".into()))).unwrap(),
             json!({"error": "timeout after 1.0 s"})
         );
+    }
+
+    #[test]
+    fn classes_read_back_as_they_are_written() {
+        for c in Class::ALL {
+            let text = serde_json::to_string(&c).unwrap();
+            assert_eq!(text, format!("\"{}\"", c.as_str()));
+            assert_eq!(serde_json::from_str::<Class>(&text).unwrap(), c);
+        }
+        let unknown = serde_json::from_str::<Class>("\"regresion\"").unwrap_err().to_string();
+        assert!(
+            unknown.starts_with("unknown class `regresion` (expected one of unconfirmed, regression,"),
+            "{unknown}"
+        );
+        let observable: Vec<Class> = Class::ALL.into_iter().filter(|c| c.observable()).collect();
+        assert_eq!(observable, [Class::Regression, Class::OutputDiff, Class::Fix, Class::Expected]);
     }
 }

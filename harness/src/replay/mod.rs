@@ -12,6 +12,7 @@
 //! - [`verdict`]: which witness decides, undefined behaviour both versions share, and where
 //!   the engine, the interpreter and the native run disagree;
 //! - [`classify`]: the classes and the outcomes' JSON;
+//! - [`record`]: the JSON replay writes, as types (a replayed test, `report.json`);
 //! - [`report`]: the human report and `report.json`;
 //! - [`scratch`]: the directory of the builds and runs, made afresh, removed after (and after a
 //!   killed replay, by the next).
@@ -28,6 +29,7 @@ pub mod classify;
 pub mod elf;
 pub mod interpreter;
 pub mod native;
+pub mod record;
 pub mod report;
 pub mod scratch;
 pub mod verdict;
@@ -101,10 +103,14 @@ impl Prebuilt {
 }
 
 pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let Some(dir) = args.dir.as_deref().filter(|_| !args.print_build_flags) else {
+        write!(out, "{}", native::build_flags_text())?;
+        return Ok(ExitCode::SUCCESS);
+    };
     crate::interrupt::install();
     let options = options(args.timeout, args.fixed_version.clone(), &args.native, args.jobs)?;
-    let report = replay_dir(&args.dir, &options)?;
-    let mut out = std::io::stdout().lock();
+    let report = replay_dir(dir, &options)?;
     if args.json {
         writeln!(out, "{}", serde_json::Value::Array(report.tests_json()))?;
     } else {

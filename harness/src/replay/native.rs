@@ -1,7 +1,7 @@
 //! Native builds of a unified program and runs of them on one test.
 //!
-//! Each version is compiled with `clang-15 -O0 -g -fwrapv -fsanitize=address,undefined
-//! -fsanitize-recover=undefined` with exactly one of `PENUMBRA_VERSION_OLD` /
+//! Each version is compiled with `clang-15` and [`NATIVE_FLAGS`] (`-O0 -g -fwrapv
+//! -fsanitize=address,undefined -fsanitize-recover=undefined -w`) with exactly one of `PENUMBRA_VERSION_OLD` /
 //! `PENUMBRA_VERSION_NEW` defined (penumbra.h then resolves `change` and `penumbra_execute`),
 //! linked with the replay runtime (`runtime.c`), which feeds the `make_symbolic` objects from
 //! the file named by `KTEST_FILE`.
@@ -34,10 +34,25 @@ const RUNTIME_FILE: &str = "penumbra_replay_runtime.c";
 const REPLAY_FAILED: i32 = 125;
 const REPLAY_MARKER: &str = "penumbra-replay: ";
 
-/// The flags of every native build: UBSan's checks report and continue; AddressSanitizer's
-/// stay fatal (they are recoverable only with `-fsanitize-recover=address`).
-pub const NATIVE_FLAGS: &[&str] =
-    &["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-fsanitize-recover=undefined", "-w"];
+/// The sanitizers of a native build, asked for when compiling and when linking.
+pub const SANITIZE: &str = "-fsanitize=address,undefined";
+
+/// The compile flags of a native build (what `penumbra replay --print-build-flags` prints, for
+/// builds made outside penumbra: `--native-old`, `--native-new`): UBSan's checks report and
+/// continue; AddressSanitizer's stay fatal (they are recoverable only with
+/// `-fsanitize-recover=address`).
+pub const BUILD_FLAGS: [&str; 5] = ["-O0", "-g", "-fwrapv", SANITIZE, "-fsanitize-recover=undefined"];
+
+/// The flags of every native build penumbra makes: [`BUILD_FLAGS`], with the program's warnings
+/// silenced (they are not penumbra's to report).
+pub const NATIVE_FLAGS: [&str; 6] =
+    [BUILD_FLAGS[0], BUILD_FLAGS[1], BUILD_FLAGS[2], BUILD_FLAGS[3], BUILD_FLAGS[4], "-w"];
+
+/// What `penumbra replay --print-build-flags` prints: `cflags: ...` and `ldflags: ...`, one
+/// line each, the flags separated by spaces.
+pub fn build_flags_text() -> String {
+    format!("cflags: {}\nldflags: {SANITIZE}\n", BUILD_FLAGS.join(" "))
+}
 
 /// AddressSanitizer aborts on its first report (so that it ends the run by SIGABRT) and does
 /// not report leaks: a program that exits without freeing is not wrong. UBSan goes on after a
@@ -133,7 +148,7 @@ impl NativeLibc {
 
     fn flags(self) -> &'static [&'static str] {
         match self {
-            NativeLibc::System => NATIVE_FLAGS,
+            NativeLibc::System => &NATIVE_FLAGS,
             NativeLibc::Musl => MUSL_FLAGS,
         }
     }
@@ -625,6 +640,23 @@ pub(crate) fn signal_name(sig: i32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_printed_build_flags_are_those_replay_compiles_and_links_with() {
+        let text = build_flags_text();
+        assert_eq!(
+            text,
+            "cflags: -O0 -g -fwrapv -fsanitize=address,undefined -fsanitize-recover=undefined\n\
+             ldflags: -fsanitize=address,undefined\n"
+        );
+        let printed: Vec<&str> = text.lines().flat_map(|l| l.split_once(": ").map(|(_, f)| f)).collect();
+        let clang = NativeLibc::System.clang(false).expect("a glibc build needs no toolchain lookup");
+        let args: Vec<String> = clang.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        let cflags: Vec<&str> = printed[0].split(' ').collect();
+        assert_eq!(args, [cflags.as_slice(), &["-w"]].concat());
+        // Linking goes through the same command: its sanitizers are those printed.
+        assert!(args.iter().any(|a| a == printed[1]), "{args:?}");
+    }
 
     #[test]
     fn ubsan_reports_name_the_check_and_line() {

@@ -5,13 +5,14 @@
 //! and the test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
 
 use super::builds::BuildLine;
-use super::classify::{outcome_json, sha256_hex, Class};
+use super::classify::{outcome_record, sha256_hex, Class};
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
-use super::verdict::{Decided, Decider};
+use super::record::{DecidedBy, Decider, OutcomeRecord, ReplayReport, SharedUb, Verdict};
+use super::verdict::Decided;
 use crate::inputs::show_input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -47,36 +48,42 @@ impl ReplayedTest {
             .filter_map(|(name, d)| Some((name, d?)))
     }
 
-    /// The record with the replay's `class`, `old_outcome` and `new_outcome` (and
-    /// `fixed_outcome`) added; `decided_by` (`native` or `interpreter`, or per version where
-    /// they differ), `interpreter` (its outcome per version), `shared_ub` (when there is any)
-    /// and, for `unconfirmed`, `disagreement`.
+    /// What replay adds to the test's record: `class`, `old_outcome` and `new_outcome` (and
+    /// `fixed_outcome`); `decided_by` (`native` or `interpreter`, or per version where they
+    /// differ), `interpreter` (its outcome per version), `shared_ub` (when there is any) and,
+    /// for `unconfirmed`, `disagreement`.
+    pub fn verdict(&self) -> Verdict {
+        let by: Vec<(&str, Decider)> = self.decided().map(|(name, d)| (name, d.by)).collect();
+        let decided_by = match by.iter().all(|(_, d)| *d == by[0].1) {
+            true => DecidedBy::All(by[0].1),
+            false => DecidedBy::PerVersion(by.iter().map(|(name, d)| (name.to_string(), *d)).collect()),
+        };
+        Verdict {
+            class: self.class,
+            old_outcome: outcome_record(&self.old.outcome),
+            new_outcome: outcome_record(&self.new.outcome),
+            fixed_outcome: self.fixed.as_ref().map(|f| outcome_record(&f.outcome)),
+            decided_by,
+            interpreter: self
+                .interpreted
+                .iter()
+                .map(|(name, run)| (name.to_string(), interpreted_record(run)))
+                .collect(),
+            shared_ub: self
+                .shared_ub
+                .iter()
+                .map(|r| SharedUb { place: r.brief_place(), text: r.text.clone() })
+                .collect(),
+            disagreement: self.disagreement(),
+        }
+    }
+
+    /// The record with the [`verdict`](Self::verdict)'s fields added (a
+    /// [`ReplayedRecord`](super::record::ReplayedRecord)).
     pub fn to_json(&self) -> Value {
         let mut v = self.record.clone();
-        if let Some(map) = v.as_object_mut() {
-            map.insert("class".into(), json!(self.class.as_str()));
-            map.insert("old_outcome".into(), outcome_json(&self.old.outcome));
-            map.insert("new_outcome".into(), outcome_json(&self.new.outcome));
-            if let Some(f) = &self.fixed {
-                map.insert("fixed_outcome".into(), outcome_json(&f.outcome));
-            }
-            let by: Vec<(&str, Decider)> = self.decided().map(|(name, d)| (name, d.by)).collect();
-            let decided_by = match by.iter().all(|(_, d)| *d == by[0].1) {
-                true => json!(by[0].1.as_str()),
-                false => by.iter().map(|(name, d)| (name.to_string(), json!(d.as_str()))).collect(),
-            };
-            map.insert("decided_by".into(), decided_by);
-            if !self.interpreted.is_empty() {
-                let runs = self.interpreted.iter().map(|(name, run)| (name.to_string(), interpreted_json(run)));
-                map.insert("interpreter".into(), runs.collect());
-            }
-            if !self.shared_ub.is_empty() {
-                let reports = self.shared_ub.iter().map(|r| json!({"place": r.brief_place(), "text": r.text}));
-                map.insert("shared_ub".into(), reports.collect());
-            }
-            if let Some(text) = self.disagreement() {
-                map.insert("disagreement".into(), json!(text));
-            }
+        if let (Some(map), Ok(Value::Object(verdict))) = (v.as_object_mut(), serde_json::to_value(self.verdict())) {
+            map.extend(verdict);
         }
         v
     }
@@ -89,11 +96,11 @@ impl ReplayedTest {
 }
 
 /// An interpreter's run as JSON: `{exit, stdout_sha256}`, `{error}` or `{no_verdict}`.
-fn interpreted_json(run: &InterpOutcome) -> Value {
+fn interpreted_record(run: &InterpOutcome) -> OutcomeRecord {
     match run {
-        InterpOutcome::Exit { code, stdout } => json!({"exit": code, "stdout_sha256": sha256_hex(stdout)}),
-        InterpOutcome::Error { text, .. } => json!({"error": text}),
-        InterpOutcome::NoVerdict(why) => json!({"no_verdict": why}),
+        InterpOutcome::Exit { code, stdout } => OutcomeRecord::Exit { exit: *code, stdout_sha256: sha256_hex(stdout) },
+        InterpOutcome::Error { text, .. } => OutcomeRecord::Error { error: text.clone() },
+        InterpOutcome::NoVerdict(why) => OutcomeRecord::NoVerdict { no_verdict: why.clone() },
     }
 }
 
@@ -122,17 +129,16 @@ impl Report {
 
     /// `report.json`: the source, the counts per class and every test.
     pub fn to_json(&self) -> Value {
-        let classes: serde_json::Map<String, Value> =
-            Class::ALL.iter().map(|&c| (c.as_str().to_string(), json!(self.count(c)))).collect();
-        json!({
-            "source": self.source.display().to_string(),
-            "fixed_version": self.fixed_version.as_ref().map(|f| f.display().to_string()),
-            "timeout_s": self.timeout.as_secs_f64(),
-            "builds": self.builds.iter().map(|b| (b.version.to_string(), b.to_json())).collect::<serde_json::Map<_, _>>(),
-            "classes": classes,
-            "not_replayed": self.not_replayed,
-            "tests": self.tests_json(),
-        })
+        let report = ReplayReport {
+            source: self.source.display().to_string(),
+            fixed_version: self.fixed_version.as_ref().map(|f| f.display().to_string()),
+            timeout_s: self.timeout.as_secs_f64(),
+            builds: self.builds.iter().map(|b| (b.version.to_string(), b.record())).collect(),
+            classes: Class::ALL.iter().map(|&c| (c, self.count(c) as u64)).collect(),
+            not_replayed: self.not_replayed as u64,
+            tests: self.tests_json(),
+        };
+        serde_json::to_value(report).expect("a report always serialises")
     }
 
     /// The readable report.

@@ -19,23 +19,8 @@
 use super::classify::{classify, Class};
 use super::interpreter::InterpOutcome;
 use super::native::{NativeRun, RunOutcome, UbReport};
+pub use super::record::Decider;
 use serde_json::Value;
-
-/// Which witness decided a version's outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decider {
-    Native,
-    Interpreter,
-}
-
-impl Decider {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decider::Native => "native",
-            Decider::Interpreter => "interpreter",
-        }
-    }
-}
 
 /// What the engine's record says of how one version ended: an error or not, in a few words.
 #[derive(Clone, Debug, PartialEq, Eq)]
