@@ -3,8 +3,8 @@
 //! of a version disagree ([`super::verdict`]).
 
 use super::native::RunOutcome;
+use crate::digest::sha256_hex;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 /// A replayed test's class, declared most severe first (the report's order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,10 +96,6 @@ pub fn outcome_json(outcome: &RunOutcome) -> Value {
         RunOutcome::Error(e) => json!({"error": e}),
         RunOutcome::ReplayFailed(e) => json!({"replay_failed": e}),
     }
-}
-
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

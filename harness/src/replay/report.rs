@@ -5,10 +5,11 @@
 //! and the test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
 
 use super::builds::BuildLine;
-use super::classify::{outcome_json, sha256_hex, Class};
+use super::classify::{outcome_json, Class};
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
 use super::verdict::{Decided, Decider};
+use crate::digest::sha256_hex;
 use crate::inputs::show_input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
