@@ -114,7 +114,7 @@ pub struct Solver {
     store_id: Option<u64>,
     pub(crate) proofs: ProofCache,
     /// The last fork-list path condition asked about, flattened.
-    pub(crate) flat: FlatPath,
+    flat: FlatPath,
 }
 
 impl std::fmt::Debug for Solver {
