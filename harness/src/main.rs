@@ -7,6 +7,7 @@ mod batch;
 mod cli;
 mod compile;
 mod compile_db;
+mod digest;
 mod exec;
 mod inputs;
 mod interrupt;

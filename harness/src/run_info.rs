@@ -14,6 +14,7 @@
 //! that could not be) ends with [`EXIT_OUTPUT_ERROR`] and a message naming the directory.
 
 use crate::cli::CompileArgs;
+use crate::digest::sha256_hex;
 use crate::progress::ProgressLine;
 use crate::reserved_file::ReservedFile;
 use anyhow::{Context, Result};
@@ -26,7 +27,7 @@ use std::path::{Path, PathBuf};
 /// The SHA-256 of a source file, in hex.
 fn source_hash(source: &Path) -> Result<String> {
     let bytes = std::fs::read(source).with_context(|| format!("cannot read {}", source.display()))?;
-    Ok(crate::replay::classify::sha256_hex(&bytes))
+    Ok(sha256_hex(&bytes))
 }
 
 /// The SHA-256 of a program's files: the file's own for one file (as directories of older
@@ -36,7 +37,7 @@ fn files_hash(files: &[PathBuf]) -> Result<String> {
         [one] => source_hash(one),
         _ => {
             let lines: Vec<String> = files.iter().map(|f| source_hash(f)).collect::<Result<_>>()?;
-            Ok(crate::replay::classify::sha256_hex((lines.join("\n") + "\n").as_bytes()))
+            Ok(sha256_hex((lines.join("\n") + "\n").as_bytes()))
         }
     }
 }

@@ -19,9 +19,9 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use crate::bitwuzla::{Bitwuzla, BvBinary, BvCompare, BzResult, BzTerm};
-use crate::chain::{micros, Answer, Ctx, Query};
 use crate::error::SolverError;
 use crate::model::Model;
+use crate::query::{micros, Answer, Ctx, Query};
 use crate::query_log::QueryLog;
 use crate::term::{Op, TermId, TermStore};
 

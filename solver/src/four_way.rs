@@ -23,11 +23,11 @@
 //! - every query goes through the chain, so cached models are tried by
 //!   evaluation before Bitwuzla is asked.
 
-use crate::chain::Answer;
 use crate::error::SolverError;
 use crate::eval::Evaluator;
 use crate::model::Model;
 use crate::path::{Path, PathCondition};
+use crate::query::{micros, Answer};
 use crate::solver::Solver;
 use crate::term::{TermId, TermStore};
 
@@ -138,7 +138,7 @@ impl Solver {
     ) -> Result<FourWay, SolverError> {
         let start = std::time::Instant::now();
         let r = self.with_path_mut(store, pc, |s, store, pc| s.four_way_inner(store, pc, cond, None));
-        self.stats.total_time_us += crate::chain::micros(start.elapsed());
+        self.stats.total_time_us += micros(start.elapsed());
         r
     }
 
@@ -154,7 +154,7 @@ impl Solver {
     ) -> Result<FourWay, SolverError> {
         let start = std::time::Instant::now();
         let r = self.with_path_mut(store, pc, |s, store, pc| s.four_way_inner(store, pc, cond, Some(base)));
-        self.stats.total_time_us += crate::chain::micros(start.elapsed());
+        self.stats.total_time_us += micros(start.elapsed());
         r
     }
 

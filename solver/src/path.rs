@@ -7,7 +7,6 @@
 
 use crate::error::SolverError;
 use crate::fork_list::ForkList;
-use crate::solver::Solver;
 use crate::term::{TermId, TermStore};
 
 /// A path condition: width-1, shadow-free constraints, oldest first.
@@ -67,6 +66,21 @@ impl<'a> Path<'a> {
     }
 }
 
+/// Checks that `c` can be a constraint: in the store, 1 bit, no shadow.
+pub(crate) fn check_constraint(store: &TermStore, c: TermId) -> Result<(), SolverError> {
+    if !store.contains(c) {
+        return Err(SolverError::UnknownTerm(c));
+    }
+    let w = store.width(c);
+    if w != 1 {
+        return Err(SolverError::NotBoolean(c, w));
+    }
+    if store.has_shadow(c) {
+        return Err(SolverError::ShadowInConstraint(c));
+    }
+    Ok(())
+}
+
 /// The last fork list the solver saw, flattened and validated.
 #[derive(Default)]
 pub(crate) struct FlatPath {
@@ -79,14 +93,14 @@ pub(crate) struct FlatPath {
 impl FlatPath {
     /// Makes `self` hold `list`: drops what differs from the last list and validates and
     /// appends the rest.
-    fn follow(&mut self, solver: &Solver, store: &TermStore, list: &ForkList<TermId>) -> Result<(), SolverError> {
+    pub(crate) fn follow(&mut self, store: &TermStore, list: &ForkList<TermId>) -> Result<(), SolverError> {
         let keep = self.list.common_prefix(list);
         self.items.truncate(keep);
         if self.first_const.is_some_and(|i| i >= keep) {
             self.first_const = None;
         }
         for c in list.iter_from(keep) {
-            if let Err(e) = solver.check_constraint(store, c) {
+            if let Err(e) = check_constraint(store, c) {
                 *self = FlatPath::default();
                 return Err(e);
             }
@@ -101,61 +115,15 @@ impl FlatPath {
 }
 
 impl FlatPath {
-    fn path(&self) -> Path<'_> {
+    pub(crate) fn path(&self) -> Path<'_> {
         Path { items: &self.items, checked: self.items.len(), has_const: Some(self.first_const.is_some()) }
-    }
-}
-
-impl Solver {
-    /// Runs `f` on the constraints of `pc` as one slice (see the module documentation).
-    pub(crate) fn with_path<R>(
-        &mut self,
-        store: &TermStore,
-        pc: &(impl PathCondition + ?Sized),
-        f: impl FnOnce(&mut Solver, Path<'_>) -> Result<R, SolverError>,
-    ) -> Result<R, SolverError> {
-        match pc.constraints() {
-            Constraints::Slice(items) => f(self, Path::unchecked(items)),
-            Constraints::List(list) => {
-                let flat = self.follow(store, list)?;
-                let r = f(self, flat.path());
-                self.flat = flat;
-                r
-            }
-        }
-    }
-
-    /// [`Solver::with_path`] for questions that build terms.
-    pub(crate) fn with_path_mut<R>(
-        &mut self,
-        store: &mut TermStore,
-        pc: &(impl PathCondition + ?Sized),
-        f: impl FnOnce(&mut Solver, &mut TermStore, Path<'_>) -> Result<R, SolverError>,
-    ) -> Result<R, SolverError> {
-        match pc.constraints() {
-            Constraints::Slice(items) => f(self, store, Path::unchecked(items)),
-            Constraints::List(list) => {
-                let flat = self.follow(store, list)?;
-                let r = f(self, store, flat.path());
-                self.flat = flat;
-                r
-            }
-        }
-    }
-
-    /// The flattened path condition, made to hold `list` (taken out of the solver while a
-    /// question uses it).
-    fn follow(&mut self, store: &TermStore, list: &ForkList<TermId>) -> Result<FlatPath, SolverError> {
-        let mut flat = std::mem::take(&mut self.flat);
-        flat.follow(self, store, list)?;
-        Ok(flat)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{SatResult, SolverConfig};
+    use crate::solver::{SatResult, Solver, SolverConfig};
 
     /// A fork list gets the answers its flattened slice gets, question after question on paths
     /// forked from one another, and a bad constraint appended later is still caught.

@@ -2,53 +2,14 @@
 //! `Shadow(a, b)` to `a` when it holds.
 //!
 //! Proofs are cached per pair `(a, b)` with the path conditions they were
-//! proven under (sorted sets): a proof under a subset of the current path
-//! condition still holds (more constraints only remove models). The cache
-//! is bounded (oldest proofs evicted first).
+//! proven under ([`ProofCache`](crate::proof_cache::ProofCache)): a proof
+//! under a subset of the current path condition still holds.
 
-use std::collections::VecDeque;
-use std::sync::Arc;
-
-use rustc_hash::FxHashMap;
-
-use crate::chain::{is_subset, micros, Answer};
 use crate::error::SolverError;
 use crate::path::{Path, PathCondition};
+use crate::query::{micros, Answer};
 use crate::solver::Solver;
 use crate::term::{TermId, TermStore};
-
-pub(crate) struct ProofCache {
-    proofs: FxHashMap<(TermId, TermId), Vec<Arc<[TermId]>>>,
-    order: VecDeque<(TermId, TermId)>,
-    capacity: usize,
-}
-
-impl ProofCache {
-    pub(crate) fn new(capacity: usize) -> Self {
-        ProofCache { proofs: FxHashMap::default(), order: VecDeque::new(), capacity: capacity.max(1) }
-    }
-
-    fn lookup(&self, pair: (TermId, TermId), pc: &[TermId]) -> bool {
-        self.proofs.get(&pair).is_some_and(|sets| sets.iter().any(|s| is_subset(s, pc)))
-    }
-
-    fn insert(&mut self, pair: (TermId, TermId), pc: Arc<[TermId]>) {
-        if self.order.len() >= self.capacity {
-            if let Some(old) = self.order.pop_front() {
-                if let Some(sets) = self.proofs.get_mut(&old) {
-                    if !sets.is_empty() {
-                        sets.remove(0);
-                    }
-                    if sets.is_empty() {
-                        self.proofs.remove(&old);
-                    }
-                }
-            }
-        }
-        self.order.push_back(pair);
-        self.proofs.entry(pair).or_default().push(pc);
-    }
-}
 
 impl Solver {
     /// Is `pc ⇒ a = b` valid? (`Unknown` counts as not proven.) `a` and `b`

@@ -21,12 +21,14 @@ use crate::chain::cex::CexCache;
 use crate::chain::exact::ExactCache;
 use crate::chain::independence::Independence;
 use crate::chain::ranges::RangeSolver;
-use crate::chain::{micros, Answer, Ctx, Layer, Next, Query};
+use crate::chain::{Layer, Next};
 use crate::core::Core;
 use crate::error::SolverError;
+use crate::fork_list::ForkList;
 use crate::model::Model;
-use crate::path::{FlatPath, Path, PathCondition};
-use crate::prove::ProofCache;
+use crate::path::{check_constraint, Constraints, FlatPath, Path, PathCondition};
+use crate::proof_cache::ProofCache;
+use crate::query::{micros, Answer, Ctx, Query};
 use crate::query_log::QueryLog;
 use crate::stats::SolverStats;
 use crate::term::{TermId, TermStore};
@@ -112,7 +114,7 @@ pub struct Solver {
     store_id: Option<u64>,
     pub(crate) proofs: ProofCache,
     /// The last fork-list path condition asked about, flattened.
-    pub(crate) flat: FlatPath,
+    flat: FlatPath,
 }
 
 impl std::fmt::Debug for Solver {
@@ -261,24 +263,9 @@ impl Solver {
         pc: &(impl PathCondition + ?Sized),
         cond: TermId,
     ) -> Result<bool, SolverError> {
-        self.check_constraint(store, cond)?;
+        check_constraint(store, cond)?;
         let neg = store.not(cond);
         Ok(self.check(store, pc, &[neg])? == SatResult::Unsat)
-    }
-
-    /// Checks that `c` can be a constraint: in the store, 1 bit, no shadow.
-    pub(crate) fn check_constraint(&self, store: &TermStore, c: TermId) -> Result<(), SolverError> {
-        if !store.contains(c) {
-            return Err(SolverError::UnknownTerm(c));
-        }
-        let w = store.width(c);
-        if w != 1 {
-            return Err(SolverError::NotBoolean(c, w));
-        }
-        if store.has_shadow(c) {
-            return Err(SolverError::ShadowInConstraint(c));
-        }
-        Ok(())
     }
 
     /// The shared path of every question: validate, fold constants, run the chain.
@@ -297,7 +284,7 @@ impl Solver {
         }
         let pc = path.items;
         for &c in pc[path.checked..].iter().chain(extra) {
-            self.check_constraint(store, c)?;
+            check_constraint(store, c)?;
         }
         self.stats.queries += 1;
 
@@ -358,6 +345,52 @@ fn sat_result(a: &Answer) -> SatResult {
         Answer::Sat(_) => SatResult::Sat,
         Answer::Unsat => SatResult::Unsat,
         Answer::Unknown => SatResult::Unknown,
+    }
+}
+
+impl Solver {
+    /// Runs `f` on the constraints of `pc` as one slice (see [`crate::path`]).
+    pub(crate) fn with_path<R>(
+        &mut self,
+        store: &TermStore,
+        pc: &(impl PathCondition + ?Sized),
+        f: impl FnOnce(&mut Solver, Path<'_>) -> Result<R, SolverError>,
+    ) -> Result<R, SolverError> {
+        match pc.constraints() {
+            Constraints::Slice(items) => f(self, Path::unchecked(items)),
+            Constraints::List(list) => {
+                let flat = self.follow(store, list)?;
+                let r = f(self, flat.path());
+                self.flat = flat;
+                r
+            }
+        }
+    }
+
+    /// [`Solver::with_path`] for questions that build terms.
+    pub(crate) fn with_path_mut<R>(
+        &mut self,
+        store: &mut TermStore,
+        pc: &(impl PathCondition + ?Sized),
+        f: impl FnOnce(&mut Solver, &mut TermStore, Path<'_>) -> Result<R, SolverError>,
+    ) -> Result<R, SolverError> {
+        match pc.constraints() {
+            Constraints::Slice(items) => f(self, store, Path::unchecked(items)),
+            Constraints::List(list) => {
+                let flat = self.follow(store, list)?;
+                let r = f(self, store, flat.path());
+                self.flat = flat;
+                r
+            }
+        }
+    }
+
+    /// The flattened path condition, made to hold `list` (taken out of the solver while a
+    /// question uses it).
+    fn follow(&mut self, store: &TermStore, list: &ForkList<TermId>) -> Result<FlatPath, SolverError> {
+        let mut flat = std::mem::take(&mut self.flat);
+        flat.follow(store, list)?;
+        Ok(flat)
     }
 }
 

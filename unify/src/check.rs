@@ -12,7 +12,7 @@
 //! the unified file's lines are not the input's, and only the text of an assertion message
 //! would tell them apart.
 
-use crate::merge::RENAME_SUFFIXES;
+use crate::suffixes::RENAME_SUFFIXES;
 use crate::CheckError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

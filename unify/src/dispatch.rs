@@ -3,7 +3,7 @@
 //! function whose edits no statement-level form expresses or whose finer merge failed the check.
 //! It needs the signature unchanged and every parameter named, so the dispatcher can pass them on.
 
-use crate::merge::{NEW_SUFFIX, OLD_SUFFIX};
+use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
 use crate::syntax::{children, Source};
 use crate::Reason;
 use tree_sitter::Node;

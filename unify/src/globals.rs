@@ -5,7 +5,7 @@
 //! variable other files can see (not `static`) keeps its one name and is refused, as is a use
 //! the redirection cannot reach (another global's initialiser, a local of the same name).
 
-use crate::merge::RENAME_SUFFIXES;
+use crate::suffixes::RENAME_SUFFIXES;
 use crate::syntax::{children, declarator_name, Source};
 use crate::Reason;
 use tree_sitter::Node;

@@ -18,6 +18,7 @@ pub mod dispatch;
 pub mod globals;
 pub mod merge;
 pub mod project;
+pub mod suffixes;
 pub mod syntax;
 
 use rustc_hash::FxHashMap;
@@ -299,7 +300,7 @@ fn functions_at_errors(text: &str, error: &CheckError) -> Vec<String> {
         let (first, last) = (item.start_position().row + 1, item.end_position().row + 1);
         if item.kind() == "function_definition" && lines.iter().any(|l| (first..=last).contains(l)) {
             if let Some(name) = syntax::declared_name(&src, item) {
-                let name = merge::RENAME_SUFFIXES.iter().fold(name, |n, s| n.trim_end_matches(s).to_string());
+                let name = suffixes::RENAME_SUFFIXES.iter().fold(name, |n, s| n.trim_end_matches(s).to_string());
                 if !out.contains(&name) {
                     out.push(name);
                 }

@@ -16,6 +16,7 @@ use crate::context::{
     child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_truth_value, Ctx,
 };
 use crate::globals;
+use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
 use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
 use crate::{Note, Reason};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -44,12 +45,6 @@ pub struct Merger<'a> {
     macros: FxHashSet<String>,
     in_function: bool,
 }
-
-pub const OLD_SUFFIX: &str = "__penumbra_old";
-pub const NEW_SUFFIX: &str = "__penumbra_new";
-
-/// The suffixes renamed declarations carry, old first.
-pub const RENAME_SUFFIXES: [&str; 2] = [OLD_SUFFIX, NEW_SUFFIX];
 
 impl<'a> Merger<'a> {
     pub fn new(old: &'a Source, new: &'a Source, whole_functions: &'a FxHashMap<String, String>) -> Self {

@@ -4,9 +4,9 @@
 
 use super::native::RunOutcome;
 use super::record::OutcomeRecord;
+use crate::digest::sha256_hex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use sha2::{Digest, Sha256};
 
 /// A replayed test's class, declared most severe first (the report's order). Its names are
 /// spelled once, in [`Class::as_str`]: serde, the JSON Schema (`penumbra schema`), the batch
@@ -161,10 +161,6 @@ pub fn outcome_record(outcome: &RunOutcome) -> OutcomeRecord {
         RunOutcome::Error(e) => OutcomeRecord::Error { error: e.clone() },
         RunOutcome::ReplayFailed(e) => OutcomeRecord::ReplayFailed { replay_failed: e.clone() },
     }
-}
-
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

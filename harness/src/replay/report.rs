@@ -5,11 +5,12 @@
 //! and the test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
 
 use super::builds::BuildLine;
-use super::classify::{outcome_record, sha256_hex, Class};
+use super::classify::{outcome_record, Class};
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
 use super::record::{DecidedBy, Decider, OutcomeRecord, ReplayReport, SharedUb, Verdict};
 use super::verdict::Decided;
+use crate::digest::sha256_hex;
 use crate::inputs::show_input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;

@@ -15,10 +15,11 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{is_subset, Answer, Ctx, Layer, Next, Query};
+use super::{is_subset, Layer, Next};
 use crate::error::SolverError;
 use crate::eval::Evaluator;
 use crate::model::Model;
+use crate::query::{Answer, Ctx, Query};
 use crate::term::TermId;
 
 struct Entry {

@@ -10,8 +10,9 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::{Answer, Ctx, Layer, Next, Query};
+use super::{Layer, Next};
 use crate::error::SolverError;
+use crate::query::{Answer, Ctx, Query};
 use crate::term::TermId;
 
 pub(crate) struct ExactCache {

@@ -27,9 +27,10 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use super::partition::Partition;
-use super::{Answer, Ctx, Layer, Next, Query};
+use super::{Layer, Next};
 use crate::error::SolverError;
 use crate::model::Model;
+use crate::query::{Answer, Ctx, Query};
 use crate::term::{TermId, VarId};
 
 pub(crate) struct Independence {

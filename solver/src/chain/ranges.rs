@@ -24,9 +24,10 @@
 
 use std::time::Instant;
 
-use super::{Answer, Ctx, Layer, Next, Query};
+use super::{Layer, Next};
 use crate::error::SolverError;
 use crate::model::Model;
+use crate::query::{Answer, Ctx, Query};
 use crate::term::{mask, Op, TermId, TermStore, VarId};
 
 /// A set of `width`-bit values: sorted, disjoint, non-adjacent inclusive intervals.

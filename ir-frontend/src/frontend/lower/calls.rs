@@ -14,12 +14,13 @@
 //! operands are pure, [`super::change`] folds it into an IR `change`. LLVM intrinsics
 //! (`llvm.*`) are in [`super::intrinsics`].
 
+use super::describe::callee_name;
 use super::function::FnLower;
 use super::libc_sig;
 use super::types::{ir_type, LResult, Unsup};
 use crate::ir::{CastOp, Func, IntCC, Type, Value, Version, PTR};
 use llvm_ir::instruction::Call;
-use llvm_ir::{Constant, Name, Operand, Type as LType};
+use llvm_ir::{Constant, Type as LType};
 
 /// The annotations of `penumbra.h` / `klee/klee.h`, by the name of the declared function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -54,17 +55,6 @@ pub(super) fn scalar_result(ty: &LType) -> LResult<Option<Type>> {
     match ty {
         LType::VoidType => Ok(None),
         t => Ok(Some(ir_type(t)?)),
-    }
-}
-
-/// The name of a directly called function (`None` for indirect calls and inline assembly).
-pub(super) fn callee_name(c: &Call) -> Option<&str> {
-    match c.function.as_ref().right()? {
-        Operand::ConstantOperand(cr) => match cr.as_ref() {
-            Constant::GlobalReference { name: Name::Name(s), .. } => Some(s.as_str()),
-            _ => None,
-        },
-        _ => None,
     }
 }
 

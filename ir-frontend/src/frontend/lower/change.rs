@@ -197,7 +197,7 @@ fn is_zero(op: &Operand) -> bool {
 
 /// The version of a call of `__penumbra_execute(V)` with a constant `V`.
 fn execute_version(call: &Call) -> Option<Version> {
-    if super::calls::callee_name(call) != Some("__penumbra_execute") || call.arguments.len() != 1 {
+    if super::describe::callee_name(call) != Some("__penumbra_execute") || call.arguments.len() != 1 {
         return None;
     }
     match call.arguments[0].0.as_constant()? {

@@ -9,8 +9,8 @@
 
 use super::function::FnLower;
 use super::intrinsics::intrinsic_arg;
-use super::types::{ir_type, LResult, Unsup};
-use super::widths::{container, int_bits};
+use super::types::{container, ir_type, LResult, Unsup};
+use super::widths::int_bits;
 use crate::ir::{CastOp, FCastOp, FUnaryOp, FloatCC, FloatOp, Func, Type};
 use llvm_ir::instruction::Call;
 use llvm_ir::{FPPredicate, Name, Operand, Type as LType};

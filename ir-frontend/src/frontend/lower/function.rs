@@ -15,6 +15,7 @@
 //! block continues in a fresh IR block without predecessors, so every LLVM value still gets an
 //! IR value (a constant 0 placeholder for the unsupported instruction's result).
 
+use super::describe::{callee_name, describe, result_type};
 use super::types::{ir_type, stand_in, LResult, Unsup};
 use super::ModuleCx;
 use crate::frontend::FrontendError;
@@ -271,7 +272,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let f = self.f;
         for inst in f.basic_blocks.iter().flat_map(|bb| &bb.instrs) {
             let Instruction::Call(c) = inst else { continue };
-            let fixed = super::calls::callee_name(c).and_then(|n| self.cx.defined_variadic.get(n).copied());
+            let fixed = callee_name(c).and_then(|n| self.cx.defined_variadic.get(n).copied());
             if let Some(size) = fixed.and_then(|fixed| self.vararg_area_size(c, fixed)).filter(|&s| s > 0) {
                 if let Ok(size) = u32::try_from(size) {
                     let area = self.b.alloca(size, 16);
@@ -281,9 +282,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             let (Some(dest), LType::FuncType { result_type, .. }) = (&c.dest, c.function_ty.as_ref()) else {
                 continue;
             };
-            if super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm."))
-                || self.cx.leaves(result_type).is_none()
-            {
+            if callee_name(c).is_some_and(|n| n.starts_with("llvm.")) || self.cx.leaves(result_type).is_none() {
                 continue;
             }
             if let Some(layout) = self.cx.info.layout(result_type) {
@@ -381,10 +380,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 self.b.set_srcloc(loc);
             }
             if let Err(e) = self.lower_inst(inst) {
-                let what = super::inst::describe(self.cx.llvm, inst);
+                let what = describe(self.cx.llvm, inst);
                 self.unsupported(e.describe(&what));
                 if let Some(dest) = inst.try_get_result() {
-                    let ty = super::inst::result_type(self.cx.llvm, inst);
+                    let ty = result_type(self.cx.llvm, inst);
                     if let Some(leaves) = ty.as_ref().and_then(|t| self.cx.leaves(t)) {
                         let zeros = self.zero_leaves(&leaves);
                         self.aggregates.insert(dest, zeros);
@@ -558,7 +557,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
 /// `llvm.dbg.*` calls: no code, and no meaningful location.
 pub(super) fn is_debug_intrinsic(inst: &Instruction) -> bool {
     match inst {
-        Instruction::Call(c) => super::calls::callee_name(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
+        Instruction::Call(c) => callee_name(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
         _ => false,
     }
 }

@@ -21,6 +21,7 @@ mod aggregates;
 mod calls;
 mod change;
 mod consts;
+mod describe;
 mod float;
 mod function;
 mod globals;

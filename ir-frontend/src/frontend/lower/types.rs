@@ -1,5 +1,5 @@
 //! LLVM types as the IR sees them: integers of up to 64 bits (odd widths in a wider
-//! container, see [`super::widths`]), pointers (as `i64`), `float`, `double` and `x86_fp80`
+//! [`container`], see [`super::widths`]), pointers (as `i64`), `float`, `double` and `x86_fp80`
 //! are values; everything else (half and quadruple floats, vectors, wider integers, aggregates
 //! as values) is a construct the IR does not model, described by a category that becomes the
 //! start of an `unsupported` message ("vector type: shufflevector").
@@ -35,9 +35,7 @@ pub(super) type LResult<T> = Result<T, Unsup>;
 /// The IR type of an LLVM first-class type, or the category that makes it unsupported.
 pub(super) fn ir_type(ty: &LType) -> LResult<Type> {
     match ty {
-        LType::IntegerType { bits } => {
-            super::widths::container(*bits).ok_or_else(|| Unsup::Category(format!("{bits}-bit integer")))
-        }
+        LType::IntegerType { bits } => container(*bits).ok_or_else(|| Unsup::Category(format!("{bits}-bit integer"))),
         LType::PointerType { .. } => Ok(PTR),
         LType::FPType(FPType::Single) => Ok(Type::F32),
         LType::FPType(FPType::Double) => Ok(Type::F64),
@@ -87,6 +85,11 @@ pub(super) fn struct_fields<'m>(types: &'m llvm_ir::types::Types, ty: &'m LType)
         },
         _ => None,
     }
+}
+
+/// The IR type holding an integer of `bits` bits (at most 64).
+pub(super) fn container(bits: u32) -> Option<Type> {
+    [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64].into_iter().find(|t| t.bits() >= bits)
 }
 
 #[cfg(test)]

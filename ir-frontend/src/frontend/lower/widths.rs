@@ -10,6 +10,7 @@
 //! plain IR operation.
 
 use super::function::FnLower;
+use super::types::container;
 use crate::ir::{BinaryOp, CastOp, IntCC, Type, Value};
 use llvm_ir::Type as LType;
 
@@ -25,11 +26,6 @@ pub(super) fn int_bits(ty: &LType) -> Option<u32> {
 /// Whether an integer of `bits` bits lives in a wider container.
 pub(super) fn is_odd(bits: u32) -> bool {
     Type::from_bits(bits).is_none()
-}
-
-/// The IR type holding an integer of `bits` bits (at most 64).
-pub(super) fn container(bits: u32) -> Option<Type> {
-    [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64].into_iter().find(|t| t.bits() >= bits)
 }
 
 fn mask(bits: u32) -> u64 {

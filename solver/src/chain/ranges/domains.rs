@@ -18,12 +18,12 @@
 
 use rustc_hash::FxHashMap;
 
-use super::enumerate::Program;
+use super::enumerate::{Program, MAX_EVALUATIONS};
 use super::solutions::SolutionSets;
 use super::{assign, leaves, RangeQuery, Ranges};
-use crate::chain::{Answer, Query};
 use crate::eval::satisfies;
 use crate::model::Model;
+use crate::query::{Answer, Query};
 use crate::term::{TermId, TermStore, VarId};
 use crate::vars::VarIndex;
 
@@ -33,9 +33,6 @@ pub(crate) const SMALL_COMBINATIONS: u64 = 4096;
 
 /// The most combinations of input values tried for one query (about 10^6).
 pub(crate) const MAX_COMBINATIONS: u64 = 1 << 20;
-
-/// The most node evaluations one enumeration may cost (tens of milliseconds).
-pub(crate) const MAX_EVALUATIONS: u64 = 1 << 25;
 
 /// One input: its atom (a variable or a concatenation of distinct variables) and the values
 /// the single-input constraints leave it.

@@ -11,6 +11,9 @@ use rustc_hash::FxHashMap;
 use crate::eval::apply;
 use crate::term::{mask, Op, TermId, TermStore, VarId};
 
+/// The most node evaluations one enumeration may cost (tens of milliseconds).
+pub(crate) const MAX_EVALUATIONS: u64 = 1 << 25;
+
 /// One node of the compiled program.
 struct Node {
     term: TermId,

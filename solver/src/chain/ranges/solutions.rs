@@ -16,8 +16,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::domains::MAX_EVALUATIONS;
-use super::enumerate::Program;
+use super::enumerate::{Program, MAX_EVALUATIONS};
 use super::Ranges;
 use crate::term::{TermId, TermStore};
 

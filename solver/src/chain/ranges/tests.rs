@@ -5,8 +5,8 @@
 //! its query.
 
 use super::*;
-use crate::chain::{Answer, Query};
 use crate::eval::satisfies;
+use crate::query::{Answer, Query};
 use crate::vars::VarIndex;
 
 fn decide(s: &TermStore, q: &Query<'_>) -> Option<Answer> {

@@ -1,0 +1,9 @@
+//! Takes A from a.
+
+use super::a::A;
+
+pub struct B;
+
+pub fn make() -> A {
+    A
+}

@@ -1,0 +1,3 @@
+//! Imports nothing.
+
+pub struct F;
