@@ -3,8 +3,6 @@
 //! of a version disagree ([`super::verdict`]).
 
 use super::native::RunOutcome;
-use super::record::OutcomeRecord;
-use crate::digest::sha256_hex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -153,19 +151,10 @@ pub fn classify(old: &RunOutcome, new: &RunOutcome, fixed: Option<&RunOutcome>) 
     }
 }
 
-/// An outcome as the JSON reports give it: `{exit, stdout_sha256}` or `{error}` (and
-/// `{replay_failed}` when the test could not be fed to the build).
-pub fn outcome_record(outcome: &RunOutcome) -> OutcomeRecord {
-    match outcome {
-        RunOutcome::Exit { code, stdout } => OutcomeRecord::Exit { exit: *code, stdout_sha256: sha256_hex(stdout) },
-        RunOutcome::Error(e) => OutcomeRecord::Error { error: e.clone() },
-        RunOutcome::ReplayFailed(e) => OutcomeRecord::ReplayFailed { replay_failed: e.clone() },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::record::OutcomeRecord;
     use serde_json::json;
 
     fn exit(code: i32, out: &str) -> RunOutcome {
@@ -202,11 +191,11 @@ mod tests {
     #[test]
     fn outcomes_serialise_as_the_contract_says() {
         assert_eq!(
-            serde_json::to_value(outcome_record(&exit(1, ""))).unwrap(),
+            serde_json::to_value(OutcomeRecord::of(&exit(1, ""))).unwrap(),
             json!({"exit": 1, "stdout_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"})
         );
         assert_eq!(
-            serde_json::to_value(outcome_record(&RunOutcome::Error("timeout after 1.0 s".into()))).unwrap(),
+            serde_json::to_value(OutcomeRecord::of(&RunOutcome::Error("timeout after 1.0 s".into()))).unwrap(),
             json!({"error": "timeout after 1.0 s"})
         );
     }

@@ -8,6 +8,8 @@
 //! the report unchanged) and read back as [`ReplayedRecord`].
 
 use super::classify::Class;
+use super::native::RunOutcome;
+use crate::digest::sha256_hex;
 use penumbra_engine::output::testgen::TestRecord;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -33,6 +35,18 @@ pub enum OutcomeRecord {
     ReplayFailed { replay_failed: String },
     /// The interpreter gave no verdict (it reached something it does not run), and why.
     NoVerdict { no_verdict: String },
+}
+
+impl OutcomeRecord {
+    /// An outcome as the JSON reports give it: `{exit, stdout_sha256}` or `{error}` (and
+    /// `{replay_failed}` when the test could not be fed to the build).
+    pub fn of(outcome: &RunOutcome) -> Self {
+        match outcome {
+            RunOutcome::Exit { code, stdout } => OutcomeRecord::Exit { exit: *code, stdout_sha256: sha256_hex(stdout) },
+            RunOutcome::Error(e) => OutcomeRecord::Error { error: e.clone() },
+            RunOutcome::ReplayFailed(e) => OutcomeRecord::ReplayFailed { replay_failed: e.clone() },
+        }
+    }
 }
 
 /// Who decided: one witness for every version, or one per version where they differ.

@@ -5,7 +5,7 @@
 //! and the test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
 
 use super::builds::BuildLine;
-use super::classify::{outcome_record, Class};
+use super::classify::Class;
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
 use super::record::{DecidedBy, Decider, OutcomeRecord, ReplayReport, SharedUb, Verdict};
@@ -61,9 +61,9 @@ impl ReplayedTest {
         };
         Verdict {
             class: self.class,
-            old_outcome: outcome_record(&self.old.outcome),
-            new_outcome: outcome_record(&self.new.outcome),
-            fixed_outcome: self.fixed.as_ref().map(|f| outcome_record(&f.outcome)),
+            old_outcome: OutcomeRecord::of(&self.old.outcome),
+            new_outcome: OutcomeRecord::of(&self.new.outcome),
+            fixed_outcome: self.fixed.as_ref().map(|f| OutcomeRecord::of(&f.outcome)),
             decided_by,
             interpreter: self
                 .interpreted
