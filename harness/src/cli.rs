@@ -81,7 +81,8 @@ pub enum Command {
     /// is classified: `unconfirmed` (the engine, the interpreter and the native run disagree),
     /// `regression` (error only in new), `output-diff` (stdout or exit status differ),
     /// `both-error`, `fix` (error only in old), `silent` (no visible difference); with
-    /// --fixed-version, output differences become `expected` or `regression`. An error is an
+    /// --fixed-version (and --fix-parent-version: Shadow's rule), output differences become
+    /// `expected` or `regression`. An error is an
     /// AddressSanitizer report, a UBSan report in one version only (one both versions make at
     /// the same place is recorded as `shared_ub`), a signal, a timeout or the interpreter's
     /// error; a non-zero exit status is output. Prints the tests grouped by class, most severe
@@ -372,10 +373,15 @@ pub struct ShadowArgs {
     /// With --replay: seconds each native run may take before it counts as an error.
     #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "replay")]
     pub replay_timeout: f64,
-    /// With --replay: a later fixed version of the program; output differences where the new
-    /// version behaves like it are `expected`, the others `regression`.
+    /// With --replay: a later fixed version of the program (repeat for several fixes); output
+    /// differences a fix explains are `expected`, the others `regression` (see `penumbra
+    /// replay --fix-parent-version`).
     #[arg(long, value_name = "FILE.c", requires = "replay")]
-    pub fixed_version: Option<PathBuf>,
+    pub fixed_version: Vec<PathBuf>,
+    /// With --fixed-version: the fixing commit's parent, one for each --fixed-version in the
+    /// same order (Shadow's rule, see `penumbra replay`).
+    #[arg(long, value_name = "FILE.c", requires = "fixed_version")]
+    pub fix_parent_version: Vec<PathBuf>,
     #[command(flatten)]
     pub native: NativeArgs,
     #[command(flatten)]
@@ -532,10 +538,14 @@ pub struct NativeArgs {
     /// The new version, built natively like --native-old.
     #[arg(long, value_name = "EXE", requires = "native_old")]
     pub native_new: Option<PathBuf>,
-    /// A later fixed version, built natively like --native-new: output differences where the
-    /// new version behaves like it are `expected`, the others `regression`.
+    /// A later fixed version, built natively like --native-new (repeat for several fixes): it
+    /// decides output differences as --fixed-version does.
     #[arg(long, value_name = "EXE", requires = "native_old", conflicts_with = "fixed_version")]
-    pub native_fixed: Option<PathBuf>,
+    pub native_fixed: Vec<PathBuf>,
+    /// The fixing commit's parent, built natively like --native-new, one for each
+    /// --native-fixed in the same order (as --fix-parent-version).
+    #[arg(long, value_name = "EXE", requires = "native_fixed", conflicts_with = "fixed_version")]
+    pub native_fix_parent: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -551,10 +561,18 @@ pub struct ReplayArgs {
     /// Seconds each native run may take before it counts as an error.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub timeout: f64,
-    /// A later fixed version of the program; output differences where the new version behaves
-    /// like it are `expected`, the others `regression`.
+    /// A later fixed version of the program: the fixing commit's (repeat the flag for a
+    /// regression with several fixes). Output differences a fix explains are `expected`, the
+    /// others `regression`; without --fix-parent-version, a fix explains a difference where
+    /// it behaves like the new version.
     #[arg(long, value_name = "FILE.c")]
-    pub fixed_version: Option<PathBuf>,
+    pub fixed_version: Vec<PathBuf>,
+    /// The fixing commit's parent, one for each --fixed-version in the same order. Shadow's
+    /// rule (ICSE 2016): an output difference is `expected` if the fix's parent and the fix
+    /// behave the same on it, or the fix behaves like new; else `regression` (with several
+    /// fixes: `expected` if any fix explains it). An error in new only stays `regression`.
+    #[arg(long, value_name = "FILE.c", requires = "fixed_version")]
+    pub fix_parent_version: Vec<PathBuf>,
     #[command(flatten)]
     pub native: NativeArgs,
     /// Runs in parallel (default: one per core).

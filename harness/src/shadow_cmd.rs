@@ -54,7 +54,8 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         if args.explore.no_tests {
             bail!("--replay replays the test files: drop --no-tests");
         }
-        Some(replay::options(args.replay_timeout, args.fixed_version.clone(), &args.native, None)?)
+        let fixes = (args.fixed_version.clone(), args.fix_parent_version.clone());
+        Some(replay::options(args.replay_timeout, fixes, &args.native, None)?)
     } else {
         if args.native.native_old.is_some() {
             bail!("--native-old and --native-new are the builds --replay runs: add --replay");

@@ -220,6 +220,48 @@ fn a_prebuilt_fixed_version_decides_output_differences() {
         let classes: Vec<&str> =
             report["tests"].as_array().unwrap().iter().map(|t| t["class"].as_str().unwrap()).collect();
         assert_eq!(classes, [class], "{report}");
-        assert_eq!(report["fixed_version"].as_str(), Some(fixed.to_str().unwrap()));
+        assert_eq!(report["fixes"], serde_json::json!([{"fixed": fixed.to_str().unwrap()}]));
+    }
+}
+
+/// `--native-fix-parent`: Shadow's rule with prebuilt executables. The fix went back to the
+/// old behaviour (`regression` without a parent); a parent that already behaved like the fix
+/// says the fix did not touch it: `expected`, judged `parent-like-fix`.
+#[test]
+fn a_prebuilt_fix_parent_decides_with_shadows_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (native_build(dir.path(), "OLD", "old"), native_build(dir.path(), "NEW", "new"));
+    let source = repo_root().join("examples/threshold.c");
+    for (parent, class, judgement) in [(&old, "expected", "parent-like-fix"), (&new, "regression", "unexplained")] {
+        let out = dir.path().join(format!("out-{class}"));
+        let result = penumbra([
+            "shadow",
+            source.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+            "--replay",
+            "--json",
+            "--native-old",
+            old.to_str().unwrap(),
+            "--native-new",
+            new.to_str().unwrap(),
+            "--native-fixed",
+            old.to_str().unwrap(),
+            "--native-fix-parent",
+            parent.to_str().unwrap(),
+        ]);
+        result.assert_no_panic();
+        result.assert_status(0);
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        let classes: Vec<&str> =
+            report["tests"].as_array().unwrap().iter().map(|t| t["class"].as_str().unwrap()).collect();
+        assert_eq!(classes, [class], "{report}");
+        assert_eq!(report["tests"][0]["fixes"][0]["judgement"], judgement, "{report}");
+        assert_eq!(
+            report["fixes"],
+            serde_json::json!([{"fixed": old.to_str().unwrap(), "fix_parent": parent.to_str().unwrap()}])
+        );
+        assert_eq!(report["builds"]["fix-parent"]["address_sanitizer"], true, "{report}");
     }
 }

@@ -147,13 +147,23 @@ int main(void) {
     assert_eq!((five.class.as_str(), &five.old, &five.new), ("silent", &exit(0, ""), &exit(0, "")));
 }
 
-/// threshold.c with a fixed version that prints `fixed_prints` where the versions differ.
+/// threshold.c with a fixed version `fixed_source` (and its parent, `parent_source`).
 fn threshold_with_fixed(fixed_source: &str) -> (Replayed, Value) {
+    threshold_with_fix(fixed_source, None)
+}
+
+fn threshold_with_fix(fixed_source: &str, parent_source: Option<&str>) -> (Replayed, Value) {
     let dir = tempfile::tempdir().expect("tempdir");
     let fixed = write_c("fixed.c", fixed_source);
+    let parent = parent_source.map(|text| write_c("parent.c", text));
     let out = dir.path().join("out");
     let fixed_path = fixed.path.display().to_string();
-    let tests = shadow_replay(&example("threshold.c"), &out, &["--fixed-version", &fixed_path]);
+    let mut flags = vec!["--fixed-version".to_string(), fixed_path];
+    if let Some(parent) = &parent {
+        flags.extend(["--fix-parent-version".to_string(), parent.path.display().to_string()]);
+    }
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let tests = shadow_replay(&example("threshold.c"), &out, &flags);
     assert_eq!(tests.len(), 1, "{tests:#?}");
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report.json")).expect("JSON");
@@ -170,13 +180,37 @@ int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); printf("%d\n"
     let (t, report) = threshold_with_fixed(like_new);
     assert_eq!(t.class, "expected");
     assert_eq!(report["classes"]["expected"], 1);
-    assert_eq!(report["tests"][0]["fixed_outcome"], exit(0, "0\n"));
+    assert_eq!(report["tests"][0]["fixes"], serde_json::json!([{"fixed_outcome": exit(0, "0\n"), "judgement": "fix-like-new"}]));
     // The fixed version went back to the old behaviour: the new one is a regression.
     let like_old = like_new.replace("x > 10", "x > 5");
     let (t, report) = threshold_with_fixed(&like_old);
     assert_eq!(t.class, "regression");
     assert_eq!(report["classes"]["regression"], 1);
     assert_eq!(report["classes"]["output-diff"], 0);
+}
+
+/// Shadow's rule: the fix that went back to old's behaviour (`regression` alone) explains the
+/// difference when its parent behaved the same (the fix did not touch it); a parent like new
+/// leaves it a regression.
+#[test]
+fn the_fixs_parent_decides_with_shadows_rule() {
+    let like_old = r#"#include <stdio.h>
+#include "penumbra.h"
+int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); printf("%d\n", x > 5); return 0; }
+"#;
+    let like_new = like_old.replace("x > 5", "x > 10");
+    let (t, report) = threshold_with_fix(like_old, Some(like_old));
+    assert_eq!(t.class, "expected");
+    assert_eq!(
+        report["tests"][0]["fixes"],
+        serde_json::json!([{"fixed_outcome": exit(0, "1\n"), "fix_parent_outcome": exit(0, "1\n"), "judgement": "parent-like-fix"}])
+    );
+    assert_eq!(report["classes"]["expected"], 1);
+    assert_eq!(report["builds"]["fix-parent"]["interpreter"], true, "{report}");
+    let (t, report) = threshold_with_fix(like_old, Some(&like_new));
+    assert_eq!(t.class, "regression");
+    assert_eq!(report["tests"][0]["fixes"][0]["judgement"], "unexplained");
+    assert_eq!(report["classes"]["regression"], 1);
 }
 
 #[test]

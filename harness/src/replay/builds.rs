@@ -1,5 +1,6 @@
-//! What replay runs a test on: the native builds of old, new and (with a fixed version) fixed,
-//! each knowing whether it has AddressSanitizer, and the modules the interpreter runs.
+//! What replay runs a test on: the native builds of old, new and (with fixes) each fixed
+//! version and its parent, each knowing whether it has AddressSanitizer, and the modules the
+//! interpreter runs.
 //!
 //! penumbra's own builds on the system's C library ask for AddressSanitizer and UBSan; its
 //! static musl builds for neither runtime (UBSan traps). What a build has is read from its
@@ -10,6 +11,7 @@
 //! AddressSanitizer (the interpreter decides whether a test errs on it), said on stderr. A
 //! prebuilt executable has AddressSanitizer when its symbols name `__asan_init`.
 
+use super::classify::Fix;
 use super::elf;
 use super::interpreter::Modules;
 use super::native::{self, Build};
@@ -70,7 +72,7 @@ pub struct Builds {
     pub(super) work: PathBuf,
     pub(super) old: NativeBuild,
     pub(super) new: NativeBuild,
-    pub(super) fixed: Option<NativeBuild>,
+    pub(super) fixes: Vec<Fix<NativeBuild>>,
     /// `None` (said on stderr) when the program cannot be compiled for the interpreter here.
     pub(super) modules: Option<Modules>,
 }
@@ -80,18 +82,19 @@ impl Builds {
     /// and compiles it for the interpreter unless the caller has its module (`compiled`).
     pub fn prepare(work: &Path, info: &RunInfo, options: &Options, compiled: bool) -> Result<Builds> {
         std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
-        let (old, new, fixed) = match &options.native {
+        let (old, new, fixes) = match &options.native {
             Some(p) => (
                 NativeBuild::prebuilt(&p.old),
                 NativeBuild::prebuilt(&p.new),
-                p.fixed.as_deref().map(NativeBuild::prebuilt),
+                p.fixes.iter().map(|f| f.as_ref().map(|exe| NativeBuild::prebuilt(exe))).collect(),
             ),
             None => Self::build(work, info, options)?,
         };
-        for build in [Some(&old), Some(&new), fixed.as_ref()].into_iter().flatten() {
+        let fix_builds = fixes.iter().flat_map(|f| std::iter::once(&f.fixed).chain(f.parent.as_ref()));
+        for build in [&old, &new].into_iter().chain(fix_builds) {
             native::check_starts(&build.exe, &work.join("probe"))?;
         }
-        let modules = match Modules::compile(info, !compiled, options.fixed_version.as_deref()) {
+        let modules = match Modules::compile(info, !compiled, &options.fixes) {
             Ok(modules) => Some(modules),
             Err(e) => {
                 eprintln!(
@@ -100,15 +103,11 @@ impl Builds {
                 None
             }
         };
-        Ok(Builds { work: work.to_path_buf(), old, new, fixed, modules })
+        Ok(Builds { work: work.to_path_buf(), old, new, fixes, modules })
     }
 
-    /// Compiles old, new and (with `--fixed-version`) fixed.
-    fn build(
-        work: &Path,
-        info: &RunInfo,
-        options: &Options,
-    ) -> Result<(NativeBuild, NativeBuild, Option<NativeBuild>)> {
+    /// Compiles old, new and (with `--fixed-version`, `--fix-parent-version`) the fixes.
+    fn build(work: &Path, info: &RunInfo, options: &Options) -> Result<(NativeBuild, NativeBuild, Vec<Fix<NativeBuild>>)> {
         let files = info.sources();
         let per_file = match &info.compile_commands {
             Some(db) => crate::compile_db::load(db)?,
@@ -133,36 +132,42 @@ impl Builds {
         };
         let old = make(&sources, Build::Old, &info.source)?;
         let new = make(&sources, Build::New, &info.source)?;
-        let fixed = match &options.fixed_version {
-            Some(file) => {
+        let mut fixes = Vec::new();
+        for (i, fix) in options.fixes.iter().enumerate() {
+            let version = |file: &Path, build| {
                 let files = info.sources_with_first(file);
-                Some(make(&native::Sources { files: &files, ..sources }, Build::Fixed, file)?)
-            }
-            None => None,
-        };
-        Ok((old, new, fixed))
+                make(&native::Sources { files: &files, ..sources }, build, file)
+            };
+            let fixed = version(&fix.fixed, Build::Fixed(i))?;
+            let parent = fix.parent.as_deref().map(|p| version(p, Build::FixParent(i))).transpose()?;
+            fixes.push(Fix { fixed, parent });
+        }
+        Ok((old, new, fixes))
     }
 
     /// The interpreter's modules: the program's (the caller's, `compiled`, if it has it) and
-    /// the fixed version's; `None` without an interpreter.
-    pub(super) fn interpreted<'a>(&'a self, compiled: Option<&'a Module>) -> Option<(&'a Module, Option<&'a Module>)> {
+    /// the fixes'; `None` without an interpreter.
+    pub(super) fn interpreted<'a>(&'a self, compiled: Option<&'a Module>) -> Option<(&'a Module, &'a [Fix<Module>])> {
         let modules = self.modules.as_ref()?;
-        Some((compiled.or(modules.program.as_ref())?, modules.fixed.as_ref()))
+        Some((compiled.or(modules.program.as_ref())?, &modules.fixes))
     }
 
     /// What each build has and who decides whether it errs, for the report (`interpreted`:
     /// whether the interpreter runs the program).
     pub fn described(&self, interpreted: bool) -> Vec<BuildLine> {
-        let interpreted =
-            |fixed: bool| interpreted && self.modules.as_ref().is_some_and(|m| !fixed || m.fixed.is_some());
-        let line = |version: &'static str, b: &NativeBuild, fixed: bool| BuildLine {
-            version,
+        // The interpreter runs the fixes only when they were given as source or bitcode.
+        let interpreted = |fix: bool| interpreted && self.modules.as_ref().is_some_and(|m| !fix || !m.fixes.is_empty());
+        let line = |build: Build, b: &NativeBuild, fix: bool| BuildLine {
+            version: build.name(),
             made: b.made.clone(),
             sanitizers: b.sanitizers,
-            interpreter: interpreted(fixed),
+            interpreter: interpreted(fix),
         };
-        let mut lines = vec![line("old", &self.old, false), line("new", &self.new, false)];
-        lines.extend(self.fixed.as_ref().map(|f| line("fixed", f, true)));
+        let mut lines = vec![line(Build::Old, &self.old, false), line(Build::New, &self.new, false)];
+        for (i, fix) in self.fixes.iter().enumerate() {
+            lines.push(line(Build::Fixed(i), &fix.fixed, true));
+            lines.extend(fix.parent.as_ref().map(|p| line(Build::FixParent(i), p, true)));
+        }
         lines
     }
 }
@@ -170,7 +175,7 @@ impl Builds {
 /// One build in the report's banner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildLine {
-    pub version: &'static str,
+    pub version: String,
     pub made: String,
     pub sanitizers: bool,
     /// Whether the interpreter runs this version.

@@ -1,6 +1,19 @@
 //! The classes of a replayed test (`contract.md`), from how the old and the new version ran it
-//! (and, with `--fixed-version`, a later fixed version), and `unconfirmed` where the witnesses
-//! of a version disagree ([`super::verdict`]).
+//! (and, with `--fixed-version`, the fixing commits' versions and, with `--fix-parent-version`,
+//! their parents': Shadow's rule, [`judge`]), and `unconfirmed` where the witnesses of a version
+//! disagree ([`super::verdict`]).
+//!
+//! **Shadow's rule** (Palikareva, Kuchta and Cadar, ICSE 2016, on CoREBench): an output
+//! difference between old and new is *expected* if the fix's parent and the fix behave the same
+//! on the test (the fix did not touch this behaviour), or the fix behaves like new (the fixed
+//! program keeps the difference); otherwise it is a *regression*. An error in new only stays a
+//! `regression` whatever the fixes do. With several fixes (the flags repeated, paired in order),
+//! the rule chosen here: `expected` if ANY fix explains the difference by either condition;
+//! `regression` if no fix explains it and at least one fix was fed the test; `output-diff` if no
+//! fix could be fed it (every judgement [`Judgement::Undecided`]). Without a fix's parent only
+//! the second condition can hold (the contract's rule: `expected` iff new behaves like the fixed
+//! version). Two outcomes "behave the same" when both exit with the same status and stdout, or
+//! both err (an error's text names lines, which differ between revisions).
 
 use super::native::RunOutcome;
 use schemars::JsonSchema;
@@ -14,8 +27,8 @@ pub enum Class {
     /// The engine, the interpreter and the native run disagree on whether a version errs: to
     /// be looked at, never folded into another class.
     Unconfirmed,
-    /// An error in the new version only (or, with `--fixed-version`, an output difference
-    /// where new does not behave like the fixed version).
+    /// An error in the new version only (or, with `--fixed-version`, an output difference no
+    /// fix explains: see [`judge`]).
     Regression,
     /// Different stdout or exit status, no error in either version.
     OutputDiff,
@@ -23,7 +36,8 @@ pub enum Class {
     BothError,
     /// An error in the old version only.
     Fix,
-    /// With `--fixed-version`: an output difference where new behaves like the fixed version.
+    /// With `--fixed-version`: an output difference a fix explains (the fix behaves like new, or
+    /// like the fix's parent).
     Expected,
     /// The same visible behaviour: the versions differ only inside the program.
     Silent,
@@ -78,12 +92,12 @@ impl Class {
     pub fn meaning(self, fixed: bool) -> &'static str {
         match self {
             Class::Unconfirmed => "the engine, the interpreter and the native run disagree",
-            Class::Regression if fixed => "error only in new, or new unlike the fixed version",
+            Class::Regression if fixed => "error only in new, or an output difference no fix explains",
             Class::Regression => "error only in new",
             Class::OutputDiff => "stdout or exit status differ",
             Class::BothError => "error in both versions",
             Class::Fix => "error only in old",
-            Class::Expected => "new behaves like the fixed version",
+            Class::Expected => "the fix behaves like new, or like the fix's parent",
             Class::Silent => "no visible difference",
             Class::ReplayFailed => "the test could not be fed to a build",
         }
@@ -134,8 +148,106 @@ impl JsonSchema for Class {
     }
 }
 
-/// The class of a test from its runs on old, new, and optionally the fixed version.
-pub fn classify(old: &RunOutcome, new: &RunOutcome, fixed: Option<&RunOutcome>) -> Class {
+/// One fix of a regression: the fixing commit's version and, where given, its parent's (each a
+/// file, a build, an outcome...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix<T> {
+    pub fixed: T,
+    pub parent: Option<T>,
+}
+
+impl<T> Fix<T> {
+    pub fn as_ref(&self) -> Fix<&T> {
+        Fix { fixed: &self.fixed, parent: self.parent.as_ref() }
+    }
+
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> Fix<U> {
+        Fix { fixed: f(self.fixed), parent: self.parent.map(f) }
+    }
+
+    /// The names of fix `index`'s versions (from 0) in reports: `fixed` and `fix-parent` for
+    /// the first, `fixed-2` and `fix-parent-2` for the second, ...
+    pub fn names(index: usize) -> (String, String) {
+        match index {
+            0 => ("fixed".into(), "fix-parent".into()),
+            i => (format!("fixed-{}", i + 1), format!("fix-parent-{}", i + 1)),
+        }
+    }
+
+    /// Pairs each fixed version with its parent, in order: no parents, or one for each.
+    pub fn pair(fixed: Vec<T>, parents: Vec<T>) -> Result<Vec<Fix<T>>, String> {
+        if !parents.is_empty() && parents.len() != fixed.len() {
+            return Err(format!(
+                "{} fixed versions and {} fix parents: give one parent for each fixed version, in the same order, or none",
+                fixed.len(),
+                parents.len()
+            ));
+        }
+        let mut parents = parents.into_iter();
+        Ok(fixed.into_iter().map(|fixed| Fix { fixed, parent: parents.next() }).collect())
+    }
+}
+
+/// What one fix says of an output difference between old and new (Shadow's rule, see the
+/// module's header), the first condition that holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Judgement {
+    /// The fix behaves like new: the fixed program keeps the difference (expected).
+    FixLikeNew,
+    /// The fix's parent and the fix behave the same: the fix did not touch it (expected).
+    ParentLikeFix,
+    /// The fix changed this behaviour, and not to new's (regression).
+    Unexplained,
+    /// The fix, or its parent, could not be fed the test: no judgement.
+    Undecided,
+}
+
+impl Judgement {
+    pub fn explains(self) -> bool {
+        matches!(self, Judgement::FixLikeNew | Judgement::ParentLikeFix)
+    }
+
+    /// The judgement in a few words, for the readable report.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Judgement::FixLikeNew => "the fix behaves like new",
+            Judgement::ParentLikeFix => "the fix's parent and the fix behave the same",
+            Judgement::Unexplained => "the fix behaves neither like new nor like its parent",
+            Judgement::Undecided => "the fix or its parent could not be fed the test",
+        }
+    }
+}
+
+/// Whether two runs behave the same: the same exit status and stdout, or both an error.
+fn same_behaviour(a: &RunOutcome, b: &RunOutcome) -> bool {
+    use RunOutcome::*;
+    match (a, b) {
+        (Exit { .. }, Exit { .. }) => a == b,
+        (Error(_), Error(_)) => true,
+        _ => false,
+    }
+}
+
+/// How `fix` judges a test on which old and new exit differently and new ran as `new`.
+pub fn judge(new: &RunOutcome, fix: Fix<&RunOutcome>) -> Judgement {
+    let failed = |o: &RunOutcome| matches!(o, RunOutcome::ReplayFailed(_));
+    if failed(fix.fixed) {
+        return Judgement::Undecided;
+    }
+    if same_behaviour(fix.fixed, new) {
+        return Judgement::FixLikeNew;
+    }
+    match fix.parent {
+        Some(parent) if failed(parent) => Judgement::Undecided,
+        Some(parent) if same_behaviour(parent, fix.fixed) => Judgement::ParentLikeFix,
+        _ => Judgement::Unexplained,
+    }
+}
+
+/// The class of a test from its runs on old and new, and on the fixes (Shadow's rule, see the
+/// module's header; the fixes decide output differences only).
+pub fn classify(old: &RunOutcome, new: &RunOutcome, fixes: &[Fix<&RunOutcome>]) -> Class {
     use RunOutcome::*;
     match (old, new) {
         (ReplayFailed(_), _) | (_, ReplayFailed(_)) => Class::ReplayFailed,
@@ -143,11 +255,16 @@ pub fn classify(old: &RunOutcome, new: &RunOutcome, fixed: Option<&RunOutcome>) 
         (Exit { .. }, Error(_)) => Class::Regression,
         (Error(_), Exit { .. }) => Class::Fix,
         (Exit { .. }, Exit { .. }) if old == new => Class::Silent,
-        (Exit { .. }, Exit { .. }) => match fixed {
-            None | Some(ReplayFailed(_)) => Class::OutputDiff,
-            Some(f) if f == new => Class::Expected,
-            Some(_) => Class::Regression,
-        },
+        (Exit { .. }, Exit { .. }) => {
+            let judgements: Vec<Judgement> = fixes.iter().map(|f| judge(new, *f)).collect();
+            if judgements.iter().any(|j| j.explains()) {
+                Class::Expected
+            } else if judgements.contains(&Judgement::Unexplained) {
+                Class::Regression
+            } else {
+                Class::OutputDiff
+            }
+        }
     }
 }
 
@@ -167,25 +284,82 @@ mod tests {
 
     #[test]
     fn errors_decide_before_output() {
-        assert_eq!(classify(&exit(0, ""), &error(), None), Class::Regression);
-        assert_eq!(classify(&error(), &exit(0, ""), None), Class::Fix);
-        assert_eq!(classify(&error(), &error(), None), Class::BothError);
-        assert_eq!(classify(&exit(0, "1\n"), &exit(0, "0\n"), None), Class::OutputDiff);
-        assert_eq!(classify(&exit(0, "1\n"), &exit(1, "1\n"), None), Class::OutputDiff);
-        assert_eq!(classify(&exit(3, "x"), &exit(3, "x"), None), Class::Silent);
+        assert_eq!(classify(&exit(0, ""), &error(), &[]), Class::Regression);
+        assert_eq!(classify(&error(), &exit(0, ""), &[]), Class::Fix);
+        assert_eq!(classify(&error(), &error(), &[]), Class::BothError);
+        assert_eq!(classify(&exit(0, "1\n"), &exit(0, "0\n"), &[]), Class::OutputDiff);
+        assert_eq!(classify(&exit(0, "1\n"), &exit(1, "1\n"), &[]), Class::OutputDiff);
+        assert_eq!(classify(&exit(3, "x"), &exit(3, "x"), &[]), Class::Silent);
         let failed = RunOutcome::ReplayFailed("the test violates an assumption".into());
-        assert_eq!(classify(&failed, &error(), None), Class::ReplayFailed);
+        assert_eq!(classify(&failed, &error(), &[]), Class::ReplayFailed);
     }
 
     #[test]
     fn the_fixed_version_decides_output_differences() {
         let (old, new) = (exit(0, "1\n"), exit(0, "0\n"));
-        assert_eq!(classify(&old, &new, Some(&exit(0, "0\n"))), Class::Expected);
-        assert_eq!(classify(&old, &new, Some(&exit(0, "1\n"))), Class::Regression);
-        assert_eq!(classify(&old, &new, Some(&error())), Class::Regression);
+        fn alone(fixed: &RunOutcome) -> [Fix<&RunOutcome>; 1] {
+            [Fix { fixed, parent: None }]
+        }
+        assert_eq!(classify(&old, &new, &alone(&exit(0, "0\n"))), Class::Expected);
+        assert_eq!(classify(&old, &new, &alone(&exit(0, "1\n"))), Class::Regression);
+        assert_eq!(classify(&old, &new, &alone(&error())), Class::Regression);
         // Only output differences are decided by the fixed version.
-        assert_eq!(classify(&exit(0, ""), &error(), Some(&error())), Class::Regression);
-        assert_eq!(classify(&exit(0, ""), &exit(0, ""), Some(&exit(1, ""))), Class::Silent);
+        assert_eq!(classify(&exit(0, ""), &error(), &alone(&error())), Class::Regression);
+        assert_eq!(classify(&exit(0, ""), &exit(0, ""), &alone(&exit(1, ""))), Class::Silent);
+    }
+
+    #[test]
+    fn shadows_rule_with_the_fixs_parent() {
+        let (old, new) = (exit(0, "old\n"), exit(0, "new\n"));
+        let fix = |fixed: &RunOutcome, parent: &RunOutcome| Fix { fixed: fixed.clone(), parent: Some(parent.clone()) };
+        let class = |fixes: &[Fix<RunOutcome>]| {
+            let fixes: Vec<Fix<&RunOutcome>> = fixes.iter().map(Fix::as_ref).collect();
+            classify(&old, &new, &fixes)
+        };
+        let judged = |f: &Fix<RunOutcome>| judge(&new, f.as_ref());
+        // The fix did not touch the behaviour: its parent and it print the same (not new's).
+        let untouched = fix(&exit(0, "other\n"), &exit(0, "other\n"));
+        assert_eq!((judged(&untouched), class(&[untouched.clone()])), (Judgement::ParentLikeFix, Class::Expected));
+        // The fix behaves like new, whatever its parent did.
+        let keeps = fix(&exit(0, "new\n"), &error());
+        assert_eq!((judged(&keeps), class(&[keeps.clone()])), (Judgement::FixLikeNew, Class::Expected));
+        // The fix changed it back to old's: the difference is what it fixed.
+        let reverts = fix(&exit(0, "old\n"), &exit(0, "new\n"));
+        assert_eq!((judged(&reverts), class(&[reverts.clone()])), (Judgement::Unexplained, Class::Regression));
+        // The fix's parent crashed where the fix prints old's output: a regression.
+        let crash_fixed = fix(&exit(0, "old\n"), &error());
+        assert_eq!((judged(&crash_fixed), class(&[crash_fixed.clone()])), (Judgement::Unexplained, Class::Regression));
+        // Both err: the same behaviour.
+        let both_err = fix(&error(), &RunOutcome::Error("SIGSEGV".into()));
+        assert_eq!((judged(&both_err), class(&[both_err.clone()])), (Judgement::ParentLikeFix, Class::Expected));
+        // A different exit status is a different behaviour.
+        let status = fix(&exit(1, "other\n"), &exit(0, "other\n"));
+        assert_eq!(judged(&status), Judgement::Unexplained);
+        // Several fixes: any that explains makes it expected; none, a regression.
+        assert_eq!(class(&[reverts.clone(), untouched.clone()]), Class::Expected);
+        assert_eq!(class(&[reverts.clone(), crash_fixed.clone()]), Class::Regression);
+        // A fix that cannot be fed the test judges nothing; with no judgement left, the
+        // difference stays an output difference.
+        let failed = RunOutcome::ReplayFailed("no object x".into());
+        let unfed = fix(&exit(0, "old\n"), &failed);
+        assert_eq!((judged(&unfed), class(&[unfed.clone()])), (Judgement::Undecided, Class::OutputDiff));
+        assert_eq!(judge(&new, Fix { fixed: &failed, parent: None }), Judgement::Undecided);
+        assert_eq!(class(&[unfed, reverts]), Class::Regression);
+        // An error in new only stays a regression, whatever the fixes say.
+        assert_eq!(classify(&old, &error(), &[untouched.as_ref()]), Class::Regression);
+    }
+
+    #[test]
+    fn fixes_pair_with_their_parents_in_order() {
+        let fixes = Fix::pair(vec!["f1", "f2"], vec!["p1", "p2"]).unwrap();
+        assert_eq!(fixes, [Fix { fixed: "f1", parent: Some("p1") }, Fix { fixed: "f2", parent: Some("p2") }]);
+        assert_eq!(Fix::pair(vec!["f1"], vec![]).unwrap(), [Fix { fixed: "f1", parent: None }]);
+        assert_eq!(
+            Fix::pair(vec!["f1", "f2"], vec!["p1"]).unwrap_err(),
+            "2 fixed versions and 1 fix parents: give one parent for each fixed version, in the same order, or none"
+        );
+        assert_eq!(Fix::<&str>::names(0), ("fixed".to_string(), "fix-parent".to_string()));
+        assert_eq!(Fix::<&str>::names(2), ("fixed-3".to_string(), "fix-parent-3".to_string()));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The concrete interpreter as replay's second witness: each test run in-process on old and
-//! new (and a fixed version given as source), as `penumbra exec --ktest` runs it, on the
+//! new (and the fixes given as source or bitcode), as `penumbra exec --ktest` runs it, on the
 //! module the run explored (the same files, flags and C library). Its bounds, pointer and
 //! arithmetic checks see what AddressSanitizer sees where a native build has none (static musl
 //! builds: the README's real-build route).
@@ -9,6 +9,7 @@
 //! interpreter does not model, runs out of steps, violates an assumption or is fed a test that
 //! does not fit the program gives no verdict; the native run decides alone then.
 
+use super::classify::Fix;
 use crate::cli::{CompileArgs, LibcArg};
 use crate::compile::compile_program;
 use crate::run_info::RunInfo;
@@ -17,7 +18,7 @@ use penumbra_engine::concrete::{Outcome, Program};
 use penumbra_engine::output::ktest::KTest;
 use penumbra_engine::output::replay::{objects_fit, replay_config, replay_inputs};
 use penumbra_ir::{Module, Version};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Interpreted instructions per second of replay timeout: well below what the interpreter
@@ -57,16 +58,16 @@ impl InterpOutcome {
 }
 
 /// The modules the interpreter runs: the program's (old and new; `None` where the caller
-/// has it: `shadow --replay` explored it) and, with `--fixed-version`, the fixed version's.
+/// has it: `shadow --replay` explored it) and, with `--fixed-version`, the fixes'.
 pub struct Modules {
     pub program: Option<Module>,
-    pub fixed: Option<Module>,
+    pub fixes: Vec<Fix<Module>>,
 }
 
 impl Modules {
-    /// Compiles the program of `info` (if `program`) and the fixed version `fixed`, with the
+    /// Compiles the program of `info` (if `program`) and the versions of `fixes`, with the
     /// run's flags and C library.
-    pub fn compile(info: &RunInfo, program: bool, fixed: Option<&Path>) -> Result<Modules> {
+    pub fn compile(info: &RunInfo, program: bool, fixes: &[Fix<PathBuf>]) -> Result<Modules> {
         let args = CompileArgs {
             include: info.include_dirs.clone(),
             define: info.defines.clone(),
@@ -74,28 +75,35 @@ impl Modules {
             libc: if info.libc.as_deref() == Some("musl") { LibcArg::Musl } else { LibcArg::Models },
         };
         let program = program.then(|| compile_program(&info.sources(), &args)).transpose()?;
-        let fixed = fixed.map(|f| compile_program(&info.sources_with_first(f), &args)).transpose()?;
-        Ok(Modules { program, fixed })
+        let compile = |file: &PathBuf| compile_program(&info.sources_with_first(file), &args);
+        let fixes = fixes
+            .iter()
+            .map(|f| Ok(Fix { fixed: compile(&f.fixed)?, parent: f.parent.as_ref().map(compile).transpose()? }))
+            .collect::<Result<_>>()?;
+        Ok(Modules { program, fixes })
     }
 }
 
 /// The modules loaded for running, with the step budget of one run.
 pub struct Interpreter<'m> {
     pub program: Program<'m>,
-    pub fixed: Option<Program<'m>>,
+    pub fixes: Vec<Fix<Program<'m>>>,
     max_steps: u64,
 }
 
 impl<'m> Interpreter<'m> {
-    /// Loads `program` and `fixed`; a run may take [`STEPS_PER_SECOND`] steps per second of
+    /// Loads `program` and the fixes'; a run may take [`STEPS_PER_SECOND`] steps per second of
     /// `timeout`.
-    pub fn load(program: &'m Module, fixed: Option<&'m Module>, timeout: Duration) -> Result<Interpreter<'m>> {
+    pub fn load(program: &'m Module, fixes: &'m [Fix<Module>], timeout: Duration) -> Result<Interpreter<'m>> {
         let load = |m: &'m Module| {
             Program::new(m).map_err(|e| anyhow::anyhow!("the interpreter cannot load {}: {e}", m.source_file))
         };
         Ok(Interpreter {
             program: load(program)?,
-            fixed: fixed.map(load).transpose()?,
+            fixes: fixes
+                .iter()
+                .map(|f| Ok(Fix { fixed: load(&f.fixed)?, parent: f.parent.as_ref().map(load).transpose()? }))
+                .collect::<Result<_>>()?,
             max_steps: (timeout.as_secs_f64() * STEPS_PER_SECOND as f64).ceil() as u64,
         })
     }

@@ -2,7 +2,7 @@
 //! run on the old and the new version, natively (with AddressSanitizer and UBSan where the
 //! build has them) and under the concrete interpreter, and classified (`unconfirmed`,
 //! `regression`, `output-diff`, `both-error`, `fix`, `silent`; `expected` with
-//! `--fixed-version`).
+//! `--fixed-version`, by Shadow's rule with `--fix-parent-version`: [`classify`]).
 //!
 //! - [`builds`]: the native builds, whether each has AddressSanitizer, the interpreter's
 //!   modules;
@@ -39,6 +39,7 @@ use crate::run_info::RunInfo;
 use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 pub use builds::Builds;
+use classify::Fix;
 use interpreter::Interpreter;
 use native::{RunInput, RunOutcome};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
@@ -54,7 +55,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use verdict::{class_of, confirms, decide, shared_ub, Claims, Witnesses};
+use verdict::{class_of, confirms, decide, shared_ub, Claims, Decided, Witnesses};
 
 /// The report's file name in the output directory.
 pub const REPORT: &str = "report.json";
@@ -64,41 +65,41 @@ pub const REPORT: &str = "report.json";
 pub struct Options {
     /// Per run of one build on one test.
     pub timeout: Duration,
-    /// A later fixed version that decides output differences.
-    pub fixed_version: Option<PathBuf>,
+    /// The fixes (fixed versions, each with its parent where given) that decide output
+    /// differences.
+    pub fixes: Vec<Fix<PathBuf>>,
     /// Parallel runs (0: one per core).
     pub jobs: usize,
     /// Prebuilt executables to run instead of building the program.
     pub native: Option<Prebuilt>,
 }
 
-/// Native executables built outside penumbra (`--native-old`, `--native-new`, `--native-fixed`).
+/// Native executables built outside penumbra (`--native-old`, `--native-new`, `--native-fixed`,
+/// `--native-fix-parent`).
 #[derive(Clone, Debug)]
 pub struct Prebuilt {
     pub old: PathBuf,
     pub new: PathBuf,
-    pub fixed: Option<PathBuf>,
+    pub fixes: Vec<Fix<PathBuf>>,
 }
 
 impl Prebuilt {
     /// The flags' executables, each checked to exist (`None` without `--native-old`).
     pub fn from_args(args: &NativeArgs) -> Result<Option<Prebuilt>> {
         let (Some(old), Some(new)) = (&args.native_old, &args.native_new) else { return Ok(None) };
-        let flags =
-            [("--native-old", Some(old)), ("--native-new", Some(new)), ("--native-fixed", args.native_fixed.as_ref())];
-        for (flag, exe) in flags {
-            if let Some(exe) = exe {
-                if !exe.is_file() {
-                    bail!("{flag} {}: no such file", exe.display());
-                }
+        let flags = [("--native-old", std::slice::from_ref(old)), ("--native-new", std::slice::from_ref(new))]
+            .into_iter()
+            .chain([("--native-fixed", &args.native_fixed[..]), ("--native-fix-parent", &args.native_fix_parent[..])]);
+        for (flag, exes) in flags {
+            if let Some(exe) = exes.iter().find(|exe| !exe.is_file()) {
+                bail!("{flag} {}: no such file", exe.display());
             }
         }
         let absolute = |p: &PathBuf| std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()));
-        Ok(Some(Prebuilt {
-            old: absolute(old)?,
-            new: absolute(new)?,
-            fixed: args.native_fixed.as_ref().map(absolute).transpose()?,
-        }))
+        let all = |exes: &[PathBuf]| exes.iter().map(absolute).collect::<Result<Vec<_>>>();
+        let fixes = Fix::pair(all(&args.native_fixed)?, all(&args.native_fix_parent)?)
+            .map_err(|e| anyhow::anyhow!("--native-fixed and --native-fix-parent: {e}"))?;
+        Ok(Some(Prebuilt { old: absolute(old)?, new: absolute(new)?, fixes }))
     }
 }
 
@@ -109,7 +110,8 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     crate::interrupt::install();
-    let options = options(args.timeout, args.fixed_version.clone(), &args.native, args.jobs)?;
+    let fixes = (args.fixed_version.clone(), args.fix_parent_version.clone());
+    let options = options(args.timeout, fixes, &args.native, args.jobs)?;
     let report = replay_dir(dir, &options)?;
     if args.json {
         writeln!(out, "{}", serde_json::Value::Array(report.tests_json()))?;
@@ -119,24 +121,27 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Checks the command-line values.
+/// Checks the command-line values (`fixes`: the files of `--fixed-version` and of
+/// `--fix-parent-version`).
 pub fn options(
     timeout: f64,
-    fixed_version: Option<PathBuf>,
+    fixes: (Vec<PathBuf>, Vec<PathBuf>),
     native: &NativeArgs,
     jobs: Option<usize>,
 ) -> Result<Options> {
     let timeout = seconds("the replay timeout", timeout, false)?;
-    if let Some(f) = &fixed_version {
-        if !f.is_file() {
-            bail!("--fixed-version {}: no such file", f.display());
+    for (flag, files) in [("--fixed-version", &fixes.0), ("--fix-parent-version", &fixes.1)] {
+        if let Some(f) = files.iter().find(|f| !f.is_file()) {
+            bail!("{flag} {}: no such file", f.display());
         }
     }
+    let fixes =
+        Fix::pair(fixes.0, fixes.1).map_err(|e| anyhow::anyhow!("--fixed-version and --fix-parent-version: {e}"))?;
     if jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
     let native = Prebuilt::from_args(native)?;
-    Ok(Options { timeout, fixed_version, jobs: jobs.unwrap_or(0), native })
+    Ok(Options { timeout, fixes, jobs: jobs.unwrap_or(0), native })
 }
 
 /// Replays every test of `dir`, writes `dir/report.json` and returns the report.
@@ -176,7 +181,7 @@ fn replay_tests(
         n => n,
     }
     .min(tests.len().max(1));
-    let loaded = builds.interpreted(program).map(|(program, fixed)| Interpreter::load(program, fixed, options.timeout));
+    let loaded = builds.interpreted(program).map(|(program, fixes)| Interpreter::load(program, fixes, options.timeout));
     let interpreter = match loaded {
         Some(Ok(interpreter)) => Some(interpreter),
         Some(Err(e)) => {
@@ -221,7 +226,10 @@ fn replay_tests(
     let tests = results.into_iter().flatten().collect::<Result<Vec<_>>>()?;
     let report = Report {
         source: info.source,
-        fixed_version: options.fixed_version.clone().or_else(|| options.native.as_ref().and_then(|n| n.fixed.clone())),
+        fixes: match &options.native {
+            Some(native) => native.fixes.clone(),
+            None => options.fixes.clone(),
+        },
         tests,
         wall: start.elapsed(),
         timeout: options.timeout,
@@ -367,8 +375,8 @@ fn load_tests(dir: &Path, info: &RunInfo) -> Result<Vec<SidecarTest>> {
     Ok(tests)
 }
 
-/// Runs one test on old and new (and fixed, when it decides something), natively and under
-/// the interpreter, and decides its class.
+/// Runs one test on old and new (and the fixes, when they decide something), natively and
+/// under the interpreter, and decides its class.
 fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result<ReplayedTest> {
     let Replayer { dir, builds, interpreter, timeout, command } = *context;
     let read;
@@ -416,12 +424,11 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         files: Some(native::TestFiles { dir: &files_dir, files: &files }),
         env: &inputs.env,
     };
-    let interpret = |fixed: bool, version: Version| {
+    let interpret = |program: Option<&penumbra_engine::concrete::Program>, version: Version| {
         let interpreter = interpreter?;
-        let program = if fixed { interpreter.fixed.as_ref()? } else { &interpreter.program };
-        Some(interpreter.run(program, ktest, version))
+        Some(interpreter.run(program.unwrap_or(&interpreter.program), ktest, version))
     };
-    let (interpreted_old, interpreted_new) = (interpret(false, Version::Old), interpret(false, Version::New));
+    let (interpreted_old, interpreted_new) = (interpret(None, Version::Old), interpret(None, Version::New));
     let (native_old, native_new) = (native::run(&builds.old.exe, &input)?, native::run(&builds.new.exe, &input)?);
     let shared = shared_ub(&native_old.ub, &native_new.ub);
     let claims = Claims::of(&test.record, command);
@@ -429,24 +436,36 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     let new = decide("new", &witnesses(&native_new, &builds.new, &interpreted_new, claims.new.as_ref()), &shared);
     let output_differs = matches!((&old.outcome, &new.outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))
         && old.outcome != new.outcome;
-    let mut interpreted_fixed = None;
-    let fixed = match &builds.fixed {
-        Some(build) if output_differs => {
-            let native_fixed = native::run(&build.exe, &input)?;
-            interpreted_fixed = interpret(true, Version::New);
-            Some(decide("fixed", &witnesses(&native_fixed, build, &interpreted_fixed, None), &shared))
-        }
-        _ => None,
-    };
-    let class = class_of(&old, &new, fixed.as_ref());
+    // The fixes run only where they decide: an output difference.
+    let mut interpreted_fixes = Vec::new();
+    let mut fixes = Vec::new();
+    for (i, fix) in builds.fixes.iter().enumerate().filter(|_| output_differs) {
+        let interpreted = interpreter.and_then(|t| t.fixes.get(i));
+        let mut version = |build: &builds::NativeBuild, program, name: String| -> Result<Decided> {
+            let native_run = native::run(&build.exe, &input)?;
+            let interpreted = interpret(program, Version::New);
+            let decided = decide(&name, &witnesses(&native_run, build, &interpreted, None), &shared);
+            interpreted_fixes.extend(interpreted.map(|run| (name, run)));
+            Ok(decided)
+        };
+        let (fixed_name, parent_name) = Fix::<()>::names(i);
+        let fixed = version(&fix.fixed, interpreted.map(|f| &f.fixed), fixed_name)?;
+        let parent = match &fix.parent {
+            Some(build) => Some(version(build, interpreted.and_then(|f| f.parent.as_ref()), parent_name)?),
+            None => None,
+        };
+        fixes.push(Fix { fixed, parent });
+    }
+    let class = class_of(&old, &new, &fixes);
     // A shared report the interpreter confirms as an error of a version is that error.
     let shared_ub = shared
         .into_iter()
         .filter(|r| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r))
         .collect();
-    let interpreted = [("old", interpreted_old), ("new", interpreted_new), ("fixed", interpreted_fixed)]
+    let interpreted = [("old".to_string(), interpreted_old), ("new".to_string(), interpreted_new)]
         .into_iter()
         .filter_map(|(version, run)| Some((version, run?)))
+        .chain(interpreted_fixes)
         .collect();
     Ok(ReplayedTest {
         name: test.name.clone(),
@@ -455,7 +474,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         class,
         old,
         new,
-        fixed,
+        fixes,
         interpreted,
         shared_ub,
     })

@@ -66,23 +66,30 @@ const UBSAN_OPTIONS: &str = "abort_on_error=1:halt_on_error=0:print_stacktrace=0
 pub enum Build {
     Old,
     New,
-    /// A later version given with `--fixed-version` (built like the new version).
-    Fixed,
+    /// The fixing commit's version of fix N (from 0), given with `--fixed-version` (built like
+    /// the new version).
+    Fixed(usize),
+    /// The fixing commit's parent of fix N, given with `--fix-parent-version` (built like the
+    /// new version).
+    FixParent(usize),
 }
 
 impl Build {
-    pub fn name(self) -> &'static str {
+    /// The version's name in reports and file names (`fixed`, `fix-parent-2`, ...:
+    /// [`Fix::names`](super::classify::Fix::names)).
+    pub fn name(self) -> String {
         match self {
-            Build::Old => "old",
-            Build::New => "new",
-            Build::Fixed => "fixed",
+            Build::Old => "old".into(),
+            Build::New => "new".into(),
+            Build::Fixed(i) => super::classify::Fix::<()>::names(i).0,
+            Build::FixParent(i) => super::classify::Fix::<()>::names(i).1,
         }
     }
 
     fn define(self) -> &'static str {
         match self {
             Build::Old => "-DPENUMBRA_VERSION_OLD",
-            Build::New | Build::Fixed => "-DPENUMBRA_VERSION_NEW",
+            Build::New | Build::Fixed(_) | Build::FixParent(_) => "-DPENUMBRA_VERSION_NEW",
         }
     }
 }

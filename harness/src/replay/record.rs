@@ -7,7 +7,7 @@
 //! that whatever the line holds, the decimal values of floating-point inputs too, goes into
 //! the report unchanged) and read back as [`ReplayedRecord`].
 
-use super::classify::Class;
+use super::classify::{Class, Judgement};
 use super::native::RunOutcome;
 use crate::digest::sha256_hex;
 use penumbra_engine::output::testgen::TestRecord;
@@ -71,9 +71,10 @@ pub struct Verdict {
     pub class: Class,
     pub old_outcome: OutcomeRecord,
     pub new_outcome: OutcomeRecord,
-    /// The fixed version's, when it decided an output difference (`--fixed-version`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fixed_outcome: Option<OutcomeRecord>,
+    /// Each fix's runs and judgement, in the order of `--fixed-version`, when the fixes decided
+    /// an output difference (Shadow's rule: `expected` if any judgement explains it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<FixRecord>,
     pub decided_by: DecidedBy,
     /// The interpreter's runs, by version (absent without an interpreter).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -83,6 +84,25 @@ pub struct Verdict {
     /// For `unconfirmed`: the witnesses and what each said, version by version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disagreement: Option<String>,
+}
+
+/// How one fix ran an output difference, and what it says of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FixRecord {
+    /// The fixing commit's version (`--fixed-version`).
+    pub fixed_outcome: OutcomeRecord,
+    /// The fixing commit's parent's (`--fix-parent-version`), when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_parent_outcome: Option<OutcomeRecord>,
+    pub judgement: Judgement,
+}
+
+/// The files of one fix in `report.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FixVersions {
+    pub fixed: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_parent: Option<String>,
 }
 
 /// A replayed test: its record and the verdict.
@@ -110,10 +130,14 @@ pub struct BuildRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ReplayReport<T = ReplayedRecord> {
     pub source: String,
-    pub fixed_version: Option<String>,
+    /// The fixes that decide output differences (`--fixed-version`, `--fix-parent-version`,
+    /// or their `--native-*` executables), in order.
+    #[serde(default)]
+    pub fixes: Vec<FixVersions>,
     /// Per run of one build on one test.
     pub timeout_s: f64,
-    /// By version: `old`, `new` and, with a fixed version, `fixed`.
+    /// By version: `old`, `new` and, with fixes, `fixed` and `fix-parent` (`fixed-2`, ... for
+    /// more fixes).
     pub builds: BTreeMap<String, BuildRecord>,
     /// Tests per class, every class named.
     pub classes: BTreeMap<Class, u64>,

@@ -5,10 +5,10 @@
 //! and the test array of `penumbra replay --json` / `penumbra shadow --replay --json`).
 
 use super::builds::BuildLine;
-use super::classify::Class;
+use super::classify::{judge, Class, Fix};
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
-use super::record::{DecidedBy, Decider, OutcomeRecord, ReplayReport, SharedUb, Verdict};
+use super::record::{DecidedBy, Decider, FixRecord, FixVersions, OutcomeRecord, ReplayReport, SharedUb, Verdict};
 use super::verdict::Decided;
 use crate::digest::sha256_hex;
 use crate::inputs::show_input;
@@ -33,37 +33,53 @@ pub struct ReplayedTest {
     pub class: Class,
     pub old: Decided,
     pub new: Decided,
-    /// The fixed version's, when it decided an output difference.
-    pub fixed: Option<Decided>,
+    /// The fixes' versions, when they decided an output difference.
+    pub fixes: Vec<Fix<Decided>>,
     /// The interpreter's runs, by version.
-    pub interpreted: Vec<(&'static str, InterpOutcome)>,
+    pub interpreted: Vec<(String, InterpOutcome)>,
     /// UBSan's reports both versions made that are no error of either.
     pub shared_ub: Vec<UbReport>,
 }
 
 impl ReplayedTest {
     /// The versions decided, by name.
-    fn decided(&self) -> impl Iterator<Item = (&'static str, &Decided)> {
-        [("old", Some(&self.old)), ("new", Some(&self.new)), ("fixed", self.fixed.as_ref())]
-            .into_iter()
-            .filter_map(|(name, d)| Some((name, d?)))
+    fn decided(&self) -> Vec<(String, &Decided)> {
+        let mut versions = vec![("old".to_string(), &self.old), ("new".to_string(), &self.new)];
+        for (i, fix) in self.fixes.iter().enumerate() {
+            let (fixed, parent) = Fix::<()>::names(i);
+            versions.push((fixed, &fix.fixed));
+            versions.extend(fix.parent.as_ref().map(|p| (parent, p)));
+        }
+        versions
+    }
+
+    /// Each fix's runs and what it says of the output difference (Shadow's rule).
+    fn fix_records(&self) -> Vec<FixRecord> {
+        self.fixes
+            .iter()
+            .map(|f| FixRecord {
+                fixed_outcome: OutcomeRecord::of(&f.fixed.outcome),
+                fix_parent_outcome: f.parent.as_ref().map(|p| OutcomeRecord::of(&p.outcome)),
+                judgement: judge(&self.new.outcome, f.as_ref().map(|d| &d.outcome)),
+            })
+            .collect()
     }
 
     /// What replay adds to the test's record: `class`, `old_outcome` and `new_outcome` (and
-    /// `fixed_outcome`); `decided_by` (`native` or `interpreter`, or per version where they
+    /// `fixes`: each fix's outcomes and judgement); `decided_by` (`native` or `interpreter`, or per version where they
     /// differ), `interpreter` (its outcome per version), `shared_ub` (when there is any) and,
     /// for `unconfirmed`, `disagreement`.
     pub fn verdict(&self) -> Verdict {
-        let by: Vec<(&str, Decider)> = self.decided().map(|(name, d)| (name, d.by)).collect();
+        let by: Vec<(String, Decider)> = self.decided().into_iter().map(|(name, d)| (name, d.by)).collect();
         let decided_by = match by.iter().all(|(_, d)| *d == by[0].1) {
             true => DecidedBy::All(by[0].1),
-            false => DecidedBy::PerVersion(by.iter().map(|(name, d)| (name.to_string(), *d)).collect()),
+            false => DecidedBy::PerVersion(by.into_iter().collect()),
         };
         Verdict {
             class: self.class,
             old_outcome: OutcomeRecord::of(&self.old.outcome),
             new_outcome: OutcomeRecord::of(&self.new.outcome),
-            fixed_outcome: self.fixed.as_ref().map(|f| OutcomeRecord::of(&f.outcome)),
+            fixes: self.fix_records(),
             decided_by,
             interpreter: self
                 .interpreted
@@ -91,7 +107,8 @@ impl ReplayedTest {
 
     /// Where the witnesses of the test's versions disagree, version by version.
     pub fn disagreement(&self) -> Option<String> {
-        let said: Vec<&str> = self.decided().filter_map(|(_, d)| d.disagreement.as_deref()).collect();
+        let decided = self.decided();
+        let said: Vec<&str> = decided.iter().filter_map(|(_, d)| d.disagreement.as_deref()).collect();
         (!said.is_empty()).then(|| said.join("; "))
     }
 }
@@ -108,7 +125,8 @@ fn interpreted_record(run: &InterpOutcome) -> OutcomeRecord {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub source: PathBuf,
-    pub fixed_version: Option<PathBuf>,
+    /// The fixes' files (sources, bitcode or prebuilt executables).
+    pub fixes: Vec<Fix<PathBuf>>,
     pub tests: Vec<ReplayedTest>,
     pub wall: Duration,
     pub timeout: Duration,
@@ -132,7 +150,14 @@ impl Report {
     pub fn to_json(&self) -> Value {
         let report = ReplayReport {
             source: self.source.display().to_string(),
-            fixed_version: self.fixed_version.as_ref().map(|f| f.display().to_string()),
+            fixes: self
+                .fixes
+                .iter()
+                .map(|f| FixVersions {
+                    fixed: f.fixed.display().to_string(),
+                    fix_parent: f.parent.as_ref().map(|p| p.display().to_string()),
+                })
+                .collect(),
             timeout_s: self.timeout.as_secs_f64(),
             builds: self.builds.iter().map(|b| (b.version.to_string(), b.record())).collect(),
             classes: Class::ALL.iter().map(|&c| (c, self.count(c) as u64)).collect(),
@@ -157,8 +182,8 @@ impl Report {
         let mut lines: Vec<(Vec<&str>, String)> = Vec::new();
         for build in &self.builds {
             match lines.iter_mut().find(|(_, text)| *text == build.human()) {
-                Some((versions, _)) => versions.push(build.version),
-                None => lines.push((vec![build.version], build.human())),
+                Some((versions, _)) => versions.push(&build.version),
+                None => lines.push((vec![&build.version], build.human())),
             }
         }
         for (versions, text) in lines {
@@ -182,7 +207,7 @@ impl Report {
             if tests.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "{}:", class.heading(self.fixed_version.is_some()));
+            let _ = writeln!(out, "{}:", class.heading(!self.fixes.is_empty()));
             if tests.len() > LIST_LIMIT {
                 let _ = writeln!(out, "  (the first {LIST_LIMIT} of {}; all in report.json)", tests.len());
             }
@@ -190,6 +215,9 @@ impl Report {
                 let _ = writeln!(out, "  {}  {}", t.name, self.describe(t));
                 for (name, decided) in t.decided() {
                     let _ = writeln!(out, "    {name:>5}: {}", show_decided(decided));
+                }
+                for (i, record) in t.fix_records().iter().enumerate() {
+                    let _ = writeln!(out, "    fix {}: {}", i + 1, record.judgement.meaning());
                 }
                 for r in &t.shared_ub {
                     let _ = writeln!(out, "    shared UB: {}: {}", r.brief_place(), r.text);

@@ -16,7 +16,7 @@
 //!   record speaks of ([`Claims`]); the interpreter against a native run that errs, or against
 //!   a native run with AddressSanitizer that does not.
 
-use super::classify::{classify, Class};
+use super::classify::{classify, Class, Fix};
 use super::interpreter::InterpOutcome;
 use super::native::{NativeRun, RunOutcome, UbReport};
 pub use super::record::Decider;
@@ -176,13 +176,15 @@ pub fn brief_interpreted(run: &InterpOutcome) -> String {
 
 /// The class of a test from its decided versions: `unconfirmed` where a version's witnesses
 /// disagree (unless a version could not be fed the test at all), else from the outcomes.
-pub fn class_of(old: &Decided, new: &Decided, fixed: Option<&Decided>) -> Class {
-    let versions = [Some(old), Some(new), fixed];
-    let failed = versions.iter().flatten().any(|d| matches!(d.outcome, RunOutcome::ReplayFailed(_)));
-    if !failed && versions.iter().flatten().any(|d| d.disagreement.is_some()) {
+pub fn class_of(old: &Decided, new: &Decided, fixes: &[Fix<Decided>]) -> Class {
+    let fix_versions = fixes.iter().flat_map(|f| std::iter::once(&f.fixed).chain(f.parent.as_ref()));
+    let versions: Vec<&Decided> = [old, new].into_iter().chain(fix_versions).collect();
+    let failed = versions.iter().any(|d| matches!(d.outcome, RunOutcome::ReplayFailed(_)));
+    if !failed && versions.iter().any(|d| d.disagreement.is_some()) {
         return Class::Unconfirmed;
     }
-    classify(&old.outcome, &new.outcome, fixed.map(|f| &f.outcome))
+    let fixes: Vec<Fix<&RunOutcome>> = fixes.iter().map(|f| f.as_ref().map(|d| &d.outcome)).collect();
+    classify(&old.outcome, &new.outcome, &fixes)
 }
 
 #[cfg(test)]
@@ -324,11 +326,14 @@ mod tests {
     fn disagreement_comes_before_the_outcomes_but_not_before_a_test_that_cannot_be_fed() {
         let agree = Decided { outcome: exit(0), by: Decider::Native, disagreement: None };
         let differ = Decided { outcome: exit(0), by: Decider::Native, disagreement: Some("new: ...".into()) };
-        assert_eq!(class_of(&agree, &differ, None), Class::Unconfirmed);
-        assert_eq!(class_of(&agree, &agree, None), Class::Silent);
+        assert_eq!(class_of(&agree, &differ, &[]), Class::Unconfirmed);
+        assert_eq!(class_of(&agree, &agree, &[]), Class::Silent);
         let failed =
             Decided { outcome: RunOutcome::ReplayFailed("no object".into()), by: Decider::Native, disagreement: None };
-        assert_eq!(class_of(&failed, &differ, None), Class::ReplayFailed);
+        assert_eq!(class_of(&failed, &differ, &[]), Class::ReplayFailed);
+        // A fix's parent whose witnesses disagree makes the test unconfirmed too.
+        let parent_differs = Fix { fixed: agree.clone(), parent: Some(differ.clone()) };
+        assert_eq!(class_of(&agree, &agree, &[parent_differs]), Class::Unconfirmed);
     }
 
     #[test]
