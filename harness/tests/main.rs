@@ -7,6 +7,7 @@ mod support;
 mod batch;
 mod batch_projects;
 mod batch_resume;
+mod commit_pair;
 mod exec_corpus;
 mod exec_errors;
 mod float_symbolic;

@@ -1,0 +1,190 @@
+//! The commit-pair pipeline end to end, offline (issue 37): a small git repository made here
+//! (base, the commit that introduces a heap overflow and two intended output changes, a commit
+//! unrelated to the overflow that changes one of them again, the fix), run through `scripts/commit-pair.py` (old = introducing^, new =
+//! introducing, `penumbra unify --git`, shadow execution, replay on old, new, the fix's parent
+//! and the fix) and through `penumbra batch` with the script as the preparation; and the reader
+//! of CoREBench's `regressions.txt` (`scripts/corebench.py`) on a small sample.
+
+use crate::support::{penumbra_bin, repo_root, run_command, Output};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// The program before the regression: prints its first argument, at most seven bytes of it.
+const BASE: &str = r#"/* prog: prints its first argument, at most seven characters of it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return 2;
+  const char *word = argv[1];
+  size_t n = strlen(word);
+  size_t limit = 7;
+  if (n > limit)
+    n = limit;
+  char *buf = malloc(8);
+  memcpy(buf, word, n);
+  buf[n] = 0;
+  printf("%s\n", buf);
+  free(buf);
+  return 0;
+}
+"#;
+
+fn git(repo: &Path, args: &[&str]) -> String {
+    let mut cmd = Command::new("git");
+    cmd.arg("-C").arg(repo).args(args);
+    // No global or system configuration: the test sees the same git everywhere.
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null");
+    cmd.env("GIT_AUTHOR_DATE", "2013-01-01T00:00:00Z").env("GIT_COMMITTER_DATE", "2013-01-01T00:00:00Z");
+    let out = run_command(cmd);
+    out.assert_status(0);
+    out.stdout_str().trim().to_string()
+}
+
+fn commit(repo: &Path, file: &str, text: &str, message: &str) -> String {
+    std::fs::write(repo.join(file), text).unwrap();
+    git(repo, &["add", file]);
+    git(repo, &["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", message]);
+    git(repo, &["rev-parse", "HEAD"])
+}
+
+/// The repository's four commits: (introducing, fixing).
+fn history(repo: &Path) -> (String, String) {
+    std::fs::create_dir_all(repo).unwrap();
+    git(repo, &["init", "-q"]);
+    commit(repo, "prog.c", BASE, "base");
+    // "An 'x' word may fill the buffer": eight bytes and the terminator in eight (a heap
+    // overflow for an 'x' word of eight or more bytes); a 'q' word's 'q' is upper-cased and
+    // 'b' words are bracketed (the changes the commit meant).
+    let introducing_text = BASE
+        .replace("  size_t limit = 7;\n", "  /* An 'x' word may fill the buffer. */\n  size_t limit = word[0] == 'x' ? 8 : 7;\n")
+        .replace("  printf(\"%s\\n\", buf);\n", "  if (buf[0] == 'q')\n    buf[0] = 'Q';\n  if (buf[0] == 'b')\n    printf(\"[%s]\\n\", buf);\n  else\n    printf(\"%s\\n\", buf);\n");
+    assert_ne!(introducing_text, BASE);
+    let introducing = commit(repo, "prog.c", &introducing_text, "introducing: x words fill the buffer, b words bracketed");
+    // Unrelated to the overflow: a 'q' word starts with 'K' instead; the fix keeps that.
+    let later_text = introducing_text.replace("buf[0] = 'Q';", "buf[0] = 'K';");
+    assert_ne!(later_text, introducing_text);
+    commit(repo, "prog.c", &later_text, "q words start with K");
+    commit(repo, "README", "prog prints a word\n", "unrelated");
+    let fixed_text = later_text
+        .replace("  /* An 'x' word may fill the buffer. */\n  size_t limit = word[0] == 'x' ? 8 : 7;\n", "  size_t limit = 7;\n");
+    assert_ne!(fixed_text, later_text);
+    let fixing = commit(repo, "prog.c", &fixed_text, "fixing: the overflow");
+    (introducing, fixing)
+}
+
+fn script(args: &[&str]) -> Output {
+    let mut cmd = Command::new("python3");
+    cmd.arg(repo_root().join("scripts/commit-pair.py")).args(args).env("PENUMBRA", penumbra_bin());
+    run_command(cmd)
+}
+
+fn pair_toml(introducing: &str, fixing: &str) -> String {
+    format!(
+        "kind = \"file\"\nrepo = \"../repo\"\nintroducing = \"{}\"\nfixing = [\"{}\"]\nprogram = \"prog.c\"\ncomplete_flags = [\"--sym-arg\", \"8\"]\n",
+        &introducing[..10],
+        &fixing[..10]
+    )
+}
+
+/// The tests' first argument as bytes up to its NUL, and class and judgements, sorted.
+fn classified(tests: &[Value]) -> Vec<(Vec<u8>, String, Vec<String>)> {
+    let mut out: Vec<(Vec<u8>, String, Vec<String>)> = tests
+        .iter()
+        .map(|t| {
+            let hex = t["inputs"]["arg00"].as_str().expect("arg00");
+            let bytes: Vec<u8> = (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
+            let word = bytes.split(|&b| b == 0).next().unwrap().to_vec();
+            let judgements = t["judgements"].as_array().unwrap().iter().map(|j| j.as_str().unwrap().to_string()).collect();
+            (word, t["class"].as_str().unwrap().to_string(), judgements)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_commit_pair_from_git_is_shadowed_and_classified_by_shadows_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let (introducing, fixing) = history(&dir.path().join("repo"));
+    let project = dir.path().join("pair");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("pair.toml"), pair_toml(&introducing, &fixing)).unwrap();
+    let out = dir.path().join("out");
+    let run = script(&["run", project.to_str().unwrap(), out.to_str().unwrap(), "--max-time", "60"]);
+    run.assert_status(0);
+
+    // The resolved commits: old is the introducing commit's parent; the fix is judged with its
+    // parent (the unrelated commit).
+    let pair: Value = serde_json::from_slice(&std::fs::read(out.join("pair.json")).unwrap()).unwrap();
+    let parent = |rev: &str| git(&dir.path().join("repo"), &["rev-parse", &format!("{rev}^")]);
+    assert_eq!(pair["old"], parent(&introducing).as_str());
+    assert_eq!(pair["new"], introducing.as_str());
+    assert_eq!(pair["fixes"], serde_json::json!([{"fixed": fixing, "fix_parent": parent(&fixing)}]));
+    // unify --git annotated both hunks.
+    let unified = std::fs::read_to_string(out.join("unified/prog.c")).unwrap();
+    assert!(unified.contains("change(7, word[0] == 'x' ? 8 : 7)"), "{unified}");
+
+    let summary: Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let complete = &summary["complete"];
+    assert_eq!(complete["classes"], serde_json::json!({"regression": 1, "expected": 16}), "{complete}");
+    let tests = classified(complete["tests"].as_array().unwrap());
+    // The overflow: an 'x' word of eight bytes (the symbolic argument's other bytes are the
+    // solver's choice, never NUL); an error in new only, whatever the fix does.
+    let regressions: Vec<_> = tests.iter().filter(|(_, class, _)| class == "regression").collect();
+    assert_eq!(regressions.len(), 1);
+    let (word, _, judgements) = regressions[0];
+    assert_eq!((word.len(), word[0]), (8, b'x'), "{word:?}");
+    assert!(judgements.is_empty(), "an error in new is decided before the fixes run: {judgements:?}");
+    // The intended changes: every 'b' word of one to eight bytes, bracketed by new and by the
+    // fix; every 'q' word, 'K...' in the fix and its parent alike (the fix did not touch it:
+    // Shadow's rule with the fix's parent; the fix alone would make these regressions).
+    let expected: Vec<(usize, u8, &[String])> = tests
+        .iter()
+        .filter(|(_, class, _)| class == "expected")
+        .map(|(word, _, judgements)| (word.len(), word[0], &judgements[..]))
+        .collect();
+    let (like_new, like_parent) = (["fix-like-new".to_string()], ["parent-like-fix".to_string()]);
+    let b_words = (1..=8).map(|n| (n, b'b', &like_new[..]));
+    let q_words = (1..=8).map(|n| (n, b'q', &like_parent[..]));
+    assert_eq!(expected, b_words.chain(q_words).collect::<Vec<_>>());
+
+    // The same pair under `penumbra batch`, the script as the project's preparation.
+    let manifest = dir.path().join("pairs.toml");
+    let prepare = repo_root().join("scripts/commit-pair.py");
+    std::fs::write(
+        &manifest,
+        format!(
+            "name = \"pairs\"\n[[subject]]\nname = \"prog\"\nproject = \"pair\"\nprepare = [\"python3\", \"{}\", \"prepare\"]\nmode = \"complete\"\nreplay = true\nmax_time = 60\n",
+            prepare.display()
+        ),
+    )
+    .unwrap();
+    let batch_out = dir.path().join("batch");
+    let mut cmd = Command::new(penumbra_bin());
+    cmd.args(["batch", manifest.to_str().unwrap(), "--out", batch_out.to_str().unwrap()]);
+    cmd.env("PENUMBRA", penumbra_bin());
+    let batch = run_command(cmd);
+    batch.assert_status(0);
+    let results: Value = serde_json::from_slice(&std::fs::read(batch_out.join("results.json")).unwrap()).unwrap();
+    let row = &results["rows"][0];
+    let counts: Vec<(&str, u64)> = ["regression", "expected", "output-diff", "silent", "unconfirmed"]
+        .iter()
+        .map(|c| (*c, row[format!("class_{c}")].as_u64().unwrap()))
+        .collect();
+    assert_eq!(counts, [("regression", 1), ("expected", 16), ("output-diff", 0), ("silent", 0), ("unconfirmed", 0)]);
+    assert_eq!((row["outcome"].as_str(), row["diff_paths"].as_u64()), (Some("ok"), Some(17)), "{row}");
+}
+
+#[test]
+fn a_pair_with_a_missing_field_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("pair.toml"), "kind = \"file\"\nrepo = \".\"\nintroducing = \"HEAD\"\nfixing = [\"HEAD\"]\n")
+        .unwrap();
+    let run = script(&["prepare", dir.path().to_str().unwrap(), dir.path().join("out").to_str().unwrap()]);
+    run.assert_status(1);
+    assert!(run.stderr.ends_with("pair.toml: kind `file` needs `program`\n"), "{}", run.stderr);
+}

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""commit-pair.py: a regression of a C program's git history as a shadow subject, the way
+"Shadow of a doubt" (ICSE 2016) evaluated CoREBench: old = the introducing commit's parent,
+new = the introducing commit, annotated by `penumbra unify --git`; replayed on old, new, and for
+each fixing commit the fix and its parent (replay's Shadow rule: `--fixed-version`,
+`--fix-parent-version`).
+
+    commit-pair.py prepare PROJECT OUT     # `penumbra batch`'s preparation (prepared.json)
+    commit-pair.py run PROJECT OUT [--mode complete|seeded]... [--max-time S]
+
+PROJECT is a directory holding `pair.toml`:
+
+    kind = "file"                # "file" (one C file of the repository is the program) or
+                                 # "coreutils" (a GNU coreutils utility, trees built by
+                                 # scripts/coreutils-rev.sh; see scripts/corebench.py)
+    repo = "repo"                # a clone or bare git directory (relative to PROJECT; "$VAR"
+                                 # names an environment variable holding it)
+    introducing = "5609c0d"      # the commit that introduced the regression (new)
+    old = "5609c0d^"             # optional: the old version (default: introducing^)
+    new = "..."                  # optional: the new version when the introducing commit does
+                                 # not build (CoREBench's `+` lines; default: introducing)
+    fixing = ["ddf49c3"]         # the fixing commit(s); each is replayed with its parent
+    program = "prog.c"           # kind "file": the program's file in the repository
+    utility = "cut"              # kind "coreutils": the utility (src/UTILITY.c is unified)
+    flags = []                   # `penumbra shadow` flags of every mode
+    complete_flags = ["--sym-arg", "8"]  # complete mode's symbolic environment
+    seeded_flags = []            # seeded mode's (kind "coreutils": sized to hold the seeds)
+    seeds = []                   # `--seed` strings for seeded mode (kind "coreutils": taken
+                                 # from the era's own test of the utility)
+
+`prepare` writes OUT/prepared.json (`penumbra batch`'s preparation: the unified program, the
+flags naming the fixes' versions, the modes' environments and the seeds; paths relative to
+OUT) and OUT/pair.json (the resolved commits and how the program was annotated). `run` prepares
+and then runs `penumbra shadow --replay --json` in each mode, writing OUT/summary.json: per
+mode the run's counts, the tests per class and every test with its inputs (hex), class and
+each fix's judgement. PENUMBRA names the binary (default target/release/penumbra).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = ("file", "coreutils")
+
+
+def log(msg):
+    print(f"commit-pair: {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    log("$ " + " ".join(str(c) for c in cmd))
+    return subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+@dataclass
+class Pair:
+    """A regression: pair.toml, checked."""
+    kind: str
+    repo: Path
+    introducing: str
+    fixing: list
+    old: str = ""
+    new: str = ""
+    program: str = ""
+    utility: str = ""
+    flags: list = field(default_factory=list)
+    complete_flags: list = field(default_factory=list)
+    seeded_flags: list = field(default_factory=list)
+    seeds: list = field(default_factory=list)
+
+    @staticmethod
+    def load(project: Path) -> "Pair":
+        path = project / "pair.toml"
+        raw = tomllib.loads(path.read_text())
+        known = set(Pair.__dataclass_fields__)
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            sys.exit(f"commit-pair: {path}: unknown fields {', '.join(unknown)}")
+        for key in ("kind", "repo", "introducing", "fixing"):
+            if key not in raw:
+                sys.exit(f"commit-pair: {path}: `{key}` is missing")
+        if raw["kind"] not in KINDS:
+            sys.exit(f"commit-pair: {path}: kind `{raw['kind']}` (known: {', '.join(KINDS)})")
+        if not raw["fixing"]:
+            sys.exit(f"commit-pair: {path}: `fixing` names no commit")
+        need = {"file": "program", "coreutils": "utility"}[raw["kind"]]
+        if not raw.get(need):
+            sys.exit(f"commit-pair: {path}: kind `{raw['kind']}` needs `{need}`")
+        repo = raw["repo"]
+        if repo.startswith("$"):
+            repo = os.environ.get(repo[1:]) or sys.exit(f"commit-pair: {path}: set {repo[1:]} (repo = \"{repo}\")")
+        pair = Pair(**{**raw, "repo": (project / repo).resolve()})
+        pair.old = pair.old or f"{pair.introducing}^"
+        pair.new = pair.new or pair.introducing
+        return pair
+
+
+def rev_parse(repo: Path, rev: str) -> str:
+    out = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def penumbra_binary() -> Path:
+    return Path(os.environ.get("PENUMBRA", ROOT / "target" / "release" / "penumbra")).resolve()
+
+
+def fix_flags(fixes):
+    """`--fixed-version F --fix-parent-version P` for each (F, P), in order."""
+    flags = []
+    for fixed, parent in fixes:
+        flags += ["--fixed-version", str(fixed), "--fix-parent-version", str(parent)]
+    return flags
+
+
+def prepare_file(pair: Pair, out: Path, old: str, new: str):
+    """Kind "file": `penumbra unify --git OLD NEW` of the whole tree; the fixes' versions of the
+    program's file straight from git."""
+    unified = out / "unified"
+    if unified.exists():
+        shutil.rmtree(unified)
+    run([penumbra_binary(), "unify", "--git", old, new, "--repo", pair.repo, "-o", unified])
+    fixes_dir = out / "fixes"
+    fixes_dir.mkdir(exist_ok=True)
+    fixes = []
+    for i, fix in enumerate(pair.fixing):
+        fixed_rev = rev_parse(pair.repo, fix)
+        parent_rev = rev_parse(pair.repo, f"{fixed_rev}^")
+        paths = []
+        for rev, name in ((fixed_rev, "fixed"), (parent_rev, "fix-parent")):
+            text = subprocess.run(["git", "-C", pair.repo, "show", f"{rev}:{pair.program}"], check=True,
+                                  capture_output=True).stdout
+            path = fixes_dir / f"{i + 1}-{name}-{Path(pair.program).name}"
+            path.write_bytes(text)
+            paths.append(path.relative_to(out))
+        fixes.append(((fixed_rev, parent_rev), tuple(paths)))
+    source = (unified / pair.program).relative_to(out)
+    return str(source), fixes, pair.seeds, {"annotation": "penumbra unify --git"}
+
+
+def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
+    """Kind "coreutils": the trees of old, new and each fix and fix's parent built on musl by
+    scripts/coreutils-rev.sh (cached by commit under WORK), the utility's source unified with
+    the new tree's include directories, seeds from the era's test (scripts/shadow-regression.py's
+    steps)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("shadow_regression", ROOT / "scripts" / "shadow-regression.py")
+    sr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sr)
+    gnulib = os.environ.get("GNULIB_GIT") or sys.exit("commit-pair: set GNULIB_GIT (a clone or bare git directory)")
+    work = Path(os.environ.get("WORK", Path.home() / ".cache" / "penumbra" / "corebench"))
+    work.mkdir(parents=True, exist_ok=True)
+    utility, source = pair.utility, f"src/{pair.utility}.c"
+    old_tree, new_tree = (sr.tree(work, pair.repo, gnulib, rev, utility) for rev in (old, new))
+    bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, source, out)
+    shutil.copy2(bitcode, out / "unified.bc")
+    fixes = []
+    for i, fix in enumerate(pair.fixing):
+        fixed_rev = rev_parse(pair.repo, fix)
+        parent_rev = rev_parse(pair.repo, f"{fixed_rev}^")
+        paths = []
+        for rev, name in ((fixed_rev, "fixed"), (parent_rev, "fix-parent")):
+            built = sr.tree(work, pair.repo, gnulib, rev, utility) / "musl" / "src" / f"{utility}.bc"
+            path = out / f"{i + 1}-{name}.bc"
+            shutil.copy2(built, path)
+            paths.append(path.relative_to(out))
+        fixes.append(((fixed_rev, parent_rev), tuple(paths)))
+    invocations_file = work / f"invocations-{new[:12]}.json"
+    run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
+         "--utility", utility, "--old", old_tree, "--new", new_tree, "--suite",
+         f"era={new_tree}:tests/misc/{utility}.pl", "--out", invocations_file], stdout=subprocess.DEVNULL)
+    seed_flags, seeds, touching = sr.seeds_of(json.loads(invocations_file.read_text()), 24)
+    pair.flags = ["--libc", "musl", *pair.flags]
+    pair.seeded_flags = pair.seeded_flags or seed_flags
+    return "unified.bc", fixes, pair.seeds or seeds, {"annotation": "penumbra unify (src file)",
+                                                        "touching_invocations": touching}
+
+
+def prepare(project: Path, out: Path) -> dict:
+    pair = Pair.load(project)
+    out.mkdir(parents=True, exist_ok=True)
+    old, new = rev_parse(pair.repo, pair.old), rev_parse(pair.repo, pair.new)
+    how = {"file": prepare_file, "coreutils": prepare_coreutils}[pair.kind]
+    source, fixes, seeds, notes = how(pair, out, old, new)
+    prepared = {
+        "source": source,
+        "flags": pair.flags + fix_flags(paths for _, paths in fixes),
+        "mode_flags": {"complete": pair.complete_flags, "seeded": pair.seeded_flags},
+        "seeds": seeds,
+    }
+    (out / "prepared.json").write_text(json.dumps(prepared, indent=1) + "\n")
+    record = {"kind": pair.kind, "old": old, "new": new, "introducing": rev_parse(pair.repo, pair.introducing),
+              "fixes": [{"fixed": f, "fix_parent": p} for (f, p), _ in fixes], **notes}
+    (out / "pair.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return prepared
+
+
+def shadow(out: Path, prepared: dict, mode: str, max_time: float) -> dict:
+    """`penumbra shadow --replay --json` of the prepared program in `mode`, in OUT."""
+    run_dir = out / f"run-{mode}"
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    seeds = [x for s in prepared["seeds"] for x in ("--seed", s)] if mode == "seeded" else []
+    cmd = [penumbra_binary(), "shadow", prepared["source"], "--mode", mode, *prepared["flags"],
+           *prepared["mode_flags"].get(mode, []), *seeds, "--max-time", str(max_time), "--replay", "--json",
+           "--output-dir", run_dir.name]
+    summary = json.loads(run(cmd, cwd=out, capture_output=True).stdout)
+    shutil.rmtree(run_dir)
+    tests = [{"name": t["name"], "class": t["class"],
+              "inputs": {name: v["hex"] for name, v in t.get("inputs", {}).items()},
+              "judgements": [f["judgement"] for f in t.get("fixes", [])]}
+             for t in summary.get("tests", [])]
+    classes = {}
+    for t in tests:
+        classes[t["class"]] = classes.get(t["class"], 0) + 1
+    return {"diff_paths": summary["diff_paths"], "errors": summary["errors"],
+            "stopped_by": summary.get("stopped_by"), "classes": classes, "tests": tests}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare", help="penumbra batch's preparation: PROJECT OUT")
+    p.add_argument("project", type=Path)
+    p.add_argument("out", type=Path)
+    r = sub.add_parser("run", help="prepare, then shadow --replay in each mode")
+    r.add_argument("project", type=Path)
+    r.add_argument("out", type=Path)
+    r.add_argument("--mode", action="append", choices=["complete", "seeded"])
+    r.add_argument("--max-time", type=float, default=600, help="seconds per mode (Shadow's: 600)")
+    a = ap.parse_args()
+    out = a.out.resolve()
+    prepared = prepare(a.project.resolve(), out)
+    if a.command == "prepare":
+        return
+    modes = a.mode or ["complete"]
+    if "seeded" in modes and not prepared["seeds"]:
+        sys.exit("commit-pair: seeded mode needs seeds (pair.toml `seeds`)")
+    summary = {mode: shadow(out, prepared, mode, a.max_time) for mode in modes}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    for mode, s in summary.items():
+        log(f"{mode}: {s['diff_paths']} diff paths, classes {s['classes']}")
+
+
+if __name__ == "__main__":
+    main()
