@@ -20,6 +20,8 @@ PROJECT is a directory holding `pair.toml`:
     new = "..."                  # optional: the new version when the introducing commit does
                                  # not build (CoREBench's `+` lines; default: introducing)
     fixing = ["ddf49c3"]         # the fixing commit(s); each is replayed with its parent
+    fix_parents = ["ddf49c3^"]   # optional: each fix's parent (default: FIXING^; CoREBench's
+                                 # `+` lines replay a later revision that builds as the fix)
     program = "prog.c"           # kind "file": the program's file in the repository
     utility = "cut"              # kind "coreutils": the utility (src/UTILITY.c is unified)
     flags = []                   # `penumbra shadow` flags of every mode
@@ -66,6 +68,7 @@ class Pair:
     repo: Path
     introducing: str
     fixing: list
+    fix_parents: list = field(default_factory=list)
     old: str = ""
     new: str = ""
     program: str = ""
@@ -96,6 +99,8 @@ class Pair:
         repo = raw["repo"]
         if repo.startswith("$"):
             repo = os.environ.get(repo[1:]) or sys.exit(f"commit-pair: {path}: set {repo[1:]} (repo = \"{repo}\")")
+        if raw.get("fix_parents") and len(raw["fix_parents"]) != len(raw["fixing"]):
+            sys.exit(f"commit-pair: {path}: `fix_parents` needs one parent for each of `fixing`")
         pair = Pair(**{**raw, "repo": (project / repo).resolve()})
         pair.old = pair.old or f"{pair.introducing}^"
         pair.new = pair.new or pair.introducing
@@ -110,6 +115,12 @@ def rev_parse(repo: Path, rev: str) -> str:
 
 def penumbra_binary() -> Path:
     return Path(os.environ.get("PENUMBRA", ROOT / "target" / "release" / "penumbra")).resolve()
+
+
+def fix_revisions(pair: Pair):
+    """Each fix's (fixed, parent) commits."""
+    parents = pair.fix_parents or [f"{fix}^" for fix in pair.fixing]
+    return [(rev_parse(pair.repo, fix), rev_parse(pair.repo, parent)) for fix, parent in zip(pair.fixing, parents)]
 
 
 def fix_flags(fixes):
@@ -130,9 +141,7 @@ def prepare_file(pair: Pair, out: Path, old: str, new: str):
     fixes_dir = out / "fixes"
     fixes_dir.mkdir(exist_ok=True)
     fixes = []
-    for i, fix in enumerate(pair.fixing):
-        fixed_rev = rev_parse(pair.repo, fix)
-        parent_rev = rev_parse(pair.repo, f"{fixed_rev}^")
+    for i, (fixed_rev, parent_rev) in enumerate(fix_revisions(pair)):
         paths = []
         for rev, name in ((fixed_rev, "fixed"), (parent_rev, "fix-parent")):
             text = subprocess.run(["git", "-C", pair.repo, "show", f"{rev}:{pair.program}"], check=True,
@@ -162,9 +171,7 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, source, out)
     shutil.copy2(bitcode, out / "unified.bc")
     fixes = []
-    for i, fix in enumerate(pair.fixing):
-        fixed_rev = rev_parse(pair.repo, fix)
-        parent_rev = rev_parse(pair.repo, f"{fixed_rev}^")
+    for i, (fixed_rev, parent_rev) in enumerate(fix_revisions(pair)):
         paths = []
         for rev, name in ((fixed_rev, "fixed"), (parent_rev, "fix-parent")):
             built = sr.tree(work, pair.repo, gnulib, rev, utility) / "musl" / "src" / f"{utility}.bc"

@@ -188,3 +188,102 @@ fn a_pair_with_a_missing_field_is_refused_by_name() {
     run.assert_status(1);
     assert!(run.stderr.ends_with("pair.toml: kind `file` needs `program`\n"), "{}", run.stderr);
 }
+
+/// A sample of CoREBench's `regressions.txt` (not the real file: CI is offline): a plain line,
+/// a commented one, a `+` line whose introducing commit does not build (the next line names the
+/// revision that does), a `+` before a fix, and blank lines.
+const SAMPLE: &str = "\
+ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af5 http://bugs.gnu.org/13627
+#ca9e212cf804775f3f460e8b42a4cdb2c74f8ee4 594292a1d89332dd006cd7fe3116cf46ebe9acf6 http://bugs.gnu.org/8374
+
++6c5f11fbfe56e4fa717953cdc3166d09fd8fd2ea 64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab http://bugs.gnu.org/12959
+3964d508e210ed4890241289986b14ed6473d39d
+7eff5901c419afb8945bd96a5ed12d196802bc79 +6fc0ccf717c09d2dc941ee9d6622e7e987653eeb http://example.org/fix-does-not-build
+aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+";
+
+fn corebench(args: &[&str]) -> Output {
+    let mut cmd = Command::new("python3");
+    cmd.arg(repo_root().join("scripts/corebench.py")).args(args);
+    run_command(cmd)
+}
+
+/// CoREBench's layout: subjects/coreutils/regressions.txt and tests/NEW8_FIXED8/regression.sh.
+fn sample_corebench(dir: &Path, regressions: &str) -> std::path::PathBuf {
+    let subjects = dir.join("subjects/coreutils");
+    for (test, utility) in [("ec48bead_be7932e8", "cut"), ("3964d508_64d4a280", "seq"), ("7eff5901_aaaaaaaa", "expr")] {
+        std::fs::create_dir_all(subjects.join("tests").join(test)).unwrap();
+        let script = format!("#! /bin/sh\nversiondir=$1\necho a:b | $versiondir/src/{utility} -d: -f2 > out\n");
+        std::fs::write(subjects.join("tests").join(test).join("regression.sh"), script).unwrap();
+    }
+    std::fs::write(subjects.join("regressions.txt"), regressions).unwrap();
+    dir.to_path_buf()
+}
+
+#[test]
+fn corebench_regressions_are_read_and_become_one_batch_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let corebench_dir = sample_corebench(&dir.path().join("corebench"), SAMPLE);
+    let list = corebench(&["list", corebench_dir.to_str().unwrap()]);
+    list.assert_status(0);
+    assert_eq!(
+        list.stdout_str(),
+        "cut-ec48bead-be7932e8 ec48bead ec48bead be7932e8 be7932e8 http://bugs.gnu.org/13627\n\
+         seq-6c5f11fb-64d4a280 6c5f11fb 3964d508 64d4a280 64d4a280 http://bugs.gnu.org/12959\n\
+         expr-7eff5901-6fc0ccf7 7eff5901 7eff5901 6fc0ccf7 aaaaaaaa http://example.org/fix-does-not-build\n"
+    );
+
+    let out = dir.path().join("out");
+    let written = corebench(&["manifest", corebench_dir.to_str().unwrap(), out.to_str().unwrap(), "--profile", "fast"]);
+    written.assert_status(0);
+    let pair = std::fs::read_to_string(out.join("pairs/seq-6c5f11fb-64d4a280/pair.toml")).unwrap();
+    assert_eq!(
+        pair,
+        "# CoREBench: http://bugs.gnu.org/12959\n\
+         kind = \"coreutils\"\n\
+         repo = \"$COREUTILS_GIT\"\n\
+         introducing = \"6c5f11fbfe56e4fa717953cdc3166d09fd8fd2ea\"\n\
+         new = \"3964d508e210ed4890241289986b14ed6473d39d\"\n\
+         fixing = [\"64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab\"]\n\
+         fix_parents = [\"64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab^\"]\n\
+         utility = \"seq\"\n\
+         complete_flags = [\"--sym-args\", \"0\", \"2\", \"4\", \"--sym-stdin\", \"8\", \"--sym-files\", \"1\", \"8\"]\n"
+    );
+    // A fix that does not build: the revision after it is the fixed version, its parent stays
+    // the fixing commit's.
+    let pair = std::fs::read_to_string(out.join("pairs/expr-7eff5901-6fc0ccf7/pair.toml")).unwrap();
+    assert!(pair.contains("fixing = [\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]\nfix_parents = [\"6fc0ccf717c09d2dc941ee9d6622e7e987653eeb^\"]\n"), "{pair}");
+    let manifest = std::fs::read_to_string(out.join("corebench.toml")).unwrap();
+    let prepare = repo_root().join("scripts/commit-pair.py");
+    let expected = format!(
+        "# CoREBench's coreutils regressions, profile `fast` (written by scripts/corebench.py).\n\
+         name = \"corebench\"\n\n\
+         [defaults]\n\
+         mode = [\"complete\", \"seeded\"]\n\
+         replay = true\n\
+         flags = [\"--max-time\", \"120\"]\n\
+         max_time = 240\n\
+         prepare = [\"python3\", \"{}\", \"prepare\"]\n\n\
+         [[subject]]\nname = \"cut-ec48bead-be7932e8\"\nproject = \"pairs/cut-ec48bead-be7932e8\"\ndescription = \"http://bugs.gnu.org/13627\"\n\n\
+         [[subject]]\nname = \"seq-6c5f11fb-64d4a280\"\nproject = \"pairs/seq-6c5f11fb-64d4a280\"\ndescription = \"http://bugs.gnu.org/12959\"\n\n\
+         [[subject]]\nname = \"expr-7eff5901-6fc0ccf7\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7\"\ndescription = \"http://example.org/fix-does-not-build\"\n",
+        prepare.display()
+    );
+    assert_eq!(manifest, expected);
+}
+
+#[test]
+fn a_malformed_regressions_file_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("+6c5f11fbfe56e4fa717953cdc3166d09fd8fd2ea 64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab http://x\n", "regressions.txt:1: `+` before the introducing commit but no line after it naming the revision that builds"),
+        ("ec48bead be7932e8\n", "regressions.txt:1: expected `INTRODUCING FIXING REPORT`, got `ec48bead be7932e8`"),
+        ("# c\nec48bead zz7932e8 http://x\n", "regressions.txt:2: `zz7932e8` is not a commit hash"),
+    ];
+    for (i, (text, message)) in cases.iter().enumerate() {
+        let corebench_dir = sample_corebench(&dir.path().join(format!("c{i}")), text);
+        let run = corebench(&["list", corebench_dir.to_str().unwrap()]);
+        run.assert_status(1);
+        assert!(run.stderr.starts_with("corebench: ") && run.stderr.trim_end().ends_with(message), "{}", run.stderr);
+    }
+}

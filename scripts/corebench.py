@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""corebench.py: CoREBench's 22 GNU coreutils regressions (the pairs "Shadow of a doubt", ICSE
+2016, evaluated) as one `penumbra batch` manifest.
+
+    COREUTILS_GIT=... GNULIB_GIT=... corebench.py run COREBENCH OUT [--profile shadow|fast]
+    corebench.py manifest COREBENCH OUT [--profile shadow|fast]   # write the manifest only
+    corebench.py list COREBENCH                                  # the regressions, one a line
+
+COREBENCH is CoREBench unpacked (`git -C MIRROR show HEAD:corebench.tar.gz | tar xz`): the
+directory holding `subjects/coreutils/regressions.txt` (or that file itself). `manifest` writes
+OUT/corebench.toml (one subject per regression, complete and seeded mode, replayed) and
+OUT/pairs/NAME/pair.toml for each (scripts/commit-pair.py's kind "coreutils": the trees of
+old, new, the fix and the fix's parent built by scripts/coreutils-rev.sh, cached by commit);
+`run` writes them and runs `penumbra batch OUT/corebench.toml --out OUT/results` (resumable:
+run it again to go on). Profiles: `shadow` is Shadow's budget (600 s a phase), `fast` a fifth.
+
+regressions.txt, as CoREBench's createCoREBench.sh reads it: a line `INTRODUCING FIXING
+REPORT`; `#` comments a line out; a `+` before INTRODUCING says the introducing commit does not
+build and the next line names the first revision after it that does (new; old stays
+INTRODUCING^); a `+` before FIXING says the same of the fix (the fixed version is the line after
+that, its parent stays FIXING^). The utility is the one `tests/NEW8_FIXED8/regression.sh`
+runs (`src/UTILITY`), when COREBENCH has its tests.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEX = re.compile(r"^[0-9a-f]{7,40}$")
+PROFILES = {"shadow": 600.0, "fast": 120.0}
+# Complete mode's symbolic environment (not tuned per utility yet): up to two arguments of
+# four bytes, eight bytes of stdin, one file of eight bytes.
+COMPLETE_FLAGS = ["--sym-args", "0", "2", "4", "--sym-stdin", "8", "--sym-files", "1", "8"]
+
+
+@dataclass(frozen=True)
+class Regression:
+    """One line of regressions.txt (with its continuation lines)."""
+    introducing: str
+    fixing: str
+    report: str
+    # The first revisions that build: after the introducing commit (new) and after the fix.
+    new: str
+    fixed: str
+    utility: str
+    line: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.utility or 'unknown'}-{self.introducing[:8]}-{self.fixing[:8]}"
+
+    @property
+    def test_dir(self) -> str:
+        """CoREBench's tests/ directory of the regression."""
+        return f"{self.new[:8]}_{self.fixed[:8]}"
+
+
+class FormatError(Exception):
+    pass
+
+
+def parse(text: str, path: str = "regressions.txt") -> list:
+    """The regressions of `text` (utilities left empty; see `with_utilities`)."""
+    lines = list(enumerate(text.splitlines(), start=1))
+    out = []
+    i = 0
+
+    def revision(token, number):
+        if not HEX.match(token):
+            raise FormatError(f"{path}:{number}: `{token}` is not a commit hash")
+        return token
+
+    def continuation(after, what):
+        nonlocal i
+        if i >= len(lines):
+            raise FormatError(f"{path}:{after}: `+` before the {what} commit but no line after it naming the revision that builds")
+        number, text = lines[i]
+        i += 1
+        tokens = text.split()
+        if len(tokens) != 1:
+            raise FormatError(f"{path}:{number}: expected one commit hash (the {what} revision that builds), got `{text}`")
+        return revision(tokens[0], number)
+
+    while i < len(lines):
+        number, text = lines[i]
+        i += 1
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        tokens = text.split()
+        if len(tokens) != 3:
+            raise FormatError(f"{path}:{number}: expected `INTRODUCING FIXING REPORT`, got `{text}`")
+        intro, fix, report = tokens
+        intro_plus, fix_plus = intro.startswith("+"), fix.startswith("+")
+        intro = revision(intro.lstrip("+"), number)
+        fix = revision(fix.lstrip("+"), number)
+        new = continuation(number, "introducing") if intro_plus else intro
+        fixed = continuation(number, "fixing") if fix_plus else fix
+        out.append(Regression(intro, fix, report, new, fixed, "", number))
+    return out
+
+
+def with_utilities(regressions: list, tests: Path) -> list:
+    """The regressions with the utility each one's regression.sh runs (`src/UTILITY`)."""
+    out = []
+    for r in regressions:
+        script = tests / r.test_dir / "regression.sh"
+        utilities = sorted(set(re.findall(r"\bsrc/([a-z0-9_]+)\b", script.read_text()))) if script.is_file() else []
+        if len(utilities) > 1:
+            raise FormatError(f"{script}: runs several utilities ({', '.join(utilities)})")
+        out.append(Regression(**{**r.__dict__, "utility": utilities[0] if utilities else ""}))
+    return out
+
+
+def load(corebench: Path) -> list:
+    """The regressions of CoREBench at `corebench` (a directory or regressions.txt itself)."""
+    path = corebench if corebench.is_file() else corebench / "subjects" / "coreutils" / "regressions.txt"
+    if not path.is_file():
+        raise FormatError(f"{corebench}: no subjects/coreutils/regressions.txt (unpack corebench.tar.gz there)")
+    return with_utilities(parse(path.read_text(), str(path)), path.parent / "tests")
+
+
+def toml_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def toml_list(items) -> str:
+    return "[" + ", ".join(toml_string(x) for x in items) + "]"
+
+
+def pair_toml(r: Regression) -> str:
+    return "\n".join([
+        f"# CoREBench: {r.report}",
+        'kind = "coreutils"',
+        'repo = "$COREUTILS_GIT"',
+        f"introducing = {toml_string(r.introducing)}",
+        f"new = {toml_string(r.new)}",
+        f"fixing = {toml_list([r.fixed])}",
+        f"fix_parents = {toml_list([r.fixing + '^'])}",
+        f"utility = {toml_string(r.utility)}",
+        f"complete_flags = {toml_list(COMPLETE_FLAGS)}",
+        "",
+    ])
+
+
+def manifest_toml(regressions: list, profile: str) -> str:
+    seconds = PROFILES[profile]
+    lines = [
+        f"# CoREBench's coreutils regressions, profile `{profile}` (written by scripts/corebench.py).",
+        'name = "corebench"',
+        "",
+        "[defaults]",
+        'mode = ["complete", "seeded"]',
+        "replay = true",
+        f"flags = {toml_list(['--max-time', f'{seconds:g}'])}",
+        # The batch's wall-time limit: the run's own budget, the preparation aside, and replay.
+        f"max_time = {seconds * 2:g}",
+        f"prepare = {toml_list(['python3', str(ROOT / 'scripts' / 'commit-pair.py'), 'prepare'])}",
+    ]
+    for r in regressions:
+        lines += ["", "[[subject]]", f"name = {toml_string(r.name)}", f"project = {toml_string('pairs/' + r.name)}",
+                  f"description = {toml_string(r.report)}"]
+    return "\n".join(lines) + "\n"
+
+
+def write(regressions: list, out: Path, profile: str) -> Path:
+    unknown = [r for r in regressions if not r.utility]
+    if unknown:
+        raise FormatError("no utility known for " + ", ".join(f"line {r.line} ({r.test_dir})" for r in unknown)
+                          + ": CoREBench's tests/ directory names it")
+    names = [r.name for r in regressions]
+    if len(set(names)) != len(names):
+        raise FormatError("two regressions share a name: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+    for r in regressions:
+        project = out / "pairs" / r.name
+        project.mkdir(parents=True, exist_ok=True)
+        (project / "pair.toml").write_text(pair_toml(r))
+    manifest = out / "corebench.toml"
+    manifest.write_text(manifest_toml(regressions, profile))
+    return manifest
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    for name in ("run", "manifest"):
+        p = sub.add_parser(name)
+        p.add_argument("corebench", type=Path)
+        p.add_argument("out", type=Path)
+        p.add_argument("--profile", choices=sorted(PROFILES), default="fast")
+    sub.add_parser("list").add_argument("corebench", type=Path)
+    a = ap.parse_args()
+    try:
+        regressions = load(a.corebench)
+        if a.command == "list":
+            for r in regressions:
+                print(f"{r.name} {r.introducing[:8]} {r.new[:8]} {r.fixing[:8]} {r.fixed[:8]} {r.report}")
+            return
+        manifest = write(regressions, a.out.resolve(), a.profile)
+    except FormatError as e:
+        sys.exit(f"corebench: {e}")
+    print(f"corebench: {len(regressions)} regressions in {manifest}", file=sys.stderr)
+    if a.command == "run":
+        for var in ("COREUTILS_GIT", "GNULIB_GIT"):
+            if not os.environ.get(var):
+                sys.exit(f"corebench: set {var} (a clone or bare git directory)")
+        penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+        sys.exit(subprocess.run([penumbra, "batch", str(manifest), "--out", str(a.out.resolve() / "results")]).returncode)
+
+
+if __name__ == "__main__":
+    main()
