@@ -66,7 +66,7 @@ pub enum Command {
     /// concolically and then explores the new version from each divergence point (Shadow).
     /// With `--replay`, each test is then run natively on both versions and classified
     /// (see `penumbra replay`).
-    Shadow(ShadowArgs),
+    Shadow(Box<ShadowArgs>),
     /// Replay the tests of an output directory on both versions and classify them.
     ///
     /// Builds the old and the new version of the unified program the tests came from (named in

@@ -63,14 +63,17 @@ fn history(repo: &Path) -> (String, String) {
         .replace("  size_t limit = 7;\n", "  /* An 'x' word may fill the buffer. */\n  size_t limit = word[0] == 'x' ? 8 : 7;\n")
         .replace("  printf(\"%s\\n\", buf);\n", "  if (buf[0] == 'q')\n    buf[0] = 'Q';\n  if (buf[0] == 'b')\n    printf(\"[%s]\\n\", buf);\n  else\n    printf(\"%s\\n\", buf);\n");
     assert_ne!(introducing_text, BASE);
-    let introducing = commit(repo, "prog.c", &introducing_text, "introducing: x words fill the buffer, b words bracketed");
+    let introducing =
+        commit(repo, "prog.c", &introducing_text, "introducing: x words fill the buffer, b words bracketed");
     // Unrelated to the overflow: a 'q' word starts with 'K' instead; the fix keeps that.
     let later_text = introducing_text.replace("buf[0] = 'Q';", "buf[0] = 'K';");
     assert_ne!(later_text, introducing_text);
     commit(repo, "prog.c", &later_text, "q words start with K");
     commit(repo, "README", "prog prints a word\n", "unrelated");
-    let fixed_text = later_text
-        .replace("  /* An 'x' word may fill the buffer. */\n  size_t limit = word[0] == 'x' ? 8 : 7;\n", "  size_t limit = 7;\n");
+    let fixed_text = later_text.replace(
+        "  /* An 'x' word may fill the buffer. */\n  size_t limit = word[0] == 'x' ? 8 : 7;\n",
+        "  size_t limit = 7;\n",
+    );
     assert_ne!(fixed_text, later_text);
     let fixing = commit(repo, "prog.c", &fixed_text, "fixing: the overflow");
     (introducing, fixing)
@@ -96,9 +99,11 @@ fn classified(tests: &[Value]) -> Vec<(Vec<u8>, String, Vec<String>)> {
         .iter()
         .map(|t| {
             let hex = t["inputs"]["arg00"].as_str().expect("arg00");
-            let bytes: Vec<u8> = (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
+            let bytes: Vec<u8> =
+                (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
             let word = bytes.split(|&b| b == 0).next().unwrap().to_vec();
-            let judgements = t["judgements"].as_array().unwrap().iter().map(|j| j.as_str().unwrap().to_string()).collect();
+            let judgements =
+                t["judgements"].as_array().unwrap().iter().map(|j| j.as_str().unwrap().to_string()).collect();
             (word, t["class"].as_str().unwrap().to_string(), judgements)
         })
         .collect();
@@ -182,8 +187,11 @@ fn a_commit_pair_from_git_is_shadowed_and_classified_by_shadows_rule() {
 #[test]
 fn a_pair_with_a_missing_field_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("pair.toml"), "kind = \"file\"\nrepo = \".\"\nintroducing = \"HEAD\"\nfixing = [\"HEAD\"]\n")
-        .unwrap();
+    std::fs::write(
+        dir.path().join("pair.toml"),
+        "kind = \"file\"\nrepo = \".\"\nintroducing = \"HEAD\"\nfixing = [\"HEAD\"]\n",
+    )
+    .unwrap();
     let run = script(&["prepare", dir.path().to_str().unwrap(), dir.path().join("out").to_str().unwrap()]);
     run.assert_status(1);
     assert!(run.stderr.ends_with("pair.toml: kind `file` needs `program`\n"), "{}", run.stderr);
@@ -276,7 +284,10 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
 fn a_malformed_regressions_file_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("+6c5f11fbfe56e4fa717953cdc3166d09fd8fd2ea 64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab http://x\n", "regressions.txt:1: `+` before the introducing commit but no line after it naming the revision that builds"),
+        (
+            "+6c5f11fbfe56e4fa717953cdc3166d09fd8fd2ea 64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab http://x\n",
+            "regressions.txt:1: `+` before the introducing commit but no line after it naming the revision that builds",
+        ),
         ("ec48bead be7932e8\n", "regressions.txt:1: expected `INTRODUCING FIXING REPORT`, got `ec48bead be7932e8`"),
         ("# c\nec48bead zz7932e8 http://x\n", "regressions.txt:2: `zz7932e8` is not a commit hash"),
     ];

@@ -180,7 +180,10 @@ int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); printf("%d\n"
     let (t, report) = threshold_with_fixed(like_new);
     assert_eq!(t.class, "expected");
     assert_eq!(report["classes"]["expected"], 1);
-    assert_eq!(report["tests"][0]["fixes"], serde_json::json!([{"fixed_outcome": exit(0, "0\n"), "judgement": "fix-like-new"}]));
+    assert_eq!(
+        report["tests"][0]["fixes"],
+        serde_json::json!([{"fixed_outcome": exit(0, "0\n"), "judgement": "fix-like-new"}])
+    );
     // The fixed version went back to the old behaviour: the new one is a regression.
     let like_old = like_new.replace("x > 10", "x > 5");
     let (t, report) = threshold_with_fixed(&like_old);

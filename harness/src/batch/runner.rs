@@ -25,8 +25,14 @@ use std::time::{Duration, Instant};
 
 /// The `penumbra shadow` flags naming files replay runs or builds (besides the source), which
 /// `penumbra replay` takes too.
-pub const REPLAY_FILE_FLAGS: [&str; 6] =
-    ["--native-old", "--native-new", "--native-fixed", "--native-fix-parent", "--fixed-version", "--fix-parent-version"];
+pub const REPLAY_FILE_FLAGS: [&str; 6] = [
+    "--native-old",
+    "--native-new",
+    "--native-fixed",
+    "--native-fix-parent",
+    "--fixed-version",
+    "--fix-parent-version",
+];
 
 /// How often the monitor looks at the child's clock and memory.
 const POLL: Duration = Duration::from_millis(20);

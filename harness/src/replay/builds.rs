@@ -107,7 +107,11 @@ impl Builds {
     }
 
     /// Compiles old, new and (with `--fixed-version`, `--fix-parent-version`) the fixes.
-    fn build(work: &Path, info: &RunInfo, options: &Options) -> Result<(NativeBuild, NativeBuild, Vec<Fix<NativeBuild>>)> {
+    fn build(
+        work: &Path,
+        info: &RunInfo,
+        options: &Options,
+    ) -> Result<(NativeBuild, NativeBuild, Vec<Fix<NativeBuild>>)> {
         let files = info.sources();
         let per_file = match &info.compile_commands {
             Some(db) => crate::compile_db::load(db)?,

@@ -312,39 +312,39 @@ mod tests {
     fn shadows_rule_with_the_fixs_parent() {
         let (old, new) = (exit(0, "old\n"), exit(0, "new\n"));
         let fix = |fixed: &RunOutcome, parent: &RunOutcome| Fix { fixed: fixed.clone(), parent: Some(parent.clone()) };
-        let class = |fixes: &[Fix<RunOutcome>]| {
-            let fixes: Vec<Fix<&RunOutcome>> = fixes.iter().map(Fix::as_ref).collect();
+        let class = |fixes: &[&Fix<RunOutcome>]| {
+            let fixes: Vec<Fix<&RunOutcome>> = fixes.iter().map(|f| f.as_ref()).collect();
             classify(&old, &new, &fixes)
         };
         let judged = |f: &Fix<RunOutcome>| judge(&new, f.as_ref());
         // The fix did not touch the behaviour: its parent and it print the same (not new's).
         let untouched = fix(&exit(0, "other\n"), &exit(0, "other\n"));
-        assert_eq!((judged(&untouched), class(&[untouched.clone()])), (Judgement::ParentLikeFix, Class::Expected));
+        assert_eq!((judged(&untouched), class(&[&untouched])), (Judgement::ParentLikeFix, Class::Expected));
         // The fix behaves like new, whatever its parent did.
         let keeps = fix(&exit(0, "new\n"), &error());
-        assert_eq!((judged(&keeps), class(&[keeps.clone()])), (Judgement::FixLikeNew, Class::Expected));
+        assert_eq!((judged(&keeps), class(&[&keeps])), (Judgement::FixLikeNew, Class::Expected));
         // The fix changed it back to old's: the difference is what it fixed.
         let reverts = fix(&exit(0, "old\n"), &exit(0, "new\n"));
-        assert_eq!((judged(&reverts), class(&[reverts.clone()])), (Judgement::Unexplained, Class::Regression));
+        assert_eq!((judged(&reverts), class(&[&reverts])), (Judgement::Unexplained, Class::Regression));
         // The fix's parent crashed where the fix prints old's output: a regression.
         let crash_fixed = fix(&exit(0, "old\n"), &error());
-        assert_eq!((judged(&crash_fixed), class(&[crash_fixed.clone()])), (Judgement::Unexplained, Class::Regression));
+        assert_eq!((judged(&crash_fixed), class(&[&crash_fixed])), (Judgement::Unexplained, Class::Regression));
         // Both err: the same behaviour.
         let both_err = fix(&error(), &RunOutcome::Error("SIGSEGV".into()));
-        assert_eq!((judged(&both_err), class(&[both_err.clone()])), (Judgement::ParentLikeFix, Class::Expected));
+        assert_eq!((judged(&both_err), class(&[&both_err])), (Judgement::ParentLikeFix, Class::Expected));
         // A different exit status is a different behaviour.
         let status = fix(&exit(1, "other\n"), &exit(0, "other\n"));
         assert_eq!(judged(&status), Judgement::Unexplained);
         // Several fixes: any that explains makes it expected; none, a regression.
-        assert_eq!(class(&[reverts.clone(), untouched.clone()]), Class::Expected);
-        assert_eq!(class(&[reverts.clone(), crash_fixed.clone()]), Class::Regression);
+        assert_eq!(class(&[&reverts, &untouched]), Class::Expected);
+        assert_eq!(class(&[&reverts, &crash_fixed]), Class::Regression);
         // A fix that cannot be fed the test judges nothing; with no judgement left, the
         // difference stays an output difference.
         let failed = RunOutcome::ReplayFailed("no object x".into());
         let unfed = fix(&exit(0, "old\n"), &failed);
-        assert_eq!((judged(&unfed), class(&[unfed.clone()])), (Judgement::Undecided, Class::OutputDiff));
+        assert_eq!((judged(&unfed), class(&[&unfed])), (Judgement::Undecided, Class::OutputDiff));
         assert_eq!(judge(&new, Fix { fixed: &failed, parent: None }), Judgement::Undecided);
-        assert_eq!(class(&[unfed, reverts]), Class::Regression);
+        assert_eq!(class(&[&unfed, &reverts]), Class::Regression);
         // An error in new only stays a regression, whatever the fixes say.
         assert_eq!(classify(&old, &error(), &[untouched.as_ref()]), Class::Regression);
     }
