@@ -7,6 +7,7 @@
 use super::step::val;
 use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
+use crate::libc::bindings::unknown_function;
 use crate::run_error::RunError;
 use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
 use crate::symbolic::concretize::Fixed;
@@ -39,8 +40,9 @@ impl<'p> Context<'p> {
             }
             FuncKind::Native(native) => self.call_native(st, body, inst, native, args),
             FuncKind::Unknown => {
-                let name = &self.prog.module.funcs[func].name;
-                Ok(Flow::End(self.unsupported(st, format!("unknown external function '{name}'"))))
+                let module = &self.prog.module;
+                let message = unknown_function(&module.funcs[func].name, module.library_dir.is_some());
+                Ok(Flow::End(self.unsupported(st, message)))
             }
         }
     }

@@ -11,34 +11,37 @@
 use super::step::val;
 use crate::address::{memcpy_overlap, memcpy_overlap_message, Access, ObjectId, Origin, Segment};
 use crate::error::ErrorKind;
+use crate::libc::bindings::{self, Binding, LibcFn};
 use crate::libc::ctype::Class;
 use crate::run_error::RunError;
 use crate::symbolic::access::{Offset, Target};
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::libc::Native;
 use crate::symbolic::state::{Ending, ExecutionState};
 use penumbra_ir::{Body, Inst, Value};
 use penumbra_solver::TermId;
 
 impl<'p> Context<'p> {
-    /// Calls the native model `native` with the caller's `args`.
+    /// Calls the native model bound to `binding` with the caller's `args`.
     pub(crate) fn call_native(
         &mut self,
         st: &mut ExecutionState,
         body: &'p Body,
         inst: Inst,
-        native: Native,
+        binding: &'static Binding,
         args: &[Value],
     ) -> Result<Flow, RunError> {
-        let mut terms = std::mem::take(&mut self.scratch);
-        terms.clear();
-        terms.extend(args.iter().map(|&a| val(st, a).term(&mut self.store)));
         let name = match body.insts[inst] {
             penumbra_ir::InstData::Call { func, .. } => self.prog.module.funcs[func].name.clone(),
             _ => "a function pointer".to_string(),
         };
-        let r = self.native(st, body, inst, native, &name, &terms);
+        if let Err(message) = binding.check_arity(&name, args.len()) {
+            return Ok(Flow::End(self.error(st, ErrorKind::InvalidCall, message)));
+        }
+        let mut terms = std::mem::take(&mut self.scratch);
+        terms.clear();
+        terms.extend(args.iter().map(|&a| val(st, a).term(&mut self.store)));
+        let r = self.native(st, body, inst, binding.func, &name, &terms);
         self.scratch = terms;
         match r? {
             Ok(Some(t)) => {
@@ -57,14 +60,12 @@ impl<'p> Context<'p> {
         st: &mut ExecutionState,
         body: &'p Body,
         inst: Inst,
-        native: Native,
+        native: LibcFn,
         name: &str,
         a: &[TermId],
     ) -> Result<Result<Option<TermId>, Flow>, RunError> {
         let arg = |i: usize| -> Result<TermId, String> {
-            a.get(i)
-                .copied()
-                .ok_or_else(|| format!("{name} called with {} arguments, needs at least {}", a.len(), i + 1))
+            a.get(i).copied().ok_or_else(|| bindings::too_few_arguments(name, a.len(), i + 1))
         };
         macro_rules! arg {
             ($i:expr) => {
@@ -75,11 +76,11 @@ impl<'p> Context<'p> {
             };
         }
         let r = match native {
-            Native::Malloc => match self.heap_alloc(st, arg!(0), 16)? {
+            LibcFn::Malloc => match self.heap_alloc(st, arg!(0), 16)? {
                 Ok(p) => Some(p),
                 Err(ending) => return Ok(Err(Flow::End(ending))),
             },
-            Native::Calloc => {
+            LibcFn::Calloc => {
                 let total = match self.calloc_size(st, inst, arg!(0), arg!(1))? {
                     Ok(Some(total)) => total,
                     // n * m does not fit in a size: NULL.
@@ -91,7 +92,7 @@ impl<'p> Context<'p> {
                     Err(ending) => return Ok(Err(Flow::End(ending))),
                 }
             }
-            Native::AlignedAlloc => {
+            LibcFn::AlignedAlloc => {
                 let align = arg!(0);
                 let align = self.concretize(st, align, Fixed::Value)?;
                 match self.heap_alloc(st, arg!(1), align)? {
@@ -99,12 +100,12 @@ impl<'p> Context<'p> {
                     Err(ending) => return Ok(Err(Flow::End(ending))),
                 }
             }
-            Native::Realloc => {
+            LibcFn::Realloc => {
                 let (p, n) = (arg!(0), arg!(1));
                 let p = self.concretize(st, p, Fixed::Pointer)?;
                 return self.realloc(st, inst, p, n);
             }
-            Native::Free => {
+            LibcFn::Free => {
                 let p = arg!(0);
                 let p = self.concretize(st, p, Fixed::Pointer)?;
                 if p != 0 {
@@ -118,13 +119,13 @@ impl<'p> Context<'p> {
                 }
                 None
             }
-            Native::Memcpy | Native::Memmove => {
+            LibcFn::Memcpy | LibcFn::Memmove => {
                 let (dst, src, n) = (arg!(0), arg!(1), arg!(2));
                 let n = match self.bulk_length(st, inst, n, &[(src, Access::Read), (dst, Access::Write)])? {
                     Ok(n) => n,
                     Err(flow) => return Ok(Err(flow)),
                 };
-                if native == Native::Memcpy {
+                if native == LibcFn::Memcpy {
                     if let Some(ending) = self.check_memcpy_overlap(st, dst, src, n)? {
                         return Ok(Err(Flow::End(ending)));
                     }
@@ -134,7 +135,7 @@ impl<'p> Context<'p> {
                 }
                 Some(dst)
             }
-            Native::Memset => {
+            LibcFn::Memset => {
                 let (dst, c, n) = (arg!(0), arg!(1), arg!(2));
                 let n = match self.bulk_length(st, inst, n, &[(dst, Access::Write)])? {
                     Ok(n) => n,
@@ -151,20 +152,19 @@ impl<'p> Context<'p> {
                 }
                 Some(dst)
             }
-            Native::Exit | Native::QuickExit => {
+            LibcFn::Exit | LibcFn::QuickExit => {
                 let code = self.exit_status(st, inst, arg!(0))?;
-                let flow = if native == Native::Exit { self.exit(st, code) } else { Flow::End(Ending::Exit(code)) };
+                let flow = if native == LibcFn::Exit { self.exit(st, code) } else { Flow::End(Ending::Exit(code)) };
                 return Ok(Err(flow));
             }
-            Native::Atexit => {
+            LibcFn::Atexit => {
                 if let Err(ending) = self.register_atexit(st, arg!(0))? {
                     return Ok(Err(Flow::End(ending)));
                 }
                 Some(self.store.constant(32, 0))
             }
-            Native::Abort => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "abort() called")))),
-            Native::Trap => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "trap (llvm.trap)")))),
-            Native::AssertFail => {
+            LibcFn::Abort => return Ok(Err(Flow::End(self.error(st, ErrorKind::Abort, "abort() called")))),
+            LibcFn::AssertFail => {
                 let (e, f) = (arg!(0), arg!(3));
                 let (e, f) = (self.concretize(st, e, Fixed::Pointer)?, self.concretize(st, f, Fixed::Pointer)?);
                 let text = |ex: &mut Self, st: &ExecutionState, addr| {
@@ -181,18 +181,18 @@ impl<'p> Context<'p> {
                 let message = format!("assertion `{expr}' failed in function '{func}'");
                 return Ok(Err(Flow::End(self.error(st, ErrorKind::AssertionFailed, message))));
             }
-            Native::ErrnoLocation => Some(self.store.constant(64, self.prog.runtime.errno)),
-            Native::CtypeB => Some(self.store.constant(64, self.prog.runtime.ctype_b)),
-            Native::CtypeToupper => Some(self.store.constant(64, self.prog.runtime.ctype_toupper)),
-            Native::CtypeTolower => Some(self.store.constant(64, self.prog.runtime.ctype_tolower)),
-            Native::IsClass(class) => {
+            LibcFn::ErrnoLocation => Some(self.store.constant(64, self.prog.runtime.errno)),
+            LibcFn::CtypeBLoc => Some(self.store.constant(64, self.prog.runtime.ctype_b)),
+            LibcFn::CtypeToupperLoc => Some(self.store.constant(64, self.prog.runtime.ctype_toupper)),
+            LibcFn::CtypeTolowerLoc => Some(self.store.constant(64, self.prog.runtime.ctype_tolower)),
+            LibcFn::IsClass(class) => {
                 let c = self.fit(arg!(0), 32);
                 let yes = self.class_term(class, c);
                 Some(self.store.zext(yes, 32))
             }
-            Native::Toupper | Native::Tolower => {
+            LibcFn::Toupper | LibcFn::Tolower => {
                 let c = self.fit(arg!(0), 32);
-                let (from, delta) = if native == Native::Toupper { (b'a', 32u64.wrapping_neg()) } else { (b'A', 32) };
+                let (from, delta) = if native == LibcFn::Toupper { (b'a', 32u64.wrapping_neg()) } else { (b'A', 32) };
                 // glibc: letters move, negative `char`s -128..=-2 map to 128..=254.
                 let inside = self.range(c, u64::from(from), 26);
                 let d = self.store.constant(32, delta);
@@ -203,17 +203,15 @@ impl<'p> Context<'p> {
                 let other = self.store.ite(negative_char, wrapped, c);
                 Some(self.store.ite(inside, moved, other))
             }
-            Native::Abs | Native::Labs => {
-                let w = if native == Native::Abs { 32 } else { 64 };
+            LibcFn::Abs | LibcFn::Labs => {
+                let w = if native == LibcFn::Abs { 32 } else { 64 };
                 let x = self.fit(arg!(0), w);
                 let zero = self.store.zero(w);
                 let negative = self.store.slt(x, zero);
                 let neg = self.store.neg(x);
                 Some(self.store.ite(negative, neg, x))
             }
-            Native::Nop => None,
-            Native::StackSave => Some(self.store.zero(64)),
-            Native::CheckRead => {
+            LibcFn::CheckRead => {
                 let (p, n) = (arg!(0), arg!(1));
                 let n = match self.bulk_length(st, inst, n, &[(p, Access::Read)])? {
                     Ok(n) => n,
@@ -226,31 +224,62 @@ impl<'p> Context<'p> {
                 }
                 None
             }
-            Native::Printf
-            | Native::Fprintf
-            | Native::Sprintf
-            | Native::Snprintf
-            | Native::Puts
-            | Native::Putchar
-            | Native::Fputs
-            | Native::Fputc
-            | Native::Fwrite
-            | Native::Fflush
-            | Native::Getchar
-            | Native::Fgetc
-            | Native::IsStdin => return self.stdio(st, body, inst, native, name, a),
-            Native::Syscall => return self.syscall(st, inst, a),
-            Native::SymFiles => {
+            LibcFn::Printf
+            | LibcFn::Fprintf
+            | LibcFn::Sprintf
+            | LibcFn::Snprintf
+            | LibcFn::Puts
+            | LibcFn::Putchar
+            | LibcFn::Fputs
+            | LibcFn::Fputc
+            | LibcFn::Fwrite
+            | LibcFn::Fflush
+            | LibcFn::Getchar
+            | LibcFn::Fgetc
+            | LibcFn::IsStdin => return self.stdio(st, body, inst, native, name, a),
+            LibcFn::Syscall => return self.syscall(st, inst, a),
+            LibcFn::SymFiles => {
                 let spec = self.config.env.sym_files.map_or(0, crate::libc::syscall::pack_sym_files);
                 Some(self.store.constant(64, spec))
             }
-            Native::Destructor => {
+            LibcFn::Destructor => {
                 let i = arg!(0);
                 let i = self.concretize(st, i, Fixed::Value)?;
                 let dtors = &self.prog.module.dtors;
                 let addr =
                     usize::try_from(i).ok().and_then(|i| dtors.get(i)).map_or(0, |&f| crate::address::func_addr(f));
                 Some(self.store.constant(64, addr))
+            }
+            // C code (`libc.c`) or missing in this engine: the table never binds these here.
+            LibcFn::Fgets
+            | LibcFn::Strlen
+            | LibcFn::Strnlen
+            | LibcFn::Strcmp
+            | LibcFn::Strncmp
+            | LibcFn::Strcpy
+            | LibcFn::Strncpy
+            | LibcFn::Strcat
+            | LibcFn::Strncat
+            | LibcFn::Strchr
+            | LibcFn::Strrchr
+            | LibcFn::Strstr
+            | LibcFn::Strdup
+            | LibcFn::Strndup
+            | LibcFn::Strspn
+            | LibcFn::Strcspn
+            | LibcFn::Strtok
+            | LibcFn::Memcmp
+            | LibcFn::Memchr
+            | LibcFn::Atoi
+            | LibcFn::Atol
+            | LibcFn::Strtol
+            | LibcFn::Strtoul
+            | LibcFn::Rand
+            | LibcFn::Srand
+            | LibcFn::Qsort
+            | LibcFn::Bsearch => {
+                let message = bindings::unknown_function(name, self.prog.module.library_dir.is_some());
+                return Ok(Err(Flow::End(self.unsupported(st, message))));
             }
         };
         Ok(Ok(r))

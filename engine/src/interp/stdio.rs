@@ -12,25 +12,16 @@
 
 use crate::address::{Access, Resolution};
 use crate::error::ErrorKind;
-use crate::libc::printf::{self, PrintfArgs};
+use crate::libc::bindings::{self, LibcFn};
+use crate::libc::printf::{self, PrintfArgs, VarArgList};
+use crate::libc::stdio::{fwrite_result, Stream, EOF};
 use crate::run_error::RunError;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::libc::Native;
 use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
 use penumbra_ir::{Body, Inst};
 use penumbra_solver::{eval_version, TermId, Version as TermVersion};
-
-const EOF: u64 = 0xffff_ffff;
-
-/// A standard stream.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Stream {
-    Stdin,
-    Stdout,
-    Stderr,
-}
 
 type NativeResult = Result<Result<Option<TermId>, Flow>, RunError>;
 
@@ -40,7 +31,7 @@ impl<'p> Context<'p> {
         st: &mut ExecutionState,
         _body: &'p Body,
         inst: Inst,
-        native: Native,
+        native: LibcFn,
         name: &str,
         a: &[TermId],
     ) -> NativeResult {
@@ -53,25 +44,24 @@ impl<'p> Context<'p> {
             };
         }
         let arg = |ex: &Self, st: &ExecutionState, i: usize| -> Result<TermId, Ending> {
-            a.get(i).copied().ok_or_else(|| {
-                let message = format!("{name} called with {} arguments, needs at least {}", a.len(), i + 1);
-                ex.error(st, ErrorKind::InvalidCall, message)
-            })
+            a.get(i)
+                .copied()
+                .ok_or_else(|| ex.error(st, ErrorKind::InvalidCall, bindings::too_few_arguments(name, a.len(), i + 1)))
         };
         let int32 = |ex: &mut Self, v: u64| Some(ex.store.constant(32, v));
         let r = match native {
-            Native::Printf => {
+            LibcFn::Printf => {
                 let text = tri!(self.format(st, inst, a, 0, name, false)?);
                 int32(self, text.len() as u64)
             }
-            Native::Fprintf => {
+            LibcFn::Fprintf => {
                 let stream = tri!(self.stream(st, tri!(arg(self, st, 0)))?);
                 let text = tri!(self.format(st, inst, a, 1, name, false)?);
                 int32(self, if stream == Stream::Stdin { EOF } else { text.len() as u64 })
             }
-            Native::Sprintf | Native::Snprintf => {
+            LibcFn::Sprintf | LibcFn::Snprintf => {
                 let buf = tri!(arg(self, st, 0));
-                let (limit, fmt_index) = if native == Native::Snprintf {
+                let (limit, fmt_index) = if native == LibcFn::Snprintf {
                     let n = tri!(arg(self, st, 1));
                     (Some(self.size_arg(st, n)?), 2)
                 } else {
@@ -94,21 +84,21 @@ impl<'p> Context<'p> {
                 }
                 int32(self, n)
             }
-            Native::Puts => {
+            LibcFn::Puts => {
                 let s = tri!(arg(self, st, 0));
                 let s = self.concretize(st, s, Fixed::Pointer)?;
                 let text = tri!(self.read_cstring(st, s, None));
                 self.observe_cstring(st, inst, s, None)?;
                 int32(self, text.len() as u64 + 1)
             }
-            Native::Putchar => {
+            LibcFn::Putchar => {
                 let c = tri!(arg(self, st, 0));
                 let byte = self.fit(c, 8);
                 self.observe(st, inst, byte)?;
                 let k = self.store.constant(self.store.width(c), 0xff);
                 Some(self.store.and(c, k))
             }
-            Native::Fputs => {
+            LibcFn::Fputs => {
                 let s = tri!(arg(self, st, 0));
                 let s = self.concretize(st, s, Fixed::Pointer)?;
                 tri!(self.read_cstring(st, s, None));
@@ -118,7 +108,7 @@ impl<'p> Context<'p> {
                 }
                 int32(self, if stream == Stream::Stdin { EOF } else { 1 })
             }
-            Native::Fputc => {
+            LibcFn::Fputc => {
                 let c = tri!(arg(self, st, 0));
                 let stream = tri!(self.stream(st, tri!(arg(self, st, 1)))?);
                 if stream == Stream::Stdin {
@@ -130,7 +120,7 @@ impl<'p> Context<'p> {
                     Some(self.store.and(c, k))
                 }
             }
-            Native::Fwrite => {
+            LibcFn::Fwrite => {
                 let (p, size, count) = (tri!(arg(self, st, 0)), tri!(arg(self, st, 1)), tri!(arg(self, st, 2)));
                 let (size, count) = (self.size_arg(st, size)?, self.size_arg(st, count)?);
                 let stream = tri!(self.stream(st, tri!(arg(self, st, 3)))?);
@@ -149,22 +139,15 @@ impl<'p> Context<'p> {
                         self.observe_text(st, inst, &bytes, false)?;
                     }
                 }
-                let r = if stream == Stream::Stdin {
-                    EOF
-                } else if size == 0 {
-                    0
-                } else {
-                    count
-                };
-                Some(self.store.constant(64, r))
+                Some(self.store.constant(64, fwrite_result(stream, size, count)))
             }
-            Native::Fflush => int32(self, 0),
-            Native::Getchar => Some(self.getc(st)),
-            Native::Fgetc => match tri!(self.stream(st, tri!(arg(self, st, 0)))?) {
+            LibcFn::Fflush => int32(self, 0),
+            LibcFn::Getchar => Some(self.getc(st)),
+            LibcFn::Fgetc => match tri!(self.stream(st, tri!(arg(self, st, 0)))?) {
                 Stream::Stdin => Some(self.getc(st)),
                 Stream::Stdout | Stream::Stderr => int32(self, EOF),
             },
-            Native::IsStdin => {
+            LibcFn::IsStdin => {
                 let stream = tri!(self.stream(st, tri!(arg(self, st, 0)))?);
                 int32(self, u64::from(stream == Stream::Stdin))
             }
@@ -219,13 +202,7 @@ impl<'p> Context<'p> {
     /// The stream a `FILE *` designates.
     fn stream(&mut self, st: &mut ExecutionState, file: TermId) -> Result<Result<Stream, Ending>, RunError> {
         let f = self.concretize(st, file, Fixed::Pointer)?;
-        let rt = self.prog.runtime;
-        Ok(match f {
-            f if f == rt.stdout => Ok(Stream::Stdout),
-            f if f == rt.stderr => Ok(Stream::Stderr),
-            f if f == rt.stdin => Ok(Stream::Stdin),
-            _ => Err(self.unsupported(st, format!("I/O on a stream other than stdin, stdout or stderr ({f:#x})"))),
-        })
+        Ok(self.prog.runtime.stream(f).map_err(|message| self.unsupported(st, message)))
     }
 
     /// Formats argument `fmt_index` with the arguments after it. With `constrain`, symbolic
@@ -240,7 +217,7 @@ impl<'p> Context<'p> {
         constrain: bool,
     ) -> Result<Result<Vec<u8>, Ending>, RunError> {
         let Some(&fmt) = a.get(fmt_index) else {
-            let message = format!("{name} called with {} arguments, needs at least {}", a.len(), fmt_index + 1);
+            let message = bindings::too_few_arguments(name, a.len(), fmt_index + 1);
             return Ok(Err(self.error(st, ErrorKind::InvalidCall, message)));
         };
         let fmt = self.concretize(st, fmt, Fixed::Pointer)?;
@@ -249,7 +226,8 @@ impl<'p> Context<'p> {
             Err(ending) => return Ok(Err(ending)),
         };
         let mut out = Vec::with_capacity(fmt.len() + 16);
-        let mut args = VarArgs { ex: self, st, inst, name, values: &a[fmt_index + 1..], next: 0, constrain };
+        let list = VarArgList::new(name, &a[fmt_index + 1..]);
+        let mut args = VarArgs { ex: self, st, inst, list, constrain };
         match printf::format(&fmt, &mut args, &mut out) {
             Ok(()) => Ok(Ok(out)),
             Err(Stop::End(ending)) => Ok(Err(ending)),
@@ -275,9 +253,7 @@ struct VarArgs<'x, 'p> {
     ex: &'x mut Context<'p>,
     st: &'x mut ExecutionState,
     inst: Inst,
-    name: &'x str,
-    values: &'x [TermId],
-    next: usize,
+    list: VarArgList<'x, TermId>,
     constrain: bool,
 }
 
@@ -328,12 +304,7 @@ impl PrintfArgs for VarArgs<'_, '_> {
 
 impl VarArgs<'_, '_> {
     fn next_value(&mut self) -> Result<TermId, Stop> {
-        let Some(&t) = self.values.get(self.next) else {
-            let message = format!("{}'s format needs more than the {} arguments given", self.name, self.values.len());
-            return Err(Stop::End(self.ex.error(self.st, ErrorKind::InvalidCall, message)));
-        };
-        self.next += 1;
-        Ok(t)
+        self.list.take().map_err(|message| Stop::End(self.ex.error(self.st, ErrorKind::InvalidCall, message)))
     }
 
     /// The next argument as a 64-bit register holds it: a `long double` where the format
