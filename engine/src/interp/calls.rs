@@ -38,7 +38,7 @@ impl<'p> Context<'p> {
                 self.vals = vals;
                 Ok(flow)
             }
-            FuncKind::Native(native) => self.call_native(st, body, inst, native, args),
+            FuncKind::Native(binding) => super::natives::call(self, st, body, inst, binding, args),
             FuncKind::Unknown => {
                 let module = &self.prog.module;
                 let message = unknown_function(&module.funcs[func].name, module.library_dir.is_some());

@@ -8,9 +8,9 @@
 //! - `calls`: calls, function pointers and returns;
 //! - `checks`: the implicit checks of division and shifts;
 //! - `intrinsics`: `make_symbolic`, `assume`, `assert`;
-//! - `natives`, `stdio`: the C library functions modelled natively (heap, bulk memory, process
-//!   control, `<ctype.h>`, output and standard input);
-//! - `syscalls`: the system calls of programs linked with musl;
+//! - `natives`: the C library functions modelled natively (heap, bulk memory, process control,
+//!   `<ctype.h>`, output and standard input, the system calls of programs linked with musl), a
+//!   handler bound once per program beside the context;
 //! - `start`: the initial states (`argv`, symbolic arguments and stdin, `main`'s frame).
 
 mod calls;
@@ -21,6 +21,4 @@ mod lifecycle;
 mod memory;
 mod natives;
 pub mod start;
-mod stdio;
 mod step;
-mod syscalls;
