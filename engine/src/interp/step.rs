@@ -11,7 +11,7 @@
 use crate::concrete::exec;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::context::{Context, Flow, StepResult};
 use crate::symbolic::fork::{Branch, Site};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use crate::symbolic::value::Val;
@@ -45,8 +45,15 @@ impl<'p> Context<'p> {
         val(st, v).as_const(&self.store)
     }
 
-    /// Executes `inst` (the instruction at `st`'s position) of `body`.
-    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
+    /// Executes `inst` (the instruction at `st`'s position) of `body`: what it did to `st`, and
+    /// the states and paths it made besides.
+    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<StepResult, RunError> {
+        let flow = self.execute(st, body, inst)?;
+        Ok(self.events.finish(flow))
+    }
+
+    /// Executes `inst`; what it makes besides is left in the step's events.
+    fn execute(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
         match &body.insts[inst] {
             InstData::Binary { op, args: [a, b] } => {
                 let ty = body.values[*a].ty;
@@ -186,7 +193,7 @@ impl<'p> Context<'p> {
                 self.jump(st, body, dest(side));
                 for (side, mut other) in others {
                     self.jump(&mut other, body, dest(side));
-                    self.new_states.push(other);
+                    self.events.fork(other);
                 }
                 return Ok(Flow::Jumped);
             }
@@ -320,7 +327,7 @@ impl<'p> Context<'p> {
                     std::mem::swap(st, &mut other);
                     st_takes = false;
                 }
-                self.new_states.push(other);
+                self.events.fork(other);
             }
             if st_takes {
                 self.jump(st, body, dest);

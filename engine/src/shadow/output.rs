@@ -85,7 +85,7 @@ impl Context<'_> {
         let other = if model_differs { same } else { differ };
         let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[other], &st.model)?;
         let budget_full =
-            self.config.budgets.max_states.is_some_and(|max| self.live_states + self.new_states.len() >= max);
+            self.config.budgets.max_states.is_some_and(|max| self.live_states + self.events.forked() >= max);
         // A state following a seed keeps the seed's side; only a divergence is worth a copy
         // (as at a four-way fork).
         let keep_one = budget_full || (st.follows_seed() && model_differs);
@@ -107,7 +107,7 @@ impl Context<'_> {
                 self.diverge(&mut diverged, sides.0, sides.1);
                 self.stats.forks += 1;
                 self.stats.states += 1;
-                self.new_states.push(diverged);
+                self.events.fork(diverged);
             }
             SatResult::Sat => {
                 // Keep the divergence, drop the agreeing side.

@@ -1,8 +1,9 @@
 //! [`Context`]: what every part of the symbolic interpreter works in — the prepared
-//! [`Program`], the run's configuration, the term store, the solver and the counters — and what
-//! a step leaves for the run loop: the states it forked off ([`Context::new_states`]) and the
-//! paths it ended besides the stepping state's own ([`Context::ended`], the failing sides of
-//! checks). The state being stepped is passed alongside as `&mut ExecutionState`.
+//! [`Program`], the run's configuration, the term store, the solver and the counters. The state
+//! being stepped is passed alongside as `&mut ExecutionState`. What a step makes besides that
+//! state's own flow — the states it forked off and the paths it ended (the failing sides of
+//! checks) — is collected while it runs ([`StepEvents`]) and returned with its flow as a
+//! [`StepResult`]: the run loop reads nothing out of the context.
 //!
 //! The context knows nothing of the run loop, the searcher, budgets or tests: it sits below
 //! them (`run/` drives it), so the instruction semantics cannot depend on how a run is driven.
@@ -30,6 +31,45 @@ pub enum Flow {
     End(Ending),
 }
 
+/// What one step did: the stepping state's own flow, the states it forked off and the paths it
+/// ended besides the stepping state's, each in order.
+#[derive(Debug)]
+pub struct StepResult {
+    pub flow: Flow,
+    pub forked: Vec<ExecutionState>,
+    pub ended: Vec<EndedPath>,
+}
+
+/// The states and paths a step makes while it runs, deep in a fork or a check; handed out with
+/// the step's flow ([`StepEvents::finish`]).
+#[derive(Debug, Default)]
+pub struct StepEvents {
+    forked: Vec<ExecutionState>,
+    ended: Vec<EndedPath>,
+}
+
+impl StepEvents {
+    /// A state forked off the stepping one.
+    pub fn fork(&mut self, st: ExecutionState) {
+        self.forked.push(st);
+    }
+
+    /// A path ended besides the stepping state's own.
+    pub fn end(&mut self, path: EndedPath) {
+        self.ended.push(path);
+    }
+
+    /// How many states the step forked so far (they count against the state budget).
+    pub fn forked(&self) -> usize {
+        self.forked.len()
+    }
+
+    /// The step's result: `flow` with what the step made, which the events no longer hold.
+    pub fn finish(&mut self, flow: Flow) -> StepResult {
+        StepResult { flow, forked: std::mem::take(&mut self.forked), ended: std::mem::take(&mut self.ended) }
+    }
+}
+
 /// A path that ended, with the state as it was at its end.
 #[derive(Debug)]
 pub struct EndedPath {
@@ -44,10 +84,8 @@ pub struct Context<'p> {
     pub store: TermStore,
     pub solver: Solver,
     pub stats: Stats,
-    /// States forked off during the current step, in order.
-    pub new_states: Vec<ExecutionState>,
-    /// Paths ended during the current step other than the stepping state's, in order.
-    pub ended: Vec<EndedPath>,
+    /// What the current step has made so far (see [`StepResult`]).
+    pub(crate) events: StepEvents,
     /// States in the search (the one stepping included), for the state budget.
     pub live_states: usize,
     /// Reused buffer (a native call's arguments).
@@ -68,8 +106,7 @@ impl<'p> Context<'p> {
             store,
             solver,
             stats: Stats::default(),
-            new_states: Vec::new(),
-            ended: Vec::new(),
+            events: StepEvents::default(),
             live_states: 0,
             scratch: Vec::new(),
             vals: Vec::new(),
@@ -83,7 +120,7 @@ impl<'p> Context<'p> {
         let mut ended = st.clone();
         ended.pc.extend(extra);
         ended.model = model;
-        self.ended.push(EndedPath { st: ended, ending });
+        self.events.end(EndedPath { st: ended, ending });
     }
 
     /// The location errors of `st` are reported at: the executing instruction of the innermost

@@ -220,7 +220,7 @@ impl Context<'_> {
             Branch::Sides { side: true, others } => {
                 for (_, mut other) in others {
                     other.resolve_attempts += 1;
-                    self.new_states.push(other);
+                    self.events.fork(other);
                 }
                 Ok(None)
             }
