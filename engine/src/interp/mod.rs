@@ -13,6 +13,21 @@
 //!   handler bound once per program beside the context;
 //! - `start`: the initial states (`argv`, symbolic arguments and stdin, `main`'s frame).
 
+use crate::symbolic::context::Context;
+
+/// The instruction semantics, over the [`Context`] they work in: the methods of the files
+/// above, kept off the context (which holds the machine's state and its own operations on it:
+/// forks, memory resolution, the solver).
+pub(crate) struct Interp<'c, 'p> {
+    cx: &'c mut Context<'p>,
+}
+
+impl<'c, 'p> Interp<'c, 'p> {
+    pub(crate) fn new(cx: &'c mut Context<'p>) -> Self {
+        Interp { cx }
+    }
+}
+
 mod calls;
 mod checks;
 mod float;

@@ -10,6 +10,7 @@
 use super::budget::Budget;
 use super::{Observer, Progress};
 use crate::config::StopReason;
+use crate::interp::Interp;
 use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
 use crate::search::{Searcher, StateId};
@@ -156,7 +157,7 @@ impl<'p, 'o> Runner<'p, 'o> {
             };
             self.ctx.stats.instructions += 1;
             st.instructions += 1;
-            let StepResult { flow, forked, ended } = self.ctx.step(st, body, inst)?;
+            let StepResult { flow, forked, ended } = Interp::new(&mut self.ctx).step(st, body, inst)?;
             self.made.extend(forked);
             for path in ended {
                 self.end(policy, path)?;

@@ -21,6 +21,7 @@ mod syscalls;
 use super::step::val;
 use crate::address::{memcpy_overlap, memcpy_overlap_message, Access, ObjectId, Origin, Segment};
 use crate::error::ErrorKind;
+use crate::interp::Interp;
 use crate::libc::bindings::{self, Binding, LibcFn};
 use crate::libc::ctype::Class;
 use crate::run_error::RunError;
@@ -55,7 +56,7 @@ pub(super) fn call(
     cx.scratch = terms;
     match r? {
         Ok(Some(t)) => {
-            cx.set_call_result(st, body, inst, t);
+            Interp::new(cx).set_call_result(st, body, inst, t);
             Ok(Flow::Next)
         }
         Ok(None) => Ok(Flow::Next),
@@ -173,12 +174,15 @@ impl NativeCall<'_, '_> {
             }
             LibcFn::Exit | LibcFn::QuickExit => {
                 let code = self.exit_status(arg!(0))?;
-                let flow =
-                    if native == LibcFn::Exit { self.cx.exit(self.st, code) } else { Flow::End(Ending::Exit(code)) };
+                let flow = if native == LibcFn::Exit {
+                    Interp::new(self.cx).exit(self.st, code)
+                } else {
+                    Flow::End(Ending::Exit(code))
+                };
                 return Ok(Err(flow));
             }
             LibcFn::Atexit => {
-                if let Err(ending) = self.cx.register_atexit(self.st, arg!(0))? {
+                if let Err(ending) = Interp::new(self.cx).register_atexit(self.st, arg!(0))? {
                     return Ok(Err(Flow::End(ending)));
                 }
                 Some(self.cx.store.constant(32, 0))
@@ -189,7 +193,9 @@ impl NativeCall<'_, '_> {
                 let (e, f) =
                     (self.cx.concretize(self.st, e, Fixed::Pointer)?, self.cx.concretize(self.st, f, Fixed::Pointer)?);
                 let text = |call: &mut Self, addr| {
-                    call.cx.read_cstring(call.st, addr, Some(4096)).map(|b| String::from_utf8_lossy(&b).into_owned())
+                    Interp::new(call.cx)
+                        .read_cstring(call.st, addr, Some(4096))
+                        .map(|b| String::from_utf8_lossy(&b).into_owned())
                 };
                 let expr = match text(self, e) {
                     Ok(s) => s,

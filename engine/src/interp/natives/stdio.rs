@@ -12,6 +12,7 @@
 use super::{Model, NativeCall};
 use crate::address::{Access, Resolution};
 use crate::error::ErrorKind;
+use crate::interp::Interp;
 use crate::libc::bindings::{self, LibcFn};
 use crate::libc::printf::{self, PrintfArgs, VarArgList};
 use crate::libc::stdio::{fwrite_result, Stream, EOF};
@@ -78,7 +79,7 @@ impl NativeCall<'_, '_> {
             LibcFn::Puts => {
                 let s = tri!(arg(self, 0));
                 let s = self.cx.concretize(self.st, s, Fixed::Pointer)?;
-                let text = tri!(self.cx.read_cstring(self.st, s, None));
+                let text = tri!(Interp::new(self.cx).read_cstring(self.st, s, None));
                 self.observe_cstring(s, None)?;
                 int32(self, text.len() as u64 + 1)
             }
@@ -92,7 +93,7 @@ impl NativeCall<'_, '_> {
             LibcFn::Fputs => {
                 let s = tri!(arg(self, 0));
                 let s = self.cx.concretize(self.st, s, Fixed::Pointer)?;
-                tri!(self.cx.read_cstring(self.st, s, None));
+                tri!(Interp::new(self.cx).read_cstring(self.st, s, None));
                 let stream = tri!(self.stream(tri!(arg(self, 1)))?);
                 if stream != Stream::Stdin {
                     self.observe_cstring(s, None)?;
@@ -200,7 +201,7 @@ impl NativeCall<'_, '_> {
             return Ok(Err(self.cx.error(self.st, ErrorKind::InvalidCall, message)));
         };
         let fmt = self.cx.concretize(self.st, fmt, Fixed::Pointer)?;
-        let fmt = match self.cx.read_cstring(self.st, fmt, None) {
+        let fmt = match Interp::new(self.cx).read_cstring(self.st, fmt, None) {
             Ok(fmt) => fmt,
             Err(ending) => return Ok(Err(ending)),
         };
@@ -266,7 +267,7 @@ impl PrintfArgs for VarArgs<'_, '_, '_> {
     }
 
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Stop> {
-        let bytes = self.call.cx.read_cstring(self.call.st, addr, max)?;
+        let bytes = Interp::new(self.call.cx).read_cstring(self.call.st, addr, max)?;
         if !self.constrain {
             self.call.observe_cstring(addr, max).map_err(Stop::Failed)?;
         }
