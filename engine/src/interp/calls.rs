@@ -10,6 +10,7 @@ use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
 use crate::libc::bindings::unknown_function;
 use crate::run_error::RunError;
+use crate::shadow::Shadow;
 use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -138,7 +139,7 @@ impl<'p> Interp<'_, 'p> {
 
     /// Returns `value` from the top frame.
     pub(crate) fn ret(&mut self, st: &mut ExecutionState, value: Option<Val>) -> Flow {
-        if st.execute.is_some() && self.cx.return_in_execute_block(st) {
+        if st.execute.is_some() && Shadow::new(self.cx).return_in_execute_block(st) {
             return Flow::Jumped;
         }
         let Some(frame) = st.pop_frame() else { return Flow::End(Ending::Exit(0)) };

@@ -1,6 +1,6 @@
 //! Loads, stores and stack allocation: an address is resolved by the machine
 //! ([`Context::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
-//! ([`Context::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
+//! ([`Shadow::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
 //! little-endian terms.
 //!
 //! A load or store at a constant address that is plainly allowed (a live object of a constant
@@ -14,6 +14,7 @@ use crate::address::{bytes_text, check_stack, stack_room, Access, Origin, Segmen
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
+use crate::shadow::Shadow;
 use crate::symbolic::access::{Target, MAX_ACCESS_BYTES};
 use crate::symbolic::context::Flow;
 use crate::symbolic::state::{ExecMode, ExecutionState};
@@ -34,14 +35,14 @@ impl<'p> Interp<'_, 'p> {
         let len = bits.div_ceil(8) as usize;
         let addr = self.cx.view(st, addr);
         let target = if self.cx.store.has_shadow(addr) {
-            self.cx.resolve_pair(st, inst, addr, len as u64, Access::Read)?
+            Shadow::new(self.cx).resolve_pair(st, inst, addr, len as u64, Access::Read)?
         } else {
             PairTarget::One(self.cx.resolve(st, inst, addr, len as u64, Access::Read)?)
         };
         let mut bytes = [self.cx.prog.zero_byte; MAX_ACCESS_BYTES];
         match target {
             PairTarget::One(Target::Obj(obj, offset)) => self.cx.read_target(st, obj, offset, len, &mut bytes)?,
-            PairTarget::Two { old, new } => self.cx.read_pair(st, old, new, len, &mut bytes)?,
+            PairTarget::Two { old, new } => Shadow::new(self.cx).read_pair(st, old, new, len, &mut bytes)?,
             PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
         }
         let mut v = bytes[len - 1];
@@ -67,7 +68,7 @@ impl<'p> Interp<'_, 'p> {
         let len = usize::from(self.cx.store.width(v) / 8);
         let addr = self.cx.view(st, addr);
         let target = if self.cx.store.has_shadow(addr) {
-            self.cx.resolve_pair(st, inst, addr, len as u64, Access::Write)?
+            Shadow::new(self.cx).resolve_pair(st, inst, addr, len as u64, Access::Write)?
         } else {
             PairTarget::One(self.cx.resolve(st, inst, addr, len as u64, Access::Write)?)
         };
@@ -78,7 +79,7 @@ impl<'p> Interp<'_, 'p> {
         }
         match target {
             PairTarget::One(Target::Obj(obj, offset)) => self.cx.write_target(st, obj, offset, &bytes[..len])?,
-            PairTarget::Two { old, new } => self.cx.write_pair(st, old, new, &bytes[..len])?,
+            PairTarget::Two { old, new } => Shadow::new(self.cx).write_pair(st, old, new, &bytes[..len])?,
             PairTarget::One(Target::Flow(flow)) => return Ok(flow),
         }
         Ok(Flow::Next)

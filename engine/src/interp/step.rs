@@ -5,13 +5,14 @@
 //! constants unboxed ([`Val`]); anything else builds terms with the store's constructors (a
 //! division or shift the concrete semantics refuses also takes that path, to its check).
 //! Memory, calls, checks and intrinsics live in their own
-//! files; jumps go through [`Context::jump`](crate::shadow::execute), which knows about
+//! files; jumps go through [`Shadow::jump`](crate::shadow::execute), which knows about
 //! `penumbra_execute` blocks.
 
 use super::Interp;
 use crate::concrete::exec;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
+use crate::shadow::Shadow;
 use crate::symbolic::context::{Flow, StepResult};
 use crate::symbolic::fork::{Branch, Site};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
@@ -135,7 +136,7 @@ impl<'p> Interp<'_, 'p> {
                     Some(Version::New) => val(st, *new),
                     None => {
                         let (old, new) = (self.term(st, *old), self.term(st, *new));
-                        Val::Term(self.cx.change_value(st, old, new)?)
+                        Val::Term(Shadow::new(self.cx).change_value(st, old, new)?)
                     }
                 };
                 set_result(st, body, inst, t);
@@ -170,20 +171,20 @@ impl<'p> Interp<'_, 'p> {
             InstData::Jump { dest } => {
                 // A `penumbra_execute` folded into a `change` (pure operands) has no branch.
                 st.pending_execute = None;
-                self.cx.jump(st, body, *dest);
+                Shadow::new(self.cx).jump(st, body, *dest);
                 return Ok(Flow::Jumped);
             }
             InstData::Brif { cond, then_dest, else_dest } => {
                 if st.pending_execute.is_none() {
                     if let Some(c) = self.concrete(st, *cond) {
-                        self.cx.jump(st, body, if c != 0 { *then_dest } else { *else_dest });
+                        Shadow::new(self.cx).jump(st, body, if c != 0 { *then_dest } else { *else_dest });
                         return Ok(Flow::Jumped);
                     }
                 }
                 let c = self.term(st, *cond);
                 let c = self.cx.truth(c);
                 if st.pending_execute.take().is_some() && tests_execute(body, *cond) {
-                    if let Some(flow) = self.cx.enter_execute_block(st, body, c, *then_dest, *else_dest) {
+                    if let Some(flow) = Shadow::new(self.cx).enter_execute_block(st, body, c, *then_dest, *else_dest) {
                         return Ok(flow);
                     }
                 }
@@ -191,9 +192,9 @@ impl<'p> Interp<'_, 'p> {
                     return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
                 };
                 let dest = |side: bool| if side { *then_dest } else { *else_dest };
-                self.cx.jump(st, body, dest(side));
+                Shadow::new(self.cx).jump(st, body, dest(side));
                 for (side, mut other) in others {
-                    self.cx.jump(&mut other, body, dest(side));
+                    Shadow::new(self.cx).jump(&mut other, body, dest(side));
                     self.cx.events.fork(other);
                 }
                 return Ok(Flow::Jumped);
@@ -202,7 +203,7 @@ impl<'p> Interp<'_, 'p> {
                 if let Some(c) = self.concrete(st, *arg) {
                     let jt = &body.jump_tables[*table];
                     let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
-                    self.cx.jump(st, body, dest);
+                    Shadow::new(self.cx).jump(st, body, dest);
                     return Ok(Flow::Jumped);
                 }
                 let arg = self.term(st, *arg);
@@ -215,7 +216,7 @@ impl<'p> Interp<'_, 'p> {
                     // `main` returns: its status is output.
                     let v = v.term(&mut self.cx.store);
                     let status = self.cx.fit(v, 8);
-                    self.cx.observe(st, inst, status)?;
+                    Shadow::new(self.cx).observe(st, inst, status)?;
                 }
                 return Ok(self.ret(st, value));
             }
@@ -289,7 +290,7 @@ impl<'p> Interp<'_, 'p> {
         let v = self.cx.view(st, v);
         if let Some(c) = self.cx.store.as_const(v) {
             let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
-            self.cx.jump(st, body, dest);
+            Shadow::new(self.cx).jump(st, body, dest);
             return Ok(Flow::Jumped);
         }
         // One fork per distinct destination (cases sharing a target are one path, as in KLEE).
@@ -322,20 +323,20 @@ impl<'p> Interp<'_, 'p> {
             let mut st_takes = side;
             for (other_side, mut other) in others {
                 if other_side {
-                    self.cx.jump(&mut other, body, dest);
+                    Shadow::new(self.cx).jump(&mut other, body, dest);
                 } else if st_takes && two_way {
-                    self.cx.jump(st, body, dest);
+                    Shadow::new(self.cx).jump(st, body, dest);
                     std::mem::swap(st, &mut other);
                     st_takes = false;
                 }
                 self.cx.events.fork(other);
             }
             if st_takes {
-                self.cx.jump(st, body, dest);
+                Shadow::new(self.cx).jump(st, body, dest);
                 return Ok(Flow::Jumped);
             }
         }
-        self.cx.jump(st, body, jt.default);
+        Shadow::new(self.cx).jump(st, body, jt.default);
         Ok(Flow::Jumped)
     }
 }

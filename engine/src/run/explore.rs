@@ -15,6 +15,7 @@ use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
 use crate::search::{Searcher, StateId};
 use crate::shadow::execute::BlockEnd;
+use crate::shadow::Shadow;
 use crate::symbolic::context::{Context, EndedPath, Flow, StepResult};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use std::time::Duration;
@@ -209,7 +210,7 @@ impl<'p, 'o> Runner<'p, 'o> {
     /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise
     /// the policy decides what becomes of it.
     pub fn end(&mut self, policy: &mut dyn Policy, path: EndedPath) -> Result<(), RunError> {
-        match self.ctx.end_in_execute_block(path) {
+        match Shadow::new(&mut self.ctx).end_in_execute_block(path) {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
                 self.made.push(st);

@@ -25,6 +25,7 @@ use crate::interp::Interp;
 use crate::libc::bindings::{self, Binding, LibcFn};
 use crate::libc::ctype::Class;
 use crate::run_error::RunError;
+use crate::shadow::Shadow;
 use crate::symbolic::access::{Offset, Target};
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
@@ -315,7 +316,7 @@ impl NativeCall<'_, '_> {
     /// The status of `exit(t)` (its low byte), which the user sees: observed, then its value.
     fn exit_status(&mut self, t: TermId) -> Result<i32, RunError> {
         let status = self.cx.fit(t, 8);
-        self.cx.observe(self.st, self.inst, status)?;
+        Shadow::new(self.cx).observe(self.st, self.inst, status)?;
         Ok((self.cx.model_value(self.st, status) & 0xff) as i32)
     }
 

@@ -17,6 +17,7 @@ use crate::libc::bindings::{self, LibcFn};
 use crate::libc::printf::{self, PrintfArgs, VarArgList};
 use crate::libc::stdio::{fwrite_result, Stream, EOF};
 use crate::run_error::RunError;
+use crate::shadow::Shadow;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -86,7 +87,7 @@ impl NativeCall<'_, '_> {
             LibcFn::Putchar => {
                 let c = tri!(arg(self, 0));
                 let byte = self.cx.fit(c, 8);
-                self.cx.observe(self.st, self.inst, byte)?;
+                Shadow::new(self.cx).observe(self.st, self.inst, byte)?;
                 let k = self.cx.store.constant(self.cx.store.width(c), 0xff);
                 Some(self.cx.store.and(c, k))
             }
@@ -107,7 +108,7 @@ impl NativeCall<'_, '_> {
                     int32(self, EOF)
                 } else {
                     let byte = self.cx.fit(c, 8);
-                    self.cx.observe(self.st, self.inst, byte)?;
+                    Shadow::new(self.cx).observe(self.st, self.inst, byte)?;
                     let k = self.cx.store.constant(self.cx.store.width(c), 0xff);
                     Some(self.cx.store.and(c, k))
                 }
@@ -128,7 +129,7 @@ impl NativeCall<'_, '_> {
                     if stream != Stream::Stdin && self.st.mode == ExecMode::Both {
                         let off = self.const_offset(off)?;
                         let bytes = self.st.mem.bytes(obj, off, total);
-                        self.cx.observe_text(self.st, self.inst, &bytes, false)?;
+                        Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, false)?;
                     }
                 }
                 Some(self.cx.store.constant(64, fwrite_result(stream, size, count)))
@@ -150,7 +151,7 @@ impl NativeCall<'_, '_> {
 
     /// In shadow execution, the C string at `addr` (at most `max` bytes) is printed: its bytes
     /// as far as either version's text goes under the state's model (and memory holds them)
-    /// are observed (`Context::observe_text`).
+    /// are observed (`Shadow::observe_text`).
     fn observe_cstring(&mut self, addr: u64, max: Option<u64>) -> Result<(), RunError> {
         if self.st.mode != ExecMode::Both {
             return Ok(());
@@ -172,7 +173,7 @@ impl NativeCall<'_, '_> {
                 break;
             }
         }
-        self.cx.observe_text(self.st, self.inst, &bytes, true)
+        Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, true)
     }
 
     /// The next byte of standard input as a 32-bit term, or `EOF`.
@@ -297,7 +298,7 @@ impl VarArgs<'_, '_, '_> {
         if !self.constrain {
             // Printed to a stream: the user sees it (sprintf's bytes are observed where they
             // are printed, if ever).
-            self.call.cx.observe(self.call.st, self.call.inst, t).map_err(Stop::Failed)?;
+            Shadow::new(self.call.cx).observe(self.call.st, self.call.inst, t).map_err(Stop::Failed)?;
         }
         self.value_of(t)
     }

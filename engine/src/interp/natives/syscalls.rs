@@ -10,6 +10,7 @@ use super::{Model, NativeCall};
 use crate::address::Access;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
+use crate::shadow::Shadow;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -84,7 +85,7 @@ impl NativeCall<'_, '_> {
                     if self.st.mode == ExecMode::Both {
                         let off = self.const_offset(off)?;
                         let bytes = self.st.mem.bytes(obj, off, len);
-                        self.cx.observe_text(self.st, self.inst, &bytes, false)?;
+                        Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, false)?;
                     }
                     total += len;
                 }
