@@ -11,6 +11,7 @@ use crate::error::ErrorKind;
 use crate::libc::bindings::unknown_function;
 use crate::run_error::RunError;
 use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::MAX_RESOLVE_ATTEMPTS;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -109,7 +110,7 @@ impl<'p> Interp<'_, 'p> {
             Some(a) => a,
             None if self.cx.store.has_shadow(addr_term) => self.cx.concretize(st, addr_term, Fixed::Pointer)?,
             None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.cx.concretize(st, addr_term, Fixed::Pointer)?,
-            None => match self.cx.resolve_callee(st, inst, addr_term)? {
+            None => match Resolver::new(self.cx).resolve_callee(st, inst, addr_term)? {
                 Ok(addr) => addr,
                 Err(flow) => return Ok(flow),
             },

@@ -11,6 +11,7 @@ use super::Interp;
 use crate::address::{Access, Resolution};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -51,11 +52,16 @@ impl<'p> Interp<'_, 'p> {
             // rejects them): no object.
             return Ok(Flow::Next);
         }
-        let (obj, offset) =
-            match self.cx.resolve(st, inst.expect("an executing instruction"), addr, size, Access::Write)? {
-                Target::Obj(obj, offset) => (obj, offset),
-                Target::Flow(flow) => return Ok(flow),
-            };
+        let (obj, offset) = match Resolver::new(self.cx).resolve(
+            st,
+            inst.expect("an executing instruction"),
+            addr,
+            size,
+            Access::Write,
+        )? {
+            Target::Obj(obj, offset) => (obj, offset),
+            Target::Flow(flow) => return Ok(flow),
+        };
         let mut object = st.new_symbolic(&name, Some(obj), 0, len);
         object.float = float;
         // A state following a seed reuses the variables another seed's run made for the same
@@ -76,7 +82,7 @@ impl<'p> Interp<'_, 'p> {
             }
         };
         let bytes: Vec<TermId> = object.vars().map(|v| self.cx.store.var(v)).collect();
-        self.cx.write_target(st, obj, offset, &bytes)?;
+        Resolver::new(self.cx).write_target(st, obj, offset, &bytes)?;
         st.take_seed_value(st.symbolics.len(), &object);
         Rc::make_mut(&mut st.symbolics).push(object);
         Ok(Flow::Next)

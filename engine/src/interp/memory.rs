@@ -1,5 +1,5 @@
 //! Loads, stores and stack allocation: an address is resolved by the machine
-//! ([`Context::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
+//! ([`Resolver::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
 //! ([`Shadow::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
 //! little-endian terms.
 //!
@@ -15,6 +15,7 @@ use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
 use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::{Target, MAX_ACCESS_BYTES};
 use crate::symbolic::context::Flow;
 use crate::symbolic::state::{ExecMode, ExecutionState};
@@ -37,11 +38,13 @@ impl<'p> Interp<'_, 'p> {
         let target = if self.cx.store.has_shadow(addr) {
             Shadow::new(self.cx).resolve_pair(st, inst, addr, len as u64, Access::Read)?
         } else {
-            PairTarget::One(self.cx.resolve(st, inst, addr, len as u64, Access::Read)?)
+            PairTarget::One(Resolver::new(self.cx).resolve(st, inst, addr, len as u64, Access::Read)?)
         };
         let mut bytes = [self.cx.prog.zero_byte; MAX_ACCESS_BYTES];
         match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.cx.read_target(st, obj, offset, len, &mut bytes)?,
+            PairTarget::One(Target::Obj(obj, offset)) => {
+                Resolver::new(self.cx).read_target(st, obj, offset, len, &mut bytes)?
+            }
             PairTarget::Two { old, new } => Shadow::new(self.cx).read_pair(st, old, new, len, &mut bytes)?,
             PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
         }
@@ -70,7 +73,7 @@ impl<'p> Interp<'_, 'p> {
         let target = if self.cx.store.has_shadow(addr) {
             Shadow::new(self.cx).resolve_pair(st, inst, addr, len as u64, Access::Write)?
         } else {
-            PairTarget::One(self.cx.resolve(st, inst, addr, len as u64, Access::Write)?)
+            PairTarget::One(Resolver::new(self.cx).resolve(st, inst, addr, len as u64, Access::Write)?)
         };
         let mut bytes = [self.cx.prog.zero_byte; MAX_ACCESS_BYTES];
         for (i, b) in bytes.iter_mut().enumerate().take(len) {
@@ -78,7 +81,9 @@ impl<'p> Interp<'_, 'p> {
             *b = self.cx.store.extract(v, lo + 7, lo);
         }
         match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.cx.write_target(st, obj, offset, &bytes[..len])?,
+            PairTarget::One(Target::Obj(obj, offset)) => {
+                Resolver::new(self.cx).write_target(st, obj, offset, &bytes[..len])?
+            }
             PairTarget::Two { old, new } => Shadow::new(self.cx).write_pair(st, old, new, &bytes[..len])?,
             PairTarget::One(Target::Flow(flow)) => return Ok(flow),
         }
@@ -194,13 +199,13 @@ impl<'p> Interp<'_, 'p> {
                 return Ok(Flow::End(ending));
             }
         }
-        let extent = match self.cx.extent(st, bytes)? {
+        let extent = match Resolver::new(self.cx).extent(st, bytes)? {
             Ok(extent) => extent,
             Err(ending) => return Ok(Flow::End(ending)),
         };
         let flow = self.alloca(st, body, inst, extent.capacity, 16)?;
         if let (Flow::Next, Some(&obj)) = (&flow, st.frame().allocas.last()) {
-            self.cx.set_extent(st, obj, extent);
+            Resolver::new(self.cx).set_extent(st, obj, extent);
         }
         Ok(flow)
     }

@@ -6,7 +6,7 @@
 //! runs its side up to the branch's immediate post-dominator (the `join`, where both sides
 //! meet), then the new version runs its side from the branch to the join, and the two frames
 //! merge into shadows ([`ExecuteBlock`]). Each side writes memory keeping the other version's
-//! bytes (see [`Context::write_target`]), so memory needs no merge. A side that leaves the
+//! bytes (see [`Resolver::write_target`](crate::symbolic::access::Resolver::write_target)), so memory needs no merge. A side that leaves the
 //! block another way is a divergence: the old version returning or ending early (then the new
 //! version's side runs on alone), or the new version doing so (the path follows it).
 //!

@@ -8,10 +8,12 @@ use super::Shadow;
 use crate::address::{bytes_text, Access, ObjectId, Resolution};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::{Offset, Target, MAX_ACCESS_BYTES, MAX_RESOLVE_ATTEMPTS};
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
 use crate::symbolic::memory::MAX_SYMBOLIC_WRITE_BYTES;
+use crate::symbolic::sizes::size_error;
 use crate::symbolic::state::{ExecMode, ExecutionState, Side};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval_version, TermId, Version as TermVersion};
@@ -43,7 +45,7 @@ impl<'p> Shadow<'_, 'p> {
     ) -> Result<PairTarget, RunError> {
         let (ao, an) = self.cx.store.projections(addr);
         if self.cx.solver.prove_equal(&mut self.cx.store, &st.pc, ao, an)? {
-            return Ok(PairTarget::One(self.cx.resolve(st, inst, an, len, access)?));
+            return Ok(PairTarget::One(Resolver::new(self.cx).resolve(st, inst, an, len, access)?));
         }
         if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS {
             return self.resolve_pair_concrete(st, ao, an, len, access);
@@ -51,12 +53,12 @@ impl<'p> Shadow<'_, 'p> {
         let value = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.cx.store, t, &*st.model, v);
         let (mo, mn) = (value(self, ao, TermVersion::Old), value(self, an, TermVersion::New));
         // Each version's address belongs to the object it was derived from, if it has one (as
-        // a single address does: `Context::resolve_symbolic`), else to the object its model
+        // a single address does: `Resolver::resolve_symbolic`), else to the object its model
         // value is in or next to.
-        let derived = (self.cx.derived_object(st, ao), self.cx.derived_object(st, an));
-        let place = |derived: Option<ObjectId>, v: u64, version| match (
+        let derived = (Resolver::new(self.cx).derived_object(st, ao), Resolver::new(self.cx).derived_object(st, an));
+        let mut place = |derived: Option<ObjectId>, v: u64, version| match (
             derived,
-            self.cx.classify_at(st, v, len, access, Some(version)),
+            Resolver::new(self.cx).classify_at(st, v, len, access, Some(version)),
         ) {
             (Some(d), _) => (Some(d), false),
             (None, Resolution::InBounds { obj, .. }) => (Some(obj), true),
@@ -75,7 +77,8 @@ impl<'p> Shadow<'_, 'p> {
         let (Some(oo), Some(on)) = (object_o, object_n) else {
             return self.resolve_pair_concrete(st, ao, an, len, access);
         };
-        let (ib_o, ib_n) = (self.cx.in_bounds(st, oo, ao, len), self.cx.in_bounds(st, on, an, len));
+        let (ib_o, ib_n) =
+            (Resolver::new(self.cx).in_bounds(st, oo, ao, len), Resolver::new(self.cx).in_bounds(st, on, an, len));
         // An object whose size is a term: each version's access within its own size too.
         let ib_o = self.within_size(st, oo, ao, len, TermVersion::Old, ib_o);
         let ib_n = self.within_size(st, on, an, len, TermVersion::New, ib_n);
@@ -90,7 +93,7 @@ impl<'p> Shadow<'_, 'p> {
             }
         }
         if self.cx.store.as_const(here).is_none() {
-            if let Some(flow) = self.cx.fork_object(st, here, inst)? {
+            if let Some(flow) = Resolver::new(self.cx).fork_object(st, here, inst)? {
                 return Ok(PairTarget::One(Target::Flow(flow)));
             }
         }
@@ -103,7 +106,7 @@ impl<'p> Shadow<'_, 'p> {
         }
         if st.mode != ExecMode::Both {
             // Only the old version failed: the new version goes on alone.
-            return Ok(PairTarget::One(self.cx.resolve(st, inst, addr, len, access)?));
+            return Ok(PairTarget::One(Resolver::new(self.cx).resolve(st, inst, addr, len, access)?));
         }
         let offset = |ex: &mut Self, obj: ObjectId, a: TermId| {
             let base = ex.cx.store.constant(64, st.mem.object(obj).base);
@@ -165,7 +168,7 @@ impl<'p> Shadow<'_, 'p> {
                 let (out_o, out_n) = (self.cx.store.not(fits_o), self.cx.store.not(fits_n));
                 let fail = self.cx.store.shadow(out_o, out_n);
                 let nf_k = self.cx.store.constant(64, nf);
-                if let Some(ending) = self.cx.check(st, fail, |ex, st| ex.size_error(st, no, nf_k, len, access))? {
+                if let Some(ending) = self.cx.check(st, fail, |ex, st| size_error(ex, st, no, nf_k, len, access))? {
                     return ended(ending);
                 }
                 if st.mode != ExecMode::Both {
@@ -202,8 +205,8 @@ impl<'p> Shadow<'_, 'p> {
         out: &mut [TermId; MAX_ACCESS_BYTES],
     ) -> Result<(), RunError> {
         let mut from_old = [self.cx.prog.zero_byte; MAX_ACCESS_BYTES];
-        self.cx.read_target(st, old.0, old.1, len, &mut from_old)?;
-        self.cx.read_target(st, new.0, new.1, len, out)?;
+        Resolver::new(self.cx).read_target(st, old.0, old.1, len, &mut from_old)?;
+        Resolver::new(self.cx).read_target(st, new.0, new.1, len, out)?;
         for (slot, &o) in out.iter_mut().zip(&from_old).take(len) {
             *slot = self.cx.store.shadow(o, *slot);
         }
@@ -236,7 +239,7 @@ impl<'p> Shadow<'_, 'p> {
                 Offset::Sym(_) => (0, st.mem.object(obj).size as usize),
             };
             let before = st.mem.bytes(obj, from as u64, (to - from) as u64);
-            self.cx.write_target(st, obj, offset, data)?;
+            Resolver::new(self.cx).write_target(st, obj, offset, data)?;
             let after = st.mem.bytes(obj, from as u64, (to - from) as u64);
             let merged: Vec<TermId> = before
                 .iter()

@@ -26,6 +26,7 @@ use crate::libc::bindings::{self, Binding, LibcFn};
 use crate::libc::ctype::Class;
 use crate::run_error::RunError;
 use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::{Offset, Target};
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
@@ -163,7 +164,7 @@ impl NativeCall<'_, '_> {
                     Err(flow) => return Ok(Err(flow)),
                 };
                 if n > 0 {
-                    let (obj, off) = match self.cx.resolve(self.st, self.inst, dst, n, Access::Write)? {
+                    let (obj, off) = match Resolver::new(self.cx).resolve(self.st, self.inst, dst, n, Access::Write)? {
                         Target::Obj(obj, off) => (obj, off),
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
@@ -246,7 +247,9 @@ impl NativeCall<'_, '_> {
                     Err(flow) => return Ok(Err(flow)),
                 };
                 if n > 0 {
-                    if let Target::Flow(flow) = self.cx.resolve(self.st, self.inst, p, n, Access::Read)? {
+                    if let Target::Flow(flow) =
+                        Resolver::new(self.cx).resolve(self.st, self.inst, p, n, Access::Read)?
+                    {
                         return Ok(Err(flow));
                     }
                 }
@@ -352,7 +355,7 @@ impl NativeCall<'_, '_> {
             Err(flow) => return Ok(Err(flow)),
         }
         for &(addr, access) in ranges {
-            let (obj, off) = match self.cx.resolve(self.st, self.inst, addr, 1, access)? {
+            let (obj, off) = match Resolver::new(self.cx).resolve(self.st, self.inst, addr, 1, access)? {
                 Target::Obj(obj, off) => (obj, off),
                 Target::Flow(flow) => return Ok(Err(flow)),
             };
@@ -451,7 +454,7 @@ impl NativeCall<'_, '_> {
     /// when every size the path allows is too large to back.
     fn heap_alloc(&mut self, size: TermId, align: u64) -> Result<Result<TermId, Ending>, RunError> {
         let size = self.cx.fit(size, 64);
-        let extent = match self.cx.extent(self.st, size)? {
+        let extent = match Resolver::new(self.cx).extent(self.st, size)? {
             Ok(extent) => extent,
             Err(ending) => return Ok(Err(ending)),
         };
@@ -465,7 +468,7 @@ impl NativeCall<'_, '_> {
                 self.cx.prog.zero_byte,
             ) {
                 Some(id) => {
-                    self.cx.set_extent(self.st, id, extent);
+                    Resolver::new(self.cx).set_extent(self.st, id, extent);
                     self.cx.store.constant(64, self.st.mem.object(id).base)
                 }
                 None => self.cx.store.zero(64),
@@ -569,11 +572,11 @@ impl NativeCall<'_, '_> {
         if n == 0 {
             return Ok(Ok(()));
         }
-        let (sobj, soff) = match self.cx.resolve(self.st, self.inst, src, n, Access::Read)? {
+        let (sobj, soff) = match Resolver::new(self.cx).resolve(self.st, self.inst, src, n, Access::Read)? {
             Target::Obj(o, off) => (o, off),
             Target::Flow(flow) => return Ok(Err(flow)),
         };
-        let (dobj, doff) = match self.cx.resolve(self.st, self.inst, dst, n, Access::Write)? {
+        let (dobj, doff) = match Resolver::new(self.cx).resolve(self.st, self.inst, dst, n, Access::Write)? {
             Target::Obj(o, off) => (o, off),
             Target::Flow(flow) => return Ok(Err(flow)),
         };

@@ -18,6 +18,7 @@ use crate::libc::printf::{self, PrintfArgs, VarArgList};
 use crate::libc::stdio::{fwrite_result, Stream, EOF};
 use crate::run_error::RunError;
 use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -67,7 +68,13 @@ impl NativeCall<'_, '_> {
                         text.truncate(usize::try_from(size - 1).unwrap_or(usize::MAX));
                     }
                     text.push(0);
-                    let (obj, off) = match self.cx.resolve(self.st, self.inst, buf, text.len() as u64, Access::Write)? {
+                    let (obj, off) = match Resolver::new(self.cx).resolve(
+                        self.st,
+                        self.inst,
+                        buf,
+                        text.len() as u64,
+                        Access::Write,
+                    )? {
                         Target::Obj(o, off) => (o, off),
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
@@ -122,7 +129,7 @@ impl NativeCall<'_, '_> {
                     return Ok(Err(Flow::End(self.cx.error(self.st, ErrorKind::OutOfBoundsRead, message))));
                 };
                 if total > 0 {
-                    let (obj, off) = match self.cx.resolve(self.st, self.inst, p, total, Access::Read)? {
+                    let (obj, off) = match Resolver::new(self.cx).resolve(self.st, self.inst, p, total, Access::Read)? {
                         Target::Obj(o, off) => (o, off),
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };

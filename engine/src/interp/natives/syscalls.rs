@@ -11,6 +11,7 @@ use crate::address::Access;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
 use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
@@ -59,7 +60,7 @@ impl NativeCall<'_, '_> {
             },
             Syscall::ClockGettime => {
                 let zeros: Vec<TermId> = (0..16).map(|_| self.cx.store.constant(8, 0)).collect();
-                match self.cx.resolve(self.st, self.inst, a[2], 16, Access::Write)? {
+                match Resolver::new(self.cx).resolve(self.st, self.inst, a[2], 16, Access::Write)? {
                     Target::Obj(obj, off) => {
                         let off = self.const_offset(off)?;
                         self.st.mem.write_bytes(obj, off, &zeros);
@@ -78,10 +79,11 @@ impl NativeCall<'_, '_> {
                 };
                 let mut total = 0u64;
                 for (base, len) in buffers {
-                    let (obj, off) = match self.cx.resolve(self.st, self.inst, base, len, Access::Read)? {
-                        Target::Obj(o, off) => (o, off),
-                        Target::Flow(flow) => return Ok(Err(flow)),
-                    };
+                    let (obj, off) =
+                        match Resolver::new(self.cx).resolve(self.st, self.inst, base, len, Access::Read)? {
+                            Target::Obj(o, off) => (o, off),
+                            Target::Flow(flow) => return Ok(Err(flow)),
+                        };
                     if self.st.mode == ExecMode::Both {
                         let off = self.const_offset(off)?;
                         let bytes = self.st.mem.bytes(obj, off, len);
@@ -104,10 +106,11 @@ impl NativeCall<'_, '_> {
                     let available = self.st.stdin.bytes.len().saturating_sub(self.st.stdin.pos) as u64;
                     let k = len.min(available);
                     if k > 0 {
-                        let (obj, off) = match self.cx.resolve(self.st, self.inst, base, k, Access::Write)? {
-                            Target::Obj(o, off) => (o, off),
-                            Target::Flow(flow) => return Ok(Err(flow)),
-                        };
+                        let (obj, off) =
+                            match Resolver::new(self.cx).resolve(self.st, self.inst, base, k, Access::Write)? {
+                                Target::Obj(o, off) => (o, off),
+                                Target::Flow(flow) => return Ok(Err(flow)),
+                            };
                         let off = self.const_offset(off)?;
                         let from = self.st.stdin.pos;
                         let bytes = self.st.stdin.bytes[from..from + k as usize].to_vec();
@@ -139,7 +142,7 @@ impl NativeCall<'_, '_> {
         if count == 0 {
             return Ok(Ok(Vec::new()));
         }
-        let (obj, off) = match self.cx.resolve(self.st, self.inst, a[2], 16 * count, Access::Read)? {
+        let (obj, off) = match Resolver::new(self.cx).resolve(self.st, self.inst, a[2], 16 * count, Access::Read)? {
             Target::Obj(o, off) => (o, off),
             Target::Flow(flow) => return Ok(Err(flow)),
         };
