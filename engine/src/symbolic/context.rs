@@ -79,23 +79,23 @@ pub struct EndedPath {
 
 /// The context of the symbolic interpreter (see the module documentation).
 pub struct Context<'p> {
-    pub prog: &'p Program,
-    pub config: &'p EngineConfig,
-    pub store: TermStore,
-    pub solver: Solver,
-    pub stats: Stats,
+    pub(crate) prog: &'p Program,
+    pub(crate) config: &'p EngineConfig,
+    pub(crate) store: TermStore,
+    pub(crate) solver: Solver,
+    pub(crate) stats: Stats,
     /// What the current step has made so far (see [`StepResult`]).
     pub(crate) events: StepEvents,
     /// States in the search (the one stepping included), for the state budget.
-    pub live_states: usize,
+    pub(crate) live_states: usize,
     /// Reused buffer (a native call's arguments).
-    pub scratch: Vec<TermId>,
+    pub(crate) scratch: Vec<TermId>,
     /// Reused buffer (block and call arguments).
-    pub vals: Vec<Val>,
+    pub(crate) vals: Vec<Val>,
     /// The first variable of each symbolic object made by a state that follows a seed, by
     /// (ordinal on the path, name, size). Runs along different seeds reuse them, so seeds that
     /// take the same path build the same path condition (and queue the same divergence point).
-    pub seed_vars: FxHashMap<(usize, Rc<str>, u32), u32>,
+    pub(crate) seed_vars: FxHashMap<(usize, Rc<str>, u32), u32>,
 }
 
 impl<'p> Context<'p> {
