@@ -49,6 +49,7 @@ impl<'p> Interp<'_, 'p> {
 
     /// Executes `inst` (the instruction at `st`'s position) of `body`: what it did to `st`, and
     /// the states and paths it made besides.
+    #[inline]
     pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<StepResult, RunError> {
         let flow = self.execute(st, body, inst)?;
         Ok(self.cx.events.finish(flow))

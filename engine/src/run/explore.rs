@@ -16,7 +16,7 @@ use crate::run_error::RunError;
 use crate::search::{Searcher, StateId};
 use crate::shadow::execute::BlockEnd;
 use crate::shadow::Shadow;
-use crate::symbolic::context::{Context, EndedPath, Flow, StepResult};
+use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use std::time::Duration;
 
@@ -158,10 +158,9 @@ impl<'p, 'o> Runner<'p, 'o> {
             };
             self.ctx.stats.instructions += 1;
             st.instructions += 1;
-            let StepResult { flow, forked, ended } = Interp::new(&mut self.ctx).step(st, body, inst)?;
-            self.made.extend(forked);
-            for path in ended {
-                self.end(policy, path)?;
+            let StepResult { flow, made } = Interp::new(&mut self.ctx).step(st, body, inst)?;
+            if let Some(made) = made {
+                self.take_made(policy, *made)?;
             }
             match flow {
                 Flow::Next => {
@@ -205,6 +204,18 @@ impl<'p, 'o> Runner<'p, 'o> {
             | StopReason::MaxInstructions) => Some(Ending::Early(EarlyReason::Stopped(reason))),
             _ => None,
         }
+    }
+
+    /// What a step made: its forks join [`Runner::made`], its ended paths end.
+    #[cold]
+    #[inline(never)]
+    fn take_made(&mut self, policy: &mut dyn Policy, made: StepEvents) -> Result<(), RunError> {
+        let (forked, ended) = made.into_parts();
+        self.made.extend(forked);
+        for path in ended {
+            self.end(policy, path)?;
+        }
+        Ok(())
     }
 
     /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise

@@ -31,13 +31,14 @@ pub enum Flow {
     End(Ending),
 }
 
-/// What one step did: the stepping state's own flow, the states it forked off and the paths it
-/// ended besides the stepping state's, each in order.
+/// What one step did: the stepping state's own flow and, when it made any, the states it
+/// forked off and the paths it ended besides the stepping state's (most steps make none: the
+/// run loop's hot path only tests for them).
 #[derive(Debug)]
 pub struct StepResult {
     pub flow: Flow,
-    pub forked: Vec<ExecutionState>,
-    pub ended: Vec<EndedPath>,
+    /// Boxed: the result stays a word larger than the flow, which the hot loop moves.
+    pub made: Option<Box<StepEvents>>,
 }
 
 /// The states and paths a step makes while it runs, deep in a fork or a check; handed out with
@@ -65,8 +66,15 @@ impl StepEvents {
     }
 
     /// The step's result: `flow` with what the step made, which the events no longer hold.
+    #[inline]
     pub fn finish(&mut self, flow: Flow) -> StepResult {
-        StepResult { flow, forked: std::mem::take(&mut self.forked), ended: std::mem::take(&mut self.ended) }
+        let made = (!self.forked.is_empty() || !self.ended.is_empty()).then(|| Box::new(std::mem::take(self)));
+        StepResult { flow, made }
+    }
+
+    /// The states forked off and the paths ended, each in order.
+    pub fn into_parts(self) -> (Vec<ExecutionState>, Vec<EndedPath>) {
+        (self.forked, self.ended)
     }
 }
 
