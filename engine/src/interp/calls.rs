@@ -45,7 +45,7 @@ impl<'p> Interp<'_, 'p> {
             FuncKind::Unknown => {
                 let module = &self.cx.prog.module;
                 let message = unknown_function(&module.funcs[func].name, module.library_dir.is_some());
-                Ok(Flow::End(self.cx.unsupported(st, message)))
+                Ok(Flow::End(Box::new(self.cx.unsupported(st, message))))
             }
         }
     }
@@ -58,13 +58,13 @@ impl<'p> Interp<'_, 'p> {
             format!("calling '{}'", module.funcs[func].name)
         });
         if let Err(message) = fits {
-            return Flow::End(self.cx.error(st, ErrorKind::StackOverflow, message));
+            return Flow::End(Box::new(self.cx.error(st, ErrorKind::StackOverflow, message)));
         }
         let Some(callee) = module.funcs[func].body.as_ref() else {
-            return Flow::End(self.cx.unsupported(st, "call of a function without a body"));
+            return Flow::End(Box::new(self.cx.unsupported(st, "call of a function without a body")));
         };
         let Some(entry) = callee.layout.entry_block() else {
-            return Flow::End(self.cx.unsupported(st, "function without blocks"));
+            return Flow::End(Box::new(self.cx.unsupported(st, "function without blocks")));
         };
         let frame = self.new_frame(func, callee, entry, args, body.results[inst]);
         st.stack.push(frame);
@@ -102,7 +102,11 @@ impl<'p> Interp<'_, 'p> {
         args: &[Value],
     ) -> Result<Flow, RunError> {
         let Some((&target, rest)) = args.split_first() else {
-            return Ok(Flow::End(self.cx.error(st, ErrorKind::InvalidCall, "indirect call without a callee")));
+            return Ok(Flow::End(Box::new(self.cx.error(
+                st,
+                ErrorKind::InvalidCall,
+                "indirect call without a callee",
+            ))));
         };
         let addr_term = self.term(st, target);
         let addr_term = self.cx.view(st, addr_term);
@@ -122,18 +126,18 @@ impl<'p> Interp<'_, 'p> {
             } else {
                 format!("call through {addr:#x}, which is not a function address")
             };
-            return Ok(Flow::End(self.cx.error(st, ErrorKind::InvalidCall, message)));
+            return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::InvalidCall, message))));
         };
         let callee = &module.funcs[func];
         let (given, takes) = (rest.len(), callee.sig.params.len());
         if given < takes || (given > takes && !callee.sig.varargs) {
             let message =
                 format!("call of '{}' through a pointer with {given} arguments; it takes {takes}", callee.name);
-            return Ok(Flow::End(self.cx.error(st, ErrorKind::InvalidCall, message)));
+            return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::InvalidCall, message))));
         }
         if body.results[inst].is_some() && callee.sig.ret.is_none() {
             let message = format!("call of '{}' through a pointer expects a result; it returns void", callee.name);
-            return Ok(Flow::End(self.cx.error(st, ErrorKind::InvalidCall, message)));
+            return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::InvalidCall, message))));
         }
         self.call(st, body, inst, func, rest)
     }
@@ -143,7 +147,7 @@ impl<'p> Interp<'_, 'p> {
         if st.execute.is_some() && Shadow::new(self.cx).return_in_execute_block(st) {
             return Flow::Jumped;
         }
-        let Some(frame) = st.pop_frame() else { return Flow::End(Ending::Exit(0)) };
+        let Some(frame) = st.pop_frame() else { return Flow::End(Box::new(Ending::Exit(0))) };
         if st.stack.is_empty() {
             return self.bottom_returned(st, value);
         }

@@ -40,8 +40,12 @@ impl<'p> Interp<'_, 'p> {
                 InstData::Fcmp { cc, args: [a, _] } => u128::from(float::compare(*cc, ty(*a), x[0], x[1])),
                 InstData::FCast { op, arg } => match float::cast(*op, ty(*arg), result_ty, x[0]) {
                     Ok(bits) => bits,
-                    Err(Fault::Error(kind, message)) => return Ok(Flow::End(self.cx.error(st, kind, message))),
-                    Err(Fault::Unsupported(message)) => return Ok(Flow::End(self.cx.unsupported(st, message))),
+                    Err(Fault::Error(kind, message)) => {
+                        return Ok(Flow::End(Box::new(self.cx.error(st, kind, message))))
+                    }
+                    Err(Fault::Unsupported(message)) => {
+                        return Ok(Flow::End(Box::new(self.cx.unsupported(st, message))))
+                    }
                 },
                 _ => unreachable!("float_step on {}", data.mnemonic()),
             };
@@ -96,7 +100,7 @@ impl<'p> Interp<'_, 'p> {
                     FCastOp::ToSi | FCastOp::ToUi => {
                         let signed = *op == FCastOp::ToSi;
                         if let Some(ending) = self.check_float_cast(st, t[0], ty(*arg), to, signed)? {
-                            return Ok(Flow::End(ending));
+                            return Ok(Flow::End(Box::new(ending)));
                         }
                         Some(self.cx.store.fp_to_int(t[0], to, signed))
                     }
@@ -113,7 +117,7 @@ impl<'p> Interp<'_, 'p> {
             }
             None => {
                 let what = format!("{} on a symbolic floating-point value", data.mnemonic());
-                Ok(Flow::End(self.cx.unsupported(st, what)))
+                Ok(Flow::End(Box::new(self.cx.unsupported(st, what))))
             }
         }
     }

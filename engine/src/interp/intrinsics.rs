@@ -37,15 +37,15 @@ impl<'p> Interp<'_, 'p> {
         let name_addr = self.cx.concretize(st, name, Fixed::Pointer)?;
         let name = match self.read_cstring(st, name_addr, Some(MAX_NAME)) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(ending) => return Ok(Flow::End(ending)),
+            Err(ending) => return Ok(Flow::End(Box::new(ending))),
         };
         let size = self.cx.concretize(st, size, Fixed::Size)?;
         if size > self.cx.config.max_sym_bytes {
             // Every byte would be a solver variable: megabytes of them take gigabytes.
-            return Ok(Flow::End(Ending::Early(EarlyReason::InputTooLarge)));
+            return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::InputTooLarge))));
         }
         let Ok(len) = u32::try_from(size) else {
-            return Ok(Flow::End(self.cx.unsupported(st, format!("make_symbolic of {size} bytes"))));
+            return Ok(Flow::End(Box::new(self.cx.unsupported(st, format!("make_symbolic of {size} bytes")))));
         };
         if len == 0 {
             // Nothing is symbolic, and a test may not hold an empty object (KLEE's reader
@@ -98,7 +98,11 @@ impl<'p> Interp<'_, 'p> {
             c = self.cx.store.and(o, n);
         }
         if let Some(v) = self.cx.store.as_const(c) {
-            return Ok(if v == 1 { Flow::Next } else { Flow::End(Ending::AssumeFalse(self.cx.location(st))) });
+            return Ok(if v == 1 {
+                Flow::Next
+            } else {
+                Flow::End(Box::new(Ending::AssumeFalse(self.cx.location(st))))
+            });
         }
         if eval(&self.cx.store, c, &*st.model) & 1 == 1 {
             st.pc.push(c);
@@ -111,10 +115,10 @@ impl<'p> Interp<'_, 'p> {
                 st.model = Rc::new(model.unwrap_or_default());
                 Ok(Flow::Next)
             }
-            SatResult::Unsat => Ok(Flow::End(Ending::AssumeFalse(self.cx.location(st)))),
+            SatResult::Unsat => Ok(Flow::End(Box::new(Ending::AssumeFalse(self.cx.location(st))))),
             SatResult::Unknown => {
                 self.cx.stats.solver_unknown += 1;
-                Ok(Flow::End(Ending::Early(EarlyReason::SolverUnknown)))
+                Ok(Flow::End(Box::new(Ending::Early(EarlyReason::SolverUnknown))))
             }
         }
     }
@@ -124,7 +128,7 @@ impl<'p> Interp<'_, 'p> {
         let c = self.cx.truth(cond);
         let fail = self.cx.store.not(c);
         Ok(match self.cx.check(st, fail, |ex, st| ex.error(st, ErrorKind::AssertionFailed, "assertion failed"))? {
-            Some(ending) => Flow::End(ending),
+            Some(ending) => Flow::End(Box::new(ending)),
             None => Flow::Next,
         })
     }

@@ -72,7 +72,7 @@ impl<'p> Interp<'_, 'p> {
     pub(crate) fn exit(&mut self, st: &mut ExecutionState, status: i32) -> Flow {
         let dtors = &self.cx.prog.module.dtors;
         if st.execute.is_some() || (st.life.is_none() && dtors.is_empty()) {
-            return Flow::End(Ending::Exit(status));
+            return Flow::End(Box::new(Ending::Exit(status)));
         }
         while st.pop_frame().is_some() {}
         let life = st.life.get_or_insert_default();
@@ -90,7 +90,7 @@ impl<'p> Interp<'_, 'p> {
                     life.phase = Phase::Exiting { status, next_dtor: next_dtor + 1 };
                     dtor
                 }
-                None => return Flow::End(Ending::Exit(status)),
+                None => return Flow::End(Box::new(Ending::Exit(status))),
             },
         };
         self.push_bottom(st, next, &[]);

@@ -196,12 +196,12 @@ impl<'p> Interp<'_, 'p> {
                 ex.error(st, ErrorKind::StackOverflow, message)
             })?;
             if let Some(ending) = failed {
-                return Ok(Flow::End(ending));
+                return Ok(Flow::End(Box::new(ending)));
             }
         }
         let extent = match Resolver::new(self.cx).extent(st, bytes)? {
             Ok(extent) => extent,
-            Err(ending) => return Ok(Flow::End(ending)),
+            Err(ending) => return Ok(Flow::End(Box::new(ending))),
         };
         let flow = self.alloca(st, body, inst, extent.capacity, 16)?;
         if let (Flow::Next, Some(&obj)) = (&flow, st.frame().allocas.last()) {
@@ -227,16 +227,16 @@ impl<'p> Interp<'_, 'p> {
             format!("stack object of {}", bytes_text(size))
         });
         if let Err(message) = fits {
-            return Ok(Flow::End(self.cx.error(st, ErrorKind::StackOverflow, message)));
+            return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::StackOverflow, message))));
         }
         let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.cx.prog.zero_byte) else {
             let what = bytes_text(size);
             let limit = bytes_text(MAX_STACK_BYTES);
-            return Ok(Flow::End(self.cx.error(
+            return Ok(Flow::End(Box::new(self.cx.error(
                 st,
                 ErrorKind::StackOverflow,
                 format!("stack object of {what} exceeds the stack limit of {limit}"),
-            )));
+            ))));
         };
         st.frame_mut().allocas.push(id);
         let base = st.mem.object(id).base;

@@ -69,7 +69,7 @@ impl<'p> Interp<'_, 'p> {
                 let (x, y) = (self.term(st, *a), self.term(st, *b));
                 if op.is_division() || op.is_shift() {
                     if let Some(ending) = self.check_binary(st, *op, x, y)? {
-                        return Ok(Flow::End(ending));
+                        return Ok(Flow::End(Box::new(ending)));
                     }
                 }
                 let r = self.binary(*op, x, y);
@@ -190,7 +190,7 @@ impl<'p> Interp<'_, 'p> {
                     }
                 }
                 let Branch::Sides { side, others } = self.cx.branch(st, c, inst)? else {
-                    return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
+                    return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
                 };
                 let dest = |side: bool| if side { *then_dest } else { *else_dest };
                 Shadow::new(self.cx).jump(st, body, dest(side));
@@ -222,11 +222,11 @@ impl<'p> Interp<'_, 'p> {
                 return Ok(self.ret(st, value));
             }
             InstData::Unreachable => {
-                return Ok(Flow::End(self.cx.error(st, ErrorKind::Unreachable, "reached unreachable code")));
+                return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::Unreachable, "reached unreachable code"))));
             }
             InstData::Unsupported { msg } => {
                 let message = self.cx.prog.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
-                return Ok(Flow::End(self.cx.unsupported(st, message)));
+                return Ok(Flow::End(Box::new(self.cx.unsupported(st, message))));
             }
         }
         // The instructions that build a term from others end here: a value folded into itself
@@ -234,7 +234,7 @@ impl<'p> Interp<'_, 'p> {
         if let Some(Val::Term(t)) = body.results[inst].map(|r| st.frame().value(r)) {
             if self.cx.store.weight(t) > self.cx.config.max_term_weight {
                 self.cx.stats.heaviest_term = self.cx.stats.heaviest_term.max(self.cx.store.weight(t));
-                return Ok(Flow::End(Ending::Early(EarlyReason::TermTooLarge)));
+                return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::TermTooLarge))));
             }
         }
         Ok(Flow::Next)
@@ -315,7 +315,7 @@ impl<'p> Interp<'_, 'p> {
             let viewed = self.cx.view(st, hit);
             let two_way = !self.cx.store.has_shadow(viewed);
             let Branch::Sides { side, others } = self.cx.branch_at(st, hit, inst, Site::Switch(v, table))? else {
-                return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
+                return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
             };
             // States taking this case jump to it. A state that does not goes on with the
             // remaining cases in this step when it is `st`, or the other side of a two-way fork

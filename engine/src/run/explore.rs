@@ -173,7 +173,7 @@ impl<'p, 'o> Runner<'p, 'o> {
                     st.value_attempts = 0;
                 }
                 Flow::Retry => {}
-                Flow::End(ending) => return Ok(Some(ending)),
+                Flow::End(ending) => return Ok(Some(*ending)),
             }
             if !self.made.is_empty() || (st.follows_seed() && st.divergence.is_some()) {
                 return Ok(None);

@@ -102,7 +102,7 @@ impl<'p> Shadow<'_, 'p> {
         let kind = access.out_of_bounds();
         let message = format!("{} of {} out of the bounds of its object", access.name(), bytes_text(len));
         if let Some(ending) = self.cx.check(st, fail, |ex, st| ex.error(st, kind, message.as_str()))? {
-            return Ok(PairTarget::One(Target::Flow(Flow::End(ending))));
+            return Ok(PairTarget::One(Target::Flow(Flow::End(Box::new(ending)))));
         }
         if st.mode != ExecMode::Both {
             // Only the old version failed: the new version goes on alone.
@@ -157,7 +157,7 @@ impl<'p> Shadow<'_, 'p> {
         let vo = self.cx.concretize(st, ao, Fixed::Pointer)?;
         let vn = self.cx.concretize(st, an, Fixed::Pointer)?;
         let module = &self.cx.prog.module;
-        let ended = |flow| Ok(PairTarget::One(Target::Flow(Flow::End(flow))));
+        let ended = |flow| Ok(PairTarget::One(Target::Flow(Flow::End(Box::new(flow)))));
         match (st.mem.classify(module, vo, len, access), st.mem.classify(module, vn, len, access)) {
             (Resolution::InBounds { obj: oo, offset: of }, Resolution::InBounds { obj: no, offset: nf }) => {
                 // Objects whose size is a term: each version within its own size.

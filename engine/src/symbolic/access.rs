@@ -78,7 +78,7 @@ impl<'p> Resolver<'_, 'p> {
                 && st.mem.size_term(obj).is_some_and(|s| !self.cx.store.has_shadow(s) || st.mode.single().is_some());
             if st.mem.size_term(obj).is_some() && !checked {
                 if let Some(ending) = self.check_size(st, obj, offset, len, access)? {
-                    return Ok(Target::Flow(Flow::End(ending)));
+                    return Ok(Target::Flow(Flow::End(Box::new(ending))));
                 }
             }
         }
@@ -105,11 +105,11 @@ impl<'p> Resolver<'_, 'p> {
         if let Some((id, off)) = st.mem.permitted(a, len, access) {
             return Ok(Target::Obj(id, Offset::Const(off)));
         }
-        Ok(Target::Flow(Flow::End(match st.mem.classify(module, a, len, access) {
+        Ok(Target::Flow(Flow::End(Box::new(match st.mem.classify(module, a, len, access) {
             Resolution::InBounds { obj, offset } => return Ok(Target::Obj(obj, Offset::Const(offset))),
             Resolution::Fault { kind, message, .. } => self.cx.error(st, kind, message),
             Resolution::Unsupported(m) => self.cx.unsupported(st, m.to_string()),
-        })))
+        }))))
     }
 
     /// `addr - base <u size - len + 1`: the access of `len` bytes at `addr` is inside `obj`;

@@ -27,8 +27,9 @@ pub enum Flow {
     Jumped,
     /// Execute the same instruction again (a symbolic pointer resolved to another object).
     Retry,
-    /// The path ended.
-    End(Ending),
+    /// The path ended (boxed: the flow of every instruction is returned and moved, and ends
+    /// are rare).
+    End(Box<Ending>),
 }
 
 /// What one step did: the stepping state's own flow and, when it made any, the states it

@@ -136,7 +136,7 @@ impl Context<'_> {
                 }
                 Ok(Ok(side))
             }
-            Branch::Early => Ok(Err(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
+            Branch::Early => Ok(Err(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))))),
         }
     }
 

@@ -113,12 +113,12 @@ impl<'p> Resolver<'_, 'p> {
             Resolution::Fault { kind, obj, message } => (obj, self.cx.error(st, kind, message)),
             Resolution::Unsupported(m) => (st.mem.resolve(v).map(|(o, _)| o), self.cx.unsupported(st, m.to_string())),
         };
-        let Some(o) = o else { return Ok(Target::Flow(Flow::End(ending))) };
+        let Some(o) = o else { return Ok(Target::Flow(Flow::End(Box::new(ending)))) };
         // Every address in the bytes of a freed (or read-only, or unsupported) object is this
         // error.
         let (base, size) = (st.mem.object(o).base, st.mem.object(o).size);
         let inside = self.within(addr, base, size);
-        Ok(Target::Flow(self.fork_object(st, inside, inst)?.unwrap_or(Flow::End(ending))))
+        Ok(Target::Flow(self.fork_object(st, inside, inst)?.unwrap_or(Flow::End(Box::new(ending)))))
     }
 
     /// The model's address is not in the object the pointer was derived from (or in no object
@@ -180,7 +180,7 @@ impl<'p> Resolver<'_, 'p> {
             Resolution::Unsupported(m) => self.cx.unsupported(st, m.to_string()),
             Resolution::InBounds { .. } => return self.take_object(st, inst, addr, len, access),
         };
-        Ok(Target::Flow(Flow::End(ending)))
+        Ok(Target::Flow(Flow::End(Box::new(ending))))
     }
 
     /// A model of the state's path in which `cond` holds, if the solver finds one.
@@ -224,7 +224,7 @@ impl<'p> Resolver<'_, 'p> {
                 }
                 Ok(None)
             }
-            Branch::Early => Ok(Some(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
+            Branch::Early => Ok(Some(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))))),
         }
     }
 

@@ -49,7 +49,7 @@ pub(super) fn call(
         _ => "a function pointer".to_string(),
     };
     if let Err(message) = binding.check_arity(&name, args.len()) {
-        return Ok(Flow::End(cx.error(st, ErrorKind::InvalidCall, message)));
+        return Ok(Flow::End(Box::new(cx.error(st, ErrorKind::InvalidCall, message))));
     }
     let mut terms = std::mem::take(&mut cx.scratch);
     terms.clear();
@@ -93,14 +93,16 @@ impl NativeCall<'_, '_> {
             ($i:expr) => {
                 match arg($i) {
                     Ok(t) => t,
-                    Err(message) => return Ok(Err(Flow::End(self.cx.error(self.st, ErrorKind::InvalidCall, message)))),
+                    Err(message) => {
+                        return Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::InvalidCall, message)))))
+                    }
                 }
             };
         }
         let r = match native {
             LibcFn::Malloc => match self.heap_alloc(arg!(0), 16)? {
                 Ok(p) => Some(p),
-                Err(ending) => return Ok(Err(Flow::End(ending))),
+                Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
             },
             LibcFn::Calloc => {
                 let total = match self.calloc_size(arg!(0), arg!(1))? {
@@ -111,7 +113,7 @@ impl NativeCall<'_, '_> {
                 };
                 match self.heap_alloc(total, 16)? {
                     Ok(p) => Some(p),
-                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                    Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
                 }
             }
             LibcFn::AlignedAlloc => {
@@ -119,7 +121,7 @@ impl NativeCall<'_, '_> {
                 let align = self.cx.concretize(self.st, align, Fixed::Value)?;
                 match self.heap_alloc(arg!(1), align)? {
                     Ok(p) => Some(p),
-                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                    Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
                 }
             }
             LibcFn::Realloc => {
@@ -136,7 +138,7 @@ impl NativeCall<'_, '_> {
                             let line = self.cx.location(self.st).line;
                             self.st.mem.free_heap_object(id, line);
                         }
-                        Err(ending) => return Ok(Err(Flow::End(ending))),
+                        Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
                     }
                 }
                 None
@@ -149,7 +151,7 @@ impl NativeCall<'_, '_> {
                 };
                 if native == LibcFn::Memcpy {
                     if let Some(ending) = self.check_memcpy_overlap(dst, src, n)? {
-                        return Ok(Err(Flow::End(ending)));
+                        return Ok(Err(Flow::End(Box::new(ending))));
                     }
                 }
                 if let Err(flow) = self.copy(dst, src, n)? {
@@ -179,17 +181,19 @@ impl NativeCall<'_, '_> {
                 let flow = if native == LibcFn::Exit {
                     Interp::new(self.cx).exit(self.st, code)
                 } else {
-                    Flow::End(Ending::Exit(code))
+                    Flow::End(Box::new(Ending::Exit(code)))
                 };
                 return Ok(Err(flow));
             }
             LibcFn::Atexit => {
                 if let Err(ending) = Interp::new(self.cx).register_atexit(self.st, arg!(0))? {
-                    return Ok(Err(Flow::End(ending)));
+                    return Ok(Err(Flow::End(Box::new(ending))));
                 }
                 Some(self.cx.store.constant(32, 0))
             }
-            LibcFn::Abort => return Ok(Err(Flow::End(self.cx.error(self.st, ErrorKind::Abort, "abort() called")))),
+            LibcFn::Abort => {
+                return Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::Abort, "abort() called")))))
+            }
             LibcFn::AssertFail => {
                 let (e, f) = (arg!(0), arg!(3));
                 let (e, f) =
@@ -201,14 +205,14 @@ impl NativeCall<'_, '_> {
                 };
                 let expr = match text(self, e) {
                     Ok(s) => s,
-                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                    Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
                 };
                 let func = match text(self, f) {
                     Ok(s) => s,
-                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                    Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
                 };
                 let message = format!("assertion `{expr}' failed in function '{func}'");
-                return Ok(Err(Flow::End(self.cx.error(self.st, ErrorKind::AssertionFailed, message))));
+                return Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::AssertionFailed, message)))));
             }
             LibcFn::ErrnoLocation => Some(self.cx.store.constant(64, self.cx.prog.runtime.errno)),
             LibcFn::CtypeBLoc => Some(self.cx.store.constant(64, self.cx.prog.runtime.ctype_b)),
@@ -310,7 +314,7 @@ impl NativeCall<'_, '_> {
             | LibcFn::Qsort
             | LibcFn::Bsearch => {
                 let message = bindings::unknown_function(name, self.cx.prog.module.library_dir.is_some());
-                return Ok(Err(Flow::End(self.cx.unsupported(self.st, message))));
+                return Ok(Err(Flow::End(Box::new(self.cx.unsupported(self.st, message)))));
             }
         };
         Ok(Ok(r))
@@ -378,7 +382,7 @@ impl NativeCall<'_, '_> {
                 ex.error(st, access.out_of_bounds(), message)
             })?;
             if let Some(ending) = failed {
-                return Ok(Err(Flow::End(ending)));
+                return Ok(Err(Flow::End(Box::new(ending))));
             }
         }
         Ok(Ok(self.size_arg(n)?))
@@ -503,7 +507,7 @@ impl NativeCall<'_, '_> {
     /// object past its size term are its fill, never written, so copying the smaller capacity
     /// copies exactly that).
     fn realloc(&mut self, p: u64, n: TermId) -> Result<Result<Option<TermId>, Flow>, RunError> {
-        let ended = |e| Ok(Err(Flow::End(e)));
+        let ended = |e| Ok(Err(Flow::End(Box::new(e))));
         if p == 0 {
             return match self.heap_alloc(n, 16)? {
                 Ok(q) => Ok(Ok(Some(q))),

@@ -32,7 +32,7 @@ impl NativeCall<'_, '_> {
             ($e:expr) => {
                 match $e {
                     Ok(v) => v,
-                    Err(ending) => return Ok(Err(Flow::End(ending))),
+                    Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
                 }
             };
         }
@@ -126,7 +126,7 @@ impl NativeCall<'_, '_> {
                 let stream = tri!(self.stream(tri!(arg(self, 3)))?);
                 let Some(total) = size.checked_mul(count) else {
                     let message = "fwrite of more bytes than memory holds";
-                    return Ok(Err(Flow::End(self.cx.error(self.st, ErrorKind::OutOfBoundsRead, message))));
+                    return Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::OutOfBoundsRead, message)))));
                 };
                 if total > 0 {
                     let (obj, off) = match Resolver::new(self.cx).resolve(self.st, self.inst, p, total, Access::Read)? {

@@ -23,11 +23,13 @@ impl NativeCall<'_, '_> {
     pub(super) fn syscall(&mut self) -> Model {
         let a = self.args;
         if a.len() != 7 {
-            return Ok(Err(Flow::End(self.cx.unsupported(self.st, "__penumbra_syscall without 7 arguments"))));
+            return Ok(Err(Flow::End(Box::new(
+                self.cx.unsupported(self.st, "__penumbra_syscall without 7 arguments"),
+            ))));
         }
         let n = self.cx.concretize(self.st, a[0], Fixed::Value)?;
         let Some(call) = syscall::classify(n) else {
-            return Ok(Err(Flow::End(self.cx.unsupported(self.st, syscall::name(n)))));
+            return Ok(Err(Flow::End(Box::new(self.cx.unsupported(self.st, syscall::name(n))))));
         };
         let mut word = [n, 0, 0, 0, 0, 0, 0];
         // Every argument but the buffers' contents is fixed; not the exit status, which is
@@ -40,7 +42,7 @@ impl NativeCall<'_, '_> {
         }
         let result = |call: &mut Self, v: i64| Ok(Ok(Some(call.cx.store.constant(64, v as u64))));
         match call {
-            Syscall::Exit => Ok(Err(Flow::End(Ending::Exit(self.exit_status(a[1])?)))),
+            Syscall::Exit => Ok(Err(Flow::End(Box::new(Ending::Exit(self.exit_status(a[1])?))))),
             Syscall::Fixed(r) => result(self, r),
             Syscall::OnStdStream { ok } if syscall::is_std_stream(word[1]) => result(self, ok),
             Syscall::OnStdStream { .. } => result(self, -errno::EBADF),
@@ -137,7 +139,9 @@ impl NativeCall<'_, '_> {
         }
         let count = word[3];
         if count > 1024 {
-            return Ok(Err(Flow::End(self.cx.unsupported(self.st, format!("an iovec array of {count} buffers")))));
+            return Ok(Err(Flow::End(Box::new(
+                self.cx.unsupported(self.st, format!("an iovec array of {count} buffers")),
+            ))));
         }
         if count == 0 {
             return Ok(Ok(Vec::new()));
