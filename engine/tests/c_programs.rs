@@ -412,7 +412,28 @@ int main(void) {
 }"#,
     );
     assert_eq!(r.stdout_text(), "before\n");
-    assert_unsupported(&r, "unknown external function 'fopen'", 4);
+    assert_unsupported(&r, "unknown external function 'fopen' is not modelled; `--libc musl` provides it", 4);
+}
+
+/// A function penumbra's models lack but musl has: the message names `--libc musl`; one musl
+/// lacks too gets no hint.
+#[test]
+fn an_unknown_function_that_musl_provides_says_so() {
+    let r = run_c(
+        r#"#include <stdlib.h>
+int main(void) {
+    double d = strtod("2.5", 0);
+    return d > 2;
+}"#,
+    );
+    assert_unsupported(&r, "unknown external function 'strtod' is not modelled; `--libc musl` provides it", 3);
+    let r = run_c(
+        r#"int frobnicate(int);
+int main(void) {
+    return frobnicate(1);
+}"#,
+    );
+    assert_unsupported(&r, "unknown external function 'frobnicate'", 3);
 }
 
 /// glibc's merge sort: the same comparator calls as natively (the count is printed), equal

@@ -25,6 +25,7 @@ mod paths;
 mod workspace;
 
 pub use circles::{Circle, Graph, Tie};
+pub use code::{code_of, without_test_modules};
 pub use error::ReadError;
 pub use graph::CrateGraph;
 pub use paths::ModulePath;

@@ -14,6 +14,7 @@
 use super::layout::{func_addr, Segment};
 use super::space::{AddressSpace, Contents, ObjState, ObjectId, Origin};
 use crate::libc::ctype;
+use crate::libc::stdio::Stream;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{verify_module, Func, GlobalInit, Module, RelocTarget, Type, VerifierError};
 
@@ -111,6 +112,19 @@ pub struct Runtime {
     pub ctype_b: u64,
     pub ctype_toupper: u64,
     pub ctype_tolower: u64,
+}
+
+impl Runtime {
+    /// The standard stream the `FILE *` `file` designates; other streams (from `fopen`, say)
+    /// are not modelled: the unsupported-construct message.
+    pub fn stream(&self, file: u64) -> Result<Stream, String> {
+        match file {
+            f if f == self.stdout => Ok(Stream::Stdout),
+            f if f == self.stderr => Ok(Stream::Stderr),
+            f if f == self.stdin => Ok(Stream::Stdin),
+            _ => Err(format!("I/O on a stream other than stdin, stdout or stderr ({file:#x})")),
+        }
+    }
 }
 
 /// Memory with the globals and the runtime's objects laid out and initialised.

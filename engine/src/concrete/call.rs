@@ -4,10 +4,11 @@
 //! dangling pointers are uses after free).
 
 use super::interp::{Cursor, Flow, Frame, Interp};
-use super::libc::{self, LibcFn};
+use super::libc;
 use super::stop::{Fault, Stop};
 use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
+use crate::libc::bindings::{self, LibcFn};
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Body, Func, Inst, Value};
 
@@ -95,9 +96,11 @@ impl<'a> Interp<'a> {
     /// Calls the library model bound to the declared function `func`.
     fn call_library(&mut self, cur: &mut Cursor<'a>, inst: Inst, func: Func, args: &[Value]) -> Result<Flow, Stop> {
         let name = self.module.funcs[func].name.as_str();
-        let Some(model) = self.prog.bindings[func.index()] else {
-            return Err(Fault::unsupported(format!("unknown external function '{name}'")).into());
+        let Some(binding) = self.prog.bindings[func.index()] else {
+            return Err(Fault::unsupported(bindings::unknown_function(name, self.module.library_dir.is_some())).into());
         };
+        binding.check_arity(name, args.len()).map_err(|message| Fault::error(ErrorKind::InvalidCall, message))?;
+        let model = binding.func;
         self.scratch.clear();
         for &a in args {
             self.scratch.push(self.regs[cur.base + a.index()]);

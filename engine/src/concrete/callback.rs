@@ -10,10 +10,11 @@
 //! always passes pointers into the array being sorted. The calls compare the same values.)
 
 use super::interp::Interp;
-use super::libc::{self, LibcFn};
+use super::libc;
 use super::stop::{Fault, Stop};
 use crate::address::{check_stack, func_at, Segment, FRAME_BYTES};
 use crate::error::ErrorKind;
+use crate::libc::bindings::{self, LibcFn};
 use cranelift_entity::EntityRef;
 use penumbra_ir::Func;
 
@@ -23,15 +24,19 @@ impl<'a> Interp<'a> {
         let callee = &self.module.funcs[func];
         if callee.body.is_none() {
             let name = callee.name.as_str();
-            return match self.prog.bindings[func.index()] {
-                Some(LibcFn::Qsort | LibcFn::Bsearch) => {
+            let Some(binding) = self.prog.bindings[func.index()] else {
+                let message = bindings::unknown_function(name, self.module.library_dir.is_some());
+                return Err(Fault::unsupported(message).into());
+            };
+            binding.check_arity(name, args.len()).map_err(|message| Fault::error(ErrorKind::InvalidCall, message))?;
+            return match binding.func {
+                LibcFn::Qsort | LibcFn::Bsearch => {
                     Err(Fault::unsupported(format!("{name} as a callback of qsort or bsearch")).into())
                 }
-                Some(model) => {
+                model => {
                     let args: Vec<u128> = args.iter().map(|&a| u128::from(a)).collect();
                     libc::call(&mut self.machine, model, name, &args)
                 }
-                None => Err(Fault::unsupported(format!("unknown external function '{name}'")).into()),
             };
         }
         let locals = self.machine.mem.live_bytes(Segment::Stack);

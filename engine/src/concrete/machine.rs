@@ -6,14 +6,7 @@ use super::memory::Memory;
 use super::stop::{Fault, Stop};
 use crate::address::{Origin, Runtime, Segment};
 use crate::libc::rand::GlibcRand;
-
-/// A standard stream, identified by its `FILE *`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Stream {
-    Stdin,
-    Stdout,
-    Stderr,
-}
+pub use crate::libc::stdio::Stream;
 
 /// `errno` values the library models set.
 pub const EINVAL: u64 = 22;
@@ -80,12 +73,7 @@ impl<'a> Machine<'a> {
 
     /// The stream a `FILE *` designates; other streams (from `fopen`, say) are not modelled.
     pub fn stream(&self, file: u64) -> Result<Stream, Fault> {
-        match file {
-            f if f == self.runtime.stdout => Ok(Stream::Stdout),
-            f if f == self.runtime.stderr => Ok(Stream::Stderr),
-            f if f == self.runtime.stdin => Ok(Stream::Stdin),
-            _ => Err(Fault::unsupported(format!("I/O on a stream other than stdin, stdout or stderr ({file:#x})"))),
-        }
+        self.runtime.stream(file).map_err(Fault::Unsupported)
     }
 
     /// The buffer an output stream writes to; writing to `stdin` fails like a read-only stream

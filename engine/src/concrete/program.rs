@@ -7,12 +7,12 @@
 //! has to look at a value's definition again.
 
 use super::config::RunConfig;
-use super::libc::LibcFn;
 use super::memory::Memory;
 use super::result::{Outcome, RunResult};
 pub use crate::address::LoadError;
 use crate::address::{func_addr, Entry, Image, Runtime};
 use crate::error::Location;
+use crate::libc::bindings::{self, Binding};
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Module, ValueDef};
 
@@ -26,8 +26,9 @@ pub struct Program<'m> {
     pub(super) runtime: Runtime,
     /// Per function: the initial registers of a frame (empty for declared functions).
     pub(super) registers: Vec<Box<[u128]>>,
-    /// Per function: the library model of a declared function.
-    pub(super) bindings: Vec<Option<LibcFn>>,
+    /// Per function: the library model of a declared function (its row of the binding table,
+    /// if the table has one this interpreter runs).
+    pub(super) bindings: Vec<Option<&'static Binding>>,
 }
 
 impl<'m> Program<'m> {
@@ -55,8 +56,11 @@ impl<'m> Program<'m> {
                     .collect()
             })
             .collect();
-        let bindings =
-            module.funcs.values().map(|f| if f.is_defined() { None } else { LibcFn::bind(&f.name) }).collect();
+        let bindings = module
+            .funcs
+            .values()
+            .map(|f| bindings::bind(&f.name).filter(|b| !f.is_defined() && b.concrete.is_supported()))
+            .collect();
         Ok(Program { module, entry, memory, runtime, registers, bindings })
     }
 

@@ -11,18 +11,19 @@
 //! `frem` (C's `fmod`, which clang calls rather than inlines) and `fma` of `long double`s.
 
 use super::step::val;
+use super::Interp;
 use crate::concrete::float;
 use crate::concrete::stop::Fault;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::context::Flow;
 use crate::symbolic::state::{Ending, ExecutionState};
 use crate::symbolic::value::Val;
 use penumbra_ir::{Body, FCastOp, FUnaryOp, FloatCC, FloatOp, Inst, InstData, Type, Value};
 use penumbra_solver::float::{int_conversion_bounds, Arith, Integral};
 use penumbra_solver::TermId;
 
-impl<'p> Context<'p> {
+impl<'p> Interp<'_, 'p> {
     /// Executes the floating-point instruction `inst`.
     pub(crate) fn float_step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
         let data = &body.insts[inst];
@@ -39,12 +40,16 @@ impl<'p> Context<'p> {
                 InstData::Fcmp { cc, args: [a, _] } => u128::from(float::compare(*cc, ty(*a), x[0], x[1])),
                 InstData::FCast { op, arg } => match float::cast(*op, ty(*arg), result_ty, x[0]) {
                     Ok(bits) => bits,
-                    Err(Fault::Error(kind, message)) => return Ok(Flow::End(self.error(st, kind, message))),
-                    Err(Fault::Unsupported(message)) => return Ok(Flow::End(self.unsupported(st, message))),
+                    Err(Fault::Error(kind, message)) => {
+                        return Ok(Flow::End(Box::new(self.cx.error(st, kind, message))))
+                    }
+                    Err(Fault::Unsupported(message)) => {
+                        return Ok(Flow::End(Box::new(self.cx.unsupported(st, message))))
+                    }
                 },
                 _ => unreachable!("float_step on {}", data.mnemonic()),
             };
-            let v = Val::wide(&mut self.store, result_ty.bits() as u8, bits);
+            let v = Val::wide(&mut self.cx.store, result_ty.bits() as u8, bits);
             st.frame_mut().set(r, v);
             return Ok(Flow::Next);
         }
@@ -55,10 +60,10 @@ impl<'p> Context<'p> {
         }
         let result = match data {
             InstData::FBinary { op, .. } => match op {
-                FloatOp::Add => Some(self.store.fp_arith(Arith::Add, t[0], t[1])),
-                FloatOp::Sub => Some(self.store.fp_arith(Arith::Sub, t[0], t[1])),
-                FloatOp::Mul => Some(self.store.fp_arith(Arith::Mul, t[0], t[1])),
-                FloatOp::Div => Some(self.store.fp_arith(Arith::Div, t[0], t[1])),
+                FloatOp::Add => Some(self.cx.store.fp_arith(Arith::Add, t[0], t[1])),
+                FloatOp::Sub => Some(self.cx.store.fp_arith(Arith::Sub, t[0], t[1])),
+                FloatOp::Mul => Some(self.cx.store.fp_arith(Arith::Mul, t[0], t[1])),
+                FloatOp::Div => Some(self.cx.store.fp_arith(Arith::Div, t[0], t[1])),
                 FloatOp::Copysign => {
                     let sign = self.sign_of(t[1]);
                     Some(self.with_sign(t[0], sign))
@@ -69,37 +74,39 @@ impl<'p> Context<'p> {
             InstData::FUnary { op, .. } => Some(match op {
                 FUnaryOp::Neg => {
                     let sign = self.sign_of(t[0]);
-                    let flipped = self.store.not(sign);
+                    let flipped = self.cx.store.not(sign);
                     self.with_sign(t[0], flipped)
                 }
                 FUnaryOp::Abs => {
-                    let plus = self.store.constant(1, 0);
+                    let plus = self.cx.store.constant(1, 0);
                     self.with_sign(t[0], plus)
                 }
-                FUnaryOp::Sqrt => self.store.fp_sqrt(t[0]),
-                FUnaryOp::Floor => self.store.fp_round(Integral::Floor, t[0]),
-                FUnaryOp::Ceil => self.store.fp_round(Integral::Ceil, t[0]),
-                FUnaryOp::Trunc => self.store.fp_round(Integral::Trunc, t[0]),
-                FUnaryOp::Round => self.store.fp_round(Integral::HalfAway, t[0]),
-                FUnaryOp::RoundEven => self.store.fp_round(Integral::HalfEven, t[0]),
+                FUnaryOp::Sqrt => self.cx.store.fp_sqrt(t[0]),
+                FUnaryOp::Floor => self.cx.store.fp_round(Integral::Floor, t[0]),
+                FUnaryOp::Ceil => self.cx.store.fp_round(Integral::Ceil, t[0]),
+                FUnaryOp::Trunc => self.cx.store.fp_round(Integral::Trunc, t[0]),
+                FUnaryOp::Round => self.cx.store.fp_round(Integral::HalfAway, t[0]),
+                FUnaryOp::RoundEven => self.cx.store.fp_round(Integral::HalfEven, t[0]),
             }),
             InstData::Fcmp { cc, .. } => Some(self.fcmp(*cc, t[0], t[1])),
             InstData::FCast { op, arg } => {
                 let to = result_ty.bits() as u8;
                 match op {
-                    FCastOp::Ext | FCastOp::Trunc => Some(self.store.fp_convert(t[0], to)),
-                    FCastOp::FromSi | FCastOp::FromUi => Some(self.store.int_to_fp(t[0], to, *op == FCastOp::FromSi)),
+                    FCastOp::Ext | FCastOp::Trunc => Some(self.cx.store.fp_convert(t[0], to)),
+                    FCastOp::FromSi | FCastOp::FromUi => {
+                        Some(self.cx.store.int_to_fp(t[0], to, *op == FCastOp::FromSi))
+                    }
                     FCastOp::Bitcast => Some(t[0]),
                     FCastOp::ToSi | FCastOp::ToUi => {
                         let signed = *op == FCastOp::ToSi;
                         if let Some(ending) = self.check_float_cast(st, t[0], ty(*arg), to, signed)? {
-                            return Ok(Flow::End(ending));
+                            return Ok(Flow::End(Box::new(ending)));
                         }
-                        Some(self.store.fp_to_int(t[0], to, signed))
+                        Some(self.cx.store.fp_to_int(t[0], to, signed))
                     }
                 }
             }
-            InstData::Fma { .. } if result_ty != Type::F80 => Some(self.store.fp_fma(t[0], t[1], t[2])),
+            InstData::Fma { .. } if result_ty != Type::F80 => Some(self.cx.store.fp_fma(t[0], t[1], t[2])),
             InstData::Fma { .. } => None,
             _ => unreachable!("float_step on {}", data.mnemonic()),
         };
@@ -110,7 +117,7 @@ impl<'p> Context<'p> {
             }
             None => {
                 let what = format!("{} on a symbolic floating-point value", data.mnemonic());
-                Ok(Flow::End(self.unsupported(st, what)))
+                Ok(Flow::End(Box::new(self.cx.unsupported(st, what))))
             }
         }
     }
@@ -119,7 +126,7 @@ impl<'p> Context<'p> {
     fn float_operands(&self, st: &ExecutionState, operands: &[Value]) -> Option<[u128; 3]> {
         let mut out = [0u128; 3];
         for (slot, &v) in out.iter_mut().zip(operands) {
-            *slot = val(st, v).as_const_wide(&self.store)?;
+            *slot = val(st, v).as_const_wide(&self.cx.store)?;
         }
         Some(out)
     }
@@ -127,7 +134,7 @@ impl<'p> Context<'p> {
     /// `llvm.minnum`/`maxnum` exactly as [`penumbra_solver::float::min_max`] computes them
     /// (LLVM's x86 lowering for `float`/`double`, glibc's `fminl`/`fmaxl` for `long double`).
     fn min_max(&mut self, max: bool, a: TermId, b: TermId) -> TermId {
-        let s = &mut self.store;
+        let s = &mut self.cx.store;
         let (nan_a, nan_b) = (s.fp_is_nan(a), s.fp_is_nan(b));
         let b_before_a = s.fp_lt(b, a);
         if s.width(a) != 80 {
@@ -150,20 +157,20 @@ impl<'p> Context<'p> {
     /// `t` with the 1-bit `sign` in place of its sign bit: negation, absolute value and
     /// `copysign` touch nothing else, NaN payloads included.
     fn with_sign(&mut self, t: TermId, sign: TermId) -> TermId {
-        let w = self.store.width(t);
-        let rest = self.store.extract(t, w - 2, 0);
-        self.store.concat(sign, rest)
+        let w = self.cx.store.width(t);
+        let rest = self.cx.store.extract(t, w - 2, 0);
+        self.cx.store.concat(sign, rest)
     }
 
     /// The sign bit of `t` (1 bit).
     fn sign_of(&mut self, t: TermId) -> TermId {
-        let w = self.store.width(t);
-        self.store.extract(t, w - 1, w - 1)
+        let w = self.cx.store.width(t);
+        self.cx.store.extract(t, w - 1, w - 1)
     }
 
     /// `fcmp cc a, b` from the ordered comparisons and NaN tests.
     fn fcmp(&mut self, cc: FloatCC, a: TermId, b: TermId) -> TermId {
-        let s = &mut self.store;
+        let s = &mut self.cx.store;
         let unordered = |s: &mut penumbra_solver::TermStore| {
             let (na, nb) = (s.fp_is_nan(a), s.fp_is_nan(b));
             s.or(na, nb)
@@ -226,14 +233,14 @@ impl<'p> Context<'p> {
     ) -> Result<Option<Ending>, RunError> {
         let fw = from.bits() as u8;
         let (lower, upper, strict) = int_conversion_bounds(float::format(from), u32::from(width), signed);
-        let upper = self.store.constant_wide(fw, upper);
-        let lower = self.store.constant_wide(fw, lower);
-        let below_upper = self.store.fp_lt(x, upper);
-        let above_lower = if strict { self.store.fp_lt(lower, x) } else { self.store.fp_le(lower, x) };
-        let fits = self.store.and(above_lower, below_upper);
-        let fails = self.store.not(fits);
+        let upper = self.cx.store.constant_wide(fw, upper);
+        let lower = self.cx.store.constant_wide(fw, lower);
+        let below_upper = self.cx.store.fp_lt(x, upper);
+        let above_lower = if strict { self.cx.store.fp_lt(lower, x) } else { self.cx.store.fp_le(lower, x) };
+        let fits = self.cx.store.and(above_lower, below_upper);
+        let fails = self.cx.store.not(fits);
         let kind = if signed { "a signed" } else { "an unsigned" };
-        self.check(st, fails, |ex, st| {
+        self.cx.check(st, fails, |ex, st| {
             ex.error(
                 st,
                 ErrorKind::FloatCastOverflow,

@@ -6,19 +6,20 @@
 //! musl's `exit`, which runs its handlers and, through `__penumbra_destructor`, the
 //! destructors itself (runtime/musl/penumbra_start.c); the engine runs its constructors.
 
+use super::Interp;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::symbolic::concretize::Fixed;
-use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::context::Flow;
 use crate::symbolic::state::{Ending, ExecutionState, Life, Phase};
 use crate::symbolic::value::Val;
 use penumbra_ir::Func;
 use penumbra_solver::TermId;
 
-impl Context<'_> {
+impl<'p> Interp<'_, 'p> {
     /// Starts the program: its first constructor, or `main` with `args`.
     pub(crate) fn start_program(&mut self, st: &mut ExecutionState, args: &[TermId]) {
-        let prog = self.prog;
+        let prog = self.cx.prog;
         match prog.module.ctors.first() {
             Some(&first) => {
                 st.life = Some(Box::new(Life {
@@ -34,7 +35,7 @@ impl Context<'_> {
     /// The state's bottom frame returned `value`: the next constructor or `main` starts, or
     /// the exit sequence goes on.
     pub(crate) fn bottom_returned(&mut self, st: &mut ExecutionState, value: Option<Val>) -> Flow {
-        let prog = self.prog;
+        let prog = self.cx.prog;
         let phase = st.life.as_ref().map_or(Phase::Main, |l| l.phase.clone());
         match phase {
             Phase::Constructors { next, main_args } => {
@@ -57,7 +58,7 @@ impl Context<'_> {
                 let status = match value {
                     None => 0,
                     Some(Val::Const { bits, .. }) => bits & 0xff,
-                    Some(Val::Term(t)) => self.model_value(st, t) & 0xff,
+                    Some(Val::Term(t)) => self.cx.model_value(st, t) & 0xff,
                 } as i32;
                 self.exit(st, status)
             }
@@ -69,9 +70,9 @@ impl Context<'_> {
     /// handler or destructor, or ends the path. Inside a `penumbra_execute` block the path
     /// ends at once (the block's version exits; its handlers are not the block's to run).
     pub(crate) fn exit(&mut self, st: &mut ExecutionState, status: i32) -> Flow {
-        let dtors = &self.prog.module.dtors;
+        let dtors = &self.cx.prog.module.dtors;
         if st.execute.is_some() || (st.life.is_none() && dtors.is_empty()) {
-            return Flow::End(Ending::Exit(status));
+            return Flow::End(Box::new(Ending::Exit(status)));
         }
         while st.pop_frame().is_some() {}
         let life = st.life.get_or_insert_default();
@@ -89,7 +90,7 @@ impl Context<'_> {
                     life.phase = Phase::Exiting { status, next_dtor: next_dtor + 1 };
                     dtor
                 }
-                None => return Flow::End(Ending::Exit(status)),
+                None => return Flow::End(Box::new(Ending::Exit(status))),
             },
         };
         self.push_bottom(st, next, &[]);
@@ -103,12 +104,12 @@ impl Context<'_> {
         st: &mut ExecutionState,
         handler: TermId,
     ) -> Result<Result<(), Ending>, RunError> {
-        let addr = self.concretize(st, handler, Fixed::Pointer)?;
-        let module = &self.prog.module;
+        let addr = self.cx.concretize(st, handler, Fixed::Pointer)?;
+        let module = &self.cx.prog.module;
         let Some(func) = crate::address::func_at(addr, module.funcs.len()).filter(|&f| module.funcs[f].body.is_some())
         else {
             let message = format!("atexit({addr:#x}): not the address of a function of the program");
-            return Ok(Err(self.error(st, ErrorKind::InvalidCall, message)));
+            return Ok(Err(self.cx.error(st, ErrorKind::InvalidCall, message)));
         };
         st.life.get_or_insert_default().atexit.push(func);
         Ok(Ok(()))
@@ -116,7 +117,7 @@ impl Context<'_> {
 
     /// Pushes a frame for `func` as the state's only one, `args` for its parameters.
     fn push_bottom(&mut self, st: &mut ExecutionState, func: Func, args: &[TermId]) {
-        let prog = self.prog;
+        let prog = self.cx.prog;
         let body = prog.module.funcs[func].body.as_ref().expect("a defined function");
         let entry = body.layout.entry_block().expect("a function has an entry block");
         let args: Vec<Val> = args.iter().map(|&t| Val::Term(t)).collect();

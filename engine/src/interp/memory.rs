@@ -1,6 +1,6 @@
 //! Loads, stores and stack allocation: an address is resolved by the machine
-//! ([`Context::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
-//! ([`Context::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
+//! ([`Resolver::resolve`](crate::symbolic::access)), or, when it holds a shadow, for each version
+//! ([`Shadow::resolve_pair`](crate::shadow::pairs)); the bytes are then read or written as
 //! little-endian terms.
 //!
 //! A load or store at a constant address that is plainly allowed (a live object of a constant
@@ -9,18 +9,21 @@
 //! written as the byte constants, so a concrete loop builds no terms.
 
 use super::step::{set_result, val};
+use super::Interp;
 use crate::address::{bytes_text, check_stack, stack_room, Access, Origin, Segment, MAX_STACK_BYTES};
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
 use crate::shadow::pairs::PairTarget;
+use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::{Target, MAX_ACCESS_BYTES};
-use crate::symbolic::context::{Context, Flow};
+use crate::symbolic::context::Flow;
 use crate::symbolic::state::{ExecMode, ExecutionState};
 use crate::symbolic::value::Val;
 use penumbra_ir::{Body, Inst, Value};
 use penumbra_solver::TermId;
 
-impl Context<'_> {
+impl<'p> Interp<'_, 'p> {
     /// Reads a little-endian value of `bits` bits (1, 8, 16, 32, 64, or 80 for an x87 `long
     /// double`) at `addr`.
     pub fn read_value(
@@ -31,24 +34,26 @@ impl Context<'_> {
         bits: u32,
     ) -> Result<Result<TermId, Flow>, RunError> {
         let len = bits.div_ceil(8) as usize;
-        let addr = self.view(st, addr);
-        let target = if self.store.has_shadow(addr) {
-            self.resolve_pair(st, inst, addr, len as u64, Access::Read)?
+        let addr = self.cx.view(st, addr);
+        let target = if self.cx.store.has_shadow(addr) {
+            Shadow::new(self.cx).resolve_pair(st, inst, addr, len as u64, Access::Read)?
         } else {
-            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Read)?)
+            PairTarget::One(Resolver::new(self.cx).resolve(st, inst, addr, len as u64, Access::Read)?)
         };
-        let mut bytes = [self.prog.zero_byte; MAX_ACCESS_BYTES];
+        let mut bytes = [self.cx.prog.zero_byte; MAX_ACCESS_BYTES];
         match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.read_target(st, obj, offset, len, &mut bytes)?,
-            PairTarget::Two { old, new } => self.read_pair(st, old, new, len, &mut bytes)?,
+            PairTarget::One(Target::Obj(obj, offset)) => {
+                Resolver::new(self.cx).read_target(st, obj, offset, len, &mut bytes)?
+            }
+            PairTarget::Two { old, new } => Shadow::new(self.cx).read_pair(st, old, new, len, &mut bytes)?,
             PairTarget::One(Target::Flow(flow)) => return Ok(Err(flow)),
         }
         let mut v = bytes[len - 1];
         for &b in bytes[..len - 1].iter().rev() {
-            v = self.store.concat(v, b);
+            v = self.cx.store.concat(v, b);
         }
         if bits == 1 {
-            v = self.store.extract(v, 0, 0);
+            v = self.cx.store.extract(v, 0, 0);
         }
         Ok(Ok(v))
     }
@@ -61,23 +66,25 @@ impl Context<'_> {
         addr: TermId,
         v: TermId,
     ) -> Result<Flow, RunError> {
-        let w = self.store.width(v);
-        let v = if w == 1 { self.store.zext(v, 8) } else { v };
-        let len = usize::from(self.store.width(v) / 8);
-        let addr = self.view(st, addr);
-        let target = if self.store.has_shadow(addr) {
-            self.resolve_pair(st, inst, addr, len as u64, Access::Write)?
+        let w = self.cx.store.width(v);
+        let v = if w == 1 { self.cx.store.zext(v, 8) } else { v };
+        let len = usize::from(self.cx.store.width(v) / 8);
+        let addr = self.cx.view(st, addr);
+        let target = if self.cx.store.has_shadow(addr) {
+            Shadow::new(self.cx).resolve_pair(st, inst, addr, len as u64, Access::Write)?
         } else {
-            PairTarget::One(self.resolve(st, inst, addr, len as u64, Access::Write)?)
+            PairTarget::One(Resolver::new(self.cx).resolve(st, inst, addr, len as u64, Access::Write)?)
         };
-        let mut bytes = [self.prog.zero_byte; MAX_ACCESS_BYTES];
+        let mut bytes = [self.cx.prog.zero_byte; MAX_ACCESS_BYTES];
         for (i, b) in bytes.iter_mut().enumerate().take(len) {
             let lo = (8 * i) as u8;
-            *b = self.store.extract(v, lo + 7, lo);
+            *b = self.cx.store.extract(v, lo + 7, lo);
         }
         match target {
-            PairTarget::One(Target::Obj(obj, offset)) => self.write_target(st, obj, offset, &bytes[..len])?,
-            PairTarget::Two { old, new } => self.write_pair(st, old, new, &bytes[..len])?,
+            PairTarget::One(Target::Obj(obj, offset)) => {
+                Resolver::new(self.cx).write_target(st, obj, offset, &bytes[..len])?
+            }
+            PairTarget::Two { old, new } => Shadow::new(self.cx).write_pair(st, old, new, &bytes[..len])?,
             PairTarget::One(Target::Flow(flow)) => return Ok(flow),
         }
         Ok(Flow::Next)
@@ -115,8 +122,8 @@ impl Context<'_> {
     ) -> Result<Flow, RunError> {
         if let Some(a) = self.concrete(st, addr) {
             let v = val(st, value);
-            if let Some(bits) = v.as_const(&self.store) {
-                if self.store_concrete(st, a, v.width(&self.store), bits) {
+            if let Some(bits) = v.as_const(&self.cx.store) {
+                if self.store_concrete(st, a, v.width(&self.cx.store), bits) {
                     return Ok(Flow::Next);
                 }
             }
@@ -136,11 +143,11 @@ impl Context<'_> {
         if st.mem.size_term(obj).is_some() {
             return None;
         }
-        let mut bytes = [self.prog.zero_byte; 8];
+        let mut bytes = [self.cx.prog.zero_byte; 8];
         st.mem.read_bytes(obj, off, &mut bytes[..len]);
         let mut v = 0u64;
         for (i, &b) in bytes[..len].iter().enumerate() {
-            v |= self.store.as_const(b)? << (8 * i);
+            v |= self.cx.store.as_const(b)? << (8 * i);
         }
         Some(Val::konst(bits as u8, v))
     }
@@ -156,9 +163,9 @@ impl Context<'_> {
         if st.mem.size_term(obj).is_some() {
             return false;
         }
-        let mut bytes = [self.prog.zero_byte; 8];
+        let mut bytes = [self.cx.prog.zero_byte; 8];
         for (i, b) in bytes.iter_mut().enumerate().take(len) {
-            *b = self.prog.byte_consts[(bits >> (8 * i)) as usize & 0xff];
+            *b = self.cx.prog.byte_consts[(bits >> (8 * i)) as usize & 0xff];
         }
         st.mem.write_bytes(obj, off, &bytes[..len]);
         true
@@ -174,13 +181,13 @@ impl Context<'_> {
         inst: Inst,
         bytes: TermId,
     ) -> Result<Flow, RunError> {
-        let bytes = self.fit(bytes, 64);
-        if self.store.as_const(bytes).is_none() {
+        let bytes = self.cx.fit(bytes, 64);
+        if self.cx.store.as_const(bytes).is_none() {
             let locals = st.mem.live_bytes(Segment::Stack);
-            let room = stack_room(st.stack.len(), locals, self.config.stack_limit);
-            let room_k = self.store.constant(64, room);
-            let too_big = self.store.ugt(bytes, room_k);
-            let failed = self.check(st, too_big, |ex, st| {
+            let room = stack_room(st.stack.len(), locals, self.cx.config.stack_limit);
+            let room_k = self.cx.store.constant(64, room);
+            let too_big = self.cx.store.ugt(bytes, room_k);
+            let failed = self.cx.check(st, too_big, |ex, st| {
                 let size = ex.model_value(st, bytes);
                 let what = || format!("stack object of {}", bytes_text(size));
                 let message = check_stack(st.stack.len(), locals, size, ex.config.stack_limit, what)
@@ -189,16 +196,16 @@ impl Context<'_> {
                 ex.error(st, ErrorKind::StackOverflow, message)
             })?;
             if let Some(ending) = failed {
-                return Ok(Flow::End(ending));
+                return Ok(Flow::End(Box::new(ending)));
             }
         }
-        let extent = match self.extent(st, bytes)? {
+        let extent = match Resolver::new(self.cx).extent(st, bytes)? {
             Ok(extent) => extent,
-            Err(ending) => return Ok(Flow::End(ending)),
+            Err(ending) => return Ok(Flow::End(Box::new(ending))),
         };
         let flow = self.alloca(st, body, inst, extent.capacity, 16)?;
         if let (Flow::Next, Some(&obj)) = (&flow, st.frame().allocas.last()) {
-            self.set_extent(st, obj, extent);
+            Resolver::new(self.cx).set_extent(st, obj, extent);
         }
         Ok(flow)
     }
@@ -216,20 +223,20 @@ impl Context<'_> {
         let func = st.frame().func;
         let origin = Origin::Stack { func, line };
         let locals = st.mem.live_bytes(Segment::Stack);
-        let fits = check_stack(st.stack.len(), locals, size, self.config.stack_limit, || {
+        let fits = check_stack(st.stack.len(), locals, size, self.cx.config.stack_limit, || {
             format!("stack object of {}", bytes_text(size))
         });
         if let Err(message) = fits {
-            return Ok(Flow::End(self.error(st, ErrorKind::StackOverflow, message)));
+            return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::StackOverflow, message))));
         }
-        let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.prog.zero_byte) else {
+        let Some(id) = st.mem.allocate(Segment::Stack, size, align, origin, self.cx.prog.zero_byte) else {
             let what = bytes_text(size);
             let limit = bytes_text(MAX_STACK_BYTES);
-            return Ok(Flow::End(self.error(
+            return Ok(Flow::End(Box::new(self.cx.error(
                 st,
                 ErrorKind::StackOverflow,
                 format!("stack object of {what} exceeds the stack limit of {limit}"),
-            )));
+            ))));
         };
         st.frame_mut().allocas.push(id);
         let base = st.mem.object(id).base;

@@ -18,6 +18,7 @@
 //! pointer array, then `envp`), so the addresses agree when the strings have the sizes of the
 //! symbolic objects.
 
+use super::Interp;
 use crate::address::Argv;
 use crate::config::{EngineConfig, Mode, SymArg};
 use crate::run_error::RunError;
@@ -207,6 +208,6 @@ fn build_argv(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[ArgString]
 
 /// Starts the program (its constructors, then `main` with its arguments).
 fn enter_main(ctx: &mut Context<'_>, st: &mut ExecutionState, args: &[TermId]) {
-    ctx.start_program(st, args);
+    Interp::new(ctx).start_program(st, args);
     debug_assert!(penumbra_solver::satisfies(&ctx.store, &st.pc.to_vec(), &*st.model), "the model satisfies the path");
 }

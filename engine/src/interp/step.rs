@@ -5,13 +5,15 @@
 //! constants unboxed ([`Val`]); anything else builds terms with the store's constructors (a
 //! division or shift the concrete semantics refuses also takes that path, to its check).
 //! Memory, calls, checks and intrinsics live in their own
-//! files; jumps go through [`Context::jump`](crate::shadow::execute), which knows about
+//! files; jumps go through [`Shadow::jump`](crate::shadow::execute), which knows about
 //! `penumbra_execute` blocks.
 
+use super::Interp;
 use crate::concrete::exec;
 use crate::error::ErrorKind;
 use crate::run_error::RunError;
-use crate::symbolic::context::{Context, Flow};
+use crate::shadow::Shadow;
+use crate::symbolic::context::{Flow, StepResult};
 use crate::symbolic::fork::{Branch, Site};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use crate::symbolic::value::Val;
@@ -32,21 +34,29 @@ pub fn set_result(st: &mut ExecutionState, body: &Body, inst: Inst, t: impl Into
     }
 }
 
-impl<'p> Context<'p> {
+impl<'p> Interp<'_, 'p> {
     /// The term of `v` in the top frame (a constant is interned).
     #[inline]
     pub fn term(&mut self, st: &ExecutionState, v: Value) -> TermId {
-        val(st, v).term(&mut self.store)
+        val(st, v).term(&mut self.cx.store)
     }
 
     /// The concrete bits of `v` in the top frame, if it is a constant.
     #[inline]
     pub(crate) fn concrete(&self, st: &ExecutionState, v: Value) -> Option<u64> {
-        val(st, v).as_const(&self.store)
+        val(st, v).as_const(&self.cx.store)
     }
 
-    /// Executes `inst` (the instruction at `st`'s position) of `body`.
-    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
+    /// Executes `inst` (the instruction at `st`'s position) of `body`: what it did to `st`, and
+    /// the states and paths it made besides.
+    #[inline]
+    pub(crate) fn step(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<StepResult, RunError> {
+        let flow = self.execute(st, body, inst)?;
+        Ok(self.cx.events.finish(flow))
+    }
+
+    /// Executes `inst`; what it makes besides is left in the step's events.
+    fn execute(&mut self, st: &mut ExecutionState, body: &'p Body, inst: Inst) -> Result<Flow, RunError> {
         match &body.insts[inst] {
             InstData::Binary { op, args: [a, b] } => {
                 let ty = body.values[*a].ty;
@@ -59,7 +69,7 @@ impl<'p> Context<'p> {
                 let (x, y) = (self.term(st, *a), self.term(st, *b));
                 if op.is_division() || op.is_shift() {
                     if let Some(ending) = self.check_binary(st, *op, x, y)? {
-                        return Ok(Flow::End(ending));
+                        return Ok(Flow::End(Box::new(ending)));
                     }
                 }
                 let r = self.binary(*op, x, y);
@@ -86,9 +96,9 @@ impl<'p> Context<'p> {
                     }
                     let x = self.term(st, *arg);
                     let t = match op {
-                        CastOp::Zext => self.store.zext(x, to),
-                        CastOp::Sext => self.store.sext(x, to),
-                        CastOp::Trunc => self.store.extract(x, to - 1, 0),
+                        CastOp::Zext => self.cx.store.zext(x, to),
+                        CastOp::Sext => self.cx.store.sext(x, to),
+                        CastOp::Trunc => self.cx.store.extract(x, to - 1, 0),
                     };
                     st.frame_mut().set(r, t);
                 }
@@ -105,9 +115,9 @@ impl<'p> Context<'p> {
                     return Ok(Flow::Next);
                 }
                 let c = self.term(st, *c);
-                let c = self.truth(c);
+                let c = self.cx.truth(c);
                 let (a, b) = (self.term(st, *a), self.term(st, *b));
-                let t = self.store.ite(c, a, b);
+                let t = self.cx.store.ite(c, a, b);
                 set_result(st, body, inst, t);
             }
             InstData::Load { addr } => return self.load(st, body, inst, *addr),
@@ -127,7 +137,7 @@ impl<'p> Context<'p> {
                     Some(Version::New) => val(st, *new),
                     None => {
                         let (old, new) = (self.term(st, *old), self.term(st, *new));
-                        Val::Term(self.change_value(st, old, new)?)
+                        Val::Term(Shadow::new(self.cx).change_value(st, old, new)?)
                     }
                 };
                 set_result(st, body, inst, t);
@@ -135,14 +145,14 @@ impl<'p> Context<'p> {
             InstData::Execute { version } => {
                 // Both versions: the branch on it runs each version's side alone (execute.rs).
                 let t = match st.mode.single() {
-                    Some(v) => self.store.bool_const(*version == v),
+                    Some(v) => self.cx.store.bool_const(*version == v),
                     None => {
                         st.pending_execute = Some(*version);
                         let (old, new) = (
-                            self.store.bool_const(*version == Version::Old),
-                            self.store.bool_const(*version == Version::New),
+                            self.cx.store.bool_const(*version == Version::Old),
+                            self.cx.store.bool_const(*version == Version::New),
                         );
-                        self.store.shadow(old, new)
+                        self.cx.store.shadow(old, new)
                     }
                 };
                 set_result(st, body, inst, t);
@@ -162,31 +172,31 @@ impl<'p> Context<'p> {
             InstData::Jump { dest } => {
                 // A `penumbra_execute` folded into a `change` (pure operands) has no branch.
                 st.pending_execute = None;
-                self.jump(st, body, *dest);
+                Shadow::new(self.cx).jump(st, body, *dest);
                 return Ok(Flow::Jumped);
             }
             InstData::Brif { cond, then_dest, else_dest } => {
                 if st.pending_execute.is_none() {
                     if let Some(c) = self.concrete(st, *cond) {
-                        self.jump(st, body, if c != 0 { *then_dest } else { *else_dest });
+                        Shadow::new(self.cx).jump(st, body, if c != 0 { *then_dest } else { *else_dest });
                         return Ok(Flow::Jumped);
                     }
                 }
                 let c = self.term(st, *cond);
-                let c = self.truth(c);
+                let c = self.cx.truth(c);
                 if st.pending_execute.take().is_some() && tests_execute(body, *cond) {
-                    if let Some(flow) = self.enter_execute_block(st, body, c, *then_dest, *else_dest) {
+                    if let Some(flow) = Shadow::new(self.cx).enter_execute_block(st, body, c, *then_dest, *else_dest) {
                         return Ok(flow);
                     }
                 }
-                let Branch::Sides { side, others } = self.branch(st, c, inst)? else {
-                    return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
+                let Branch::Sides { side, others } = self.cx.branch(st, c, inst)? else {
+                    return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
                 };
                 let dest = |side: bool| if side { *then_dest } else { *else_dest };
-                self.jump(st, body, dest(side));
+                Shadow::new(self.cx).jump(st, body, dest(side));
                 for (side, mut other) in others {
-                    self.jump(&mut other, body, dest(side));
-                    self.new_states.push(other);
+                    Shadow::new(self.cx).jump(&mut other, body, dest(side));
+                    self.cx.events.fork(other);
                 }
                 return Ok(Flow::Jumped);
             }
@@ -194,7 +204,7 @@ impl<'p> Context<'p> {
                 if let Some(c) = self.concrete(st, *arg) {
                     let jt = &body.jump_tables[*table];
                     let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
-                    self.jump(st, body, dest);
+                    Shadow::new(self.cx).jump(st, body, dest);
                     return Ok(Flow::Jumped);
                 }
                 let arg = self.term(st, *arg);
@@ -202,29 +212,29 @@ impl<'p> Context<'p> {
             }
             InstData::Return { value } => {
                 let value = value.map(|v| val(st, v));
-                let from_main = st.in_main() && self.prog.entry.returns_from_main(st.stack.len(), st.frame().func);
+                let from_main = st.in_main() && self.cx.prog.entry.returns_from_main(st.stack.len(), st.frame().func);
                 if let (Some(v), true) = (value, from_main) {
                     // `main` returns: its status is output.
-                    let v = v.term(&mut self.store);
-                    let status = self.fit(v, 8);
-                    self.observe(st, inst, status)?;
+                    let v = v.term(&mut self.cx.store);
+                    let status = self.cx.fit(v, 8);
+                    Shadow::new(self.cx).observe(st, inst, status)?;
                 }
                 return Ok(self.ret(st, value));
             }
             InstData::Unreachable => {
-                return Ok(Flow::End(self.error(st, ErrorKind::Unreachable, "reached unreachable code")));
+                return Ok(Flow::End(Box::new(self.cx.error(st, ErrorKind::Unreachable, "reached unreachable code"))));
             }
             InstData::Unsupported { msg } => {
-                let message = self.prog.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
-                return Ok(Flow::End(self.unsupported(st, message)));
+                let message = self.cx.prog.module.messages.get(*msg).map_or("unsupported construct", String::as_str);
+                return Ok(Flow::End(Box::new(self.cx.unsupported(st, message))));
             }
         }
         // The instructions that build a term from others end here: a value folded into itself
         // by a long loop ends its path before a query on it could take the solver's memory.
         if let Some(Val::Term(t)) = body.results[inst].map(|r| st.frame().value(r)) {
-            if self.store.weight(t) > self.config.max_term_weight {
-                self.stats.heaviest_term = self.stats.heaviest_term.max(self.store.weight(t));
-                return Ok(Flow::End(Ending::Early(EarlyReason::TermTooLarge)));
+            if self.cx.store.weight(t) > self.cx.config.max_term_weight {
+                self.cx.stats.heaviest_term = self.cx.stats.heaviest_term.max(self.cx.store.weight(t));
+                return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::TermTooLarge))));
             }
         }
         Ok(Flow::Next)
@@ -232,7 +242,7 @@ impl<'p> Context<'p> {
 
     /// `op a, b` as a term (the checks for division and shifts came before).
     pub fn binary(&mut self, op: BinaryOp, a: TermId, b: TermId) -> TermId {
-        let s = &mut self.store;
+        let s = &mut self.cx.store;
         match op {
             BinaryOp::Add => s.add(a, b),
             BinaryOp::Sub => s.sub(a, b),
@@ -252,7 +262,7 @@ impl<'p> Context<'p> {
 
     /// `icmp cc a, b` as a width-1 term.
     pub fn icmp(&mut self, cc: IntCC, a: TermId, b: TermId) -> TermId {
-        let s = &mut self.store;
+        let s = &mut self.cx.store;
         match cc {
             IntCC::Eq => s.eq(a, b),
             IntCC::Ne => s.ne(a, b),
@@ -278,14 +288,14 @@ impl<'p> Context<'p> {
         table: penumbra_ir::JumpTable,
     ) -> Result<Flow, RunError> {
         let jt = &body.jump_tables[table];
-        let v = self.view(st, v);
-        if let Some(c) = self.store.as_const(v) {
+        let v = self.cx.view(st, v);
+        if let Some(c) = self.cx.store.as_const(v) {
             let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
-            self.jump(st, body, dest);
+            Shadow::new(self.cx).jump(st, body, dest);
             return Ok(Flow::Jumped);
         }
         // One fork per distinct destination (cases sharing a target are one path, as in KLEE).
-        let w = self.store.width(v);
+        let w = self.cx.store.width(v);
         let mut groups: Vec<(Dest, TermId)> = Vec::new();
         let same_target = |a: Dest, b: Dest| {
             a == b || (body.dests[a].block == body.dests[b].block && body.dest_args(a) == body.dest_args(b))
@@ -294,18 +304,18 @@ impl<'p> Context<'p> {
             if same_target(dest, jt.default) {
                 continue;
             }
-            let k = self.store.constant(w, case);
-            let hit = self.store.eq(v, k);
+            let k = self.cx.store.constant(w, case);
+            let hit = self.cx.store.eq(v, k);
             match groups.iter().position(|&(d, _)| same_target(d, dest)) {
-                Some(i) => groups[i].1 = self.store.or(groups[i].1, hit),
+                Some(i) => groups[i].1 = self.cx.store.or(groups[i].1, hit),
                 None => groups.push((dest, hit)),
             }
         }
         for (dest, hit) in groups {
-            let viewed = self.view(st, hit);
-            let two_way = !self.store.has_shadow(viewed);
-            let Branch::Sides { side, others } = self.branch_at(st, hit, inst, Site::Switch(v, table))? else {
-                return Ok(Flow::End(Ending::Early(EarlyReason::MaxDepth)));
+            let viewed = self.cx.view(st, hit);
+            let two_way = !self.cx.store.has_shadow(viewed);
+            let Branch::Sides { side, others } = self.cx.branch_at(st, hit, inst, Site::Switch(v, table))? else {
+                return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
             };
             // States taking this case jump to it. A state that does not goes on with the
             // remaining cases in this step when it is `st`, or the other side of a two-way fork
@@ -314,20 +324,20 @@ impl<'p> Context<'p> {
             let mut st_takes = side;
             for (other_side, mut other) in others {
                 if other_side {
-                    self.jump(&mut other, body, dest);
+                    Shadow::new(self.cx).jump(&mut other, body, dest);
                 } else if st_takes && two_way {
-                    self.jump(st, body, dest);
+                    Shadow::new(self.cx).jump(st, body, dest);
                     std::mem::swap(st, &mut other);
                     st_takes = false;
                 }
-                self.new_states.push(other);
+                self.cx.events.fork(other);
             }
             if st_takes {
-                self.jump(st, body, dest);
+                Shadow::new(self.cx).jump(st, body, dest);
                 return Ok(Flow::Jumped);
             }
         }
-        self.jump(st, body, jt.default);
+        Shadow::new(self.cx).jump(st, body, jt.default);
         Ok(Flow::Jumped)
     }
 }

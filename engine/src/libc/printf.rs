@@ -14,6 +14,30 @@
 /// would print megabytes of padding) ends as unsupported instead of exhausting memory.
 pub const MAX_FIELD: usize = 1 << 20;
 
+/// The variadic arguments of a `printf`-family call `name`, taken in order: each interpreter's
+/// [`PrintfArgs`] reads its values (register bits, terms) through one.
+pub struct VarArgList<'x, T> {
+    name: &'x str,
+    values: &'x [T],
+    next: usize,
+}
+
+impl<'x, T: Copy> VarArgList<'x, T> {
+    pub fn new(name: &'x str, values: &'x [T]) -> Self {
+        VarArgList { name, values, next: 0 }
+    }
+
+    /// The next argument, or the invalid-call message when the format wants more than were
+    /// given.
+    pub fn take(&mut self) -> Result<T, String> {
+        let Some(&v) = self.values.get(self.next) else {
+            return Err(format!("{}'s format needs more than the {} arguments given", self.name, self.values.len()));
+        };
+        self.next += 1;
+        Ok(v)
+    }
+}
+
 /// What the formatter needs from its caller.
 pub trait PrintfArgs {
     type Error;

@@ -10,11 +10,13 @@
 use super::budget::Budget;
 use super::{Observer, Progress};
 use crate::config::StopReason;
+use crate::interp::Interp;
 use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
 use crate::search::{Searcher, StateId};
 use crate::shadow::execute::BlockEnd;
-use crate::symbolic::context::{Context, EndedPath, Flow};
+use crate::shadow::Shadow;
+use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use std::time::Duration;
 
@@ -49,12 +51,16 @@ pub(crate) struct Runner<'p, 'o> {
     observer: &'o mut dyn Observer,
     /// When to tell the observer next (`None`: it does not want to be told).
     next_progress: Option<Duration>,
+    /// States made since the stepping state was taken from the search — forked off by its
+    /// steps, or going on past a `penumbra_execute` block where a path ended — in order, for
+    /// the search.
+    made: Vec<ExecutionState>,
 }
 
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
-        Runner { ctx, tests, budget, observer, next_progress }
+        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new() }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -81,9 +87,9 @@ impl<'p, 'o> Runner<'p, 'o> {
                     self.end(policy, EndedPath { st, ending })?;
                     searcher.remove(id);
                     slab.free(id);
-                    // The step may have left states (an ending inside a `penumbra_execute`
+                    // The step may have made states (an ending inside a `penumbra_execute`
                     // block goes on as a new state).
-                    for s in std::mem::take(&mut self.ctx.new_states) {
+                    for s in std::mem::take(&mut self.made) {
                         if let Some(s) = policy.place(self, s, true) {
                             let child = slab.insert(s);
                             searcher.add(child, None);
@@ -91,7 +97,7 @@ impl<'p, 'o> Runner<'p, 'o> {
                     }
                 }
                 None => {
-                    let new_states = std::mem::take(&mut self.ctx.new_states);
+                    let new_states = std::mem::take(&mut self.made);
                     let mut children = Vec::with_capacity(new_states.len());
                     for s in new_states {
                         if let Some(s) = policy.place(self, s, true) {
@@ -131,8 +137,8 @@ impl<'p, 'o> Runner<'p, 'o> {
         self.ctx.stats.max_live_states = self.ctx.stats.max_live_states.max(slab.len() as u64);
     }
 
-    /// Steps `st` until it forks (new states in the context), ends, leaves its seed, or a budget
-    /// stops the run.
+    /// Steps `st` until it forks (new states in [`Runner::made`]), ends, leaves its seed, or a
+    /// budget stops the run.
     fn run_state(&mut self, st: &mut ExecutionState, policy: &mut dyn Policy) -> Result<Option<Ending>, RunError> {
         let prog = self.ctx.prog;
         let max_instructions = self.budget.max_instructions();
@@ -152,9 +158,9 @@ impl<'p, 'o> Runner<'p, 'o> {
             };
             self.ctx.stats.instructions += 1;
             st.instructions += 1;
-            let flow = self.ctx.step(st, body, inst)?;
-            if !self.ctx.ended.is_empty() {
-                self.settle(policy)?;
+            let StepResult { flow, made } = Interp::new(&mut self.ctx).step(st, body, inst)?;
+            if let Some(made) = made {
+                self.take_made(policy, *made)?;
             }
             match flow {
                 Flow::Next => {
@@ -167,9 +173,9 @@ impl<'p, 'o> Runner<'p, 'o> {
                     st.value_attempts = 0;
                 }
                 Flow::Retry => {}
-                Flow::End(ending) => return Ok(Some(ending)),
+                Flow::End(ending) => return Ok(Some(*ending)),
             }
-            if !self.ctx.new_states.is_empty() || (st.follows_seed() && st.divergence.is_some()) {
+            if !self.made.is_empty() || (st.follows_seed() && st.divergence.is_some()) {
                 return Ok(None);
             }
             // Every 1,024 instructions: a clock read, so `--max-time` holds to a fraction of a
@@ -200,23 +206,25 @@ impl<'p, 'o> Runner<'p, 'o> {
         }
     }
 
-    /// The paths the step ended besides the stepping state's own, in order.
-    fn settle(&mut self, policy: &mut dyn Policy) -> Result<(), RunError> {
-        let mut ended = std::mem::take(&mut self.ctx.ended);
-        for path in ended.drain(..) {
+    /// What a step made: its forks join [`Runner::made`], its ended paths end.
+    #[cold]
+    #[inline(never)]
+    fn take_made(&mut self, policy: &mut dyn Policy, made: StepEvents) -> Result<(), RunError> {
+        let (forked, ended) = made.into_parts();
+        self.made.extend(forked);
+        for path in ended {
             self.end(policy, path)?;
         }
-        self.ctx.ended = ended;
         Ok(())
     }
 
     /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise
     /// the policy decides what becomes of it.
     pub fn end(&mut self, policy: &mut dyn Policy, path: EndedPath) -> Result<(), RunError> {
-        match self.ctx.end_in_execute_block(path) {
+        match Shadow::new(&mut self.ctx).end_in_execute_block(path) {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
-                self.ctx.new_states.push(st);
+                self.made.push(st);
                 Ok(())
             }
             BlockEnd::Ended(path) => policy.path_ended(self, path),

@@ -6,14 +6,15 @@
 //! runs its side up to the branch's immediate post-dominator (the `join`, where both sides
 //! meet), then the new version runs its side from the branch to the join, and the two frames
 //! merge into shadows ([`ExecuteBlock`]). Each side writes memory keeping the other version's
-//! bytes (see [`Context::write_target`]), so memory needs no merge. A side that leaves the
+//! bytes (see [`Resolver::write_target`](crate::symbolic::access::Resolver::write_target)), so memory needs no merge. A side that leaves the
 //! block another way is a divergence: the old version returning or ending early (then the new
 //! version's side runs on alone), or the new version doing so (the path follows it).
 //!
-//! Control flow is what the block changes, so every jump goes through [`Context::jump`] here,
+//! Control flow is what the block changes, so every jump goes through [`Shadow::jump`] here,
 //! which hands over between the sides at the join.
 
-use crate::symbolic::context::{Context, EndedPath, Flow};
+use super::Shadow;
+use crate::symbolic::context::{EndedPath, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side};
 use crate::symbolic::value::Val;
 use penumbra_ir::{execute_join, Body, Dest, Version};
@@ -27,11 +28,11 @@ pub enum BlockEnd {
     Ended(EndedPath),
 }
 
-impl Context<'_> {
+impl<'p> Shadow<'_, 'p> {
     /// Moves `st` to `dest` (see [`ExecutionState::goto`]); inside a block, at the join the old
     /// version hands over to the new one, or the new one merges with the old one.
     pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) {
-        st.goto(body, dest, &mut self.vals);
+        st.goto(body, dest, &mut self.cx.vals);
         if st.execute.is_some() {
             self.after_jump_in_block(st, body);
         }
@@ -52,8 +53,8 @@ impl Context<'_> {
         if st.mode != ExecMode::Both {
             return None;
         }
-        let (o, n) = self.store.projections(cond);
-        let (Some(o), Some(n)) = (self.store.as_const(o), self.store.as_const(n)) else { return None };
+        let (o, n) = self.cx.store.projections(cond);
+        let (Some(o), Some(n)) = (self.cx.store.as_const(o), self.cx.store.as_const(n)) else { return None };
         if o == n {
             return None;
         }
@@ -61,7 +62,7 @@ impl Context<'_> {
         let pick = |taken: u64| if taken & 1 == 1 { then_dest } else { else_dest };
         let (old_dest, new_dest) = (pick(o), pick(n));
         let (old_block, new_block) = (body.dests[old_dest].block, body.dests[new_dest].block);
-        let prog = self.prog;
+        let prog = self.cx.prog;
         let join = execute_join(body, frame.block, old_block, new_block, || {
             prog.post_dominators(frame.func).and_then(|p| p[frame.block].expand())
         })?;
@@ -104,13 +105,13 @@ impl Context<'_> {
                     if *value == o {
                         continue;
                     }
-                    let (o, n) = (o.term(&mut self.store), value.term(&mut self.store));
-                    let (po, pn) = (self.store.old(o), self.store.new(n));
+                    let (o, n) = (o.term(&mut self.cx.store), value.term(&mut self.cx.store));
+                    let (po, pn) = (self.cx.store.old(o), self.cx.store.new(n));
                     *value = Val::Term(if params.iter().any(|p| p.as_u32() as usize == i) {
-                        let merged = self.solver.shadow_under(&mut self.store, &st.pc, po, pn);
-                        merged.unwrap_or_else(|_| self.store.shadow(po, pn))
+                        let merged = self.cx.solver.shadow_under(&mut self.cx.store, &st.pc, po, pn);
+                        merged.unwrap_or_else(|_| self.cx.store.shadow(po, pn))
                     } else {
-                        self.store.shadow(po, pn)
+                        self.cx.store.shadow(po, pn)
                     });
                 }
                 let frame = st.frame_mut();
@@ -136,7 +137,7 @@ impl Context<'_> {
         }
         match st.mode {
             ExecMode::Block(Version::Old) => {
-                let prog = self.prog;
+                let prog = self.cx.prog;
                 let Some(body) = prog.module.funcs[st.frame().func].body.as_ref() else { return false };
                 self.leave_for_new(st, body, Side::Returns);
                 true
@@ -146,7 +147,7 @@ impl Context<'_> {
                 let block = st.execute.take().expect("in a block");
                 st.mode = ExecMode::Both;
                 let returning = std::mem::replace(st.frame_mut(), block.at_branch);
-                self.diverge(st, Side::Continues, Side::Returns);
+                self.cx.diverge(st, Side::Continues, Side::Returns);
                 *st.frame_mut() = returning;
                 false
             }
@@ -171,7 +172,7 @@ impl Context<'_> {
         match st.mode {
             ExecMode::Block(Version::Old) => {
                 let depth = st.execute.as_ref().map_or(0, |b| b.depth);
-                let prog = self.prog;
+                let prog = self.cx.prog;
                 let Some(body) = st.stack.get(depth - 1).and_then(|f| prog.module.funcs[f.func].body.as_ref()) else {
                     return BlockEnd::Ended(EndedPath { st, ending });
                 };
@@ -181,7 +182,7 @@ impl Context<'_> {
             _ => {
                 st.execute = None;
                 st.mode = ExecMode::Both;
-                self.diverge(&mut st, Side::Continues, what);
+                self.cx.diverge(&mut st, Side::Continues, what);
                 BlockEnd::Ended(EndedPath { st, ending })
             }
         }
@@ -198,12 +199,12 @@ impl Context<'_> {
         st.mode = ExecMode::Both;
         let returned = old == Side::Returns;
         if !returned {
-            self.diverge(st, old, Side::Continues);
+            self.cx.diverge(st, old, Side::Continues);
         }
         st.stack.truncate(block.depth);
         *st.stack.last_mut().expect("the block's frame") = block.at_branch;
         if returned {
-            self.diverge(st, old, Side::Continues);
+            self.cx.diverge(st, old, Side::Continues);
         }
         self.jump(st, body, new_dest);
     }

@@ -9,6 +9,20 @@
 //! accesses. Seeded mode, a way of running (its phases, queue and budgets), is in
 //! [`run`](crate::run).
 
+use crate::symbolic::context::Context;
+
+/// Shadow execution's semantics, over the [`Context`] they work in: the methods of the files
+/// below, kept off the context.
+pub struct Shadow<'c, 'p> {
+    cx: &'c mut Context<'p>,
+}
+
+impl<'c, 'p> Shadow<'c, 'p> {
+    pub fn new(cx: &'c mut Context<'p>) -> Self {
+        Shadow { cx }
+    }
+}
+
 pub mod execute;
 mod output;
 pub mod pairs;

@@ -4,7 +4,7 @@
 //! `printf("%d", change(x * 2, (x << 1) | (x == 7)))`). Shadow and ShadowJPF+ see only branches;
 //! penumbra sees what users see.
 //!
-//! [`Context::observe`] asks whether the versions' values can differ under the path condition.
+//! [`Shadow::observe`] asks whether the versions' values can differ under the path condition.
 //! Where they can, a copy of the state diverges there (it runs the output instruction again,
 //! following the new version); where they can also agree, the state goes on constrained to
 //! agree. Under a full state budget the state itself takes the divergence: divergences are what
@@ -12,25 +12,25 @@
 //! keeps the seed's side, and a divergence the seed does not take is a copy, as at a four-way
 //! fork.
 
+use super::Shadow;
 use crate::run_error::RunError;
-use crate::symbolic::context::Context;
 use crate::symbolic::state::{Decision, ExecMode, ExecutionState, Side};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval, SatResult, TermId};
 use std::rc::Rc;
 
-impl Context<'_> {
+impl<'p> Shadow<'_, 'p> {
     /// `t` (at instruction `inst`) reaches the program's output: see the module documentation.
     pub fn observe(&mut self, st: &mut ExecutionState, inst: Inst, t: TermId) -> Result<(), RunError> {
         if st.mode != ExecMode::Both {
             return Ok(());
         }
-        let t = self.view(st, t);
-        if !self.store.has_shadow(t) {
+        let t = self.cx.view(st, t);
+        if !self.cx.store.has_shadow(t) {
             return Ok(());
         }
-        let (o, n) = self.store.projections(t);
-        let same = self.store.eq(o, n);
+        let (o, n) = self.cx.store.projections(t);
+        let same = self.cx.store.eq(o, n);
         self.observe_agreement(st, inst, same, (Side::Shows(o), Side::Shows(n)))
     }
 
@@ -48,21 +48,21 @@ impl Context<'_> {
         if st.mode != ExecMode::Both {
             return Ok(());
         }
-        let bytes: Vec<TermId> = bytes.iter().map(|&b| self.view(st, b)).collect();
-        if !bytes.iter().any(|&b| self.store.has_shadow(b)) {
+        let bytes: Vec<TermId> = bytes.iter().map(|&b| self.cx.view(st, b)).collect();
+        if !bytes.iter().any(|&b| self.cx.store.has_shadow(b)) {
             return Ok(());
         }
-        let (mut same, mut ended) = (self.store.tt(), self.store.ff());
-        let zero = self.store.zero(8);
+        let (mut same, mut ended) = (self.cx.store.tt(), self.cx.store.ff());
+        let zero = self.cx.store.zero(8);
         for &b in &bytes {
-            let (o, n) = self.store.projections(b);
-            let agree = self.store.eq(o, n);
-            let fine = self.store.or(ended, agree);
-            same = self.store.and(same, fine);
+            let (o, n) = self.cx.store.projections(b);
+            let agree = self.cx.store.eq(o, n);
+            let fine = self.cx.store.or(ended, agree);
+            same = self.cx.store.and(same, fine);
             if terminated {
                 // Agreeing so far and old ends here: both ended.
-                let ends = self.store.eq(o, zero);
-                ended = self.store.or(ended, ends);
+                let ends = self.cx.store.eq(o, zero);
+                ended = self.cx.store.or(ended, ends);
             }
         }
         self.observe_agreement(st, inst, same, (Side::ShowsText, Side::ShowsText))
@@ -77,15 +77,15 @@ impl Context<'_> {
         same: TermId,
         sides: (Side, Side),
     ) -> Result<(), RunError> {
-        if self.store.as_const(same) == Some(1) {
+        if self.cx.store.as_const(same) == Some(1) {
             return Ok(());
         }
-        let differ = self.store.not(same);
-        let model_differs = eval(&self.store, differ, &*st.model) & 1 == 1;
+        let differ = self.cx.store.not(same);
+        let model_differs = eval(&self.cx.store, differ, &*st.model) & 1 == 1;
         let other = if model_differs { same } else { differ };
-        let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[other], &st.model)?;
+        let (res, model) = self.cx.solver.check_model_from(&self.cx.store, &st.pc, &[other], &st.model)?;
         let budget_full =
-            self.config.budgets.max_states.is_some_and(|max| self.live_states + self.new_states.len() >= max);
+            self.cx.config.budgets.max_states.is_some_and(|max| self.cx.live_states + self.cx.events.forked() >= max);
         // A state following a seed keeps the seed's side; only a divergence is worth a copy
         // (as at a four-way fork).
         let keep_one = budget_full || (st.follows_seed() && model_differs);
@@ -104,10 +104,10 @@ impl Context<'_> {
                 diverged.depth += 1;
                 st.trail.push(Decision { inst, side: 0 });
                 diverged.trail.push(Decision { inst, side: 1 });
-                self.diverge(&mut diverged, sides.0, sides.1);
-                self.stats.forks += 1;
-                self.stats.states += 1;
-                self.new_states.push(diverged);
+                self.cx.diverge(&mut diverged, sides.0, sides.1);
+                self.cx.stats.forks += 1;
+                self.cx.stats.states += 1;
+                self.cx.events.fork(diverged);
             }
             SatResult::Sat => {
                 // Keep the divergence, drop the agreeing side.
@@ -115,19 +115,19 @@ impl Context<'_> {
                     st.model = Rc::new(model.unwrap_or_default());
                 }
                 if budget_full {
-                    self.stats.dropped += 1;
+                    self.cx.stats.dropped += 1;
                 }
                 st.pc.push(differ);
-                self.diverge(st, sides.0, sides.1);
+                self.cx.diverge(st, sides.0, sides.1);
             }
             SatResult::Unsat | SatResult::Unknown => {
                 if res == SatResult::Unknown {
-                    self.stats.solver_unknown += 1;
+                    self.cx.stats.solver_unknown += 1;
                 }
                 // The side the model takes (the only one, or the only one known).
                 if model_differs {
                     st.pc.push(differ);
-                    self.diverge(st, sides.0, sides.1);
+                    self.cx.diverge(st, sides.0, sides.1);
                 } else {
                     st.pc.push(same);
                 }

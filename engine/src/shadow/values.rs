@@ -8,15 +8,15 @@
 //! An object whose size differs between the versions (`malloc(change(4, 5))`) is an object
 //! whose size is a term holding a shadow (`symbolic::sizes`).
 
+use super::Shadow;
 use crate::run_error::RunError;
-use crate::symbolic::context::Context;
 use crate::symbolic::state::ExecutionState;
 use penumbra_solver::TermId;
 
-impl Context<'_> {
+impl<'p> Shadow<'_, 'p> {
     /// `change(old, new)` in a state of mode `Both`: the shadow of the two, or one term when
     /// the path condition proves them equal.
     pub fn change_value(&mut self, st: &ExecutionState, old: TermId, new: TermId) -> Result<TermId, RunError> {
-        Ok(self.solver.shadow_under(&mut self.store, &st.pc, old, new)?)
+        Ok(self.cx.solver.shadow_under(&mut self.cx.store, &st.pc, old, new)?)
     }
 }

@@ -105,7 +105,7 @@ impl Context<'_> {
         other.model = model;
         other.value_attempts += 1;
         self.stats.states += 1;
-        self.new_states.push(other);
+        self.events.fork(other);
         Ok(())
     }
 }

@@ -1,8 +1,9 @@
 //! [`Context`]: what every part of the symbolic interpreter works in — the prepared
-//! [`Program`], the run's configuration, the term store, the solver and the counters — and what
-//! a step leaves for the run loop: the states it forked off ([`Context::new_states`]) and the
-//! paths it ended besides the stepping state's own ([`Context::ended`], the failing sides of
-//! checks). The state being stepped is passed alongside as `&mut ExecutionState`.
+//! [`Program`], the run's configuration, the term store, the solver and the counters. The state
+//! being stepped is passed alongside as `&mut ExecutionState`. What a step makes besides that
+//! state's own flow — the states it forked off and the paths it ended (the failing sides of
+//! checks) — is collected while it runs ([`StepEvents`]) and returned with its flow as a
+//! [`StepResult`]: the run loop reads nothing out of the context.
 //!
 //! The context knows nothing of the run loop, the searcher, budgets or tests: it sits below
 //! them (`run/` drives it), so the instruction semantics cannot depend on how a run is driven.
@@ -26,8 +27,56 @@ pub enum Flow {
     Jumped,
     /// Execute the same instruction again (a symbolic pointer resolved to another object).
     Retry,
-    /// The path ended.
-    End(Ending),
+    /// The path ended (boxed: the flow of every instruction is returned and moved, and ends
+    /// are rare).
+    End(Box<Ending>),
+}
+
+/// What one step did: the stepping state's own flow and, when it made any, the states it
+/// forked off and the paths it ended besides the stepping state's (most steps make none: the
+/// run loop's hot path only tests for them).
+#[derive(Debug)]
+pub struct StepResult {
+    pub flow: Flow,
+    /// Boxed: the result stays a word larger than the flow, which the hot loop moves.
+    pub made: Option<Box<StepEvents>>,
+}
+
+/// The states and paths a step makes while it runs, deep in a fork or a check; handed out with
+/// the step's flow ([`StepEvents::finish`]).
+#[derive(Debug, Default)]
+pub struct StepEvents {
+    forked: Vec<ExecutionState>,
+    ended: Vec<EndedPath>,
+}
+
+impl StepEvents {
+    /// A state forked off the stepping one.
+    pub fn fork(&mut self, st: ExecutionState) {
+        self.forked.push(st);
+    }
+
+    /// A path ended besides the stepping state's own.
+    pub fn end(&mut self, path: EndedPath) {
+        self.ended.push(path);
+    }
+
+    /// How many states the step forked so far (they count against the state budget).
+    pub fn forked(&self) -> usize {
+        self.forked.len()
+    }
+
+    /// The step's result: `flow` with what the step made, which the events no longer hold.
+    #[inline]
+    pub fn finish(&mut self, flow: Flow) -> StepResult {
+        let made = (!self.forked.is_empty() || !self.ended.is_empty()).then(|| Box::new(std::mem::take(self)));
+        StepResult { flow, made }
+    }
+
+    /// The states forked off and the paths ended, each in order.
+    pub fn into_parts(self) -> (Vec<ExecutionState>, Vec<EndedPath>) {
+        (self.forked, self.ended)
+    }
 }
 
 /// A path that ended, with the state as it was at its end.
@@ -39,25 +88,23 @@ pub struct EndedPath {
 
 /// The context of the symbolic interpreter (see the module documentation).
 pub struct Context<'p> {
-    pub prog: &'p Program,
-    pub config: &'p EngineConfig,
-    pub store: TermStore,
-    pub solver: Solver,
-    pub stats: Stats,
-    /// States forked off during the current step, in order.
-    pub new_states: Vec<ExecutionState>,
-    /// Paths ended during the current step other than the stepping state's, in order.
-    pub ended: Vec<EndedPath>,
+    pub(crate) prog: &'p Program,
+    pub(crate) config: &'p EngineConfig,
+    pub(crate) store: TermStore,
+    pub(crate) solver: Solver,
+    pub(crate) stats: Stats,
+    /// What the current step has made so far (see [`StepResult`]).
+    pub(crate) events: StepEvents,
     /// States in the search (the one stepping included), for the state budget.
-    pub live_states: usize,
+    pub(crate) live_states: usize,
     /// Reused buffer (a native call's arguments).
-    pub scratch: Vec<TermId>,
+    pub(crate) scratch: Vec<TermId>,
     /// Reused buffer (block and call arguments).
-    pub vals: Vec<Val>,
+    pub(crate) vals: Vec<Val>,
     /// The first variable of each symbolic object made by a state that follows a seed, by
     /// (ordinal on the path, name, size). Runs along different seeds reuse them, so seeds that
     /// take the same path build the same path condition (and queue the same divergence point).
-    pub seed_vars: FxHashMap<(usize, Rc<str>, u32), u32>,
+    pub(crate) seed_vars: FxHashMap<(usize, Rc<str>, u32), u32>,
 }
 
 impl<'p> Context<'p> {
@@ -68,8 +115,7 @@ impl<'p> Context<'p> {
             store,
             solver,
             stats: Stats::default(),
-            new_states: Vec::new(),
-            ended: Vec::new(),
+            events: StepEvents::default(),
             live_states: 0,
             scratch: Vec::new(),
             vals: Vec::new(),
@@ -83,7 +129,7 @@ impl<'p> Context<'p> {
         let mut ended = st.clone();
         ended.pc.extend(extra);
         ended.model = model;
-        self.ended.push(EndedPath { st: ended, ending });
+        self.events.end(EndedPath { st: ended, ending });
     }
 
     /// The location errors of `st` are reported at: the executing instruction of the innermost

@@ -91,7 +91,7 @@ impl Context<'_> {
         if self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
             return Ok(Branch::Early);
         }
-        if self.config.budgets.max_states.is_some_and(|max| self.live_states + self.new_states.len() >= max) {
+        if self.config.budgets.max_states.is_some_and(|max| self.live_states + self.events.forked() >= max) {
             // Not forked, still decided: the side taken joins the path condition.
             self.stats.dropped += 1;
             st.pc.push(taken);
@@ -131,10 +131,12 @@ impl Context<'_> {
     ) -> Result<Result<bool, Flow>, RunError> {
         match self.branch(st, cond, inst)? {
             Branch::Sides { side, others } => {
-                self.new_states.extend(others.into_iter().map(|(_, other)| other));
+                for (_, other) in others {
+                    self.events.fork(other);
+                }
                 Ok(Ok(side))
             }
-            Branch::Early => Ok(Err(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
+            Branch::Early => Ok(Err(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))))),
         }
     }
 
@@ -196,7 +198,7 @@ impl Context<'_> {
                     failing.pc.push(fail);
                     failing.model = Rc::new(model.unwrap_or_default());
                     let ending = error(self, &failing);
-                    self.ended.push(EndedPath { st: failing, ending });
+                    self.events.end(EndedPath { st: failing, ending });
                     st.pc.push(pass);
                 }
                 SatResult::Unsat => {}

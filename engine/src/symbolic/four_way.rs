@@ -104,7 +104,7 @@ impl Context<'_> {
             return Ok(Branch::Early);
         }
         if let Some(max) = self.config.budgets.max_states {
-            let room = max.saturating_sub(self.live_states + self.new_states.len()) + 1;
+            let room = max.saturating_sub(self.live_states + self.events.forked()) + 1;
             if outcomes.len() > room {
                 // Divergences are what the run is for: the same-outcomes go first.
                 outcomes.sort_by_key(|(outcome, _)| outcome.is_same());
@@ -176,7 +176,7 @@ impl Context<'_> {
             if continuing.is_empty() && ended.is_none() {
                 ended = Some((s, ending));
             } else {
-                self.ended.push(EndedPath { st: s, ending });
+                self.events.end(EndedPath { st: s, ending });
             }
         }
         if let Some((s, ending)) = ended {
@@ -187,7 +187,7 @@ impl Context<'_> {
         *st = rest.next().expect("some outcome is feasible");
         for s in rest {
             self.stats.states += 1;
-            self.new_states.push(s);
+            self.events.fork(s);
         }
         Ok(None)
     }

@@ -8,10 +8,11 @@
 //! addresses already in place, so the hot loop never looks at a value's definition. Functions
 //! with `penumbra_execute` blocks get their post-dominator tree, where a block's sides meet.
 
-use super::libc::{self, Native};
+use super::libc;
 use super::memory::Memory;
 use super::value::Val;
 use crate::address::{func_addr, Entry, Image, Runtime};
+use crate::libc::bindings::{self, Binding};
 use crate::run_error::RunError;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
@@ -27,8 +28,8 @@ pub type PostDoms = SecondaryMap<Block, PackedOption<Block>>;
 pub enum FuncKind {
     /// A function with a body (the program's or the symbolic C library's).
     Defined,
-    /// A native model in the engine.
-    Native(Native),
+    /// A native model in the engine: its row of the binding table.
+    Native(&'static Binding),
     /// A declared function penumbra does not model: calling it ends the path as unsupported.
     Unknown,
 }
@@ -78,7 +79,9 @@ impl Program {
             .map(|(f, func)| {
                 let kind = match &func.body {
                     Some(_) => FuncKind::Defined,
-                    None => libc::bind(&func.name).map_or(FuncKind::Unknown, FuncKind::Native),
+                    None => bindings::bind(&func.name)
+                        .filter(|b| b.symbolic == bindings::Support::Native)
+                        .map_or(FuncKind::Unknown, FuncKind::Native),
                 };
                 let template: Rc<[Val]> = match &func.body {
                     None => Rc::from([]),

@@ -13,7 +13,7 @@
 //! pointers, chosen by a condition, made from an integer) forks once per object it may be in.
 //! The model's value picks the first: the access forks on KLEE's bounds check
 //! `addr - base <u size - len + 1`, whose other side re-executes the access and so picks the
-//! next object. When the model's value is in no object, [`Context::object_model`] asks the
+//! next object. When the model's value is in no object, [`Resolver::object_model`] asks the
 //! solver for a model in one, bisecting each segment's objects (sorted by address) around the
 //! values it gets back; when there is none, every address the path allows is invalid and the
 //! error is reported once, for the model's address, as the concrete interpreter reports it.
@@ -24,10 +24,10 @@
 //! the states inside its bytes end with it, the others re-execute. After
 //! [`MAX_RESOLVE_ATTEMPTS`](super::access::MAX_RESOLVE_ATTEMPTS) objects the address is fixed to its model value (counted in the
 //! summary). Function pointers are resolved KLEE's way against the program's functions
-//! ([`Context::resolve_callee`]).
+//! ([`Resolver::resolve_callee`]).
 
-use super::access::{Offset, Target};
-use super::context::{Context, Flow};
+use super::access::{Offset, Resolver, Target};
+use super::context::Flow;
 use super::fork::Branch;
 use super::state::{EarlyReason, Ending, ExecutionState};
 use crate::address::{func_at, Access, ObjectId, Resolution, FUNC_BASE, REDZONE};
@@ -54,7 +54,7 @@ impl Answer {
     }
 }
 
-impl Context<'_> {
+impl<'p> Resolver<'_, 'p> {
     /// Resolves the access of `len` bytes at the symbolic address `addr` (see the module
     /// documentation).
     pub(super) fn resolve_symbolic(
@@ -66,7 +66,7 @@ impl Context<'_> {
         access: Access,
     ) -> Result<Target, RunError> {
         let derived = self.derived_object(st, addr);
-        let v = self.model_value(st, addr);
+        let v = self.cx.model_value(st, addr);
         match self.object_at(st, v, len, access) {
             // A seed's address is taken as it is, as the concrete interpreter takes it.
             Some(o) if derived.is_none_or(|d| d == o) || st.follows_seed() => {
@@ -99,26 +99,26 @@ impl Context<'_> {
         len: u64,
         access: Access,
     ) -> Result<Target, RunError> {
-        let v = self.model_value(st, addr);
+        let v = self.cx.model_value(st, addr);
         let (o, ending) = match self.classify_at(st, v, len, access, None) {
             Resolution::InBounds { obj, .. } => {
                 let inside = self.in_bounds(st, obj, addr, len);
                 if let Some(flow) = self.fork_object(st, inside, inst)? {
                     return Ok(Target::Flow(flow));
                 }
-                let base = self.store.constant(64, st.mem.object(obj).base);
-                let off = self.store.sub(addr, base);
+                let base = self.cx.store.constant(64, st.mem.object(obj).base);
+                let off = self.cx.store.sub(addr, base);
                 return Ok(Target::Obj(obj, Offset::Sym(off)));
             }
-            Resolution::Fault { kind, obj, message } => (obj, self.error(st, kind, message)),
-            Resolution::Unsupported(m) => (st.mem.resolve(v).map(|(o, _)| o), self.unsupported(st, m.to_string())),
+            Resolution::Fault { kind, obj, message } => (obj, self.cx.error(st, kind, message)),
+            Resolution::Unsupported(m) => (st.mem.resolve(v).map(|(o, _)| o), self.cx.unsupported(st, m.to_string())),
         };
-        let Some(o) = o else { return Ok(Target::Flow(Flow::End(ending))) };
+        let Some(o) = o else { return Ok(Target::Flow(Flow::End(Box::new(ending)))) };
         // Every address in the bytes of a freed (or read-only, or unsupported) object is this
         // error.
         let (base, size) = (st.mem.object(o).base, st.mem.object(o).size);
         let inside = self.within(addr, base, size);
-        Ok(Target::Flow(self.fork_object(st, inside, inst)?.unwrap_or(Flow::End(ending))))
+        Ok(Target::Flow(self.fork_object(st, inside, inst)?.unwrap_or(Flow::End(Box::new(ending)))))
     }
 
     /// The model's address is not in the object the pointer was derived from (or in no object
@@ -155,7 +155,7 @@ impl Context<'_> {
                 }
             }
         }
-        let v = self.model_value(st, addr);
+        let v = self.cx.model_value(st, addr);
         if self.object_at(st, v, len, access).is_some() {
             return self.take_object(st, inst, addr, len, access);
         }
@@ -165,32 +165,32 @@ impl Context<'_> {
         match derived {
             Some(d) => {
                 let inside = self.in_bounds(st, d, addr, len);
-                let outside = self.store.not(inside);
+                let outside = self.cx.store.not(inside);
                 st.pc.push(outside);
             }
             None if !proven => {
-                let k = self.store.constant(64, v);
-                let here = self.store.eq(addr, k);
+                let k = self.cx.store.constant(64, v);
+                let here = self.cx.store.eq(addr, k);
                 st.pc.push(here);
             }
             None => {}
         }
         let ending = match self.classify_at(st, v, len, access, None) {
-            Resolution::Fault { kind, message, .. } => self.error(st, kind, message),
-            Resolution::Unsupported(m) => self.unsupported(st, m.to_string()),
+            Resolution::Fault { kind, message, .. } => self.cx.error(st, kind, message),
+            Resolution::Unsupported(m) => self.cx.unsupported(st, m.to_string()),
             Resolution::InBounds { .. } => return self.take_object(st, inst, addr, len, access),
         };
-        Ok(Target::Flow(Flow::End(ending)))
+        Ok(Target::Flow(Flow::End(Box::new(ending))))
     }
 
     /// A model of the state's path in which `cond` holds, if the solver finds one.
     fn model_where(&mut self, st: &ExecutionState, cond: TermId) -> Result<Answer, RunError> {
-        let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[cond], &st.model)?;
+        let (res, model) = self.cx.solver.check_model_from(&self.cx.store, &st.pc, &[cond], &st.model)?;
         Ok(match res {
             SatResult::Sat => Answer::Model(model.unwrap_or_default()),
             SatResult::Unsat => Answer::Never,
             SatResult::Unknown => {
-                self.stats.solver_unknown += 1;
+                self.cx.stats.solver_unknown += 1;
                 Answer::Unknown
             }
         })
@@ -210,7 +210,7 @@ impl Context<'_> {
         inside: TermId,
         inst: Inst,
     ) -> Result<Option<Flow>, RunError> {
-        match self.branch(st, inside, inst)? {
+        match self.cx.branch(st, inside, inst)? {
             Branch::Sides { side: false, .. } => {
                 // Counted like a fork to another object, so that no resolution can retry
                 // forever (the pointer is fixed after `MAX_RESOLVE_ATTEMPTS`).
@@ -220,20 +220,20 @@ impl Context<'_> {
             Branch::Sides { side: true, others } => {
                 for (_, mut other) in others {
                     other.resolve_attempts += 1;
-                    self.new_states.push(other);
+                    self.cx.events.fork(other);
                 }
                 Ok(None)
             }
-            Branch::Early => Ok(Some(Flow::End(Ending::Early(EarlyReason::MaxDepth)))),
+            Branch::Early => Ok(Some(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))))),
         }
     }
 
     /// `addr - lo <u span`.
     fn within(&mut self, addr: TermId, lo: u64, span: u64) -> TermId {
-        let lo = self.store.constant(64, lo);
-        let off = self.store.sub(addr, lo);
-        let span = self.store.constant(64, span);
-        self.store.ult(off, span)
+        let lo = self.cx.store.constant(64, lo);
+        let off = self.cx.store.sub(addr, lo);
+        let span = self.cx.store.constant(64, span);
+        self.cx.store.ult(off, span)
     }
 
     /// A model of the state's path in which the access of `len` bytes at `addr` lies inside
@@ -263,7 +263,7 @@ impl Context<'_> {
                     continue;
                 }
             };
-            let v = eval(&self.store, addr, &model) & mask(64);
+            let v = eval(&self.cx.store, addr, &model) & mask(64);
             // The objects at or below `v` and those above it; `lo <= v`, so `p > i`.
             let p = i + index[i..j].partition_point(|&(base, _)| base <= v);
             let o = st.mem.object(index[p - 1].1);
@@ -286,11 +286,11 @@ impl Context<'_> {
     pub(crate) fn derived_object(&self, st: &ExecutionState, addr: TermId) -> Option<ObjectId> {
         let mut pending = vec![addr];
         while let Some(t) = pending.pop() {
-            if self.store.op(t) != Op::Add || pending.len() > 8 {
+            if self.cx.store.op(t) != Op::Add || pending.len() > 8 {
                 continue;
             }
-            for &c in self.store.children(t) {
-                match self.store.as_const(c) {
+            for &c in self.cx.store.children(t) {
+                match self.cx.store.as_const(c) {
                     Some(base) => return st.mem.resolve(base).map(|(id, _)| id),
                     None => pending.push(c),
                 }
@@ -329,11 +329,11 @@ impl Context<'_> {
         inst: Inst,
         addr: TermId,
     ) -> Result<Result<u64, Flow>, RunError> {
-        let funcs = self.prog.module.funcs.len();
-        let v = self.model_value(st, addr);
+        let funcs = self.cx.prog.module.funcs.len();
+        let v = self.cx.model_value(st, addr);
         if func_at(v, funcs).is_some() {
-            let k = self.store.constant(64, v);
-            let hit = self.store.eq(addr, k);
+            let k = self.cx.store.constant(64, v);
+            let hit = self.cx.store.eq(addr, k);
             return Ok(match self.fork_object(st, hit, inst)? {
                 Some(flow) => Err(flow),
                 None => Ok(v),
@@ -343,10 +343,10 @@ impl Context<'_> {
         if !st.follows_seed() {
             // Any function's address: in the function range and 16-aligned.
             let in_range = self.within(addr, FUNC_BASE, 16 * funcs as u64);
-            let (fifteen, zero) = (self.store.constant(64, 15), self.store.zero(64));
-            let low = self.store.and(addr, fifteen);
-            let aligned = self.store.eq(low, zero);
-            let cond = self.store.and(in_range, aligned);
+            let (fifteen, zero) = (self.cx.store.constant(64, 15), self.cx.store.zero(64));
+            let low = self.cx.store.and(addr, fifteen);
+            let aligned = self.cx.store.eq(low, zero);
+            let cond = self.cx.store.and(in_range, aligned);
             match self.model_where(st, cond)? {
                 Answer::Model(model) => {
                     st.model = Rc::new(model);
@@ -359,8 +359,8 @@ impl Context<'_> {
         if !proven {
             // The call fails at this address (the path condition must say so where it does
             // not already).
-            let k = self.store.constant(64, v);
-            let here = self.store.eq(addr, k);
+            let k = self.cx.store.constant(64, v);
+            let here = self.cx.store.eq(addr, k);
             st.pc.push(here);
         }
         Ok(Ok(v))

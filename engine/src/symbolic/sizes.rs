@@ -5,7 +5,7 @@
 //! stays a term. The object is backed by storage for the largest size the path allows (its
 //! *capacity*, found by [`Solver::max_value`](penumbra_solver::Solver::max_value)), and every
 //! access, which the address space checks against the capacity, is also checked against the
-//! size term ([`Context::check_size`]): `offset + len > n` is a check like any other, whose
+//! size term ([`Resolver::check_size`]): `offset + len > n` is a check like any other, whose
 //! failing side is an out-of-bounds error and which, when the size holds a shadow, is a
 //! four-way question (an overflow in the new version only is a regression).
 //!
@@ -17,7 +17,7 @@
 //! Addresses after an object of symbolic size follow its capacity, so they may differ from a
 //! native run's (as KLEE's addresses do); nothing in C depends on the distance between objects.
 
-use super::access::Offset;
+use super::access::{Offset, Resolver};
 use super::context::Context;
 use super::state::{EarlyReason, Ending, ExecutionState};
 use crate::address::{Access, ObjectId, Resolution};
@@ -35,43 +35,43 @@ pub struct Extent {
     pub term: Option<TermId>,
 }
 
-impl Context<'_> {
+impl<'p> Resolver<'_, 'p> {
     /// The extent of a new object of `size` bytes (a 64-bit term) for `st`; `Err` when every
     /// size the path allows is above `--max-object-size` (the path ends early).
     pub(crate) fn extent(&mut self, st: &mut ExecutionState, size: TermId) -> Result<Result<Extent, Ending>, RunError> {
-        let size = self.view(st, size);
-        if let Some(c) = self.store.as_const(size) {
+        let size = self.cx.view(st, size);
+        if let Some(c) = self.cx.store.as_const(size) {
             return Ok(Ok(Extent { capacity: c, term: None }));
         }
-        self.stats.symbolic_sizes += 1;
-        let (o, n) = if self.store.has_shadow(size) { self.store.projections(size) } else { (size, size) };
-        let limit = self.config.max_object_size;
-        let k = self.store.constant(64, limit);
-        let (big_o, big_n) = (self.store.ugt(o, k), self.store.ugt(n, k));
-        let too_large = self.store.or(big_o, big_n);
-        if let Some(ending) = self.check(st, too_large, |_, _| Ending::Early(EarlyReason::ObjectTooLarge))? {
+        self.cx.stats.symbolic_sizes += 1;
+        let (o, n) = if self.cx.store.has_shadow(size) { self.cx.store.projections(size) } else { (size, size) };
+        let limit = self.cx.config.max_object_size;
+        let k = self.cx.store.constant(64, limit);
+        let (big_o, big_n) = (self.cx.store.ugt(o, k), self.cx.store.ugt(n, k));
+        let too_large = self.cx.store.or(big_o, big_n);
+        if let Some(ending) = self.cx.check(st, too_large, |_, _| Ending::Early(EarlyReason::ObjectTooLarge))? {
             return Ok(Err(ending));
         }
         let old = self.largest(st, o, limit)?;
         let new = if n == o { old } else { self.largest(st, n, limit)? };
         let capacity = old.0.max(new.0);
-        let mut pinned = |(max, fixed): (u64, bool), t: TermId| if fixed { self.store.constant(64, max) } else { t };
+        let mut pinned = |(max, fixed): (u64, bool), t: TermId| if fixed { self.cx.store.constant(64, max) } else { t };
         let (po, pn) = (pinned(old, o), pinned(new, n));
-        let term = self.store.shadow(po, pn);
-        let term = (self.store.as_const(term) != Some(capacity)).then_some(term);
+        let term = self.cx.store.shadow(po, pn);
+        let term = (self.cx.store.as_const(term) != Some(capacity)).then_some(term);
         Ok(Ok(Extent { capacity, term }))
     }
 
     /// The largest value of `t` (no shadow) on `st`'s path, at most `limit`, and whether the
     /// path fixes `t` to it.
     fn largest(&mut self, st: &ExecutionState, t: TermId, limit: u64) -> Result<(u64, bool), RunError> {
-        let max = self.solver.max_value(&mut self.store, &st.pc, t, &st.model, limit)?;
-        if self.model_value(st, t) != max {
+        let max = self.cx.solver.max_value(&mut self.cx.store, &st.pc, t, &st.model, limit)?;
+        if self.cx.model_value(st, t) != max {
             return Ok((max, false));
         }
-        let k = self.store.constant(64, max);
-        let below = self.store.ult(t, k);
-        let fixed = self.solver.check(&self.store, &st.pc, &[below])? == SatResult::Unsat;
+        let k = self.cx.store.constant(64, max);
+        let below = self.cx.store.ult(t, k);
+        let fixed = self.cx.solver.check(&self.cx.store, &st.pc, &[below])? == SatResult::Unsat;
         Ok((max, fixed))
     }
 
@@ -93,20 +93,20 @@ impl Context<'_> {
         access: Access,
     ) -> Result<Option<Ending>, RunError> {
         let off = match offset {
-            Offset::Const(c) => self.store.constant(64, c),
+            Offset::Const(c) => self.cx.store.constant(64, c),
             Offset::Sym(t) => t,
         };
         let Some(fail) = self.past_size(st, obj, off, len) else { return Ok(None) };
-        self.check(st, fail, |ex, st| ex.size_error(st, obj, off, len, access))
+        self.cx.check(st, fail, |ex, st| size_error(ex, st, obj, off, len, access))
     }
 
     /// `offset + len > size` for an object with a size term (`None` otherwise). The offset is
     /// inside the capacity, so the sum does not wrap.
     pub(crate) fn past_size(&mut self, st: &ExecutionState, obj: ObjectId, off: TermId, len: u64) -> Option<TermId> {
         let size = st.mem.size_term(obj)?;
-        let len_k = self.store.constant(64, len);
-        let end = self.store.add(off, len_k);
-        Some(self.store.ugt(end, size))
+        let len_k = self.cx.store.constant(64, len);
+        let end = self.cx.store.add(off, len_k);
+        Some(self.cx.store.ugt(end, size))
     }
 
     /// The size term of `obj` as `st` sees it (its version's projection), with no shadow: while
@@ -114,13 +114,13 @@ impl Context<'_> {
     /// constant size.
     pub(crate) fn size_view(&mut self, st: &ExecutionState, obj: ObjectId) -> Option<TermId> {
         let size = st.mem.size_term(obj)?;
-        let size = self.view(st, size);
-        if !self.store.has_shadow(size) {
+        let size = self.cx.view(st, size);
+        if !self.cx.store.has_shadow(size) {
             return Some(size);
         }
-        let (o, n) = self.store.projections(size);
-        let old_larger = self.store.ugt(o, n);
-        Some(self.store.ite(old_larger, o, n))
+        let (o, n) = self.cx.store.projections(size);
+        let old_larger = self.cx.store.ugt(o, n);
+        Some(self.cx.store.ite(old_larger, o, n))
     }
 
     /// The verdict for an access of `len` bytes at the address `v` (the model's value of an
@@ -138,10 +138,10 @@ impl Context<'_> {
         access: Access,
         version: Option<TermVersion>,
     ) -> Resolution {
-        let verdict = st.mem.classify(&self.prog.module, v, len, access);
+        let verdict = st.mem.classify(&self.cx.prog.module, v, len, access);
         let Resolution::InBounds { obj, offset } = verdict else { return verdict };
         let Some(size) = st.mem.size_term(obj) else { return verdict };
-        let of = |v| eval_version(&self.store, size, &*st.model, v);
+        let of = |v| eval_version(&self.cx.store, size, &*st.model, v);
         let size = match (version, st.mode.single()) {
             (Some(v), _) => of(v),
             (None, Some(Version::Old)) => of(TermVersion::Old),
@@ -151,23 +151,23 @@ impl Context<'_> {
         if offset + len <= size {
             return verdict;
         }
-        let message = st.mem.out_of_bounds_message(&self.prog.module, obj, access, len, offset as i64, size);
+        let message = st.mem.out_of_bounds_message(&self.cx.prog.module, obj, access, len, offset as i64, size);
         Resolution::Fault { kind: access.out_of_bounds(), obj: Some(obj), message }
     }
+}
 
-    /// The error of an access past the size term of `obj`, with the offset and the size of
-    /// `st`'s model (the new version's, in shadow execution).
-    pub(crate) fn size_error(
-        &self,
-        st: &ExecutionState,
-        obj: ObjectId,
-        off: TermId,
-        len: u64,
-        access: Access,
-    ) -> Ending {
-        let offset = self.model_value(st, off) as i64;
-        let size = st.mem.size_term(obj).map_or(st.mem.object(obj).size, |t| self.model_value(st, t));
-        let message = st.mem.out_of_bounds_message(&self.prog.module, obj, access, len, offset, size);
-        self.error(st, access.out_of_bounds(), message)
-    }
+/// The error of an access past the size term of `obj`, with the offset and the size of
+/// `st`'s model (the new version's, in shadow execution).
+pub(crate) fn size_error(
+    cx: &Context<'_>,
+    st: &ExecutionState,
+    obj: ObjectId,
+    off: TermId,
+    len: u64,
+    access: Access,
+) -> Ending {
+    let offset = cx.model_value(st, off) as i64;
+    let size = st.mem.size_term(obj).map_or(st.mem.object(obj).size, |t| cx.model_value(st, t));
+    let message = st.mem.out_of_bounds_message(&cx.prog.module, obj, access, len, offset, size);
+    cx.error(st, access.out_of_bounds(), message)
 }

@@ -276,6 +276,38 @@ int main(void) {
     assert_eq!((s.paths_completed, s.unsupported), (1, 1), "{}", s.human());
 }
 
+/// A function penumbra's models lack but musl has: the unsupported site's message names
+/// `--libc musl`, as the concrete interpreter's does; so does one the table binds for the
+/// concrete interpreter only (`qsort`; so the run is not replayed: concretely it sorts).
+#[test]
+fn an_unknown_function_that_musl_provides_says_so() {
+    let src = r#"#include <stdlib.h>
+#include <penumbra.h>
+static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+int main(void) {
+    int x[2];
+    penumbra_make_symbolic(x, sizeof x, "x");
+    if (x[0] == 3)
+        return strtod("2.5", 0) > 2; // <- strtod
+    qsort(x, 2, sizeof x[0], cmp); // <- qsort
+    return 0;
+}"#;
+    let s = run_with(&compile(src), &config());
+    let sites: Vec<(u32, &str)> = s.unsupported_sites.iter().map(|u| (u.line, u.construct.as_str())).collect();
+    assert_eq!(
+        sites,
+        [
+            (
+                line_of(src, "<- strtod"),
+                "unknown external function 'strtod' is not modelled; `--libc musl` provides it"
+            ),
+            (line_of(src, "<- qsort"), "unknown external function 'qsort' is not modelled; `--libc musl` provides it"),
+        ],
+        "{}",
+        s.human()
+    );
+}
+
 /// The same bad access gets the same error kind and message from the concrete interpreter and
 /// from the symbolic engine (both take them from the one address space): an overflow, a use
 /// after free, a null pointer, a function address and an address in no object.

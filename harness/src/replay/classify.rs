@@ -15,7 +15,7 @@
 //! version). Two outcomes "behave the same" when both exit with the same status and stdout, or
 //! both err (an error's text names lines, which differ between revisions).
 
-use super::native::RunOutcome;
+use super::native::{Build, RunOutcome};
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -165,13 +165,9 @@ impl<T> Fix<T> {
         Fix { fixed: f(self.fixed), parent: self.parent.map(f) }
     }
 
-    /// The names of fix `index`'s versions (from 0) in reports: `fixed` and `fix-parent` for
-    /// the first, `fixed-2` and `fix-parent-2` for the second, ...
+    /// The names of fix `index`'s versions (from 0) in reports ([`Build::name`]).
     pub fn names(index: usize) -> (String, String) {
-        match index {
-            0 => ("fixed".into(), "fix-parent".into()),
-            i => (format!("fixed-{}", i + 1), format!("fix-parent-{}", i + 1)),
-        }
+        (Build::Fixed(index).name(), Build::FixParent(index).name())
     }
 
     /// Pairs each fixed version with its parent, in order: no parents, or one for each.

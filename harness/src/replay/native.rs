@@ -75,14 +75,16 @@ pub enum Build {
 }
 
 impl Build {
-    /// The version's name in reports and file names (`fixed`, `fix-parent-2`, ...:
-    /// [`Fix::names`](super::classify::Fix::names)).
+    /// The version's name in reports and file names: `old`, `new`, and for fix N (from 0)
+    /// `fixed` and `fix-parent` for the first, `fixed-2` and `fix-parent-2` for the second, ...
     pub fn name(self) -> String {
         match self {
             Build::Old => "old".into(),
             Build::New => "new".into(),
-            Build::Fixed(i) => super::classify::Fix::<()>::names(i).0,
-            Build::FixParent(i) => super::classify::Fix::<()>::names(i).1,
+            Build::Fixed(0) => "fixed".into(),
+            Build::FixParent(0) => "fix-parent".into(),
+            Build::Fixed(i) => format!("fixed-{}", i + 1),
+            Build::FixParent(i) => format!("fix-parent-{}", i + 1),
         }
     }
 

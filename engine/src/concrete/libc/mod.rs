@@ -1,6 +1,7 @@
 //! The modelled C library on concrete memory. A function the program declares but does not
-//! define is bound by name, once per program, to a [`LibcFn`]; an unknown name stays unbound
-//! and a call of it ends the run as unsupported.
+//! define is bound by name, once per program, through the one binding table
+//! ([`crate::libc::bindings`]); a name it does not bind for this interpreter stays unbound and a
+//! call of it ends the run as unsupported.
 //!
 //! Every byte a model reads or writes goes through the bounds-checked accessors of
 //! [`Memory`](super::memory::Memory), so `strcpy` overflowing a buffer is an out-of-bounds
@@ -26,174 +27,8 @@ mod syscall;
 use super::machine::Machine;
 use super::stop::{Fault, Stop};
 use crate::error::ErrorKind;
-use crate::libc::ctype::{self, Class};
-
-/// A modelled library function.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum LibcFn {
-    // <stdio.h>
-    Printf,
-    Fprintf,
-    Sprintf,
-    Snprintf,
-    Puts,
-    Putchar,
-    Fputs,
-    /// `fputc` and `putc`.
-    Fputc,
-    Fwrite,
-    Fflush,
-    Getchar,
-    /// `fgetc` and `getc`.
-    Fgetc,
-    Fgets,
-    // <string.h>
-    Strlen,
-    Strnlen,
-    Strcmp,
-    Strncmp,
-    Strcpy,
-    Strncpy,
-    Strcat,
-    Strncat,
-    Strchr,
-    Strrchr,
-    Strstr,
-    Strdup,
-    Strndup,
-    Strspn,
-    Strcspn,
-    Strtok,
-    /// `memcpy` and `memmove`: both copy as `memmove` does (an overlapping `memcpy` is not
-    /// reported).
-    Memcpy,
-    Memmove,
-    Memset,
-    Memcmp,
-    Memchr,
-    // <stdlib.h>, <assert.h>, <errno.h>
-    Malloc,
-    Calloc,
-    Realloc,
-    Free,
-    Exit,
-    /// `_exit`, `_Exit`: no `atexit` handlers, no destructors.
-    QuickExit,
-    /// Registered by the interpreter, which knows the program's functions.
-    Atexit,
-    Abort,
-    AssertFail,
-    Atoi,
-    /// `atol` and `atoll`.
-    Atol,
-    /// `strtol` and `strtoll`.
-    Strtol,
-    /// `strtoul` and `strtoull`.
-    Strtoul,
-    Abs,
-    /// `labs` and `llabs`.
-    Labs,
-    ErrnoLocation,
-    Rand,
-    Srand,
-    /// `qsort` and `bsearch` call back into the program: the interpreter runs them
-    /// ([`callback`](super::callback)), not [`call`].
-    Qsort,
-    Bsearch,
-    // <ctype.h>
-    IsClass(Class),
-    Toupper,
-    Tolower,
-    /// `__ctype_b_loc`, `__ctype_toupper_loc`, `__ctype_tolower_loc`: glibc's table cells.
-    CtypeBLoc,
-    CtypeToupperLoc,
-    CtypeTolowerLoc,
-    /// `__penumbra_kernel`, musl's system calls ([`crate::libc::syscall`]).
-    Syscall,
-    /// `__penumbra_sym_files`: the `--sym-files` option for musl's C layer.
-    SymFiles,
-    /// `__penumbra_aligned_alloc(align, size)`, behind musl's `aligned_alloc`.
-    AlignedAlloc,
-    /// `__penumbra_destructor(i)`: the program's destructors, for musl's `exit`; answered by
-    /// the interpreter, which knows the program's functions.
-    Destructor,
-}
-
-impl LibcFn {
-    /// The model of the C function `name`, if penumbra has one.
-    pub fn bind(name: &str) -> Option<LibcFn> {
-        use LibcFn::*;
-        if let Some(class) = Class::from_function(name) {
-            return Some(IsClass(class));
-        }
-        Some(match name {
-            crate::libc::syscall::ENTRY => Syscall,
-            crate::libc::syscall::SYM_FILES => SymFiles,
-            crate::libc::syscall::ALIGNED_ALLOC => AlignedAlloc,
-            crate::libc::syscall::DESTRUCTOR => Destructor,
-            "printf" => Printf,
-            "fprintf" => Fprintf,
-            "sprintf" => Sprintf,
-            "snprintf" => Snprintf,
-            "puts" => Puts,
-            "putchar" => Putchar,
-            "fputs" => Fputs,
-            "fputc" | "putc" => Fputc,
-            "fwrite" => Fwrite,
-            "fflush" => Fflush,
-            "getchar" => Getchar,
-            "fgetc" | "getc" => Fgetc,
-            "fgets" => Fgets,
-            "strlen" => Strlen,
-            "strnlen" => Strnlen,
-            "strcmp" => Strcmp,
-            "strncmp" => Strncmp,
-            "strcpy" => Strcpy,
-            "strncpy" => Strncpy,
-            "strcat" => Strcat,
-            "strncat" => Strncat,
-            "strchr" => Strchr,
-            "strrchr" => Strrchr,
-            "strstr" => Strstr,
-            "strdup" => Strdup,
-            "strndup" => Strndup,
-            "strspn" => Strspn,
-            "strcspn" => Strcspn,
-            "strtok" => Strtok,
-            "memcpy" => Memcpy,
-            "memmove" => Memmove,
-            "memset" => Memset,
-            "memcmp" => Memcmp,
-            "memchr" => Memchr,
-            "malloc" => Malloc,
-            "calloc" => Calloc,
-            "realloc" => Realloc,
-            "free" => Free,
-            "exit" => Exit,
-            "_Exit" | "_exit" => QuickExit,
-            "atexit" => Atexit,
-            "abort" => Abort,
-            "__assert_fail" => AssertFail,
-            "atoi" => Atoi,
-            "atol" | "atoll" => Atol,
-            "strtol" | "strtoll" => Strtol,
-            "strtoul" | "strtoull" => Strtoul,
-            "abs" => Abs,
-            "labs" | "llabs" => Labs,
-            "__errno_location" => ErrnoLocation,
-            "rand" => Rand,
-            "qsort" => Qsort,
-            "bsearch" => Bsearch,
-            "srand" => Srand,
-            "toupper" => Toupper,
-            "tolower" => Tolower,
-            "__ctype_b_loc" => CtypeBLoc,
-            "__ctype_toupper_loc" => CtypeToupperLoc,
-            "__ctype_tolower_loc" => CtypeTolowerLoc,
-            _ => return None,
-        })
-    }
-}
+use crate::libc::bindings::{self, LibcFn};
+use crate::libc::ctype;
 
 /// The arguments of one call, checked for presence.
 pub(crate) struct Args<'x> {
@@ -211,10 +46,7 @@ impl Args<'_> {
     /// The `i`-th argument with all its bits (a `long double`'s 80).
     pub fn wide(&self, i: usize) -> Result<u128, Fault> {
         self.values.get(i).copied().ok_or_else(|| {
-            Fault::error(
-                ErrorKind::InvalidCall,
-                format!("{} called with {} arguments, needs at least {}", self.name, self.values.len(), i + 1),
-            )
+            Fault::error(ErrorKind::InvalidCall, bindings::too_few_arguments(self.name, self.values.len(), i + 1))
         })
     }
 
@@ -243,6 +75,8 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u128]) -> Result
         Qsort | Bsearch | Atexit | Destructor => {
             Err(Fault::unsupported(format!("{name} outside the interpreter")).into())
         }
+        // The table binds these for the symbolic engine only.
+        CheckRead | IsStdin => Err(Fault::unsupported(bindings::unknown_function(name, false)).into()),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

@@ -6,9 +6,8 @@ use super::super::machine::{Machine, Stream};
 use super::super::stop::Fault;
 use super::{Args, LibcFn, Ret};
 use crate::error::ErrorKind;
-use crate::libc::printf::{self, PrintfArgs};
-
-const EOF: u64 = -1i32 as u32 as u64;
+use crate::libc::printf::{self, PrintfArgs, VarArgList};
+use crate::libc::stdio::{fwrite_result, EOF};
 
 pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
     let r = match f {
@@ -73,7 +72,7 @@ pub(super) fn call(m: &mut Machine<'_>, f: LibcFn, a: &Args<'_>) -> Ret {
                 return Err(Fault::error(ErrorKind::OutOfBoundsRead, "fwrite of more bytes than memory holds").into());
             };
             let bytes = m.mem.read(ptr, total)?.to_vec();
-            emit(m, stream, &bytes, if size == 0 { 0 } else { count })
+            emit(m, stream, &bytes, fwrite_result(stream, size, count))
         }
         LibcFn::Fflush => 0,
         LibcFn::Getchar => m.getc().map_or(EOF, u64::from),
@@ -125,7 +124,7 @@ fn fgets(m: &mut Machine<'_>, a: &Args<'_>) -> Result<u64, Fault> {
 fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize, printed: bool) -> Result<Vec<u8>, Fault> {
     let fmt = m.mem.read_cstr(a.get(fmt_index)?)?;
     let mut out = Vec::with_capacity(fmt.len() + 16);
-    let mut args = VarArgs { m, name: a.name, values: &a.values[fmt_index + 1..], next: 0, printed };
+    let mut args = VarArgs { m, list: VarArgList::new(a.name, &a.values[fmt_index + 1..]), printed };
     printf::format(&fmt, &mut args, &mut out)?;
     Ok(out)
 }
@@ -133,9 +132,7 @@ fn format(m: &mut Machine<'_>, a: &Args<'_>, fmt_index: usize, printed: bool) ->
 /// The variadic arguments of a `printf`-family call, read in order.
 struct VarArgs<'x, 'a> {
     m: &'x mut Machine<'a>,
-    name: &'x str,
-    values: &'x [u128],
-    next: usize,
+    list: VarArgList<'x, u128>,
     printed: bool,
 }
 
@@ -183,13 +180,6 @@ impl VarArgs<'_, '_> {
     }
 
     fn next_wide(&mut self) -> Result<u128, Fault> {
-        let v = self.values.get(self.next).copied().ok_or_else(|| {
-            Fault::error(
-                ErrorKind::InvalidCall,
-                format!("{}'s format needs more than the {} arguments given", self.name, self.values.len()),
-            )
-        })?;
-        self.next += 1;
-        Ok(v)
+        self.list.take().map_err(|message| Fault::error(ErrorKind::InvalidCall, message))
     }
 }

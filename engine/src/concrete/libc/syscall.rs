@@ -17,7 +17,7 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
         Syscall::Fixed(r) => r as u64,
         Syscall::OnStdStream { ok } if syscall::is_std_stream(a.get(1)?) => ok as u64,
         Syscall::OnStdStream { .. } => neg(errno::EBADF),
-        Syscall::Lseek => match stream(a.get(1)?) {
+        Syscall::Lseek => match Stream::of_fd(a.get(1)?) {
             Some(Stream::Stdin) => {
                 match syscall::seek(m.stdin_pos as u64, m.stdin.len() as u64, a.get(2)? as i64, a.get(3)?) {
                     Ok(to) => {
@@ -35,7 +35,7 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
             0
         }
         Syscall::Write | Syscall::Writev => {
-            let Some(stream) = stream(a.get(1)?) else { return Ok(Some(neg(errno::EBADF))) };
+            let Some(stream) = Stream::of_fd(a.get(1)?) else { return Ok(Some(neg(errno::EBADF))) };
             let mut total = 0u64;
             for (base, len) in buffers(m, call == Syscall::Writev, a)? {
                 let bytes = m.mem.read(base, len)?.to_vec();
@@ -48,7 +48,7 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
             total
         }
         Syscall::Read | Syscall::Readv => {
-            if stream(a.get(1)?) != Some(Stream::Stdin) {
+            if Stream::of_fd(a.get(1)?) != Some(Stream::Stdin) {
                 return Ok(Some(neg(errno::EBADF)));
             }
             let mut total = 0u64;
@@ -70,15 +70,6 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
         }
     };
     Ok(Some(r))
-}
-
-fn stream(fd: u64) -> Option<Stream> {
-    match fd {
-        0 => Some(Stream::Stdin),
-        1 => Some(Stream::Stdout),
-        2 => Some(Stream::Stderr),
-        _ => None,
-    }
 }
 
 /// The (address, length) buffers of a read or write: one, or `readv`/`writev`'s iovec array.

@@ -35,7 +35,7 @@ pub fn link(module: &Module) -> Result<(Module, BTreeSet<Func>), RunError> {
     let mut out = module.clone();
     let mut internal = BTreeSet::new();
     let wanted: Vec<Func> =
-        module.funcs.iter().filter(|(_, f)| !f.is_defined() && library_defines(&f.name)).map(|(id, _)| id).collect();
+        module.funcs.iter().filter(|(_, f)| !f.is_defined() && super::is_c_code(&f.name)).map(|(id, _)| id).collect();
     if wanted.is_empty() {
         return Ok((out, internal));
     }
@@ -107,9 +107,4 @@ pub fn link(module: &Module) -> Result<(Module, BTreeSet<Func>), RunError> {
     }
     debug_assert!(internal.iter().all(|f| f.index() < out.funcs.len()));
     Ok((out, internal))
-}
-
-/// Whether the library defines a function of this name (without compiling it).
-fn library_defines(name: &str) -> bool {
-    super::C_FUNCTIONS.contains(&name)
 }

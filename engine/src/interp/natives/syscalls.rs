@@ -6,26 +6,30 @@
 //! to one value (`symbolic::concretize`). The rest is
 //! [`crate::libc::syscall`]'s answer, shared with the concrete interpreter.
 
+use super::{Model, NativeCall};
 use crate::address::Access;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
+use crate::shadow::Shadow;
+use crate::symbolic::access::Resolver;
 use crate::symbolic::access::Target;
 use crate::symbolic::concretize::Fixed;
-use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
-use penumbra_ir::Inst;
+use crate::symbolic::context::Flow;
+use crate::symbolic::state::{Ending, ExecMode};
 use penumbra_solver::TermId;
 
-type SyscallResult = Result<Result<Option<TermId>, Flow>, RunError>;
-
-impl<'p> Context<'p> {
-    pub(super) fn syscall(&mut self, st: &mut ExecutionState, inst: Inst, a: &[TermId]) -> SyscallResult {
+impl NativeCall<'_, '_> {
+    /// Runs the system call `__penumbra_kernel(n, a1, ..., a6)`.
+    pub(super) fn syscall(&mut self) -> Model {
+        let a = self.args;
         if a.len() != 7 {
-            return Ok(Err(Flow::End(self.unsupported(st, "__penumbra_syscall without 7 arguments"))));
+            return Ok(Err(Flow::End(Box::new(
+                self.cx.unsupported(self.st, "__penumbra_syscall without 7 arguments"),
+            ))));
         }
-        let n = self.concretize(st, a[0], Fixed::Value)?;
+        let n = self.cx.concretize(self.st, a[0], Fixed::Value)?;
         let Some(call) = syscall::classify(n) else {
-            return Ok(Err(Flow::End(self.unsupported(st, syscall::name(n)))));
+            return Ok(Err(Flow::End(Box::new(self.cx.unsupported(self.st, syscall::name(n))))));
         };
         let mut word = [n, 0, 0, 0, 0, 0, 0];
         // Every argument but the buffers' contents is fixed; not the exit status, which is
@@ -33,21 +37,21 @@ impl<'p> Context<'p> {
         // which would hide the divergence `exit_status` observes.
         if call != Syscall::Exit {
             for (w, &t) in word.iter_mut().zip(a).skip(1) {
-                *w = self.concretize(st, t, Fixed::Value)?;
+                *w = self.cx.concretize(self.st, t, Fixed::Value)?;
             }
         }
-        let result = |ex: &mut Self, v: i64| Ok(Ok(Some(ex.store.constant(64, v as u64))));
+        let result = |call: &mut Self, v: i64| Ok(Ok(Some(call.cx.store.constant(64, v as u64))));
         match call {
-            Syscall::Exit => Ok(Err(Flow::End(Ending::Exit(self.exit_status(st, inst, a[1])?)))),
+            Syscall::Exit => Ok(Err(Flow::End(Box::new(Ending::Exit(self.exit_status(a[1])?))))),
             Syscall::Fixed(r) => result(self, r),
             Syscall::OnStdStream { ok } if syscall::is_std_stream(word[1]) => result(self, ok),
             Syscall::OnStdStream { .. } => result(self, -errno::EBADF),
             Syscall::Lseek => match word[1] {
                 0 => {
-                    let len = st.stdin.bytes.len() as u64;
-                    match syscall::seek(st.stdin.pos as u64, len, word[2] as i64, word[3]) {
+                    let len = self.st.stdin.bytes.len() as u64;
+                    match syscall::seek(self.st.stdin.pos as u64, len, word[2] as i64, word[3]) {
                         Ok(to) => {
-                            st.stdin.pos = to as usize;
+                            self.st.stdin.pos = to as usize;
                             result(self, to as i64)
                         }
                         Err(e) => result(self, e),
@@ -57,11 +61,11 @@ impl<'p> Context<'p> {
                 _ => result(self, -errno::EBADF),
             },
             Syscall::ClockGettime => {
-                let zeros: Vec<TermId> = (0..16).map(|_| self.store.constant(8, 0)).collect();
-                match self.resolve(st, inst, a[2], 16, Access::Write)? {
+                let zeros: Vec<TermId> = (0..16).map(|_| self.cx.store.constant(8, 0)).collect();
+                match Resolver::new(self.cx).resolve(self.st, self.inst, a[2], 16, Access::Write)? {
                     Target::Obj(obj, off) => {
-                        let off = self.const_offset(st, off)?;
-                        st.mem.write_bytes(obj, off, &zeros);
+                        let off = self.const_offset(off)?;
+                        self.st.mem.write_bytes(obj, off, &zeros);
                         result(self, 0)
                     }
                     Target::Flow(flow) => Ok(Err(flow)),
@@ -71,20 +75,21 @@ impl<'p> Context<'p> {
                 if !matches!(word[1], 1 | 2) {
                     return result(self, -errno::EBADF);
                 }
-                let buffers = match self.buffers(st, inst, call == Syscall::Writev, a, &word)? {
+                let buffers = match self.buffers(call == Syscall::Writev, &word)? {
                     Ok(b) => b,
                     Err(flow) => return Ok(Err(flow)),
                 };
                 let mut total = 0u64;
                 for (base, len) in buffers {
-                    let (obj, off) = match self.resolve(st, inst, base, len, Access::Read)? {
-                        Target::Obj(o, off) => (o, off),
-                        Target::Flow(flow) => return Ok(Err(flow)),
-                    };
-                    if st.mode == ExecMode::Both {
-                        let off = self.const_offset(st, off)?;
-                        let bytes = st.mem.bytes(obj, off, len);
-                        self.observe_text(st, inst, &bytes, false)?;
+                    let (obj, off) =
+                        match Resolver::new(self.cx).resolve(self.st, self.inst, base, len, Access::Read)? {
+                            Target::Obj(o, off) => (o, off),
+                            Target::Flow(flow) => return Ok(Err(flow)),
+                        };
+                    if self.st.mode == ExecMode::Both {
+                        let off = self.const_offset(off)?;
+                        let bytes = self.st.mem.bytes(obj, off, len);
+                        Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, false)?;
                     }
                     total += len;
                 }
@@ -94,24 +99,25 @@ impl<'p> Context<'p> {
                 if word[1] != 0 {
                     return result(self, -errno::EBADF);
                 }
-                let buffers = match self.buffers(st, inst, call == Syscall::Readv, a, &word)? {
+                let buffers = match self.buffers(call == Syscall::Readv, &word)? {
                     Ok(b) => b,
                     Err(flow) => return Ok(Err(flow)),
                 };
                 let mut total = 0u64;
                 for (base, len) in buffers {
-                    let available = st.stdin.bytes.len().saturating_sub(st.stdin.pos) as u64;
+                    let available = self.st.stdin.bytes.len().saturating_sub(self.st.stdin.pos) as u64;
                     let k = len.min(available);
                     if k > 0 {
-                        let (obj, off) = match self.resolve(st, inst, base, k, Access::Write)? {
-                            Target::Obj(o, off) => (o, off),
-                            Target::Flow(flow) => return Ok(Err(flow)),
-                        };
-                        let off = self.const_offset(st, off)?;
-                        let from = st.stdin.pos;
-                        let bytes = st.stdin.bytes[from..from + k as usize].to_vec();
-                        st.mem.write_bytes(obj, off, &bytes);
-                        st.stdin.pos += k as usize;
+                        let (obj, off) =
+                            match Resolver::new(self.cx).resolve(self.st, self.inst, base, k, Access::Write)? {
+                                Target::Obj(o, off) => (o, off),
+                                Target::Flow(flow) => return Ok(Err(flow)),
+                            };
+                        let off = self.const_offset(off)?;
+                        let from = self.st.stdin.pos;
+                        let bytes = self.st.stdin.bytes[from..from + k as usize].to_vec();
+                        self.st.mem.write_bytes(obj, off, &bytes);
+                        self.st.stdin.pos += k as usize;
                     }
                     total += k;
                     if k < len {
@@ -125,36 +131,32 @@ impl<'p> Context<'p> {
 
     /// The (address term, length) buffers of a read or write: one, or the iovec array of
     /// `readv`/`writev` (its entries fixed to their model values).
-    fn buffers(
-        &mut self,
-        st: &mut ExecutionState,
-        inst: Inst,
-        vector: bool,
-        a: &[TermId],
-        word: &[u64; 7],
-    ) -> Result<Result<Vec<(TermId, u64)>, Flow>, RunError> {
+    fn buffers(&mut self, vector: bool, word: &[u64; 7]) -> Result<Result<Vec<(TermId, u64)>, Flow>, RunError> {
+        let a = self.args;
         if !vector {
             let len = word[3];
             return Ok(Ok(if len == 0 { Vec::new() } else { vec![(a[2], len)] }));
         }
         let count = word[3];
         if count > 1024 {
-            return Ok(Err(Flow::End(self.unsupported(st, format!("an iovec array of {count} buffers")))));
+            return Ok(Err(Flow::End(Box::new(
+                self.cx.unsupported(self.st, format!("an iovec array of {count} buffers")),
+            ))));
         }
         if count == 0 {
             return Ok(Ok(Vec::new()));
         }
-        let (obj, off) = match self.resolve(st, inst, a[2], 16 * count, Access::Read)? {
+        let (obj, off) = match Resolver::new(self.cx).resolve(self.st, self.inst, a[2], 16 * count, Access::Read)? {
             Target::Obj(o, off) => (o, off),
             Target::Flow(flow) => return Ok(Err(flow)),
         };
-        let off = self.const_offset(st, off)?;
-        let bytes = st.mem.bytes(obj, off, 16 * count);
+        let off = self.const_offset(off)?;
+        let bytes = self.st.mem.bytes(obj, off, 16 * count);
         let mut out = Vec::with_capacity(count as usize);
         for entry in bytes.chunks(16) {
             let base = self.le_word(&entry[..8]);
             let len = self.le_word(&entry[8..]);
-            let len = self.concretize(st, len, Fixed::Size)?;
+            let len = self.cx.concretize(self.st, len, Fixed::Size)?;
             if len > 0 {
                 out.push((base, len));
             }
@@ -166,7 +168,7 @@ impl<'p> Context<'p> {
     fn le_word(&mut self, bytes: &[TermId]) -> TermId {
         let mut t = bytes[7];
         for &b in bytes[..7].iter().rev() {
-            t = self.store.concat(t, b);
+            t = self.cx.store.concat(t, b);
         }
         t
     }
