@@ -28,7 +28,8 @@
 //! length, C strings, conversions with the same specification) the texts agree when each pair
 //! does: bytes and conversion values equal, C strings as [`Shadow::observe_text`] compares them
 //! (a byte after both ended never differs). Equal constant texts cost no solver call and
-//! constant texts of different lengths differ for sure. Otherwise (a symbolic value printed
+//! constant texts of different lengths differ for sure. Otherwise, when the texts' bytes that
+//! no integer conversion prints (newlines, say) differ, they differ for sure; otherwise (a symbolic value printed
 //! where the other version prints constant text, say) each symbolic value of both recordings
 //! is fixed to its value in the state's model (counted as a `value` site of the summary's
 //! concretized values; the other values of this path are not explored past the join) and the
@@ -120,6 +121,7 @@ impl<'p> Shadow<'_, 'p> {
             let (o, n) = (self.normalize(&old.streams[i]), self.normalize(&new.streams[i]));
             *same = match self.shaped_agreement(&o, &n) {
                 Some(same) => same,
+                None if self.separators(&o) != self.separators(&n) => self.cx.store.ff(),
                 None => {
                     fixed.extend(o.iter().chain(&n).flat_map(|p| p.terms().iter().copied()));
                     let (to, tn) = (self.render(st, &o), self.render(st, &n));
@@ -199,6 +201,28 @@ impl<'p> Shadow<'_, 'p> {
             same = self.cx.store.and(same, pair);
         }
         Some(same)
+    }
+
+    /// The constant bytes of `pieces` that no integer conversion prints (a newline, say), in
+    /// order, or `None` when a piece may print any byte: texts whose lists differ differ.
+    fn separators(&self, pieces: &[Piece]) -> Option<Vec<u8>> {
+        let integer = |spec: &[u8]| spec.last().is_some_and(|c| b"diuxXo".contains(c));
+        let mut out = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Bytes(bytes) => {
+                    for &b in bytes {
+                        let b = self.cx.store.as_const(b)? as u8;
+                        if !(b.is_ascii_hexdigit() || b"+- xX".contains(&b)) {
+                            out.push(b);
+                        }
+                    }
+                }
+                Piece::Conversion { spec, .. } if integer(spec) => {}
+                _ => return None,
+            }
+        }
+        Some(out)
     }
 
     /// The text `pieces` print under the state's model.

@@ -9,9 +9,9 @@
 
 use super::{Model, NativeCall};
 use crate::address::Access;
+use crate::libc::stdio::Stream;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
-use crate::libc::stdio::Stream;
 use crate::shadow::block_output::Piece;
 use crate::shadow::Shadow;
 use crate::symbolic::access::Resolver;
