@@ -41,36 +41,9 @@ use crate::libc::stdio::Stream;
 use crate::run_error::RunError;
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::state::{ExecMode, ExecutionState, Frame, Side, Streams};
+pub use crate::symbolic::written::{Piece, Written};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval, mask, TermId};
-use std::rc::Rc;
-
-/// What one version's side of a block wrote: the pieces printed to stdout and to stderr.
-#[derive(Clone, Debug, Default)]
-pub struct Written {
-    streams: [Vec<Piece>; 2],
-}
-
-/// One write of a side, its terms that version's (never shadows).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Piece {
-    /// Bytes that are all printed.
-    Bytes(Vec<TermId>),
-    /// A C string's bytes as far as it goes under the model (its terminator included when
-    /// memory holds one): printed up to its first zero byte.
-    CString(Vec<TermId>),
-    /// A `printf` conversion (`spec`, e.g. `%5d`) of the argument values `terms` (a `%s`
-    /// string's bytes after any `*` width), one of them symbolic.
-    Conversion { spec: Rc<[u8]>, terms: Vec<TermId> },
-}
-
-impl Piece {
-    fn terms(&self) -> &[TermId] {
-        match self {
-            Piece::Bytes(t) | Piece::CString(t) | Piece::Conversion { terms: t, .. } => t,
-        }
-    }
-}
 
 impl<'p> Shadow<'_, 'p> {
     /// Whether `st` runs one side of a block, whose output is recorded, not observed.

@@ -14,10 +14,10 @@
 
 use super::memory::Memory;
 use super::value::Val;
+pub use super::written::Written;
 use crate::address::ObjectId;
 use crate::concrete::Inputs;
 use crate::error::{Location, RuntimeError};
-pub use crate::shadow::block_output::Written;
 use penumbra_ir::{Block, Body, Dest, Func, Inst, Module, Value, Version};
 use penumbra_solver::{eval, mask, ForkList, Model, TermId, TermStore, VarId};
 use std::fmt;
