@@ -10,6 +10,9 @@
 //! block another way is a divergence: the old version returning or ending early (then the new
 //! version's side runs on alone), or the new version doing so (the path follows it).
 //!
+//! What each side prints is recorded and compared where the sides merge
+//! ([`block_output`](super::block_output)).
+//!
 //! Control flow is what the block changes, so every jump goes through [`Shadow::jump`] here,
 //! which hands over between the sides at the join.
 
