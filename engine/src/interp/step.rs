@@ -172,20 +172,20 @@ impl<'p> Interp<'_, 'p> {
             InstData::Jump { dest } => {
                 // A `penumbra_execute` folded into a `change` (pure operands) has no branch.
                 st.pending_execute = None;
-                Shadow::new(self.cx).jump(st, body, *dest);
+                Shadow::new(self.cx).jump(st, body, *dest)?;
                 return Ok(Flow::Jumped);
             }
             InstData::Brif { cond, then_dest, else_dest } => {
                 if st.pending_execute.is_none() {
                     if let Some(c) = self.concrete(st, *cond) {
-                        Shadow::new(self.cx).jump(st, body, if c != 0 { *then_dest } else { *else_dest });
+                        Shadow::new(self.cx).jump(st, body, if c != 0 { *then_dest } else { *else_dest })?;
                         return Ok(Flow::Jumped);
                     }
                 }
                 let c = self.term(st, *cond);
                 let c = self.cx.truth(c);
                 if st.pending_execute.take().is_some() && tests_execute(body, *cond) {
-                    if let Some(flow) = Shadow::new(self.cx).enter_execute_block(st, body, c, *then_dest, *else_dest) {
+                    if let Some(flow) = Shadow::new(self.cx).enter_execute_block(st, body, c, *then_dest, *else_dest)? {
                         return Ok(flow);
                     }
                 }
@@ -193,9 +193,9 @@ impl<'p> Interp<'_, 'p> {
                     return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
                 };
                 let dest = |side: bool| if side { *then_dest } else { *else_dest };
-                Shadow::new(self.cx).jump(st, body, dest(side));
+                Shadow::new(self.cx).jump(st, body, dest(side))?;
                 for (side, mut other) in others {
-                    Shadow::new(self.cx).jump(&mut other, body, dest(side));
+                    Shadow::new(self.cx).jump(&mut other, body, dest(side))?;
                     self.cx.events.fork(other);
                 }
                 return Ok(Flow::Jumped);
@@ -204,7 +204,7 @@ impl<'p> Interp<'_, 'p> {
                 if let Some(c) = self.concrete(st, *arg) {
                     let jt = &body.jump_tables[*table];
                     let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
-                    Shadow::new(self.cx).jump(st, body, dest);
+                    Shadow::new(self.cx).jump(st, body, dest)?;
                     return Ok(Flow::Jumped);
                 }
                 let arg = self.term(st, *arg);
@@ -291,7 +291,7 @@ impl<'p> Interp<'_, 'p> {
         let v = self.cx.view(st, v);
         if let Some(c) = self.cx.store.as_const(v) {
             let dest = jt.cases.iter().find(|(case, _)| *case == c).map_or(jt.default, |&(_, d)| d);
-            Shadow::new(self.cx).jump(st, body, dest);
+            Shadow::new(self.cx).jump(st, body, dest)?;
             return Ok(Flow::Jumped);
         }
         // One fork per distinct destination (cases sharing a target are one path, as in KLEE).
@@ -324,20 +324,20 @@ impl<'p> Interp<'_, 'p> {
             let mut st_takes = side;
             for (other_side, mut other) in others {
                 if other_side {
-                    Shadow::new(self.cx).jump(&mut other, body, dest);
+                    Shadow::new(self.cx).jump(&mut other, body, dest)?;
                 } else if st_takes && two_way {
-                    Shadow::new(self.cx).jump(st, body, dest);
+                    Shadow::new(self.cx).jump(st, body, dest)?;
                     std::mem::swap(st, &mut other);
                     st_takes = false;
                 }
                 self.cx.events.fork(other);
             }
             if st_takes {
-                Shadow::new(self.cx).jump(st, body, dest);
+                Shadow::new(self.cx).jump(st, body, dest)?;
                 return Ok(Flow::Jumped);
             }
         }
-        Shadow::new(self.cx).jump(st, body, jt.default);
+        Shadow::new(self.cx).jump(st, body, jt.default)?;
         Ok(Flow::Jumped)
     }
 }

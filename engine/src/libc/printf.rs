@@ -56,6 +56,8 @@ pub trait PrintfArgs {
     fn string(&mut self, addr: u64, max: Option<u64>, out: &mut Vec<u8>) -> Result<(), Self::Error>;
     /// The error for a conversion penumbra does not model (e.g. `%f`).
     fn unsupported(&mut self, what: String) -> Self::Error;
+    /// The conversion `spec` (e.g. `%5d`) wrote `out[text]` from the arguments it took.
+    fn converted(&mut self, _spec: &[u8], _text: std::ops::Range<usize>) {}
 }
 
 /// One parsed conversion specification.
@@ -97,6 +99,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
         };
         out.extend_from_slice(&fmt[i..i + pct]);
         let start = i + pct;
+        let text_start = out.len();
         i = start + 1;
         let mut spec = Spec { bytes: 4, ..Spec::default() };
         while let Some(&c) = fmt.get(i) {
@@ -214,6 +217,7 @@ pub fn format<A: PrintfArgs>(fmt: &[u8], args: &mut A, out: &mut Vec<u8>) -> Res
             b'm' => return Err(args.unsupported("printf conversion %m".into())),
             _ => out.extend_from_slice(&fmt[start..i]),
         }
+        args.converted(&fmt[start..i], text_start..out.len());
     }
     Ok(())
 }

@@ -10,12 +10,16 @@
 //! block another way is a divergence: the old version returning or ending early (then the new
 //! version's side runs on alone), or the new version doing so (the path follows it).
 //!
+//! What each side prints is recorded and compared where the sides merge
+//! ([`block_output`](super::block_output)).
+//!
 //! Control flow is what the block changes, so every jump goes through [`Shadow::jump`] here,
 //! which hands over between the sides at the join.
 
 use super::Shadow;
+use crate::run_error::RunError;
 use crate::symbolic::context::{EndedPath, Flow};
-use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side};
+use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side, Written};
 use crate::symbolic::value::Val;
 use penumbra_ir::{execute_join, Body, Dest, Version};
 use penumbra_solver::TermId;
@@ -31,11 +35,12 @@ pub enum BlockEnd {
 impl<'p> Shadow<'_, 'p> {
     /// Moves `st` to `dest` (see [`ExecutionState::goto`]); inside a block, at the join the old
     /// version hands over to the new one, or the new one merges with the old one.
-    pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) {
+    pub fn jump(&mut self, st: &mut ExecutionState, body: &Body, dest: Dest) -> Result<(), RunError> {
         st.goto(body, dest, &mut self.cx.vals);
         if st.execute.is_some() {
-            self.after_jump_in_block(st, body);
+            self.after_jump_in_block(st, body)?;
         }
+        Ok(())
     }
 
     /// A branch on `cond` right after `penumbra_execute` in a state running both versions, computed
@@ -49,50 +54,55 @@ impl<'p> Shadow<'_, 'p> {
         cond: TermId,
         then_dest: Dest,
         else_dest: Dest,
-    ) -> Option<Flow> {
+    ) -> Result<Option<Flow>, RunError> {
         if st.mode != ExecMode::Both {
-            return None;
+            return Ok(None);
         }
         let (o, n) = self.cx.store.projections(cond);
-        let (Some(o), Some(n)) = (self.cx.store.as_const(o), self.cx.store.as_const(n)) else { return None };
+        let (Some(o), Some(n)) = (self.cx.store.as_const(o), self.cx.store.as_const(n)) else { return Ok(None) };
         if o == n {
-            return None;
+            return Ok(None);
         }
         let frame = st.frame();
         let pick = |taken: u64| if taken & 1 == 1 { then_dest } else { else_dest };
         let (old_dest, new_dest) = (pick(o), pick(n));
         let (old_block, new_block) = (body.dests[old_dest].block, body.dests[new_dest].block);
         let prog = self.cx.prog;
-        let join = execute_join(body, frame.block, old_block, new_block, || {
+        let Some(join) = execute_join(body, frame.block, old_block, new_block, || {
             prog.post_dominators(frame.func).and_then(|p| p[frame.block].expand())
-        })?;
+        }) else {
+            return Ok(None);
+        };
         st.execute = Some(Box::new(ExecuteBlock {
             depth: st.stack.len(),
             join,
             new_dest: Some(new_dest),
             at_branch: frame.clone(),
             old_at_join: None,
+            written: Written::default(),
+            old_written: None,
         }));
         st.mode = ExecMode::Block(Version::Old);
-        self.jump(st, body, old_dest);
-        Some(Flow::Jumped)
+        self.jump(st, body, old_dest)?;
+        Ok(Some(Flow::Jumped))
     }
 
     /// After a jump inside a block's frame: at the join, the old version hands over to the new
     /// one, or the new one merges with the old one.
-    fn after_jump_in_block(&mut self, st: &mut ExecutionState, body: &Body) {
-        let Some(block) = st.execute.as_deref() else { return };
+    fn after_jump_in_block(&mut self, st: &mut ExecutionState, body: &Body) -> Result<(), RunError> {
+        let Some(block) = st.execute.as_deref() else { return Ok(()) };
         if st.stack.len() != block.depth || st.frame().block != block.join || st.frame().idx != 0 {
-            return;
+            return Ok(());
         }
         let mut block = st.execute.take().expect("checked above");
         match block.new_dest.take() {
             Some(new_dest) => {
                 block.old_at_join = Some(st.frame().clone());
+                block.old_written = Some(std::mem::take(&mut block.written));
                 *st.frame_mut() = block.at_branch.clone();
                 st.mode = ExecMode::Block(Version::New);
                 st.execute = Some(block);
-                self.jump(st, body, new_dest);
+                self.jump(st, body, new_dest)?;
             }
             None => {
                 let old = block.old_at_join.expect("the old side reached the join first");
@@ -122,8 +132,15 @@ impl<'p> Shadow<'_, 'p> {
                     }
                 }
                 st.mode = ExecMode::Both;
+                // What the sides printed, compared where they merge (at the branch's place).
+                let old_written = block.old_written.unwrap_or_default();
+                let inst = body.layout.block_insts(block.at_branch.block).last().copied();
+                if let Some(inst) = inst {
+                    self.compare_block_output(st, inst, &old_written, &block.written, &block.at_branch)?;
+                }
             }
         }
+        Ok(())
     }
 
     /// A `return` from a block's frame (`true`: handled here, the state goes on without
@@ -206,6 +223,7 @@ impl<'p> Shadow<'_, 'p> {
         if returned {
             self.cx.diverge(st, old, Side::Continues);
         }
-        self.jump(st, body, new_dest);
+        // Out of the block now: no join to hand over at.
+        st.goto(body, new_dest, &mut self.cx.vals);
     }
 }

@@ -2,7 +2,7 @@
 //! allocations whose size differs between versions (`values`), accesses through an address
 //! that differs between versions (`pairs`), and `penumbra_execute(OLD|NEW)` blocks, where one
 //! version runs alone (`execute`), and values whose versions differ where the program outputs
-//! them (`output`).
+//! them (`output`), and what the sides of an execute block print (`block_output`).
 //!
 //! Four-way forking itself is part of the machine ([`four_way`](crate::symbolic::four_way)):
 //! every check a memory access makes may be a four-way question, so it sits below the
@@ -23,6 +23,7 @@ impl<'c, 'p> Shadow<'c, 'p> {
     }
 }
 
+pub mod block_output;
 pub mod execute;
 mod output;
 pub mod pairs;

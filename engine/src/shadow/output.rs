@@ -14,7 +14,7 @@
 
 use super::Shadow;
 use crate::run_error::RunError;
-use crate::symbolic::state::{Decision, ExecMode, ExecutionState, Side};
+use crate::symbolic::state::{Decision, ExecMode, ExecutionState, Frame, Side};
 use penumbra_ir::Inst;
 use penumbra_solver::{eval, SatResult, TermId};
 use std::rc::Rc;
@@ -31,7 +31,7 @@ impl<'p> Shadow<'_, 'p> {
         }
         let (o, n) = self.cx.store.projections(t);
         let same = self.cx.store.eq(o, n);
-        self.observe_agreement(st, inst, same, (Side::Shows(o), Side::Shows(n)))
+        self.observe_agreement(st, inst, same, (Side::Shows(o), Side::Shows(n)), None)
     }
 
     /// A text (at instruction `inst`) reaches the program's output: the bytes of a C string up
@@ -52,10 +52,18 @@ impl<'p> Shadow<'_, 'p> {
         if !bytes.iter().any(|&b| self.cx.store.has_shadow(b)) {
             return Ok(());
         }
+        let pairs: Vec<(TermId, TermId)> = bytes.iter().map(|&b| self.cx.store.projections(b)).collect();
+        let same = self.text_agreement(&pairs, terminated);
+        self.observe_agreement(st, inst, same, (Side::ShowsText, Side::ShowsText), None)
+    }
+
+    /// When two texts, given as pairs of (old, new) bytes, print the same: at each byte they
+    /// agree or the text has already ended. With `terminated` they are C strings, which end
+    /// at a byte that ends them in both versions; otherwise every byte is printed.
+    pub(super) fn text_agreement(&mut self, pairs: &[(TermId, TermId)], terminated: bool) -> TermId {
         let (mut same, mut ended) = (self.cx.store.tt(), self.cx.store.ff());
         let zero = self.cx.store.zero(8);
-        for &b in &bytes {
-            let (o, n) = self.cx.store.projections(b);
+        for &(o, n) in pairs {
             let agree = self.cx.store.eq(o, n);
             let fine = self.cx.store.or(ended, agree);
             same = self.cx.store.and(same, fine);
@@ -65,20 +73,27 @@ impl<'p> Shadow<'_, 'p> {
                 ended = self.cx.store.or(ended, ends);
             }
         }
-        self.observe_agreement(st, inst, same, (Side::ShowsText, Side::ShowsText))
+        same
     }
 
     /// The versions' output at `inst` is the same exactly when `same` holds: when it may not,
-    /// that is a divergence whose sides are `sides` (see the module documentation).
-    fn observe_agreement(
+    /// that is a divergence whose sides are `sides` (see the module documentation), reported
+    /// where the state is or, for an execute block's output, at the block's branch (`at`).
+    pub(super) fn observe_agreement(
         &mut self,
         st: &mut ExecutionState,
         inst: Inst,
         same: TermId,
         sides: (Side, Side),
+        at: Option<&Frame>,
     ) -> Result<(), RunError> {
-        if self.cx.store.as_const(same) == Some(1) {
-            return Ok(());
+        match self.cx.store.as_const(same) {
+            Some(1) => return Ok(()),
+            Some(_) => {
+                self.diverge_at(st, at, sides);
+                return Ok(());
+            }
+            None => {}
         }
         let differ = self.cx.store.not(same);
         let model_differs = eval(&self.cx.store, differ, &*st.model) & 1 == 1;
@@ -104,7 +119,7 @@ impl<'p> Shadow<'_, 'p> {
                 diverged.depth += 1;
                 st.trail.push(Decision { inst, side: 0 });
                 diverged.trail.push(Decision { inst, side: 1 });
-                self.cx.diverge(&mut diverged, sides.0, sides.1);
+                self.diverge_at(&mut diverged, at, sides);
                 self.cx.stats.forks += 1;
                 self.cx.stats.states += 1;
                 self.cx.events.fork(diverged);
@@ -118,7 +133,7 @@ impl<'p> Shadow<'_, 'p> {
                     self.cx.stats.dropped += 1;
                 }
                 st.pc.push(differ);
-                self.cx.diverge(st, sides.0, sides.1);
+                self.diverge_at(st, at, sides);
             }
             SatResult::Unsat | SatResult::Unknown => {
                 if res == SatResult::Unknown {
@@ -127,12 +142,21 @@ impl<'p> Shadow<'_, 'p> {
                 // The side the model takes (the only one, or the only one known).
                 if model_differs {
                     st.pc.push(differ);
-                    self.cx.diverge(st, sides.0, sides.1);
+                    self.diverge_at(st, at, sides);
                 } else {
                     st.pc.push(same);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Diverges `st` with `sides`, at the frame `at` if given (then restored).
+    fn diverge_at(&mut self, st: &mut ExecutionState, at: Option<&Frame>, sides: (Side, Side)) {
+        let here = at.map(|frame| std::mem::replace(st.frame_mut(), frame.clone()));
+        self.cx.diverge(st, sides.0, sides.1);
+        if let Some(here) = here {
+            *st.frame_mut() = here;
+        }
     }
 }

@@ -32,3 +32,4 @@ pub mod sizes;
 pub mod state;
 pub mod stats;
 pub mod value;
+pub mod written;

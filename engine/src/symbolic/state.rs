@@ -14,6 +14,7 @@
 
 use super::memory::Memory;
 use super::value::Val;
+pub use super::written::Written;
 use crate::address::ObjectId;
 use crate::concrete::Inputs;
 use crate::error::{Location, RuntimeError};
@@ -69,6 +70,10 @@ pub struct ExecuteBlock {
     pub at_branch: Frame,
     /// The old version's frame at `join`, once it got there.
     pub old_at_join: Option<Frame>,
+    /// What the side running now wrote to stdout and stderr (compared at `join`).
+    pub written: Written,
+    /// What the old version's side wrote, once it got to `join`.
+    pub old_written: Option<Written>,
 }
 
 /// Where and how the two versions first took different sides on a path.
@@ -105,6 +110,8 @@ pub enum Side {
     Shows(TermId),
     /// A text the user sees (printed with `puts`, `%s`, `fwrite`, ...).
     ShowsText,
+    /// What one version's side of a `penumbra_execute` block printed, to these streams.
+    Printed(Streams),
     /// Inside a `penumbra_execute` block: the version returns from the function ...
     Returns,
     /// ... goes on past the block ...
@@ -128,6 +135,7 @@ impl fmt::Display for Side {
             Side::Value(v) => write!(f, "value {v}"),
             Side::Shows(_) => f.write_str("value"),
             Side::ShowsText => f.write_str("text"),
+            Side::Printed(streams) => write!(f, "printed to {streams}"),
             Side::Returns => f.write_str("returns"),
             Side::Continues => f.write_str("continues"),
             Side::Exits => f.write_str("exits"),
@@ -144,6 +152,24 @@ impl Side {
             Side::Shows(t) => format!("value {}", eval(store, t, model) & mask(store.width(t))),
             ref side => side.to_string(),
         }
+    }
+}
+
+/// Which standard streams a block's output differs on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Streams {
+    Stdout,
+    Stderr,
+    Both,
+}
+
+impl fmt::Display for Streams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Streams::Stdout => "stdout",
+            Streams::Stderr => "stderr",
+            Streams::Both => "stdout and stderr",
+        })
     }
 }
 

@@ -18,6 +18,7 @@
 //! effects and errors of their own version ([`operands`]), and divergences that show only in
 //! output.
 
+mod block_output;
 mod compare;
 mod execute;
 mod musl;

@@ -91,6 +91,7 @@ fn labels_fit(oracle: &Oracle, site: &Site, old: &str, new: &str) -> bool {
         Site::Check { old_fails: false } => (old, new) == ("passes", "fails"),
         Site::Block { old: o, new: n } => (old, new) == (o, n),
         Site::Output { old: o, new: n } => old == format!("value {o}") && new == format!("value {n}"),
+        Site::Printed => (old, new) == ("printed to stdout", "printed to stdout"),
         Site::Switch { func, inst, question, new_took } => {
             // The engine names each version's target by its selector value when it diverged;
             // only the version that took `question` is pinned to it, the other to a later target

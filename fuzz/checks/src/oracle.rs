@@ -17,7 +17,8 @@
 //!   its side: the path's decisions are the old side's, then the new side's, then the joint
 //!   ones after the join. A side that ends (an error or exit) or returns before the join is a
 //!   divergence: after the old side's, the new side runs on alone; the new side's ends the path
-//!   (or, for a return, the path follows it). Outputs inside a side are that version's own.
+//!   (or, for a return, the path follows it). What the sides print is compared at the join:
+//!   where it differs, the path diverges there (after both sides' decisions).
 //!
 //! At the first difference the path takes a diverging outcome (which side *old* took there is
 //! part of the path: `diff-true` and `diff-false` are different forks, and after a failed
@@ -152,6 +153,9 @@ pub enum OldAction {
     Returns,
     /// Reached the join of an execute block whose new side ended or returned.
     Continues,
+    /// Printed different numbers than new inside its side of an execute block (compared at
+    /// the join).
+    Printed,
     /// Output a different value than new at new's `event`-th event (an output instruction, or
     /// one of its numbers: a `printf` of two). The values are not part of the path: the engine
     /// writes one test for every input whose outputs differ there.
@@ -186,6 +190,8 @@ pub enum Site {
     Block { old: &'static str, new: &'static str },
     /// The versions output these values (`value N` labels).
     Output { old: u64, new: u64 },
+    /// The sides of an execute block printed different texts (`printed to stdout` labels).
+    Printed,
 }
 
 /// A divergent input: its signature and where the first difference is.
@@ -254,14 +260,15 @@ enum SideEnd {
 }
 
 /// Runs one version's side of an execute block from `items[*k]`: its decisions join the path
-/// (its outputs are its own, not compared), up to the join, a return from the block's
-/// function, or the end of the run.
-fn side(items: &[(Item, u64)], k: &mut usize, path: &mut Vec<Decision>) -> SideEnd {
+/// and the numbers it prints go to `printed` (compared with the other side's at the join: the
+/// programs print with `"%d\n"` only, so equal texts are equal number lists), up to the join,
+/// a return from the block's function, or the end of the run.
+fn side(items: &[(Item, u64)], k: &mut usize, path: &mut Vec<Decision>, printed: &mut Vec<u32>) -> SideEnd {
     while let Some(&(item, _)) = items.get(*k) {
         *k += 1;
         match item {
             Item::Decide(d) => path.push(d),
-            Item::Output { .. } => {}
+            Item::Output { value, .. } => printed.push(value as u32),
             Item::Join => return SideEnd::Joined,
             Item::Return => return SideEnd::Returned,
             Item::Enter { .. } => panic!("an execute block inside another one's side"),
@@ -504,7 +511,8 @@ impl<'m> Oracle<'m> {
                     assert_eq!((func, inst), (f, k), "{point:?}: equal decisions led to different blocks");
                     (i, j) = (i + 1, j + 1);
                     let branch_line = self.line(func, inst);
-                    match side(&o, &mut i, &mut path) {
+                    let (mut old_printed, mut new_printed) = (Vec::new(), Vec::new());
+                    match side(&o, &mut i, &mut path, &mut old_printed) {
                         SideEnd::Joined => {}
                         SideEnd::Returned => {
                             let site = Site::Block { old: "returns", new: "continues" };
@@ -519,7 +527,10 @@ impl<'m> Oracle<'m> {
                             return diverge(path, action, &n[j..], Site::Block { old: word, new: "continues" }, line);
                         }
                     }
-                    match side(&n, &mut j, &mut path) {
+                    match side(&n, &mut j, &mut path, &mut new_printed) {
+                        SideEnd::Joined if old_printed != new_printed => {
+                            return diverge(path, OldAction::Printed, &n[j..], Site::Printed, branch_line);
+                        }
                         SideEnd::Joined => {}
                         SideEnd::Returned => {
                             let site = Site::Block { old: "continues", new: "returns" };

@@ -104,7 +104,7 @@ fn divergence_class(oracle: &Oracle, expected: &Expected) -> &'static str {
     let kind = |points: &Vec<Point>| match oracle.verdict(&points[0]) {
         Verdict::Diverges(d) => match d.site {
             Site::Block { .. } => 5,
-            Site::Output { .. } => 4,
+            Site::Output { .. } | Site::Printed => 4,
             Site::Check { .. } => 3,
             Site::Switch { .. } => 2,
             Site::Branch { .. } => 1,

@@ -17,6 +17,7 @@ use crate::libc::bindings::{self, LibcFn};
 use crate::libc::printf::{self, PrintfArgs, VarArgList};
 use crate::libc::stdio::{fwrite_result, Stream, EOF};
 use crate::run_error::RunError;
+use crate::shadow::block_output::Piece;
 use crate::shadow::Shadow;
 use crate::symbolic::access::Resolver;
 use crate::symbolic::access::Target;
@@ -24,6 +25,7 @@ use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::Flow;
 use crate::symbolic::state::{Ending, ExecMode};
 use penumbra_solver::{eval_version, TermId, Version as TermVersion};
+use std::ops::Range;
 
 impl NativeCall<'_, '_> {
     /// Runs the model of the `<stdio.h>` function `native`.
@@ -45,12 +47,14 @@ impl NativeCall<'_, '_> {
         let int32 = |call: &mut Self, v: u64| Some(call.cx.store.constant(32, v));
         let r = match native {
             LibcFn::Printf => {
-                let text = tri!(self.format(0, false)?);
+                let (text, conversions) = tri!(self.format(0, false)?);
+                self.record_printed(Stream::Stdout, &text, conversions);
                 int32(self, text.len() as u64)
             }
             LibcFn::Fprintf => {
                 let stream = tri!(self.stream(tri!(arg(self, 0)))?);
-                let text = tri!(self.format(1, false)?);
+                let (text, conversions) = tri!(self.format(1, false)?);
+                self.record_printed(stream, &text, conversions);
                 int32(self, if stream == Stream::Stdin { EOF } else { text.len() as u64 })
             }
             LibcFn::Sprintf | LibcFn::Snprintf => {
@@ -61,7 +65,7 @@ impl NativeCall<'_, '_> {
                 } else {
                     (None, 1)
                 };
-                let mut text = tri!(self.format(fmt_index, true)?);
+                let (mut text, _) = tri!(self.format(fmt_index, true)?);
                 let n = text.len() as u64;
                 if limit != Some(0) {
                     if let Some(size) = limit {
@@ -89,12 +93,16 @@ impl NativeCall<'_, '_> {
                 let s = self.cx.concretize(self.st, s, Fixed::Pointer)?;
                 let text = tri!(Interp::new(self.cx).read_cstring(self.st, s, None));
                 self.observe_cstring(s, None)?;
+                let newline = self.cx.store.constant(8, u64::from(b'\n'));
+                self.record_cstring(Stream::Stdout, s, None);
+                Shadow::new(self.cx).record(self.st, Stream::Stdout, Piece::Bytes(vec![newline]));
                 int32(self, text.len() as u64 + 1)
             }
             LibcFn::Putchar => {
                 let c = tri!(arg(self, 0));
                 let byte = self.cx.fit(c, 8);
                 Shadow::new(self.cx).observe(self.st, self.inst, byte)?;
+                Shadow::new(self.cx).record(self.st, Stream::Stdout, Piece::Bytes(vec![byte]));
                 let k = self.cx.store.constant(self.cx.store.width(c), 0xff);
                 Some(self.cx.store.and(c, k))
             }
@@ -105,6 +113,7 @@ impl NativeCall<'_, '_> {
                 let stream = tri!(self.stream(tri!(arg(self, 1)))?);
                 if stream != Stream::Stdin {
                     self.observe_cstring(s, None)?;
+                    self.record_cstring(stream, s, None);
                 }
                 int32(self, if stream == Stream::Stdin { EOF } else { 1 })
             }
@@ -116,6 +125,7 @@ impl NativeCall<'_, '_> {
                 } else {
                     let byte = self.cx.fit(c, 8);
                     Shadow::new(self.cx).observe(self.st, self.inst, byte)?;
+                    Shadow::new(self.cx).record(self.st, stream, Piece::Bytes(vec![byte]));
                     let k = self.cx.store.constant(self.cx.store.width(c), 0xff);
                     Some(self.cx.store.and(c, k))
                 }
@@ -133,10 +143,11 @@ impl NativeCall<'_, '_> {
                         Target::Obj(o, off) => (o, off),
                         Target::Flow(flow) => return Ok(Err(flow)),
                     };
-                    if stream != Stream::Stdin && self.st.mode == ExecMode::Both {
+                    if stream != Stream::Stdin && (self.st.mode == ExecMode::Both || Shadow::records_output(self.st)) {
                         let off = self.const_offset(off)?;
                         let bytes = self.st.mem.bytes(obj, off, total);
                         Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, false)?;
+                        Shadow::new(self.cx).record(self.st, stream, Piece::Bytes(bytes));
                     }
                 }
                 Some(self.cx.store.constant(64, fwrite_result(stream, size, count)))
@@ -163,6 +174,40 @@ impl NativeCall<'_, '_> {
         if self.st.mode != ExecMode::Both {
             return Ok(());
         }
+        let bytes = self.cstring_bytes(addr, max);
+        Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, true)
+    }
+
+    /// In one side of an execute block, the C string at `addr` (at most `max` bytes) is
+    /// printed to `stream`: recorded (`Shadow::record`).
+    fn record_cstring(&mut self, stream: Stream, addr: u64, max: Option<u64>) {
+        if Shadow::records_output(self.st) {
+            let bytes = self.cstring_bytes(addr, max);
+            Shadow::new(self.cx).record(self.st, stream, Piece::CString(bytes));
+        }
+    }
+
+    /// In a `printf` of one side of an execute block, `text` was printed to `stream`, with
+    /// the `conversions` of symbolic values at their places in it: recorded as pieces.
+    fn record_printed(&mut self, stream: Stream, text: &[u8], conversions: Vec<(Range<usize>, Piece)>) {
+        if !Shadow::records_output(self.st) {
+            return;
+        }
+        let mut shadow = Shadow::new(self.cx);
+        let mut at = 0;
+        for (range, piece) in conversions {
+            let bytes = shadow.constant_bytes(&text[at..range.start]);
+            shadow.record(self.st, stream, Piece::Bytes(bytes));
+            shadow.record(self.st, stream, piece);
+            at = range.end;
+        }
+        let bytes = shadow.constant_bytes(&text[at..]);
+        shadow.record(self.st, stream, Piece::Bytes(bytes));
+    }
+
+    /// The bytes of the C string at `addr` (at most `max`), as far as either version's text
+    /// goes under the state's model (and memory holds them), terminator included.
+    fn cstring_bytes(&mut self, addr: u64, max: Option<u64>) -> Vec<TermId> {
         let module = &self.cx.prog.module;
         let mut bytes = Vec::new();
         for i in 0..max.unwrap_or(u64::MAX) {
@@ -171,7 +216,7 @@ impl NativeCall<'_, '_> {
             else {
                 break;
             };
-            let b = self.st.mem.byte(obj, offset);
+            let b = self.cx.view(self.st, self.st.mem.byte(obj, offset));
             bytes.push(b);
             let (o, n) = self.cx.store.projections(b);
             let old_ends = eval_version(&self.cx.store, o, &*self.st.model, TermVersion::Old) & 0xff == 0;
@@ -180,7 +225,7 @@ impl NativeCall<'_, '_> {
                 break;
             }
         }
-        Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, true)
+        bytes
     }
 
     /// The next byte of standard input as a 32-bit term, or `EOF`.
@@ -201,8 +246,10 @@ impl NativeCall<'_, '_> {
     }
 
     /// Formats argument `fmt_index` with the arguments after it. With `constrain`, symbolic
-    /// arguments are fixed to their model values; otherwise they are only read.
-    fn format(&mut self, fmt_index: usize, constrain: bool) -> Result<Result<Vec<u8>, Ending>, RunError> {
+    /// arguments are fixed to their model values; otherwise they are only read, and in one
+    /// side of an execute block the conversions of symbolic values come with the text (their
+    /// places in it).
+    fn format(&mut self, fmt_index: usize, constrain: bool) -> Result<Result<Formatted, Ending>, RunError> {
         let (a, name) = (self.args, self.name);
         let Some(&fmt) = a.get(fmt_index) else {
             let message = bindings::too_few_arguments(name, a.len(), fmt_index + 1);
@@ -215,13 +262,29 @@ impl NativeCall<'_, '_> {
         };
         let mut out = Vec::with_capacity(fmt.len() + 16);
         let list = VarArgList::new(name, &a[fmt_index + 1..]);
-        let mut args = VarArgs { call: self, list, constrain };
+        let block = (!constrain && Shadow::records_output(self.st)).then(BlockText::default);
+        let mut args = VarArgs { call: self, list, constrain, block };
         match printf::format(&fmt, &mut args, &mut out) {
-            Ok(()) => Ok(Ok(out)),
+            Ok(()) => Ok(Ok((out, args.block.map(|b| b.conversions).unwrap_or_default()))),
             Err(Stop::End(ending)) => Ok(Err(ending)),
             Err(Stop::Failed(e)) => Err(e),
         }
     }
+}
+
+/// A `printf`'s text, with its conversions of symbolic values in one side of an execute
+/// block (see [`NativeCall::format`]).
+type Formatted = (Vec<u8>, Vec<(Range<usize>, Piece)>);
+
+/// What a `printf` in one side of an execute block took from its arguments.
+#[derive(Default)]
+struct BlockText {
+    /// The argument terms (this version's) the conversion being formatted took so far.
+    taken: Vec<TermId>,
+    /// Whether it took a string (`%s`): its bytes are the last of `taken`.
+    string: bool,
+    /// The conversions so far that printed symbolic values, at their places in the text.
+    conversions: Vec<(Range<usize>, Piece)>,
 }
 
 /// Why formatting stopped: the path ended, or the engine failed.
@@ -241,6 +304,8 @@ struct VarArgs<'x, 'c, 'p> {
     call: &'x mut NativeCall<'c, 'p>,
     list: VarArgList<'c, TermId>,
     constrain: bool,
+    /// In one side of an execute block (never with `constrain`).
+    block: Option<BlockText>,
 }
 
 impl PrintfArgs for VarArgs<'_, '_, '_> {
@@ -279,8 +344,30 @@ impl PrintfArgs for VarArgs<'_, '_, '_> {
         if !self.constrain {
             self.call.observe_cstring(addr, max).map_err(Stop::Failed)?;
         }
+        if self.block.is_some() {
+            let taken = self.call.cstring_bytes(addr, max);
+            if let Some(block) = self.block.as_mut() {
+                block.taken.extend(taken);
+                block.string = true;
+            }
+        }
         out.extend_from_slice(&bytes);
         Ok(())
+    }
+
+    fn converted(&mut self, spec: &[u8], text: Range<usize>) {
+        let Some(block) = self.block.as_mut() else { return };
+        let taken = std::mem::take(&mut block.taken);
+        let string = std::mem::take(&mut block.string);
+        if taken.iter().all(|&t| self.call.cx.store.as_const(t).is_some()) {
+            return;
+        }
+        let piece = if string && spec == b"%s" {
+            Piece::CString(taken)
+        } else {
+            Piece::Conversion { spec: spec.into(), terms: taken }
+        };
+        block.conversions.push((text, piece));
     }
 
     fn unsupported(&mut self, what: String) -> Stop {
@@ -306,6 +393,9 @@ impl VarArgs<'_, '_, '_> {
             // Printed to a stream: the user sees it (sprintf's bytes are observed where they
             // are printed, if ever).
             Shadow::new(self.call.cx).observe(self.call.st, self.call.inst, t).map_err(Stop::Failed)?;
+        }
+        if let Some(block) = self.block.as_mut() {
+            block.taken.push(self.call.cx.view(self.call.st, t));
         }
         self.value_of(t)
     }

@@ -1,15 +1,18 @@
 //! `__penumbra_syscall` in the symbolic engine (programs linked with musl). Reads of standard
 //! input copy the `--sym-stdin` byte terms into the buffer (so the program forks where musl's
 //! stdio or the program branches on them); writes to stdout and stderr are read (bounds
-//! checked) and, in shadow execution, observed as text, like `fwrite`; the status of `exit`
+//! checked) and, in shadow execution, observed as text, like `fwrite` (recorded inside an
+//! execute block's side, `shadow::block_output`); the status of `exit`
 //! and `exit_group` is observed as `exit`'s is. Descriptors, counts and iovec entries are fixed
 //! to one value (`symbolic::concretize`). The rest is
 //! [`crate::libc::syscall`]'s answer, shared with the concrete interpreter.
 
 use super::{Model, NativeCall};
 use crate::address::Access;
+use crate::libc::stdio::Stream;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
+use crate::shadow::block_output::Piece;
 use crate::shadow::Shadow;
 use crate::symbolic::access::Resolver;
 use crate::symbolic::access::Target;
@@ -86,10 +89,12 @@ impl NativeCall<'_, '_> {
                             Target::Obj(o, off) => (o, off),
                             Target::Flow(flow) => return Ok(Err(flow)),
                         };
-                    if self.st.mode == ExecMode::Both {
+                    if self.st.mode == ExecMode::Both || Shadow::records_output(self.st) {
                         let off = self.const_offset(off)?;
                         let bytes = self.st.mem.bytes(obj, off, len);
                         Shadow::new(self.cx).observe_text(self.st, self.inst, &bytes, false)?;
+                        let stream = if word[1] == 1 { Stream::Stdout } else { Stream::Stderr };
+                        Shadow::new(self.cx).record(self.st, stream, Piece::Bytes(bytes));
                     }
                     total += len;
                 }

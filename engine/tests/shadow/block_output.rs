@@ -1,0 +1,136 @@
+//! Output written inside `penumbra_execute` blocks (`shadow::block_output`): each side's
+//! output is recorded and the two are compared where the sides merge, so a block whose sides
+//! print different texts diverges at the block, and one whose sides print the same does not.
+//! The answers are computed by hand in each test's comment.
+
+use super::compare::{compile, compile_with_musl, engine};
+use crate::symbolic::support::line_of;
+use penumbra_ir::Module;
+
+/// `(first input's little-endian value, line, old, new)` of each divergence test, sorted,
+/// with the diff-path count.
+fn divergences(module: &Module) -> (u64, Vec<(i64, u32, String, String)>) {
+    let summary = engine(module).unwrap_or_else(|e| panic!("{e}"));
+    let mut out: Vec<_> = summary
+        .tests
+        .iter()
+        .filter(|t| t.kind == "divergence")
+        .map(|t| {
+            let bytes = &t.inputs.0[0].bytes;
+            let mut raw = [0u8; 8];
+            raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+            let side = |s: &Option<String>| s.clone().unwrap_or_default();
+            (i64::from_le_bytes(raw) as i32 as i64, t.line.unwrap_or(0), side(&t.old), side(&t.new))
+        })
+        .collect();
+    out.sort();
+    (summary.diff_paths, out)
+}
+
+const LETTERS: &str = r#"#include <stdio.h>
+#include <penumbra.h>
+int main(void) {
+    char w[4];
+    penumbra_make_symbolic(w, sizeof w, "w");
+    if (penumbra_execute(PENUMBRA_OLD)) { /* the block */
+        if (w[0] == 'a') printf("A\n");
+        else if (w[0] == 'b') printf("B\n");
+        else printf("other\n");
+    } else {
+        if (w[0] == 'a') printf("A\n");
+        else if (w[0] == 'b') printf("b!\n");
+        else if (w[0] == 'q') printf("Q\n");
+        else printf("other\n");
+    }
+    return 0;
+}"#;
+
+/// Old prints "B" where new prints "b!" (w[0] = 'b'), and "other" where new prints "Q"
+/// (w[0] = 'q'); 'a' and every other letter print the same: two diff paths, at the block.
+fn letters_expected() -> (u64, Vec<(i64, u32, String, String)>) {
+    let line = line_of(LETTERS, "/* the block */");
+    let printed = || "printed to stdout".to_string();
+    (2, vec![(i64::from(b'b'), line, printed(), printed()), (i64::from(b'q'), line, printed(), printed())])
+}
+
+#[test]
+fn sides_of_a_block_that_print_different_texts_diverge_at_the_block() {
+    assert_eq!(divergences(&compile("block_letters", LETTERS)), letters_expected());
+}
+
+/// Under musl, `printf` is musl's code and the text reaches the `write` system call inside
+/// each side (stdout is line-buffered: the models' `ioctl` says it is a terminal): the same
+/// two diff paths.
+#[test]
+fn sides_of_a_block_that_write_different_texts_diverge_with_musl() {
+    assert_eq!(divergences(&compile_with_musl("block_letters", LETTERS)), letters_expected());
+}
+
+/// Both sides print the same text, one in one `printf`, the other in three writes
+/// (`printf`, `puts`, `putchar` to stdout; `fputs` to stderr): no divergence.
+#[test]
+fn sides_of_a_block_that_print_the_same_text_agree() {
+    let src = r#"#include <stdio.h>
+#include <penumbra.h>
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (penumbra_execute(PENUMBRA_NEW)) {
+        printf("n=%d", x);
+        puts(" done");
+        putchar('!');
+        fputs("e\n", stderr);
+    } else {
+        printf("n=%d done\n!", x);
+        fprintf(stderr, "e\n");
+    }
+    return 0;
+}"#;
+    assert_eq!(divergences(&compile("block_same", src)), (0, vec![]));
+}
+
+/// `x` against `x + (x == 5)`, printed with `%d` in each side: the texts differ exactly at
+/// x = 5 (old "5", new "6"), one diff path.
+#[test]
+fn a_symbolic_value_printed_in_both_sides_diverges_where_it_differs() {
+    let src = r#"#include <stdio.h>
+#include <penumbra.h>
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (penumbra_execute(PENUMBRA_OLD)) { /* the block */
+        printf("%d\n", x);
+    } else {
+        printf("%d\n", x + (x == 5));
+    }
+    return 0;
+}"#;
+    let line = line_of(src, "/* the block */");
+    let printed = "printed to stdout".to_string();
+    assert_eq!(divergences(&compile("block_value", src)), (1, vec![(5, line, printed.clone(), printed)]));
+}
+
+/// Ordering: old prints "X" in its block then both print "Y"; new prints "Y" then "X" in a
+/// second block. The first block's sides differ (old "X", new nothing): one diff path for
+/// every input, at the first block, on stderr.
+#[test]
+fn output_moved_past_shared_output_diverges_at_the_first_block() {
+    let src = r#"#include <stdio.h>
+#include <penumbra.h>
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (penumbra_execute(PENUMBRA_OLD)) { /* the first block */
+        fputs("X", stderr);
+    }
+    fputs("Y", stderr);
+    if (penumbra_execute(PENUMBRA_NEW)) {
+        fputs("X", stderr);
+    }
+    return 0;
+}"#;
+    let line = line_of(src, "/* the first block */");
+    let (paths, tests) = divergences(&compile("block_order", src));
+    let places: Vec<_> = tests.iter().map(|t| (t.1, t.2.as_str(), t.3.as_str())).collect();
+    assert_eq!((paths, places), (1, vec![(line, "printed to stderr", "printed to stderr")]));
+}
