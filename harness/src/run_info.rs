@@ -246,10 +246,7 @@ impl RunWatch {
         self.info.status = Some("failed".into());
         self.info.error = Some(format!("{error:#}"));
         self.info.elapsed_s = None;
-        let written = match self.reserve.take() {
-            Some(reserve) => self.info.write_reserved(reserve).map_err(anyhow::Error::from),
-            None => self.info.write(&dir),
-        };
+        let written = self.write_last(&dir);
         if let Err(e) = written {
             eprintln!("penumbra: warning: cannot write {}: {e:#}", dir.join(RUN_INFO).display());
         }
@@ -284,10 +281,7 @@ impl RunWatch {
             }
         }
         self.info.summary = Some(figures);
-        let written = match self.reserve.take() {
-            Some(reserve) => self.info.write_reserved(reserve).map_err(anyhow::Error::from),
-            None => self.info.write(&dir),
-        };
+        let written = self.write_last(&dir);
         let mut problems = Vec::new();
         if let Some(error) = &summary.output_error {
             problems.push(format!(
@@ -313,6 +307,15 @@ impl RunWatch {
                     eprintln!("penumbra: warning: {e:#}");
                 }
             }
+        }
+    }
+
+    /// Writes the last `run.json` into the space reserved at the start (or anew, when there is
+    /// none).
+    fn write_last(&mut self, dir: &Path) -> Result<()> {
+        match self.reserve.take() {
+            Some(reserve) => self.info.write_reserved(reserve).map_err(anyhow::Error::from),
+            None => self.info.write(dir),
         }
     }
 

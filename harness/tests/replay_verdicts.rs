@@ -229,18 +229,7 @@ fn a_prebuilt_executable_without_asan_leaves_errors_to_the_interpreter() {
 
 /// `source` built natively as `version` without sanitizers, the replay runtime linked in.
 fn plain_native(source: &Path, version: &str, exe: &Path) {
-    let status = std::process::Command::new("clang-15")
-        .args(["-O0", "-g", "-fwrapv", "-w", "-DPENUMBRA_NO_SANITIZERS"])
-        .arg(format!("-DPENUMBRA_VERSION_{version}"))
-        .arg("-I")
-        .arg(include_dir())
-        .arg(source)
-        .arg(repo_root().join("harness/src/replay/runtime.c"))
-        .arg("-o")
-        .arg(exe)
-        .status()
-        .expect("run clang-15");
-    assert!(status.success(), "cannot build {} natively", source.display());
+    crate::support::native_with_runtime_and(&["-DPENUMBRA_NO_SANITIZERS"], source, version, exe);
 }
 
 /// A `clang-15` first on the PATH that drops `address` from every `-fsanitize` list: replay's

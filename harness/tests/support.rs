@@ -42,8 +42,14 @@ pub fn include_dir() -> PathBuf {
 /// Builds `source` natively as one version (`OLD` or `NEW`), with replay's flags and its
 /// runtime linked in: a prebuilt executable for `--native-old`/`--native-new`.
 pub fn native_with_runtime(source: &Path, version: &str, exe: &Path) {
+    native_with_runtime_and(&["-fsanitize=address,undefined"], source, version, exe);
+}
+
+/// [`native_with_runtime`] with `flags` instead of the sanitizers.
+pub fn native_with_runtime_and(flags: &[&str], source: &Path, version: &str, exe: &Path) {
     let status = Command::new("clang-15")
-        .args(["-O0", "-g", "-fwrapv", "-fsanitize=address,undefined", "-w"])
+        .args(["-O0", "-g", "-fwrapv", "-w"])
+        .args(flags)
         .arg(format!("-DPENUMBRA_VERSION_{version}"))
         .arg("-I")
         .arg(include_dir())
