@@ -7,6 +7,7 @@ each fixing commit the fix and its parent (replay's Shadow rule: `--fixed-versio
 
     commit-pair.py prepare PROJECT OUT     # `penumbra batch`'s preparation (prepared.json)
     commit-pair.py run PROJECT OUT [--mode complete|seeded]... [--max-time S]
+    commit-pair.py trees PROJECT           # kind "coreutils": build the trees only
 
 PROJECT is a directory holding `pair.toml`:
 
@@ -41,6 +42,7 @@ each fix's judgement. PENUMBRA names the binary (default target/release/penumbra
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,37 +156,89 @@ def prepare_file(pair: Pair, out: Path, old: str, new: str):
     return str(source), fixes, pair.seeds, {"annotation": "penumbra unify --git"}
 
 
+# Every coreutils tree of a CoREBench evaluation prints this for `--version`: a version string
+# per commit would make `--version` an output difference between old and new (and between the
+# fix and its parent), and derived trees (coreutils-rev.sh --from) need one string to share.
+VERSION_STRING = "corebench"
+# What each revision of a pair is built for: old and new are analysed (musl bitcode), their era's
+# tests measured (gcov) and replayed (asan); the fix and its parent are only replayed.
+ANALYSED_KINDS = ("musl", "gcov", "asan")
+REPLAYED_KINDS = ("asan",)
+# Files no bootstrap or configure step reads (coreutils-rev.sh's `derivable`, same pattern).
+DERIVABLE = re.compile(r"^(src/[^/]*\.[ch]|tests/.*|doc/.*|man/.*|init\.cfg|NEWS|THANKS.*|ChangeLog.*|README.*|TODO"
+                       r"|\.mailmap|cfg\.mk|\.gitignore|.*/\.gitignore)$")
+
+
+def trees_dir() -> Path:
+    work = Path(os.environ.get("WORK", Path.home() / ".cache" / "penumbra" / "corebench"))
+    return work / "trees"
+
+
+def derivable_from(repo: Path, base: str, commit: str):
+    """How many files `commit` changes against `base` when coreutils-rev.sh can derive its tree
+    from base's (None when it cannot)."""
+    out = subprocess.run(["git", "-C", repo, "diff", "--no-renames", "--name-only", base, commit],
+                         check=True, capture_output=True, text=True).stdout.split()
+    return None if any(not DERIVABLE.match(path) for path in out) else len(out)
+
+
+def coreutils_tree(repo: Path, gnulib: str, commit: str, utility: str, kinds) -> Path:
+    """The tree of `commit` with `kinds` built (scripts/coreutils-rev.sh), under trees_dir(),
+    derived from the built tree of the nearest commit it can be (--from), else from scratch."""
+    root = trees_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    out = root / f"rev-{commit[:12]}"
+    cmd = ["bash", ROOT / "scripts" / "coreutils-rev.sh", "--version-string", VERSION_STRING, "--prog", utility]
+    for kind in kinds:
+        cmd += ["--kind", kind]
+    if not (out / "src" / ".penumbra-bootstrapped").exists():
+        bases = []
+        for built in sorted(root.glob("rev-*/src/.penumbra-bootstrapped")):
+            base = built.parent.parent
+            changed = derivable_from(repo, (base / "src" / ".penumbra-commit").read_text().strip(), commit)
+            if changed is not None and base != out:
+                bases.append((changed, base.name, base))
+        if bases:
+            cmd += ["--from", min(bases)[2]]
+    run(cmd + [repo, gnulib, commit, out], stdout=subprocess.DEVNULL)
+    return out
+
+
+def coreutils_trees(pair: Pair, old: str, new: str):
+    """The trees of old and new (analysed) and of each fix and its parent (replayed), built in
+    that order so that each can derive from the one before."""
+    gnulib = os.environ.get("GNULIB_GIT") or sys.exit("commit-pair: set GNULIB_GIT (a clone or bare git directory)")
+    old_tree, new_tree = (coreutils_tree(pair.repo, gnulib, rev, pair.utility, ANALYSED_KINDS) for rev in (old, new))
+    fixes = [tuple(coreutils_tree(pair.repo, gnulib, rev, pair.utility, REPLAYED_KINDS) for rev in (fixed, parent))
+             for fixed, parent in fix_revisions(pair)]
+    return old_tree, new_tree, fixes
+
+
 def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
-    """Kind "coreutils": the trees of old, new and each fix and fix's parent built on musl by
-    scripts/coreutils-rev.sh (cached by commit under WORK), the utility's source unified with
-    the new tree's include directories, seeds from the era's test (scripts/shadow-regression.py's
-    steps)."""
+    """Kind "coreutils": the trees of old, new and each fix and its parent built by
+    scripts/coreutils-rev.sh (cached by commit under WORK/trees), the utility's source unified
+    with the new tree's include directories, every version replayed natively from its
+    AddressSanitizer build, seeds from the era's test (scripts/shadow-regression.py's steps)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("shadow_regression", ROOT / "scripts" / "shadow-regression.py")
     sr = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sr)
-    gnulib = os.environ.get("GNULIB_GIT") or sys.exit("commit-pair: set GNULIB_GIT (a clone or bare git directory)")
-    work = Path(os.environ.get("WORK", Path.home() / ".cache" / "penumbra" / "corebench"))
-    work.mkdir(parents=True, exist_ok=True)
     utility, source = pair.utility, f"src/{pair.utility}.c"
-    old_tree, new_tree = (sr.tree(work, pair.repo, gnulib, rev, utility) for rev in (old, new))
+    old_tree, new_tree, fix_trees = coreutils_trees(pair, old, new)
+    work = trees_dir().parent
     bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, source, out)
     shutil.copy2(bitcode, out / "unified.bc")
-    fixes = []
-    for i, (fixed_rev, parent_rev) in enumerate(fix_revisions(pair)):
-        paths = []
-        for rev, name in ((fixed_rev, "fixed"), (parent_rev, "fix-parent")):
-            built = sr.tree(work, pair.repo, gnulib, rev, utility) / "musl" / "src" / f"{utility}.bc"
-            path = out / f"{i + 1}-{name}.bc"
-            shutil.copy2(built, path)
-            paths.append(path.relative_to(out))
-        fixes.append(((fixed_rev, parent_rev), tuple(paths)))
+    asan = lambda tree: tree / "asan" / "src" / utility
+    native = ["--native-old", asan(old_tree), "--native-new", asan(new_tree)]
+    for fixed_tree, parent_tree in fix_trees:
+        native += ["--native-fixed", asan(fixed_tree), "--native-fix-parent", asan(parent_tree)]
+    fixes = [((fixed, parent), ()) for fixed, parent in fix_revisions(pair)]
     invocations_file = work / f"invocations-{new[:12]}.json"
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
          "--utility", utility, "--old", old_tree, "--new", new_tree, "--suite",
          f"era={new_tree}:tests/misc/{utility}.pl", "--out", invocations_file], stdout=subprocess.DEVNULL)
     seed_flags, seeds, touching = sr.seeds_of(json.loads(invocations_file.read_text()), 24)
-    pair.flags = ["--libc", "musl", *pair.flags]
+    pair.flags = ["--libc", "musl", *pair.flags, *map(str, native)]
     pair.seeded_flags = pair.seeded_flags or seed_flags
     return "unified.bc", fixes, pair.seeds or seeds, {"annotation": "penumbra unify (src file)",
                                                         "touching_invocations": touching}
@@ -198,7 +252,7 @@ def prepare(project: Path, out: Path) -> dict:
     source, fixes, seeds, notes = how(pair, out, old, new)
     prepared = {
         "source": source,
-        "flags": pair.flags + fix_flags(paths for _, paths in fixes),
+        "flags": pair.flags + fix_flags(paths for _, paths in fixes if paths),
         "mode_flags": {"complete": pair.complete_flags, "seeded": pair.seeded_flags},
         "seeds": seeds,
     }
@@ -242,7 +296,17 @@ def main():
     r.add_argument("out", type=Path)
     r.add_argument("--mode", action="append", choices=["complete", "seeded"])
     r.add_argument("--max-time", type=float, default=600, help="seconds per mode (Shadow's: 600)")
+    t = sub.add_parser("trees", help="kind coreutils: build the trees of old, new and the fixes")
+    t.add_argument("project", type=Path)
     a = ap.parse_args()
+    if a.command == "trees":
+        pair = Pair.load(a.project.resolve())
+        if pair.kind != "coreutils":
+            sys.exit(f"commit-pair: kind `{pair.kind}` builds no trees")
+        old_tree, new_tree, fixes = coreutils_trees(pair, rev_parse(pair.repo, pair.old), rev_parse(pair.repo, pair.new))
+        for tree in [old_tree, new_tree, *(t for fix in fixes for t in fix)]:
+            print(tree)
+        return
     out = a.out.resolve()
     prepared = prepare(a.project.resolve(), out)
     if a.command == "prepare":

@@ -4,6 +4,7 @@
 
     COREUTILS_GIT=... GNULIB_GIT=... corebench.py run COREBENCH OUT [--profile shadow|fast]
     corebench.py manifest COREBENCH OUT [--profile shadow|fast]   # write the manifest only
+    corebench.py build COREBENCH OUT [--only NAME]...            # build the trees only
     corebench.py list COREBENCH                                  # the regressions, one a line
 
 COREBENCH is CoREBench unpacked (`git -C MIRROR show HEAD:corebench.tar.gz | tar xz`): the
@@ -12,7 +13,8 @@ OUT/corebench.toml (one subject per regression, complete and seeded mode, replay
 OUT/pairs/NAME/pair.toml for each (scripts/commit-pair.py's kind "coreutils": the trees of
 old, new, the fix and the fix's parent built by scripts/coreutils-rev.sh, cached by commit);
 `run` writes them and runs `penumbra batch OUT/corebench.toml --out OUT/results` (resumable:
-run it again to go on). Profiles: `shadow` is Shadow's budget (600 s a phase), `fast` a fifth.
+run it again to go on); `build` builds every regression's trees ahead (OUT/builds.json: which built,
+and for those that did not, the end of the error). Profiles: `shadow` is Shadow's budget (600 s a phase), `fast` a fifth.
 
 regressions.txt, as CoREBench's createCoREBench.sh reads it: a line `INTRODUCING FIXING
 REPORT`; `#` comments a line out; a `+` before INTRODUCING says the introducing commit does not
@@ -184,6 +186,34 @@ def write(regressions: list, out: Path, profile: str) -> Path:
     return manifest
 
 
+def build(regressions: list, out: Path, only: list) -> int:
+    """Builds the trees of each regression (scripts/commit-pair.py trees), one after the other,
+    going on past failures; OUT/builds.json records each one's result. Returns the exit status."""
+    import json
+    unknown = sorted(set(only) - {r.name for r in regressions})
+    if unknown:
+        raise FormatError("no regression named " + ", ".join(unknown))
+    write(regressions, out, "fast")
+    record_path = out / "builds.json"
+    record = json.loads(record_path.read_text()) if record_path.is_file() else {}
+    failed = 0
+    for r in regressions:
+        if only and r.name not in only:
+            continue
+        print(f"corebench: building the trees of {r.name}", file=sys.stderr, flush=True)
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "commit-pair.py"), "trees",
+                               str(out / "pairs" / r.name)], capture_output=True, text=True)
+        if done.returncode == 0:
+            record[r.name] = {"built": True, "trees": done.stdout.split()}
+        else:
+            failed += 1
+            errors = [line for line in done.stderr.splitlines() if not line.startswith("commit-pair: $")]
+            record[r.name] = {"built": False, "error": "\n".join(errors[-5:])}
+            print(f"corebench: {r.name} did not build: {errors[-1] if errors else done.returncode}", file=sys.stderr)
+        record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -193,6 +223,10 @@ def main():
         p.add_argument("out", type=Path)
         p.add_argument("--profile", choices=sorted(PROFILES), default="fast")
     sub.add_parser("list").add_argument("corebench", type=Path)
+    b = sub.add_parser("build")
+    b.add_argument("corebench", type=Path)
+    b.add_argument("out", type=Path)
+    b.add_argument("--only", action="append", default=[], help="a regression's name (repeatable)")
     a = ap.parse_args()
     try:
         regressions = load(a.corebench)
@@ -200,6 +234,8 @@ def main():
             for r in regressions:
                 print(f"{r.name} {r.introducing[:8]} {r.new[:8]} {r.fixing[:8]} {r.fixed[:8]} {r.report}")
             return
+        if a.command == "build":
+            sys.exit(build(regressions, a.out.resolve(), a.only))
         manifest = write(regressions, a.out.resolve(), a.profile)
     except FormatError as e:
         sys.exit(f"corebench: {e}")

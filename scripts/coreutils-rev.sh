@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# coreutils-rev.sh [--kind KIND]... [--prog PROG]... [--version-string V] COREUTILS_GIT GNULIB_GIT REV OUT
+# coreutils-rev.sh [--kind KIND]... [--prog PROG]... [--version-string V] [--from BASE] COREUTILS_GIT GNULIB_GIT REV OUT
 # GNU coreutils at a commit of its history (CoREBench's revisions, 2005-2013 and later), built
 # from git without network: the README's real-build route for an old revision.
 #   COREUTILS_GIT, GNULIB_GIT  clones or bare git directories of coreutils and gnulib
@@ -16,6 +16,13 @@
 # describe`, as a build from a git checkout prints, e.g. 8.20.60-ec48beadf; so two revisions
 # differ in `--version` output: give them one V to compare them on it).
 # Prints one line per kind and program: KIND PROG PATH (the bitcode for musl, else the binary).
+#
+# --from BASE: derive the tree from BASE, a tree this script built of another commit, when the
+# two commits differ only in files no build step reads before `make src/PROG` (C sources and
+# headers under src/, tests, documentation; `derivable` below): BASE's bootstrapped source and
+# configured kinds are copied and the changed files written over them (make rebuilds what they
+# touch), a minute instead of ten. Otherwise the tree is built from scratch, as without --from.
+# A derived tree's wllvm objects name BASE's bitcode files: keep BASE while OUT is used.
 #
 # Steps, each done once (stamped), each under `timeout`, and their times in OUT/timings.txt:
 #   1. source: `git archive REV` and gnulib at the commit REV pins (`git ls-tree REV gnulib`),
@@ -43,18 +50,20 @@ note() { echo "$me: $*" >&2; }
 kinds=()
 progs=()
 version_string=
+base=
 while [ $# -gt 0 ]; do
     case $1 in
     --kind) kinds+=("$2"); shift 2 ;;
     --prog) progs+=("$2"); shift 2 ;;
     --version-string) version_string=$2; shift 2 ;;
+    --from) base=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d;s/^# \{0,1\}//'; exit 0 ;;
     --) shift; break ;;
-    -*) die "unknown option $1 (--kind KIND, --prog PROG, --version-string V)" ;;
+    -*) die "unknown option $1 (--kind KIND, --prog PROG, --version-string V, --from BASE)" ;;
     *) break ;;
     esac
 done
-[ $# -eq 4 ] || die "usage: $me [--kind musl|native|asan|gcov]... [--prog PROG]... [--version-string V] COREUTILS_GIT GNULIB_GIT REV OUT"
+[ $# -eq 4 ] || die "usage: $me [--kind musl|native|asan|gcov]... [--prog PROG]... [--version-string V] [--from BASE] COREUTILS_GIT GNULIB_GIT REV OUT"
 [ ${#kinds[@]} -gt 0 ] || kinds=(musl)
 [ ${#progs[@]} -gt 0 ] || progs=(cut)
 cu_git=$1 gl_git=$2 rev=$3 out=$4
@@ -100,6 +109,60 @@ glibc_stdio() {
             >>"$1/lib/stdio-impl.h"
     fi
 }
+
+# derivable BASE_COMMIT: whether this commit differs from BASE_COMMIT only in files that neither
+# bootstrap nor configure reads (so BASE's configured trees are this commit's, up to the files
+# `make src/PROG` compiles): C files under src/, tests, documentation, notes. A changed
+# configure.ac, m4 file, Makefile.am, lib/ file or gnulib pin needs a build from scratch.
+derivable() {
+    local changed
+    changed=$(git -C "$cu_git" diff --no-renames --name-only "$1" "$commit") || return 1
+    ! grep -qvE '^(src/[^/]*\.[ch]|tests/.*|doc/.*|man/.*|init\.cfg|NEWS|THANKS.*|ChangeLog.*|README.*|TODO|\.mailmap|cfg\.mk|\.gitignore|.*/\.gitignore)$' <<<"$changed"
+}
+
+# overlay DIR BASE_COMMIT: DIR (a copy of BASE_COMMIT's tree) made this commit's, file by file.
+overlay() {
+    local dir=$1 status path
+    while IFS=$'\t' read -r status path; do
+        case $status in
+        D) rm -f "$dir/$path" ;;
+        *)
+            mkdir -p "$(dirname "$dir/$path")"
+            git -C "$cu_git" show "$commit:$path" >"$dir/$path"
+            ;;
+        esac
+    done < <(git -C "$cu_git" diff --no-renames --name-status "$1" "$commit")
+}
+
+# Step 0 (--from): the source and the kinds BASE has, derived from BASE's.
+if [ -n "$base" ] && [ ! -f "$src/.penumbra-bootstrapped" ]; then
+    [ -f "$base/src/.penumbra-bootstrapped" ] || die "--from $base: not a tree this script built"
+    base_commit=$(cat "$base/src/.penumbra-commit")
+    if [ "$(cat "$base/src/.tarball-version")" != "$version_string" ]; then
+        note "--from $base: built with version string $(cat "$base/src/.tarball-version"), not $version_string: building from scratch"
+    elif [ "$base_commit" = "$commit" ]; then
+        die "--from $base: the same commit $commit"
+    elif ! derivable "$base_commit"; then
+        note "--from $base: $rev changes files configure reads: building from scratch"
+    else
+        note "deriving $rev from $base (${base_commit:0:12})"
+        start=$(date +%s)
+        rm -rf "$src.tmp"
+        cp -a "$base/src" "$src.tmp"
+        overlay "$src.tmp" "$base_commit"
+        echo "$commit" >"$src.tmp/.penumbra-commit"
+        echo "$base_commit" >"$src.tmp/.penumbra-derived-from"
+        for kind in "${kinds[@]}"; do
+            [ -f "$base/$kind/.penumbra-built-sources" ] && [ ! -e "$out/$kind" ] || continue
+            rm -rf "$out/$kind.tmp"
+            cp -a "$base/$kind" "$out/$kind.tmp"
+            overlay "$out/$kind.tmp" "$base_commit"
+            mv "$out/$kind.tmp" "$out/$kind"
+        done
+        mv "$src.tmp" "$src"
+        echo "derive from ${base_commit:0:12} $(($(date +%s) - start)) s" >>"$out/timings.txt"
+    fi
+fi
 
 # Step 1 and 2: the bootstrapped source.
 if [ ! -f "$src/.penumbra-bootstrapped" ]; then

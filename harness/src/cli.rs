@@ -93,7 +93,8 @@ pub enum Command {
     /// Each job is a child `penumbra shadow ... --json` process (with `--replay` when the
     /// manifest asks for it, `--no-tests` otherwise) under the manifest's wall-time and memory
     /// limits (outcomes: ok, timeout, memory-out, killed by a signal from outside the batch,
-    /// error, no-seeds for a project subject's seeded job without seeds; a killed replaying
+    /// error, no-seeds for a project subject's seeded job without seeds, not-prepared for the
+    /// jobs of a project subject whose preparation failed; a killed replaying
     /// job's complete tests are still replayed); a job dies with its batch. Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
     /// resumes where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
     /// (diff paths, exploration time and wall time per subject, divergences over time) are

@@ -141,22 +141,53 @@ fn project_subjects_are_prepared_and_replayed_on_their_native_builds() {
     assert_eq!(rows[&("threshold".to_string(), "complete".to_string())]["class_silent"], "1");
 }
 
+/// A subject whose preparation fails (a tree that does not build) does not stop the batch:
+/// its jobs are recorded as `not-prepared` with the error, naming the subject and the manifest
+/// line, the other subjects run, and the exit status (1) says the batch is incomplete. The
+/// next run prepares it again.
 #[test]
-fn a_failing_preparation_names_the_subject() {
+fn a_failing_preparation_is_recorded_and_the_others_run() {
     let dir = projects_dir();
-    std::fs::write(dir.path().join("prepare.sh"), "echo cannot fetch the tree >&2; exit 3\n").unwrap();
+    let prepare = std::fs::read_to_string(dir.path().join("prepare.sh")).unwrap();
+    let failing = prepare.replace(
+        "echo \"$project\" >>subjects/prepare-runs.log\n",
+        "echo \"$project\" >>subjects/prepare-runs.log\ncase $project in *same-builds) echo cannot fetch the tree >&2; exit 3;; esac\n",
+    );
+    assert_ne!(failing, prepare);
+    std::fs::write(dir.path().join("prepare.sh"), failing).unwrap();
     let manifest = dir.path().join("manifest.toml");
     let out = dir.path().join("out");
-    let result = penumbra(["batch", manifest.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let result = penumbra(["batch", manifest.to_str().unwrap(), "--jobs", "2", "--out", out.to_str().unwrap()]);
     result.assert_no_panic();
-    assert_eq!(result.status, Some(2), "{}", result.stderr);
+    assert_eq!(result.status, Some(1), "{}", result.stderr);
     assert!(result.stderr.contains("cannot fetch the tree"), "{}", result.stderr);
     assert!(
-        result.stderr.contains("subject `threshold`: cannot prepare the project")
-            && result.stderr.contains("manifest.toml:"),
+        result.stderr.contains("1 subjects could not be prepared (recorded as `not-prepared`, with the error): same-builds"),
         "{}",
         result.stderr
     );
+    let rows = table(&out);
+    let cell = |subject: &str, mode: &str, column: &str| rows[&(subject.to_string(), mode.to_string())][column].clone();
+    assert_eq!(cell("threshold", "complete", "outcome"), "ok");
+    assert_eq!(cell("threshold", "complete", "class_output-diff"), "1");
+    for mode in ["complete", "seeded"] {
+        assert_eq!(cell("same-builds", mode, "outcome"), "not-prepared");
+        assert_eq!(cell("same-builds", mode, "diff_paths"), "");
+        let record: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(out.join(format!("jobs/same-builds.{mode}.default.json"))).unwrap(),
+        )
+        .unwrap();
+        let error = record["error"].as_str().unwrap();
+        assert!(
+            error.contains("manifest.toml:") && error.contains("subject `same-builds`: cannot prepare the project"),
+            "{error}"
+        );
+    }
+    // Prepared again on the next run: once the preparation works, the subject runs.
+    std::fs::write(dir.path().join("prepare.sh"), prepare).unwrap();
+    let log = batch(dir.path(), &out);
+    assert!(log.contains("2 already finished, running 2"), "{log}");
+    assert_eq!(table(&out)[&("same-builds".to_string(), "complete".to_string())]["outcome"], "ok");
 }
 
 #[test]
@@ -164,8 +195,8 @@ fn replay_checks_prebuilt_executables_carry_the_replay_runtime() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("threshold.c");
     std::fs::copy(repo_root().join("examples/threshold.c"), &source).unwrap();
-    // A native build without the replay runtime cannot feed the test's objects: refused
-    // before exploring, with the reason.
+    // A native build without the replay runtime cannot feed the test's own objects (the
+    // threshold's `x`): its replay is refused with the reason.
     let hello = dir.path().join("hello.c");
     std::fs::write(&hello, "#include <stdio.h>\nint main(void) { puts(\"hello\"); return 0; }\n").unwrap();
     let plain = dir.path().join("plain");
@@ -264,4 +295,66 @@ fn a_prebuilt_fix_parent_decides_with_shadows_rule() {
         );
         assert_eq!(report["builds"]["fix-parent"]["address_sanitizer"], true, "{report}");
     }
+}
+
+/// A project's own build of the program (no replay runtime: `configure && make` with
+/// AddressSanitizer) replays tests made of arguments, stdin and files only: the probe accepts a
+/// program that ends with a usage message, each test's argv goes to it directly.
+#[test]
+fn prebuilt_programs_without_the_runtime_replay_argument_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("args.c");
+    std::fs::write(
+        &source,
+        "#include <penumbra.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  if (argc < 2) { fputs(\"usage: args X\\n\", stderr); return 1; }\n  if (argv[1][0] == change('a', 'b')) { puts(\"hit\"); return 3; }\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let build = |version: &str| {
+        let exe = dir.path().join(version.to_lowercase());
+        let status = std::process::Command::new("clang-15")
+            .args(["-O0", "-g", "-fsanitize=address,undefined", "-w"])
+            .arg(format!("-DPENUMBRA_VERSION_{version}"))
+            .arg("-I")
+            .arg(include_dir())
+            .arg(&source)
+            .arg("-o")
+            .arg(&exe)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        exe
+    };
+    let (old, new) = (build("OLD"), build("NEW"));
+    let out = dir.path().join("out");
+    let result = penumbra([
+        "shadow",
+        source.to_str().unwrap(),
+        "--libc",
+        "musl",
+        "--sym-args",
+        "1",
+        "1",
+        "1",
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--replay",
+        "--json",
+        "--native-old",
+        old.to_str().unwrap(),
+        "--native-new",
+        new.to_str().unwrap(),
+    ]);
+    result.assert_no_panic();
+    result.assert_status(0);
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let mut seen: Vec<(String, String)> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["class"].as_str().unwrap().to_string(), t["old_outcome"]["exit"].to_string()))
+        .collect();
+    seen.sort();
+    // argv[1] = "a": old says hit (3), new not (0); "b": the other way round.
+    assert_eq!(seen, [("output-diff".to_string(), "0".to_string()), ("output-diff".to_string(), "3".to_string())]);
+    assert_eq!(report["builds"]["old"]["build"], "prebuilt without the replay runtime, AddressSanitizer", "{report}");
 }

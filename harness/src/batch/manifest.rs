@@ -36,7 +36,9 @@
 //! relative to that directory, where the subject's jobs run (so relative paths in the
 //! manifest's `flags` resolve there too: give project subjects absolute ones). A project
 //! subject is always replayed (`replay = true`); a `seeds` list of its own replaces the
-//! prepared seeds. Without seeds, its seeded job is recorded as `no-seeds` rather than run.
+//! prepared seeds. Without seeds, its seeded job is recorded as `no-seeds` rather than run; a
+//! subject whose preparation fails has its jobs recorded as `not-prepared` with the error, and
+//! the others run.
 //!
 //! Parsing ([`plan`]) runs nothing: it checks the text and names what each subject's jobs will
 //! be; [`expand`] then prepares the `project` subjects and makes the jobs.
@@ -214,10 +216,28 @@ pub struct Job {
     /// Replay every test natively and classify it (`shadow --replay`); the runner gives the
     /// job a scratch `--output-dir` for its tests.
     pub replay: bool,
-    /// Why the job is recorded without running (a prepared subject without seeds).
-    pub skip: Option<String>,
+    /// Why the job is recorded without running.
+    pub skip: Option<Skip>,
     /// A prepared subject's seed selection.
     pub seed_selection: Option<SeedSelection>,
+}
+
+/// Why a job is recorded without running.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skip {
+    /// A prepared subject's seeded job: the preparation took no seeds.
+    NoSeeds(String),
+    /// The subject's preparation failed (its error): the other subjects still run, and the
+    /// next batch run prepares it again.
+    NotPrepared(String),
+}
+
+impl Skip {
+    pub fn reason(&self) -> &str {
+        match self {
+            Skip::NoSeeds(reason) | Skip::NotPrepared(reason) => reason,
+        }
+    }
 }
 
 /// A parsed manifest: the batch name and its jobs in manifest order (subject, mode, config).
@@ -441,8 +461,15 @@ pub fn expand(plan: Plan, prepare: &mut Preparer) -> Result<Manifest> {
         let (source, job_dir, prepared) = match &s.program {
             Program::Source(source) => (source.clone(), plan.dir.clone(), None),
             Program::Project(request) => {
-                let prepared = prepare(request)
-                    .with_context(|| format!("{here}: subject `{name}`: cannot prepare the project"))?;
+                let prepared = match prepare(request) {
+                    Ok(prepared) => prepared,
+                    Err(e) => {
+                        let reason = format!("{here}: subject `{name}`: cannot prepare the project: {e:#}");
+                        eprintln!("batch: warning: {reason}");
+                        jobs.extend(unprepared_jobs(s, &plan.dir, reason));
+                        continue;
+                    }
+                };
                 let reserved = prepared
                     .flags
                     .iter()
@@ -464,7 +491,7 @@ pub fn expand(plan: Plan, prepare: &mut Preparer) -> Result<Manifest> {
         for &mode in &s.modes {
             // Only a project subject gets here without seeds for seeded mode (see `plan`).
             let skip = (mode == Mode::Seeded && seeds.is_empty()).then(|| {
-                "no seeds: the preparation took none from the project's tests (none of their invocations executes an annotated line, or none fits seeded mode's bounds)".to_string()
+                Skip::NoSeeds("no seeds: the preparation took none from the project's tests (none of their invocations executes an annotated line, or none fits seeded mode's bounds)".to_string())
             });
             for (config, config_flags) in &s.configs {
                 let mut args = vec![source.clone(), "--mode".to_string(), mode.as_str().to_string()];
@@ -502,6 +529,32 @@ pub fn expand(plan: Plan, prepare: &mut Preparer) -> Result<Manifest> {
         }
     }
     Ok(Manifest { name: plan.name, jobs })
+}
+
+/// The jobs of a subject whose preparation failed, recorded as `not-prepared` with the error.
+fn unprepared_jobs(s: &SubjectPlan, dir: &Path, reason: String) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for &mode in &s.modes {
+        for (config, _) in &s.configs {
+            jobs.push(Job {
+                id: format!("{}.{}.{config}", s.name, mode.as_str()),
+                subject: s.name.clone(),
+                mode,
+                config: config.clone(),
+                source: String::new(),
+                dir: dir.to_path_buf(),
+                args: Vec::new(),
+                max_time: s.max_time,
+                max_memory_mb: s.max_memory_mb,
+                expected_diff_paths: s.expected_diff_paths,
+                oracle_verified: s.oracle_verified,
+                replay: s.replay,
+                skip: Some(Skip::NotPrepared(reason.clone())),
+                seed_selection: None,
+            });
+        }
+    }
+    jobs
 }
 
 fn modes_of(

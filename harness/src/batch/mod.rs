@@ -25,7 +25,7 @@ pub mod table;
 use crate::cli::{BatchArgs, BatchCommand, BatchMergeArgs};
 use anyhow::{bail, Context, Result};
 use manifest::Job;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{mpsc, Mutex};
@@ -156,6 +156,21 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     }
     if !failures.is_empty() {
         bail!("{} jobs could not be run; first: {}", failures.len(), failures[0]);
+    }
+    let unprepared: BTreeSet<&str> = manifest
+        .jobs
+        .iter()
+        .filter(|j| matches!(j.skip, Some(manifest::Skip::NotPrepared(_))))
+        .map(|j| j.subject.as_str())
+        .collect();
+    if !unprepared.is_empty() {
+        // The others ran and are in the tables; the exit status says the batch is incomplete.
+        eprintln!(
+            "batch: {} subjects could not be prepared (recorded as `not-prepared`, with the error): {}",
+            unprepared.len(),
+            unprepared.into_iter().collect::<Vec<_>>().join(", ")
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,7 @@
 //!
 //! The child stays in our process group, so Ctrl-C on the batch stops the children too.
 
-use super::manifest::Job;
+use super::manifest::{Job, Skip};
 use crate::replay::native::signal_name;
 use std::ffi::OsString;
 use std::fs::File;
@@ -50,6 +50,8 @@ pub enum Outcome {
     Error,
     /// Not run: a prepared subject's seeded job without seeds.
     NoSeeds,
+    /// Not run: the subject's preparation failed.
+    NotPrepared,
 }
 
 impl Outcome {
@@ -61,6 +63,7 @@ impl Outcome {
             Outcome::Killed => "killed",
             Outcome::Error => "error",
             Outcome::NoSeeds => "no-seeds",
+            Outcome::NotPrepared => "not-prepared",
         }
     }
 }
@@ -91,16 +94,19 @@ struct Reaped {
 /// Runs `exe shadow <job.args>` in the job's directory; `scratch` is a directory for the
 /// child's output files (removed again before returning).
 pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
-    if let Some(reason) = &job.skip {
+    if let Some(skip) = &job.skip {
         return Ok(Finished {
-            outcome: Outcome::NoSeeds,
+            outcome: match skip {
+                Skip::NoSeeds(_) => Outcome::NoSeeds,
+                Skip::NotPrepared(_) => Outcome::NotPrepared,
+            },
             wall_s: 0.0,
             peak_rss_mb: 0.0,
             exit_code: None,
             signal: None,
             summary: None,
             salvaged: Vec::new(),
-            error: Some(reason.clone()),
+            error: Some(skip.reason().to_string()),
             stderr_tail: String::new(),
         });
     }

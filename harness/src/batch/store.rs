@@ -6,7 +6,7 @@
 //! source file and of the files replay runs or builds: `--native-*`, `--fixed-version`): a
 //! record whose fingerprint no longer matches the manifest is stale and its job runs again.
 
-use super::manifest::{Job, SeedSelection};
+use super::manifest::{Job, SeedSelection, Skip};
 use super::runner::{Finished, REPLAY_FILE_FLAGS};
 use crate::replay::classify::Class;
 use anyhow::{bail, Context, Result};
@@ -50,7 +50,8 @@ pub struct JobRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_selection: Option<SeedSelection>,
     /// ok, timeout, memory-out, killed (by a signal from outside the batch), error, or
-    /// no-seeds (a prepared subject's seeded job, not run).
+    /// no-seeds (a prepared subject's seeded job, not run), not-prepared (the subject's
+    /// preparation failed; `error` says why).
     pub outcome: String,
     /// Wall time of the child process, compile included.
     pub wall_s: f64,
@@ -84,6 +85,10 @@ fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
 
 /// What a job's result depends on: its arguments, limits and source bytes.
 pub fn fingerprint(job: &Job) -> Result<String> {
+    // A subject whose preparation failed has no source: what it failed with is what it ran.
+    if let Some(Skip::NotPrepared(reason)) = &job.skip {
+        return Ok(format!("{:016x}", fnv1a(reason.as_bytes(), 0xcbf2_9ce4_8422_2325)));
+    }
     let source = job.dir.join(&job.source);
     let bytes = std::fs::read(&source).with_context(|| format!("cannot read {}", source.display()))?;
     let mut h = 0xcbf2_9ce4_8422_2325;

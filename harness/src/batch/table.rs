@@ -31,7 +31,7 @@ pub struct BatchRow {
     pub subject: String,
     pub mode: String,
     pub config: String,
-    /// ok, timeout, memory-out, killed, error or no-seeds.
+    /// ok, timeout, memory-out, killed, error, no-seeds or not-prepared.
     pub outcome: String,
     pub diff_paths: Option<u64>,
     /// The expectation is complete mode's count (seeded mode may find fewer): empty in seeded

@@ -31,19 +31,32 @@ pub struct NativeBuild {
     pub sanitizers: bool,
     /// How it was made and what it has, for the report.
     pub made: String,
+    /// Whether the replay runtime is linked in (it feeds `make_symbolic` objects). A prebuilt
+    /// executable without it is the project's own build of the program: it takes a test's
+    /// arguments, stdin and files, and only tests made of those.
+    pub runtime: bool,
 }
 
 /// AddressSanitizer's runtime, and the replay runtime's marks of its own compilation.
 const ASAN_RUNTIME: &str = "__asan_init";
 const RUNTIME_ASAN: &str = "penumbra_replay_asan";
 const RUNTIME_UBSAN: &str = "penumbra_replay_ubsan";
+/// Defined by the replay runtime whatever its flags.
+const RUNTIME: &str = "penumbra_make_symbolic";
 
 impl NativeBuild {
     /// A prebuilt executable (`--native-old`, ...), its sanitizers read from its symbols.
     fn prebuilt(exe: &Path) -> NativeBuild {
-        let sanitizers = elf::names_symbol(exe, ASAN_RUNTIME);
-        let made = if sanitizers { "prebuilt, AddressSanitizer" } else { "prebuilt, no AddressSanitizer" };
-        NativeBuild { exe: exe.to_path_buf(), sanitizers, made: made.to_string() }
+        let [sanitizers, runtime] = elf::names_symbols(exe, &[ASAN_RUNTIME, RUNTIME])[..] else {
+            unreachable!("one answer per symbol")
+        };
+        let made = match (sanitizers, runtime) {
+            (true, true) => "prebuilt, AddressSanitizer",
+            (false, true) => "prebuilt, no AddressSanitizer",
+            (true, false) => "prebuilt without the replay runtime, AddressSanitizer",
+            (false, false) => "prebuilt without the replay runtime, no AddressSanitizer",
+        };
+        NativeBuild { exe: exe.to_path_buf(), sanitizers, made: made.to_string(), runtime }
     }
 
     /// penumbra's `build` of `source` with `libc`, its sanitizers read from its symbols; one it
@@ -63,7 +76,7 @@ impl NativeBuild {
                 source.display()
             );
         }
-        NativeBuild { exe, sanitizers: asan, made: libc.description(asan, ubsan) }
+        NativeBuild { exe, sanitizers: asan, made: libc.description(asan, ubsan), runtime: true }
     }
 }
 
@@ -92,7 +105,7 @@ impl Builds {
         };
         let fix_builds = fixes.iter().flat_map(|f| std::iter::once(&f.fixed).chain(f.parent.as_ref()));
         for build in [&old, &new].into_iter().chain(fix_builds) {
-            native::check_starts(&build.exe, &work.join("probe"))?;
+            native::check_starts(&build.exe, &work.join("probe"), build.runtime)?;
         }
         let modules = match Modules::compile(info, !compiled, &options.fixes) {
             Ok(modules) => Some(modules),

@@ -13,6 +13,7 @@ const SYMBOL_SIZE: usize = 24;
 
 /// Whether `exe`'s symbol tables name `symbol` (`false` for a file that cannot be read or is no
 /// ELF file).
+#[cfg(test)]
 pub fn names_symbol(exe: &Path, symbol: &str) -> bool {
     names_symbols(exe, &[symbol]) == [true]
 }

@@ -299,8 +299,11 @@ fn run_clang(mut clang: Command, build: Build, file: &Path) -> Result<()> {
 const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Checks that `exe` starts in this environment (its sanitizers can initialise, its libraries
-/// load), so that no start-up failure is ever classified as the program's error.
-pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
+/// load), so that no start-up failure is ever classified as the program's error. With the
+/// replay runtime (`runtime`) the probe stops at its start-up message; a program without it
+/// runs with no arguments and must end with an exit status of its own (a usage message is
+/// fine) and no word from its sanitizers or the loader.
+pub fn check_starts(exe: &Path, scratch: &Path, runtime: bool) -> Result<()> {
     let log = std::path::absolute(scratch.with_extension("probe.san"))?;
     let err_path = scratch.with_extension("probe.stderr");
     let exe = &std::path::absolute(exe)?;
@@ -326,6 +329,13 @@ pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
         if penumbra_engine::interrupted() {
             bail!("interrupted while starting the native build {}", exe.display());
         }
+        if !runtime {
+            bail!(
+                "the native build {} (without penumbra's replay runtime) did not end within {} s when run with no arguments and empty stdin",
+                exe.display(),
+                PROBE_TIMEOUT.as_secs()
+            );
+        }
         bail!(
             "the native build {} did not answer the replay runtime's start-up probe within {} s: it lacks penumbra's replay runtime (see --native-old)",
             exe.display(),
@@ -336,6 +346,14 @@ pub fn check_starts(exe: &Path, scratch: &Path) -> Result<()> {
     let _ = std::fs::remove_file(&err_path);
     let text = format!("{}\n{stderr}", take_logs(&log)?);
     if status.success() && stderr.contains("penumbra-replay: started") {
+        return Ok(());
+    }
+    let cannot_start = |text: &str| {
+        text.contains("ReserveShadowMemoryRange failed")
+            || text.contains("error while loading shared libraries")
+            || text.lines().any(|l| l.contains("Sanitizer") && l.contains("ERROR"))
+    };
+    if !runtime && status.code().is_some() && !cannot_start(&text) {
         return Ok(());
     }
     let how = match (status.code(), status.signal()) {
