@@ -40,6 +40,7 @@ each fix's judgement. PENUMBRA names the binary (default target/release/penumbra
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -223,10 +224,13 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     spec = importlib.util.spec_from_file_location("shadow_regression", ROOT / "scripts" / "shadow-regression.py")
     sr = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sr)
-    utility, source = pair.utility, f"src/{pair.utility}.c"
+    utility = pair.utility
     old_tree, new_tree, fix_trees = coreutils_trees(pair, old, new)
     work = trees_dir().parent
-    bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, source, out)
+    sources = sr.changed_sources(pair.repo, old, new, new_tree / "musl", utility)
+    if not sources:
+        sys.exit(f"commit-pair: {old[:12]}..{new[:12]} changes none of the files src/{utility} is made of")
+    bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, sources, out)
     shutil.copy2(bitcode, out / "unified.bc")
     asan = lambda tree: tree / "asan" / "src" / utility
     native = ["--native-old", asan(old_tree), "--native-new", asan(new_tree)]
@@ -237,14 +241,41 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
          "--utility", utility, "--old", old_tree, "--new", new_tree, "--suite",
          f"era={new_tree}:tests/misc/{utility}.pl", "--out", invocations_file], stdout=subprocess.DEVNULL)
-    seed_flags, seeds, touching = sr.seeds_of(json.loads(invocations_file.read_text()), 24)
+    invocations = json.loads(invocations_file.read_text())
+    seed_flags, seeds, touching = sr.seeds_of(invocations, 24)
     pair.flags = ["--libc", "musl", *pair.flags, *map(str, native)]
     pair.seeded_flags = pair.seeded_flags or seed_flags
-    return "unified.bc", fixes, pair.seeds or seeds, {"annotation": "penumbra unify (src file)",
-                                                        "touching_invocations": touching}
+    # The era's test of the utility is one test script of many cases (tests/misc/UTILITY.pl).
+    distinct = {(tuple(e["args_hex"]), e["stdin_hex"], json.dumps(e.get("files_hex"), sort_keys=True)) for e in invocations}
+    selection = {"tests": 1, "invocations": len(distinct), "touching": touching, "tests_touching": int(touching > 0)}
+    return "unified.bc", fixes, pair.seeds or seeds, {"annotation": "penumbra unify", "unified": sources,
+                                                        "touching_invocations": touching, "seed_selection": selection}
+
+
+def preparation_key(project: Path) -> str:
+    """What a preparation depends on besides the (commit-addressed) trees: pair.toml, this
+    script and the penumbra binary that unified the sources."""
+    binary = penumbra_binary()
+    stat = binary.stat() if binary.exists() else None
+    parts = [(project / "pair.toml").read_text(), Path(__file__).read_text(),
+             f"{binary}:{stat.st_size}:{stat.st_mtime_ns}" if stat else str(binary)]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def prepare(project: Path, out: Path) -> dict:
+    """Prepares the pair in OUT, or reuses OUT's preparation when nothing it depends on changed
+    (a batch prepares every subject on every run)."""
+    key, key_file = preparation_key(project), out / ".prepared-key"
+    if key_file.is_file() and key_file.read_text() == key and (out / "prepared.json").is_file():
+        log(f"{out}: prepared before, reused")
+        return json.loads((out / "prepared.json").read_text())
+    key_file.unlink(missing_ok=True)
+    prepared = prepare_afresh(project, out)
+    key_file.write_text(key)
+    return prepared
+
+
+def prepare_afresh(project: Path, out: Path) -> dict:
     pair = Pair.load(project)
     out.mkdir(parents=True, exist_ok=True)
     old, new = rev_parse(pair.repo, pair.old), rev_parse(pair.repo, pair.new)
@@ -256,6 +287,8 @@ def prepare(project: Path, out: Path) -> dict:
         "mode_flags": {"complete": pair.complete_flags, "seeded": pair.seeded_flags},
         "seeds": seeds,
     }
+    if "seed_selection" in notes:
+        prepared["seed_selection"] = notes["seed_selection"]
     (out / "prepared.json").write_text(json.dumps(prepared, indent=1) + "\n")
     record = {"kind": pair.kind, "old": old, "new": new, "introducing": rev_parse(pair.repo, pair.introducing),
               "fixes": [{"fixed": f, "fix_parent": p} for (f, p), _ in fixes], **notes}

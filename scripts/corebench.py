@@ -5,6 +5,7 @@
     COREUTILS_GIT=... GNULIB_GIT=... corebench.py run COREBENCH OUT [--profile shadow|fast]
     corebench.py manifest COREBENCH OUT [--profile shadow|fast]   # write the manifest only
     corebench.py build COREBENCH OUT [--only NAME]...            # build the trees only
+    corebench.py table COREBENCH OUT RESULTS                     # the table of OUT's batch
     corebench.py list COREBENCH                                  # the regressions, one a line
 
 COREBENCH is CoREBench unpacked (`git -C MIRROR show HEAD:corebench.tar.gz | tar xz`): the
@@ -14,7 +15,10 @@ OUT/pairs/NAME/pair.toml for each (scripts/commit-pair.py's kind "coreutils": th
 old, new, the fix and the fix's parent built by scripts/coreutils-rev.sh, cached by commit);
 `run` writes them and runs `penumbra batch OUT/corebench.toml --out OUT/results` (resumable:
 run it again to go on); `build` builds every regression's trees ahead (OUT/builds.json: which built,
-and for those that did not, the end of the error). Profiles: `shadow` is Shadow's budget (600 s a phase), `fast` a fifth.
+and for those that did not, the end of the error); `table` writes RESULTS/README.md (one row per
+regression: built, annotation, tests touching the patch, per mode the diff paths, classes and the
+time to the first `regression` test, whether the regression was exposed, and for every miss
+its reason), RESULTS/corebench.json (the same rows) and the batch's plots. Profiles: `shadow` is Shadow's budget (600 s a phase), `fast` a fifth.
 
 regressions.txt, as CoREBench's createCoREBench.sh reads it: a line `INTRODUCING FIXING
 REPORT`; `#` comments a line out; a `+` before INTRODUCING says the introducing commit does not
@@ -27,6 +31,7 @@ runs (`src/UTILITY`), when COREBENCH has its tests.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -214,6 +219,148 @@ def build(regressions: list, out: Path, only: list) -> int:
     return 1 if failed else 0
 
 
+MODES = ("complete", "seeded")
+
+
+def job_records(results: Path) -> dict:
+    """The batch's job records by (subject, mode)."""
+    import json
+    records = {}
+    for path in sorted((results / "jobs").glob("*.json")):
+        record = json.loads(path.read_text())
+        records[(record["subject"], record["mode"])] = record
+    return records
+
+
+def mode_cell(record) -> dict:
+    """One mode's numbers: outcome, diff paths, classes, first regression test's time."""
+    if record is None:
+        return {"outcome": "not run"}
+    cell = {"outcome": record["outcome"]}
+    summary = record.get("summary") or {}
+    if summary:
+        cell.update(diff_paths=summary.get("diff_paths", 0), stopped_by=summary.get("stopped_by"),
+                    unsupported=summary.get("unsupported", 0), early=summary.get("early", 0),
+                    engine_s=record.get("wall_s"))
+    tests = record.get("tests") or []
+    classes = {}
+    for t in tests:
+        classes[t["class"]] = classes.get(t["class"], 0) + 1
+    cell["classes"] = dict(sorted(classes.items()))
+    times = [t["time_s"] for t in tests if t["class"] == "regression" and t.get("time_s") is not None]
+    cell["first_regression_s"] = round(min(times), 3) if times else None
+    if record["outcome"] in ("not-prepared", "no-seeds", "error"):
+        cell["error"] = record.get("error") or ""
+    return cell
+
+
+def miss_reason(row: dict) -> str:
+    """Why a regression was not exposed, from what its build, preparation and runs recorded."""
+    if not row["built"]:
+        error = (row.get("build_error") or "").strip()
+        return "not built: " + error.splitlines()[-1] if error else "not built yet"
+    cells = [row[mode] for mode in MODES]
+    unprepared = [c for c in cells if c["outcome"] == "not-prepared"]
+    if unprepared:
+        error = unprepared[0].get("error", "")
+        if "unify" in error:
+            return "unify refused the patch: " + error.splitlines()[-1]
+        return "not prepared: " + error.splitlines()[-1] if error else "not prepared"
+    if all(c["outcome"] == "not run" for c in cells):
+        return "not run yet"
+    ran = [c for c in cells if "diff_paths" in c]
+    diverged = sum(c.get("diff_paths", 0) for c in ran)
+    unsupported = sum(c.get("unsupported", 0) for c in ran)
+    seeded = row["seeded"]
+    no_seeds = "no test of the era touches the patch (seeded mode not run); " if seeded["outcome"] == "no-seeds" else ""
+    if diverged == 0:
+        extra = f" ({unsupported} paths ended at unsupported code)" if unsupported else ""
+        return no_seeds + "the search reached no divergence within the budget" + extra
+    classes = {}
+    for c in ran:
+        for k, v in c["classes"].items():
+            classes[k] = classes.get(k, 0) + v
+    shown = ", ".join(f"{v} {k}" for k, v in sorted(classes.items()))
+    return no_seeds + f"diverged ({diverged} diff paths) but no test is a regression by Shadow's rule ({shown})"
+
+
+def table(regressions: list, out: Path, results_dir: Path) -> list:
+    """The rows of the evaluation in OUT (builds.json, results/), one per regression."""
+    import json
+    builds = json.loads((out / "builds.json").read_text()) if (out / "builds.json").is_file() else {}
+    results = out / "results"
+    records = job_records(results) if results.is_dir() else {}
+    rows = []
+    for r in regressions:
+        build = builds.get(r.name)
+        pair_file = results / "prepared" / r.name / "pair.json"
+        pair = json.loads(pair_file.read_text()) if pair_file.is_file() else {}
+        any_record = records.get((r.name, "complete")) or records.get((r.name, "seeded"))
+        selection = (any_record or {}).get("seed_selection") or {}
+        row = {
+            "regression": r.name, "utility": r.utility, "introducing": r.introducing[:8], "fixing": r.fixing[:8],
+            "report": r.report,
+            "built": bool(build and build["built"]) or bool(pair),
+            "annotation": pair.get("annotation", ""), "unified": pair.get("unified", []),
+            "touching": selection.get("touching"), "invocations": selection.get("invocations"),
+        }
+        if build and not build["built"]:
+            row["build_error"] = build.get("error", "")
+        for mode in MODES:
+            row[mode] = mode_cell(records.get((r.name, mode)))
+        exposing = [(row[m]["first_regression_s"], m) for m in MODES if row[m].get("first_regression_s") is not None]
+        row["exposed"] = bool(exposing)
+        row["exposed_by"] = min(exposing)[1] if exposing else None
+        row["miss_reason"] = None if exposing else miss_reason(row)
+        rows.append(row)
+    return rows
+
+
+def markdown(rows: list, profile_note: str) -> str:
+    def mode_text(c):
+        if "diff_paths" not in c:
+            return c["outcome"]
+        regression = c["classes"].get("regression", 0)
+        first = f", first at {c['first_regression_s']:g} s" if c.get("first_regression_s") is not None else ""
+        return f"{c['diff_paths']} diff paths, {regression} regression{first}"
+    exposed = sum(r["exposed"] for r in rows)
+    built = sum(r["built"] for r in rows)
+    lines = [
+        "# CoREBench: the 22 GNU coreutils regressions",
+        "",
+        profile_note,
+        "",
+        f"{len(rows)} regressions, {built} built, {exposed} exposed (a test classified `regression` by Shadow's rule:"
+        " it behaves differently in old and new, and the fix's parent and the fix do not explain the difference).",
+        "",
+        "| regression | utility | built | annotation | invocations touching | complete | seeded | exposed | reason of a miss |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        touching = f"{r['touching']}/{r['invocations']}" if r["touching"] is not None else "-"
+        annotation = r["annotation"] + (f" ({', '.join(r['unified'])})" if r["unified"] else "") if r["annotation"] else "-"
+        lines.append(f"| {r['regression']} | {r['utility']} | {'yes' if r['built'] else 'no'} | {annotation} | {touching} | "
+                     f"{mode_text(r['complete'])} | {mode_text(r['seeded'])} | "
+                     f"{('yes (' + r['exposed_by'] + ')') if r['exposed'] else 'no'} | {r['miss_reason'] or ''} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_table(regressions: list, out: Path, results_dir: Path):
+    import json
+    rows = table(regressions, out, results_dir)
+    results_dir.mkdir(parents=True, exist_ok=True)
+    manifest = out / "corebench.toml"
+    profile = re.search(r"profile `(\w+)`", manifest.read_text()).group(1) if manifest.is_file() else "?"
+    note = (f"Profile `{profile}` ({PROFILES.get(profile, 0):g} s a mode). Regenerate: `COREUTILS_GIT=... GNULIB_GIT=... "
+            f"python3 scripts/corebench.py run COREBENCH OUT --profile {profile}`, then "
+            f"`python3 scripts/corebench.py table COREBENCH OUT {results_dir}`.")
+    (results_dir / "README.md").write_text(markdown(rows, note))
+    (results_dir / "corebench.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    for plot in sorted((out / "results").glob("*.svg")):
+        shutil.copy2(plot, results_dir / plot.name)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -227,6 +374,10 @@ def main():
     b.add_argument("corebench", type=Path)
     b.add_argument("out", type=Path)
     b.add_argument("--only", action="append", default=[], help="a regression's name (repeatable)")
+    t = sub.add_parser("table")
+    t.add_argument("corebench", type=Path)
+    t.add_argument("out", type=Path)
+    t.add_argument("results", type=Path)
     a = ap.parse_args()
     try:
         regressions = load(a.corebench)
@@ -236,6 +387,11 @@ def main():
             return
         if a.command == "build":
             sys.exit(build(regressions, a.out.resolve(), a.only))
+        if a.command == "table":
+            rows = write_table(regressions, a.out.resolve(), a.results)
+            print(f"corebench: {sum(r['exposed'] for r in rows)} of {len(rows)} exposed; {a.results}/README.md",
+                  file=sys.stderr)
+            return
         manifest = write(regressions, a.out.resolve(), a.profile)
     except FormatError as e:
         sys.exit(f"corebench: {e}")

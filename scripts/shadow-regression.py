@@ -84,18 +84,56 @@ def wllvm_env():
     return dict(item.split("=", 1) for item in out.stdout.decode().split("\0") if "=" in item)
 
 
-def unified_bitcode(penumbra, work, old, new, utility, source, out):
-    """Unifies `source` of the old and new trees into OUT/unified.c and builds the program's
-    bitcode from the new musl tree with it in place."""
+def program_sources(tree, utility):
+    """The C files `make src/UTILITY` compiles into the program itself (its _SOURCES, as the
+    tree's own make expands them; lib/ is linked as a library), relative to the tree."""
+    probe = "penumbra-print-sources:\n\t@echo $(PENUMBRA_SOURCES)\n"
+    found = []
+    # Non-recursive makefiles (2011 on) name src_UTIL_SOURCES at the top; recursive ones
+    # UTIL_SOURCES in src/ (relative names).
+    for directory, variable, prefix in ((tree, f"src_{utility}_SOURCES", ""), (tree / "src", f"{utility}_SOURCES", "src/")):
+        if not (directory / "Makefile").is_file():
+            continue
+        out = subprocess.run(["make", "-s", "-f", "Makefile", "-f", "-", "penumbra-print-sources",
+                              f"PENUMBRA_SOURCES=$({variable})"], cwd=directory, input=probe, capture_output=True,
+                             text=True)
+        names = [prefix + name for name in out.stdout.split() if name.endswith(".c")] if out.returncode == 0 else []
+        if names:
+            found = names
+            break
+    return sorted(set(found) | {f"src/{utility}.c"})
+
+
+def changed_sources(cu_git, old_rev, new_rev, tree, utility):
+    """The files the patch changes that the program is made of: its own C files, and every
+    header under src/ and lib/ (they may be included anywhere)."""
+    out = subprocess.run(["git", "-C", str(cu_git), "diff", "--no-renames", "--name-only", old_rev, new_rev],
+                         check=True, capture_output=True, text=True).stdout.split()
+    own = set(program_sources(tree, utility))
+    return [f for f in out if f in own or (f.endswith(".h") and f.split("/")[0] in ("src", "lib"))]
+
+
+def unified_bitcode(penumbra, work, old, new, utility, sources, out):
+    """Unifies `sources` (files relative to the trees) of the old and new musl trees, each
+    checked with the new tree's include directories, and builds the program's bitcode from the
+    new musl tree with the unified files in place: OUT/unified/<file> and the bitcode's path."""
     inc = new / "musl"
-    unified = out / "unified.c"
-    run([penumbra, "unify", old / "src" / source, new / "src" / source, "-o", unified,
-         "-I", inc / "lib", "-I", inc / "src", "-I", inc])
+    unified_dir = out / "unified"
+    if unified_dir.exists():
+        shutil.rmtree(unified_dir)
+    includes = ["-I", inc / "lib", "-I", inc / "src", "-I", inc]
+    for source in sources:
+        target = unified_dir / source
+        target.parent.mkdir(parents=True, exist_ok=True)
+        run([penumbra, "unify", old / "musl" / source, inc / source, "-o", target, *includes])
     build = work / f"unified-{new.name}"
     if build.exists():
         shutil.rmtree(build)
     shutil.copytree(inc, build, symlinks=True)
-    shutil.copy2(unified, build / source)
+    for source in sources:
+        shutil.copy2(unified_dir / source, build / source)
+        # Newer than every object, so that make recompiles what includes it.
+        os.utime(build / source)
     env = wllvm_env()
     cflags = f"{env['PENUMBRA_CFLAGS']} -I{INCLUDE}"
     run(["make", f"src/{utility}", f"CFLAGS={cflags}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
@@ -180,7 +218,7 @@ def main():
     fixed_rev = rev_parse(cu_git, a.fixing)
     start = time.time()
     old, new, fixed = (tree(work, cu_git, gl_git, r, utility) for r in (old_rev, new_rev, fixed_rev))
-    bitcode = unified_bitcode(penumbra, work, old, new, utility, source, out)
+    bitcode = unified_bitcode(penumbra, work, old, new, utility, [source], out)
     invocations_file = work / f"invocations-{new_rev[:12]}.json"
     test = a.test or f"tests/misc/{utility}.pl"
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", cu_git, "--commit", new_rev,

@@ -162,7 +162,9 @@ fn a_failing_preparation_is_recorded_and_the_others_run() {
     assert_eq!(result.status, Some(1), "{}", result.stderr);
     assert!(result.stderr.contains("cannot fetch the tree"), "{}", result.stderr);
     assert!(
-        result.stderr.contains("1 subjects could not be prepared (recorded as `not-prepared`, with the error): same-builds"),
+        result
+            .stderr
+            .contains("1 subjects could not be prepared (recorded as `not-prepared`, with the error): same-builds"),
         "{}",
         result.stderr
     );
@@ -173,10 +175,9 @@ fn a_failing_preparation_is_recorded_and_the_others_run() {
     for mode in ["complete", "seeded"] {
         assert_eq!(cell("same-builds", mode, "outcome"), "not-prepared");
         assert_eq!(cell("same-builds", mode, "diff_paths"), "");
-        let record: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(out.join(format!("jobs/same-builds.{mode}.default.json"))).unwrap(),
-        )
-        .unwrap();
+        let record: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("jobs/same-builds.{mode}.default.json"))).unwrap())
+                .unwrap();
         let error = record["error"].as_str().unwrap();
         assert!(
             error.contains("manifest.toml:") && error.contains("subject `same-builds`: cannot prepare the project"),

@@ -298,3 +298,115 @@ fn a_malformed_regressions_file_is_refused_with_its_line() {
         assert!(run.stderr.starts_with("corebench: ") && run.stderr.trim_end().ends_with(message), "{}", run.stderr);
     }
 }
+
+/// `corebench.py table`: one row per regression from the build record and the batch's job
+/// records, whether it was exposed (a `regression` test, the earliest one's time and mode) and
+/// for every miss its reason: not built, a failed preparation (unify's refusal named), no
+/// divergence, or divergences none of which is a regression.
+#[test]
+fn the_corebench_table_says_what_was_exposed_and_why_the_rest_was_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let regressions = "\
+ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af5 http://bugs.gnu.org/13627
+3964d508e210ed4890241289986b14ed6473d39d 64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab http://bugs.gnu.org/12959
+7eff5901c419afb8945bd96a5ed12d196802bc79 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa http://example.org/x
+";
+    let subjects = dir.path().join("corebench/subjects/coreutils");
+    for (test, utility) in [("ec48bead_be7932e8", "cut"), ("3964d508_64d4a280", "seq"), ("7eff5901_aaaaaaaa", "expr")] {
+        std::fs::create_dir_all(subjects.join("tests").join(test)).unwrap();
+        std::fs::write(subjects.join("tests").join(test).join("regression.sh"), format!("$1/src/{utility} x\n"))
+            .unwrap();
+    }
+    std::fs::write(subjects.join("regressions.txt"), regressions).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("results/jobs")).unwrap();
+    std::fs::create_dir_all(out.join("results/prepared/cut-ec48bead-be7932e8")).unwrap();
+    std::fs::write(
+        out.join("builds.json"),
+        r#"{"cut-ec48bead-be7932e8": {"built": true, "trees": []},
+            "seq-3964d508-64d4a280": {"built": true, "trees": []},
+            "expr-7eff5901-aaaaaaaa": {"built": false, "error": "coreutils-rev: bootstrap of 7eff5901^ failed"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        out.join("results/prepared/cut-ec48bead-be7932e8/pair.json"),
+        r#"{"annotation": "penumbra unify", "unified": ["src/cut.c"]}"#,
+    )
+    .unwrap();
+    let job = |subject: &str, mode: &str, body: &str| {
+        let record = format!(r#"{{"subject": "{subject}", "mode": "{mode}", "wall_s": 10.0, {body}}}"#);
+        std::fs::write(out.join(format!("results/jobs/{subject}.{mode}.default.json")), record).unwrap();
+    };
+    let summary = |diff_paths: u32| {
+        format!(r#""summary": {{"diff_paths": {diff_paths}, "stopped_by": "max-time", "unsupported": 0, "early": 0}}"#)
+    };
+    let selection = r#""seed_selection": {"tests": 1, "invocations": 228, "touching": 121, "tests_touching": 1}"#;
+    job(
+        "cut-ec48bead-be7932e8",
+        "complete",
+        &format!(r#""outcome": "ok", {}, {selection}, "tests": [{{"class": "silent", "time_s": 1.0}}]"#, summary(1)),
+    );
+    job(
+        "cut-ec48bead-be7932e8",
+        "seeded",
+        &format!(
+            r#""outcome": "ok", {}, {selection}, "tests": [{{"class": "expected", "time_s": 0.5}}, {{"class": "regression", "time_s": 7.25}}, {{"class": "regression", "time_s": 3.5}}]"#,
+            summary(3)
+        ),
+    );
+    let unify_refused = r#""outcome": "not-prepared", "error": "corebench.toml:12: subject `seq-3964d508-64d4a280`: cannot prepare the project: penumbra unify refused src/seq.c""#;
+    job("seq-3964d508-64d4a280", "complete", unify_refused);
+    job("seq-3964d508-64d4a280", "seeded", unify_refused);
+
+    let results = dir.path().join("table");
+    let made = corebench(&[
+        "table",
+        dir.path().join("corebench").to_str().unwrap(),
+        out.to_str().unwrap(),
+        results.to_str().unwrap(),
+    ]);
+    made.assert_status(0);
+    let rows: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(results.join("corebench.json")).unwrap()).unwrap();
+    let brief: Vec<(String, bool, serde_json::Value, serde_json::Value)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["regression"].as_str().unwrap().to_string(),
+                r["exposed"].as_bool().unwrap(),
+                r["exposed_by"].clone(),
+                r["miss_reason"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            ("cut-ec48bead-be7932e8".to_string(), true, "seeded".into(), serde_json::Value::Null),
+            (
+                "seq-3964d508-64d4a280".to_string(),
+                false,
+                serde_json::Value::Null,
+                "unify refused the patch: corebench.toml:12: subject `seq-3964d508-64d4a280`: cannot prepare the project: penumbra unify refused src/seq.c".into()
+            ),
+            (
+                "expr-7eff5901-aaaaaaaa".to_string(),
+                false,
+                serde_json::Value::Null,
+                "not built: coreutils-rev: bootstrap of 7eff5901^ failed".into()
+            ),
+        ]
+    );
+    let cut = &rows[0];
+    assert_eq!(cut["seeded"]["first_regression_s"], 3.5);
+    assert_eq!(cut["seeded"]["classes"], serde_json::json!({"expected": 1, "regression": 2}));
+    assert_eq!((cut["touching"].as_u64(), cut["invocations"].as_u64()), (Some(121), Some(228)));
+    let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
+    assert!(readme.contains("3 regressions, 2 built, 1 exposed"), "{readme}");
+    assert!(
+        readme.contains("| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 1 diff paths, 0 regression | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |"),
+        "{readme}"
+    );
+}
