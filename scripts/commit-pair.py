@@ -201,7 +201,10 @@ def coreutils_tree(repo: Path, gnulib: str, commit: str, utility: str, kinds) ->
                 bases.append((changed, base.name, base))
         if bases:
             cmd += ["--from", min(bases)[2]]
-    run(cmd + [repo, gnulib, commit, out], stdout=subprocess.DEVNULL)
+    # One autoconf cache per kind for every tree of the evaluation (coreutils-rev.sh's
+    # PENUMBRA_CONFIG_CACHE): configure then takes a minute instead of five.
+    env = {**os.environ, "PENUMBRA_CONFIG_CACHE": str(root / "config-cache")}
+    run(cmd + [repo, gnulib, commit, out], stdout=subprocess.DEVNULL, env=env)
     return out
 
 

@@ -24,6 +24,11 @@
 # touch), a minute instead of ten. Otherwise the tree is built from scratch, as without --from.
 # A derived tree's wllvm objects name BASE's bitcode files: keep BASE while OUT is used.
 #
+# PENUMBRA_CONFIG_CACHE=DIR: configure each kind with an autoconf cache shared by every tree
+# built with the same DIR (DIR/KIND.cache): the answers are the toolchain's, not the revision's,
+# and a revision asks mostly what others asked (musl's configure: 5 minutes, with the cache
+# about one). A cached answer is trusted as autoconf trusts its own cache.
+#
 # Steps, each done once (stamped), each under `timeout`, and their times in OUT/timings.txt:
 #   1. source: `git archive REV` and gnulib at the commit REV pins (`git ls-tree REV gnulib`),
 #      .tarball-version (there is no .git in the tree: git-version-gen reads this file);
@@ -51,6 +56,7 @@ kinds=()
 progs=()
 version_string=
 base=
+config_cache=${PENUMBRA_CONFIG_CACHE:-}
 while [ $# -gt 0 ]; do
     case $1 in
     --kind) kinds+=("$2"); shift 2 ;;
@@ -234,8 +240,18 @@ build() {
         mapfile -t flags < <(era_flags "$tree" 2>"$tree/penumbra-flags-unknown.txt")
         printf '%s\n' "$@" "${flags[@]}" >"$tree/penumbra-flags.txt"
         start=$(date +%s)
-        (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 timeout "$t_conf" ./configure "$@" "${flags[@]}") \
+        local cache=()
+        if [ -n "$config_cache" ]; then
+            mkdir -p "$config_cache"
+            [ -f "$config_cache/$kind.cache" ] && cp "$config_cache/$kind.cache" "$tree/penumbra-config.cache"
+            cache=(--cache-file=penumbra-config.cache)
+        fi
+        (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 timeout "$t_conf" ./configure "${cache[@]}" "$@" "${flags[@]}") \
             >"$tree/configure.log" 2>&1 || die "configure failed in $tree: $tree/configure.log"
+        # The cache grows by what this revision asked; written whole (rename) for concurrent builds.
+        if [ -n "$config_cache" ] && [ -f "$tree/penumbra-config.cache" ]; then
+            cp "$tree/penumbra-config.cache" "$config_cache/$kind.cache.$$" && mv "$config_cache/$kind.cache.$$" "$config_cache/$kind.cache"
+        fi
         echo "configure $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
         touch "$tree/.penumbra-configured"
     fi
