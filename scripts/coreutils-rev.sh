@@ -42,7 +42,8 @@
 #   4. `make` of the generated sources (BUILT_SOURCES), then `make src/PROG` (and extract-bc):
 #      under a minute.
 # Logs: OUT/bootstrap.log, OUT/KIND/configure.log, OUT/KIND/make.log. Environment:
-# PENUMBRA_WLLVM_VENV (scripts/wllvm-env.sh), TIMEOUT_BOOTSTRAP, TIMEOUT_CONFIGURE, TIMEOUT_MAKE
+# PENUMBRA_WLLVM_VENV (scripts/wllvm-env.sh), PENUMBRA_RETRY (a step that failed is remembered in
+# OUT/.penumbra-failed and fails again at once unless this is set), TIMEOUT_BOOTSTRAP, TIMEOUT_CONFIGURE, TIMEOUT_MAKE
 # (seconds; 1800, 1200, 1800). Needs autoconf automake autopoint gettext texinfo gperf bison m4
 # rsync xz-utils patch (Debian), wllvm (scripts/install-deps.sh) and musl-dev for musl.
 set -euo pipefail
@@ -51,6 +52,13 @@ me=coreutils-rev
 
 die() { echo "$me: $*" >&2; exit 1; }
 note() { echo "$me: $*" >&2; }
+# fail LOG MESSAGE: a build step failed: said with the log's last line, and remembered in
+# OUT/.penumbra-failed so that the next call fails at once (PENUMBRA_RETRY=1 tries again).
+fail() {
+    local message="$2 ($1; its last line: $(tail -n 1 "$1" 2>/dev/null))"
+    echo "$message" >"$out/.penumbra-failed"
+    die "$message"
+}
 
 kinds=()
 progs=()
@@ -87,6 +95,11 @@ src=$out/src
 # One build of a tree at a time (a second caller waits).
 exec 9>"$out/.penumbra-lock"
 flock 9
+
+if [ -f "$out/.penumbra-failed" ] && [ -z "${PENUMBRA_RETRY:-}" ]; then
+    die "failed before: $(cat "$out/.penumbra-failed") (PENUMBRA_RETRY=1 tries again)"
+fi
+rm -f "$out/.penumbra-failed"
 
 # The tools bootstrap needs (bootstrap.conf's buildreq), checked before minutes are spent.
 for tool in autoconf automake autopoint aclocal gettext makeinfo gperf bison m4 perl rsync xz patch; do
@@ -187,7 +200,7 @@ if [ ! -f "$src/.penumbra-bootstrapped" ]; then
     note "bootstrapping $rev (about 4 minutes; log $out/bootstrap.log)"
     start=$(date +%s)
     (cd "$src.tmp" && timeout "$t_boot" ./bootstrap --skip-po --no-git --gnulib-srcdir=gnulib) \
-        >"$out/bootstrap.log" 2>&1 || die "bootstrap of $rev failed (or timed out after ${t_boot}s): $out/bootstrap.log"
+        >"$out/bootstrap.log" 2>&1 || fail "$out/bootstrap.log" "bootstrap of $rev failed (or timed out after ${t_boot}s)"
     # bootstrap (gnulib-tool --symlink) links hundreds of files to absolute paths in this
     # directory: copies instead, so that the tree can move and each build owns its files.
     (cd "$src.tmp" && find . -type l -print0 | while IFS= read -r -d '' link; do
@@ -247,7 +260,7 @@ build() {
             cache=(--cache-file=penumbra-config.cache)
         fi
         (cd "$tree" && FORCE_UNSAFE_CONFIGURE=1 timeout "$t_conf" ./configure "${cache[@]}" "$@" "${flags[@]}") \
-            >"$tree/configure.log" 2>&1 || die "configure failed in $tree: $tree/configure.log"
+            >"$tree/configure.log" 2>&1 || fail "$tree/configure.log" "configure failed in $tree"
         # The cache grows by what this revision asked; written whole (rename) for concurrent builds.
         if [ -n "$config_cache" ] && [ -f "$tree/penumbra-config.cache" ]; then
             cp "$tree/penumbra-config.cache" "$config_cache/$kind.cache.$$" && mv "$config_cache/$kind.cache.$$" "$config_cache/$kind.cache"
@@ -261,17 +274,17 @@ build() {
         # `make src/PROG` alone in a fresh tree misses gnulib's generated headers.
         printf 'penumbra-built-sources: $(BUILT_SOURCES)\n' >"$tree/penumbra-bs.mk"
         (cd "$tree" && timeout "$t_make" make -j"$(nproc)" -f Makefile -f penumbra-bs.mk penumbra-built-sources) \
-            >>"$tree/make.log" 2>&1 || die "make of the generated sources failed in $tree: $tree/make.log"
+            >>"$tree/make.log" 2>&1 || fail "$tree/make.log" "make of the generated sources failed in $tree"
         echo "built-sources $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
         touch "$tree/.penumbra-built-sources"
     fi
     for prog in "${progs[@]}"; do
         start=$(date +%s)
         (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
-            die "make src/$prog failed in $tree: $tree/make.log"
+            fail "$tree/make.log" "make src/$prog failed in $tree"
         if [ "$kind" = musl ]; then
             (cd "$tree" && extract-bc "src/$prog") >>"$tree/make.log" 2>&1 ||
-                die "extract-bc src/$prog failed in $tree: $tree/make.log"
+                fail "$tree/make.log" "extract-bc src/$prog failed in $tree"
             echo "make $kind $prog $(($(date +%s) - start)) s" >>"$out/timings.txt"
             echo "$kind $prog $tree/src/$prog.bc"
         else
