@@ -217,8 +217,13 @@ fi
 # revision spells it: each entry lists the spellings in order of preference.
 wanted_flags=(--disable-nls "--without-libgmp --without-gmp" --with-included-regex --disable-threads
     --disable-acl --disable-xattr --without-selinux --disable-libcap --disable-libsmack --without-openssl)
-# Replay's native flags (harness/src/replay/native.rs, NATIVE_FLAGS).
-asan_flags="-O0 -g -fwrapv -fsanitize=address,undefined -fno-sanitize-recover=all"
+# replay_flags cflags|ldflags: replay's native build flags, as penumbra says them
+# (`penumbra replay --print-build-flags`; PENUMBRA names the binary).
+replay_flags() {
+    local penumbra=${PENUMBRA:-$root/target/release/penumbra} text
+    text=$("$penumbra" replay --print-build-flags) || die "cannot ask $penumbra for replay's build flags (set PENUMBRA)"
+    sed -n "s/^$1: //p" <<<"$text"
+}
 
 # era_flags TREE: the wanted flags this revision's configure knows, one a line; those it knows
 # under no spelling are written to stderr. An option is known when its --help lists it in
@@ -278,6 +283,14 @@ build() {
         echo "built-sources $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
         touch "$tree/.penumbra-built-sources"
     fi
+    # Objects made with other flags (replay's flags changed since) are made again.
+    if [ "$(cat "$tree/.penumbra-make-vars" 2>/dev/null)" != "${make_vars[*]}" ]; then
+        [ -f "$tree/.penumbra-make-vars" ] && note "the make flags of $tree changed: making its programs again"
+        find "$tree/src" "$tree/lib" -name '*.o' -delete
+        rm -f "$tree"/lib/*.a
+        for prog in "${progs[@]}"; do rm -f "$tree/src/$prog"; done
+        printf '%s' "${make_vars[*]}" >"$tree/.penumbra-make-vars"
+    fi
     for prog in "${progs[@]}"; do
         start=$(date +%s)
         (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
@@ -303,7 +316,7 @@ for kind in "${kinds[@]}"; do
     # src/make-prime-list, run to generate src/primes.h, overflows a heap buffer until 2015
     # (coreutils 1d0f1b7c), and AddressSanitizer would stop the build there.
     asan)
-        make_vars=(CFLAGS="$asan_flags" LDFLAGS="-fsanitize=address,undefined")
+        make_vars=(CFLAGS="$(replay_flags cflags)" LDFLAGS="$(replay_flags ldflags)")
         build asan CC=clang-15 CFLAGS="-O0 -g"
         ;;
     gcov) build gcov CC=gcc CFLAGS="-O0 -g --coverage" ;;

@@ -547,6 +547,21 @@ pub struct NativeArgs {
     /// --native-fixed in the same order (as --fix-parent-version).
     #[arg(long, value_name = "EXE", requires = "native_fixed", conflicts_with = "fixed_version")]
     pub native_fix_parent: Vec<PathBuf>,
+    /// When the interpreter runs a test beside the native builds: `always`, or `errors`: only
+    /// where a native run or the engine reports an error or undefined behaviour, or the build
+    /// has no AddressSanitizer (everywhere else it decides nothing). `errors` replays a large
+    /// program several times faster; a test only the interpreter would call an error is then
+    /// not `unconfirmed`.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = Interpret::Always)]
+    pub interpreter: Interpret,
+}
+
+/// When replay runs the interpreter (`--interpreter`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Interpret {
+    #[default]
+    Always,
+    Errors,
 }
 
 #[derive(Args, Debug)]

@@ -298,20 +298,18 @@ fn a_prebuilt_fix_parent_decides_with_shadows_rule() {
     }
 }
 
-/// A project's own build of the program (no replay runtime: `configure && make` with
-/// AddressSanitizer) replays tests made of arguments, stdin and files only: the probe accepts a
-/// program that ends with a usage message, each test's argv goes to it directly.
-#[test]
-fn prebuilt_programs_without_the_runtime_replay_argument_tests() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("args.c");
+/// A program taking its input from its arguments, and its own plain native builds
+/// (AddressSanitizer, no replay runtime: as a project's `configure && make` makes them):
+/// argv[1] = "a" hits in old, "b" in new, "z" overflows a buffer in new only.
+fn plain_builds(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let source = dir.join("args.c");
     std::fs::write(
         &source,
-        "#include <penumbra.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  if (argc < 2) { fputs(\"usage: args X\\n\", stderr); return 1; }\n  if (argv[1][0] == change('a', 'b')) { puts(\"hit\"); return 3; }\n  return 0;\n}\n",
+        "#include <penumbra.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {\n  if (argc < 2) { fputs(\"usage: args X\\n\", stderr); return 1; }\n  if (argv[1][0] == change('a', 'b')) { puts(\"hit\"); return 3; }\n  if (argv[1][0] == 'z') { char *p = malloc(2); p[change(1, 2)] = 'z'; free(p); }\n  return 0;\n}\n",
     )
     .unwrap();
     let build = |version: &str| {
-        let exe = dir.path().join(version.to_lowercase());
+        let exe = dir.join(version.to_lowercase());
         let status = std::process::Command::new("clang-15")
             .args(["-O0", "-g", "-fsanitize=address,undefined", "-w"])
             .arg(format!("-DPENUMBRA_VERSION_{version}"))
@@ -326,8 +324,15 @@ fn prebuilt_programs_without_the_runtime_replay_argument_tests() {
         exe
     };
     let (old, new) = (build("OLD"), build("NEW"));
-    let out = dir.path().join("out");
-    let result = penumbra([
+    (source, old, new)
+}
+
+/// `shadow --replay` of plain_builds' program on its plain builds; the report's tests as
+/// (argv[1], class, whether the interpreter ran the test).
+fn replay_plain(dir: &Path, extra: &[&str]) -> (serde_json::Value, Vec<(String, String, bool)>) {
+    let (source, old, new) = plain_builds(dir);
+    let out = dir.join("out");
+    let mut args = vec![
         "shadow",
         source.to_str().unwrap(),
         "--libc",
@@ -344,18 +349,44 @@ fn prebuilt_programs_without_the_runtime_replay_argument_tests() {
         old.to_str().unwrap(),
         "--native-new",
         new.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let result = penumbra(args);
     result.assert_no_panic();
     result.assert_status(0);
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
-    let mut seen: Vec<(String, String)> = report["tests"]
+    let mut seen: Vec<(String, String, bool)> = report["tests"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| (t["class"].as_str().unwrap().to_string(), t["old_outcome"]["exit"].to_string()))
+        .map(|t| {
+            let arg = t["inputs"]["arg00"]["hex"].as_str().unwrap()[..2].to_string();
+            (arg, t["class"].as_str().unwrap().to_string(), t.get("interpreter").is_some())
+        })
         .collect();
     seen.sort();
-    // argv[1] = "a": old says hit (3), new not (0); "b": the other way round.
-    assert_eq!(seen, [("output-diff".to_string(), "0".to_string()), ("output-diff".to_string(), "3".to_string())]);
+    (report, seen)
+}
+
+/// A project's own build of the program (no replay runtime: `configure && make` with
+/// AddressSanitizer) replays tests made of arguments, stdin and files only: the probe accepts a
+/// program that ends with a usage message, each test's argv goes to it directly.
+#[test]
+fn prebuilt_programs_without_the_runtime_replay_argument_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, seen) = replay_plain(dir.path(), &[]);
+    // "a" (61), "b" (62): output differences; "z" (7a): new overflows its buffer.
+    let expected = [("61", "output-diff", true), ("62", "output-diff", true), ("7a", "regression", true)];
+    assert_eq!(seen, expected.map(|(a, c, i)| (a.to_string(), c.to_string(), i)), "{report}");
     assert_eq!(report["builds"]["old"]["build"], "prebuilt without the replay runtime, AddressSanitizer", "{report}");
+}
+
+/// `--interpreter errors`: with AddressSanitizer builds the interpreter runs only where a native
+/// run or the engine reports an error; the classes stay the same.
+#[test]
+fn the_interpreter_can_run_only_where_an_error_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, seen) = replay_plain(dir.path(), &["--interpreter", "errors"]);
+    let expected = [("61", "output-diff", false), ("62", "output-diff", false), ("7a", "regression", true)];
+    assert_eq!(seen, expected.map(|(a, c, i)| (a.to_string(), c.to_string(), i)), "{report}");
 }

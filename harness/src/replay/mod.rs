@@ -34,7 +34,7 @@ pub mod report;
 pub mod scratch;
 pub mod verdict;
 
-use crate::cli::{NativeArgs, ReplayArgs};
+use crate::cli::{Interpret, NativeArgs, ReplayArgs};
 use crate::run_info::RunInfo;
 use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
@@ -72,6 +72,8 @@ pub struct Options {
     pub jobs: usize,
     /// Prebuilt executables to run instead of building the program.
     pub native: Option<Prebuilt>,
+    /// When the interpreter runs a test (`--interpreter`).
+    pub interpret: Interpret,
 }
 
 /// Native executables built outside penumbra (`--native-old`, `--native-new`, `--native-fixed`,
@@ -126,7 +128,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
 pub fn options(
     timeout: f64,
     fixes: (Vec<PathBuf>, Vec<PathBuf>),
-    native: &NativeArgs,
+    native_args: &NativeArgs,
     jobs: Option<usize>,
 ) -> Result<Options> {
     let timeout = seconds("the replay timeout", timeout, false)?;
@@ -140,8 +142,8 @@ pub fn options(
     if jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
-    let native = Prebuilt::from_args(native)?;
-    Ok(Options { timeout, fixes, jobs: jobs.unwrap_or(0), native })
+    let native = Prebuilt::from_args(native_args)?;
+    Ok(Options { timeout, fixes, jobs: jobs.unwrap_or(0), native, interpret: native_args.interpreter })
 }
 
 /// Replays every test of `dir`, writes `dir/report.json` and returns the report.
@@ -190,8 +192,14 @@ fn replay_tests(
         }
         None => None,
     };
-    let context =
-        Replayer { dir, builds, interpreter: interpreter.as_ref(), timeout: options.timeout, command: &info.command };
+    let context = Replayer {
+        dir,
+        builds,
+        interpreter: interpreter.as_ref(),
+        timeout: options.timeout,
+        command: &info.command,
+        interpret: options.interpret,
+    };
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<ReplayedTest>>>> = Mutex::new((0..tests.len()).map(|_| None).collect());
     let progress = report::Progress::new(tests.len() as u64);
@@ -274,6 +282,22 @@ struct Replayer<'a> {
     timeout: Duration,
     /// The command that wrote the tests (`shadow`, `run`): what their records claim.
     command: &'a str,
+    interpret: Interpret,
+}
+
+/// Whether a version's run needs the interpreter beside its native run (`--interpreter
+/// errors`): where the build cannot see memory errors, or something reported one.
+fn needs_interpreter(
+    interpret: Interpret,
+    build: &builds::NativeBuild,
+    run: &native::NativeRun,
+    claim: Option<&verdict::Claim>,
+) -> bool {
+    interpret == Interpret::Always
+        || !build.sanitizers
+        || !matches!(run.outcome, RunOutcome::Exit { .. })
+        || !run.ub.is_empty()
+        || claim.is_some_and(|c| c.error)
 }
 
 /// A version's witnesses: its native run on `build`, its interpreted run, the engine's claim.
@@ -378,7 +402,7 @@ fn load_tests(dir: &Path, info: &RunInfo) -> Result<Vec<SidecarTest>> {
 /// Runs one test on old and new (and the fixes, when they decide something), natively and
 /// under the interpreter, and decides its class.
 fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result<ReplayedTest> {
-    let Replayer { dir, builds, interpreter, timeout, command } = *context;
+    let Replayer { dir, builds, interpreter, timeout, command, interpret: when } = *context;
     let read;
     let ktest = match &test.ktest {
         TestSource::Line(ktest) => ktest,
@@ -439,12 +463,20 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         let interpreter = interpreter?;
         Some(interpreter.run(program.unwrap_or(&interpreter.program), ktest, version))
     };
-    let (interpreted_old, interpreted_new) = (interpret(None, Version::Old), interpret(None, Version::New));
     let (native_old, native_new) = (native::run(&builds.old.exe, &input)?, native::run(&builds.new.exe, &input)?);
-    let shared = shared_ub(&native_old.ub, &native_new.ub);
     let claims = Claims::of(&test.record, command);
+    let interpreted_old = needs_interpreter(when, &builds.old, &native_old, claims.old.as_ref())
+        .then(|| interpret(None, Version::Old))
+        .flatten();
+    let interpreted_new = needs_interpreter(when, &builds.new, &native_new, claims.new.as_ref())
+        .then(|| interpret(None, Version::New))
+        .flatten();
+    // A project's own builds (no replay runtime) are of two source trees, whose lines differ.
+    let across_trees = !builds.old.runtime || !builds.new.runtime;
+    let shared = shared_ub(&native_old.ub, &native_new.ub, across_trees);
+    let shared_new = shared_ub(&native_new.ub, &native_old.ub, across_trees);
     let old = decide("old", &witnesses(&native_old, &builds.old, &interpreted_old, claims.old.as_ref()), &shared);
-    let new = decide("new", &witnesses(&native_new, &builds.new, &interpreted_new, claims.new.as_ref()), &shared);
+    let new = decide("new", &witnesses(&native_new, &builds.new, &interpreted_new, claims.new.as_ref()), &shared_new);
     let output_differs = matches!((&old.outcome, &new.outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))
         && old.outcome != new.outcome;
     // The fixes run only where they decide: an output difference.
@@ -454,8 +486,10 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         let interpreted = interpreter.and_then(|t| t.fixes.get(i));
         let mut version = |build: &builds::NativeBuild, program, name: String| -> Result<Decided> {
             let native_run = native::run(&build.exe, &input)?;
-            let interpreted = interpret(program, Version::New);
-            let decided = decide(&name, &witnesses(&native_run, build, &interpreted, None), &shared);
+            let interpreted =
+                needs_interpreter(when, build, &native_run, None).then(|| interpret(program, Version::New)).flatten();
+            let own_shared = shared_ub(&native_run.ub, &shared, across_trees);
+            let decided = decide(&name, &witnesses(&native_run, build, &interpreted, None), &own_shared);
             interpreted_fixes.extend(interpreted.map(|run| (name, run)));
             Ok(decided)
         };

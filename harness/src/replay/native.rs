@@ -451,6 +451,19 @@ impl UbReport {
         self.place.rsplit(':').nth(1)?.parse().ok()
     }
 
+    /// The report's file name, without directories, line and column.
+    pub fn file_name(&self) -> Option<&str> {
+        let path = self.place.rsplitn(3, ':').nth(2)?;
+        Path::new(path).file_name()?.to_str()
+    }
+
+    /// Whether `other` is the same report: at the same place; or, between builds of two source
+    /// trees (`across_trees`: the revisions of a project, whose lines shift between versions),
+    /// the same runtime error in the same file.
+    pub fn same_as(&self, other: &UbReport, across_trees: bool) -> bool {
+        self == other || (across_trees && self.text == other.text && self.file_name() == other.file_name())
+    }
+
     /// Whether the report is at `line` of the file named `file` (compared by file name; any
     /// file when `file` is empty, unknown).
     pub fn is_at(&self, file: &str, line: u32) -> bool {
