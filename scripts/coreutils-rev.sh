@@ -141,16 +141,18 @@ derivable() {
 
 # overlay DIR BASE_COMMIT: DIR (a copy of BASE_COMMIT's tree) made this commit's, file by file.
 overlay() {
-    local dir=$1 status path
+    local dir=$1 changes status path
+    changes=$(git -C "$cu_git" diff --no-renames --name-status "$2" "$commit") || die "git diff $2 $commit failed"
+    [ -n "$changes" ] || die "$2 and $commit have the same files: nothing to derive"
     while IFS=$'\t' read -r status path; do
         case $status in
         D) rm -f "$dir/$path" ;;
         *)
             mkdir -p "$(dirname "$dir/$path")"
-            git -C "$cu_git" show "$commit:$path" >"$dir/$path"
+            git -C "$cu_git" show "$commit:$path" >"$dir/$path" || die "git show $commit:$path failed"
             ;;
         esac
-    done < <(git -C "$cu_git" diff --no-renames --name-status "$1" "$commit")
+    done <<<"$changes"
 }
 
 # Step 0 (--from): the source and the kinds BASE has, derived from BASE's.
