@@ -64,6 +64,18 @@ def run(cmd, **kw):
     return subprocess.run([str(c) for c in cmd], check=True, **kw)
 
 
+def run_or_exit(cmd, what, **kw):
+    """Runs `cmd` with its stderr passed on; when it fails, exits with `what` and the last line
+    it said (a batch shows the last line of a failed preparation as its reason)."""
+    log("$ " + " ".join(str(c) for c in cmd))
+    done = subprocess.run([str(c) for c in cmd], stderr=subprocess.PIPE, text=True, **kw)
+    sys.stderr.write(done.stderr)
+    if done.returncode != 0:
+        said = [line for line in done.stderr.splitlines() if line.strip()]
+        sys.exit(f"commit-pair: {what}: {said[-1].strip() if said else f'exit status {done.returncode}'}")
+    return done
+
+
 @dataclass
 class Pair:
     """A regression: pair.toml, checked."""
@@ -204,7 +216,7 @@ def coreutils_tree(repo: Path, gnulib: str, commit: str, utility: str, kinds) ->
     # One autoconf cache per kind for every tree of the evaluation (coreutils-rev.sh's
     # PENUMBRA_CONFIG_CACHE): configure then takes a minute instead of five.
     env = {**os.environ, "PENUMBRA_CONFIG_CACHE": str(root / "config-cache")}
-    run(cmd + [repo, gnulib, commit, out], stdout=subprocess.DEVNULL, env=env)
+    run_or_exit(cmd + [repo, gnulib, commit, out], f"not built: {commit[:12]}", stdout=subprocess.DEVNULL, env=env)
     return out
 
 

@@ -2,8 +2,8 @@
 """corebench.py: CoREBench's 22 GNU coreutils regressions (the pairs "Shadow of a doubt", ICSE
 2016, evaluated) as one `penumbra batch` manifest.
 
-    COREUTILS_GIT=... GNULIB_GIT=... corebench.py run COREBENCH OUT [--profile shadow|fast]
-    corebench.py manifest COREBENCH OUT [--profile shadow|fast]   # write the manifest only
+    COREUTILS_GIT=... GNULIB_GIT=... corebench.py run COREBENCH OUT [--profile shadow|fast] [--only NAME]...
+    corebench.py manifest COREBENCH OUT [--profile shadow|fast] [--only NAME]...  # the manifest only
     corebench.py build COREBENCH OUT [--only NAME]...            # build the trees only
     corebench.py table COREBENCH OUT RESULTS                     # the table of OUT's batch
     corebench.py list COREBENCH                                  # the regressions, one a line
@@ -262,10 +262,15 @@ def miss_reason(row: dict) -> str:
     cells = [row[mode] for mode in MODES]
     unprepared = [c for c in cells if c["outcome"] == "not-prepared"]
     if unprepared:
-        error = unprepared[0].get("error", "")
-        if "unify" in error:
-            return "unify refused the patch: " + error.splitlines()[-1]
-        return "not prepared: " + error.splitlines()[-1] if error else "not prepared"
+        # `MANIFEST:LINE: subject `NAME`: cannot prepare the project: COMMAND failed (exit
+        # status: N): WHAT THE PREPARATION SAID LAST`
+        error = (unprepared[0].get("error") or "").strip()
+        said = re.split(r"cannot prepare the project: |failed \(exit status: \d+\): ", error)[-1] if error else ""
+        if said.startswith("penumbra unify refused"):
+            return said
+        if said.startswith("commit-pair: not built"):
+            return said.removeprefix("commit-pair: ")
+        return f"not prepared: {said}" if said else "not prepared"
     if all(c["outcome"] == "not run" for c in cells):
         return "not run yet"
     ran = [c for c in cells if "diff_paths" in c]
@@ -369,6 +374,9 @@ def main():
         p.add_argument("corebench", type=Path)
         p.add_argument("out", type=Path)
         p.add_argument("--profile", choices=sorted(PROFILES), default="fast")
+        p.add_argument("--only", action="append", default=[],
+                       help="a regression's name (repeatable): the manifest holds only these (the job records of "
+                            "earlier runs stay in OUT/results/jobs, and `table` reads them all)")
     sub.add_parser("list").add_argument("corebench", type=Path)
     b = sub.add_parser("build")
     b.add_argument("corebench", type=Path)
@@ -392,10 +400,14 @@ def main():
             print(f"corebench: {sum(r['exposed'] for r in rows)} of {len(rows)} exposed; {a.results}/README.md",
                   file=sys.stderr)
             return
-        manifest = write(regressions, a.out.resolve(), a.profile)
+        unknown = sorted(set(a.only) - {r.name for r in regressions})
+        if unknown:
+            raise FormatError("no regression named " + ", ".join(unknown))
+        chosen = [r for r in regressions if not a.only or r.name in a.only]
+        manifest = write(chosen, a.out.resolve(), a.profile)
     except FormatError as e:
         sys.exit(f"corebench: {e}")
-    print(f"corebench: {len(regressions)} regressions in {manifest}", file=sys.stderr)
+    print(f"corebench: {len(chosen)} regressions in {manifest}", file=sys.stderr)
     if a.command == "run":
         for var in ("COREUTILS_GIT", "GNULIB_GIT"):
             if not os.environ.get(var):

@@ -125,7 +125,15 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
     for source in sources:
         target = unified_dir / source
         target.parent.mkdir(parents=True, exist_ok=True)
-        run([penumbra, "unify", old / "musl" / source, inc / source, "-o", target, *includes])
+        cmd = [penumbra, "unify", old / "musl" / source, inc / source, "-o", target, *includes]
+        log("$ " + " ".join(shlex.quote(str(c)) for c in cmd))
+        done = subprocess.run([str(c) for c in cmd], stderr=subprocess.PIPE, text=True)
+        sys.stderr.write(done.stderr)
+        if done.returncode != 0:
+            # `penumbra: error: cannot unify OLD and NEW: REASON; refusing to write it:`
+            reason = done.stderr.strip().splitlines()[0] if done.stderr.strip() else f"exit status {done.returncode}"
+            reason = reason.split(": ", 2)[-1].split(" and ")[-1].split(": ", 1)[-1].rstrip(":")
+            sys.exit(f"penumbra unify refused {source}: {reason}")
     build = work / f"unified-{new.name}"
     if build.exists():
         shutil.rmtree(build)

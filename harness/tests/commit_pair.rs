@@ -354,7 +354,7 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
             summary(3)
         ),
     );
-    let unify_refused = r#""outcome": "not-prepared", "error": "corebench.toml:12: subject `seq-3964d508-64d4a280`: cannot prepare the project: penumbra unify refused src/seq.c""#;
+    let unify_refused = r#""outcome": "not-prepared", "error": "corebench.toml:12: subject `seq-3964d508-64d4a280`: cannot prepare the project: python3 commit-pair.py prepare pairs/seq failed (exit status: 1): penumbra unify refused src/seq.c: the unified program's new projection differs from the new version in global n""#;
     job("seq-3964d508-64d4a280", "complete", unify_refused);
     job("seq-3964d508-64d4a280", "seeded", unify_refused);
 
@@ -389,7 +389,7 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
                 "seq-3964d508-64d4a280".to_string(),
                 false,
                 serde_json::Value::Null,
-                "unify refused the patch: corebench.toml:12: subject `seq-3964d508-64d4a280`: cannot prepare the project: penumbra unify refused src/seq.c".into()
+                "penumbra unify refused src/seq.c: the unified program's new projection differs from the new version in global n".into()
             ),
             (
                 "expr-7eff5901-aaaaaaaa".to_string(),

@@ -189,17 +189,30 @@ fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> 
     };
     // The preparation asks this binary what it needs of penumbra (replay's build flags).
     let exe = std::env::current_exe().context("cannot find the penumbra binary")?;
-    let status = std::process::Command::new(&program)
+    let mut child = std::process::Command::new(&program)
         .env("PENUMBRA", exe)
         .args(&p.command[1..])
         .arg(&p.project)
         .arg(&target)
         .current_dir(&p.dir)
         .stdout(std::io::stderr())
-        .status()
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .with_context(|| format!("cannot run {} (in {})", p.command[0], p.dir.display()))?;
+    // Its stderr goes on to ours as it comes; its last line is the reason of a failure.
+    let mut last = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)).map_while(Result::ok) {
+            eprintln!("{line}");
+            if !line.trim().is_empty() {
+                last = line;
+            }
+        }
+    }
+    let status = child.wait().with_context(|| format!("cannot wait for {}", p.command[0]))?;
     if !status.success() {
-        bail!("{} {} failed ({status})", p.command.join(" "), p.project);
+        let said = if last.is_empty() { String::new() } else { format!(": {}", last.trim()) };
+        bail!("{} {} failed ({status}){said}", p.command.join(" "), p.project);
     }
     let file = target.join("prepared.json");
     let text =
