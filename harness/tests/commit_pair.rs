@@ -269,8 +269,8 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          [defaults]\n\
          mode = [\"complete\", \"seeded\"]\n\
          replay = true\n\
-         flags = [\"--max-time\", \"120\"]\n\
-         max_time = 240\n\
+         flags = [\"--max-time\", \"120\", \"--interpreter\", \"errors\"]\n\
+         max_time = 540\n\
          prepare = [\"python3\", \"{}\", \"prepare\"]\n\n\
          [[subject]]\nname = \"cut-ec48bead-be7932e8\"\nproject = \"pairs/cut-ec48bead-be7932e8\"\ndescription = \"http://bugs.gnu.org/13627\"\n\n\
          [[subject]]\nname = \"seq-6c5f11fb-64d4a280\"\nproject = \"pairs/seq-6c5f11fb-64d4a280\"\ndescription = \"http://bugs.gnu.org/12959\"\n\n\
