@@ -92,6 +92,11 @@ class Pair:
     complete_flags: list = field(default_factory=list)
     seeded_flags: list = field(default_factory=list)
     seeds: list = field(default_factory=list)
+    # Kind "coreutils": a test script run as `sh SCRIPT VERSIONDIR` (CoREBench's regression.sh),
+    # whose invocations form the suite "corebench"; `seed_suites` names the suites seeded mode
+    # takes its seeds from.
+    regression_test: str = ""
+    seed_suites: list = field(default_factory=lambda: ["era"])
 
     @staticmethod
     def load(project: Path) -> "Pair":
@@ -117,6 +122,8 @@ class Pair:
         if raw.get("fix_parents") and len(raw["fix_parents"]) != len(raw["fixing"]):
             sys.exit(f"commit-pair: {path}: `fix_parents` needs one parent for each of `fixing`")
         pair = Pair(**{**raw, "repo": (project / repo).resolve()})
+        if pair.regression_test:
+            pair.regression_test = str((project / pair.regression_test).resolve())
         pair.old = pair.old or f"{pair.introducing}^"
         pair.new = pair.new or pair.introducing
         return pair
@@ -252,12 +259,16 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     for fixed_tree, parent_tree in fix_trees:
         native += ["--native-fixed", asan(fixed_tree), "--native-fix-parent", asan(parent_tree)]
     fixes = [((fixed, parent), ()) for fixed, parent in fix_revisions(pair)]
-    invocations_file = work / f"invocations-{new[:12]}.json"
+    suites = [f"era={new_tree}:tests/misc/{utility}.pl"]
+    if pair.regression_test:
+        suites.append(f"corebench={pair.regression_test}")
+    invocations_file = out / "invocations.json"
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
-         "--utility", utility, "--old", old_tree, "--new", new_tree, "--suite",
-         f"era={new_tree}:tests/misc/{utility}.pl", "--out", invocations_file], stdout=subprocess.DEVNULL)
+         "--utility", utility, "--old", old_tree, "--new", new_tree,
+         *[x for suite in suites for x in ("--suite", suite.replace("corebench=", f"corebench={new_tree}:", 1))],
+         "--out", invocations_file], stdout=subprocess.DEVNULL)
     invocations = json.loads(invocations_file.read_text())
-    seed_flags, seeds, touching = sr.seeds_of(invocations, 24)
+    seed_flags, seeds, touching = sr.seeds_of(invocations, 24, tuple(pair.seed_suites))
     pair.flags = ["--libc", "musl", *pair.flags, *map(str, native)]
     pair.seeded_flags = pair.seeded_flags or seed_flags
     # The era's test of the utility is one test script of many cases (tests/misc/UTILITY.pl).

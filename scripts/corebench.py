@@ -40,6 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEX = re.compile(r"^[0-9a-f]{7,40}$")
 PROFILES = {"shadow": 600.0, "fast": 120.0}
+# The name suffix of the subject seeded also with CoREBench's regression.sh (its own column).
+WITH_TEST = "+regression-test"
 # Complete mode's symbolic environment (not tuned per utility yet): up to two arguments of
 # four bytes, eight bytes of stdin, one file of eight bytes.
 COMPLETE_FLAGS = ["--sym-args", "0", "2", "4", "--sym-stdin", "8", "--sym-files", "1", "8"]
@@ -56,6 +58,8 @@ class Regression:
     fixed: str
     utility: str
     line: int
+    # CoREBench's test exposing the regression (tests/NEW8_FIXED8/regression.sh), if it has one.
+    regression_test: str = ""
 
     @property
     def name(self) -> str:
@@ -119,7 +123,8 @@ def with_utilities(regressions: list, tests: Path) -> list:
         utilities = sorted(set(re.findall(r"\bsrc/([a-z0-9_]+)\b", script.read_text()))) if script.is_file() else []
         if len(utilities) > 1:
             raise FormatError(f"{script}: runs several utilities ({', '.join(utilities)})")
-        out.append(Regression(**{**r.__dict__, "utility": utilities[0] if utilities else ""}))
+        out.append(Regression(**{**r.__dict__, "utility": utilities[0] if utilities else "",
+                                  "regression_test": str(script.resolve()) if script.is_file() else ""}))
     return out
 
 
@@ -139,7 +144,11 @@ def toml_list(items) -> str:
     return "[" + ", ".join(toml_string(x) for x in items) + "]"
 
 
-def pair_toml(r: Regression) -> str:
+def pair_toml(r: Regression, regression_test: Path = None) -> str:
+    """The pair of `r`; with `regression_test` (CoREBench's regression.sh), seeded mode's seeds
+    also come from the invocations that script makes."""
+    extra = [f"regression_test = {toml_string(str(regression_test))}",
+             'seed_suites = ["era", "corebench"]'] if regression_test else []
     return "\n".join([
         f"# CoREBench: {r.report}",
         'kind = "coreutils"',
@@ -150,6 +159,7 @@ def pair_toml(r: Regression) -> str:
         f"fix_parents = {toml_list([r.fixing + '^'])}",
         f"utility = {toml_string(r.utility)}",
         f"complete_flags = {toml_list(COMPLETE_FLAGS)}",
+        *extra,
         "",
     ])
 
@@ -174,6 +184,12 @@ def manifest_toml(regressions: list, profile: str) -> str:
     for r in regressions:
         lines += ["", "[[subject]]", f"name = {toml_string(r.name)}", f"project = {toml_string('pairs/' + r.name)}",
                   f"description = {toml_string(r.report)}"]
+        if r.regression_test:
+            # Seeded also with the invocations of CoREBench's exposing test: reported apart, as
+            # a run seeded with the test that exposes the regression proves little.
+            name = r.name + WITH_TEST
+            lines += ["", "[[subject]]", f"name = {toml_string(name)}", f"project = {toml_string('pairs/' + name)}",
+                      'mode = "seeded"', f"description = {toml_string(r.report + ' (seeds with regression.sh)')}"]
     return "\n".join(lines) + "\n"
 
 
@@ -189,6 +205,10 @@ def write(regressions: list, out: Path, profile: str) -> Path:
         project = out / "pairs" / r.name
         project.mkdir(parents=True, exist_ok=True)
         (project / "pair.toml").write_text(pair_toml(r))
+        if r.regression_test:
+            project = out / "pairs" / (r.name + WITH_TEST)
+            project.mkdir(parents=True, exist_ok=True)
+            (project / "pair.toml").write_text(pair_toml(r, Path(r.regression_test)))
     manifest = out / "corebench.toml"
     manifest.write_text(manifest_toml(regressions, profile))
     return manifest
@@ -316,6 +336,7 @@ def table(regressions: list, out: Path, results_dir: Path) -> list:
             row["build_error"] = build.get("error", "")
         for mode in MODES:
             row[mode] = mode_cell(records.get((r.name, mode)))
+        row["seeded_with_regression_test"] = mode_cell(records.get((r.name + WITH_TEST, "seeded")))
         exposing = [(row[m]["first_regression_s"], m) for m in MODES if row[m].get("first_regression_s") is not None]
         row["exposed"] = bool(exposing)
         row["exposed_by"] = min(exposing)[1] if exposing else None
@@ -341,15 +362,16 @@ def markdown(rows: list, profile_note: str) -> str:
         f"{len(rows)} regressions, {built} built, {exposed} exposed (a test classified `regression` by Shadow's rule:"
         " it behaves differently in old and new, and the fix's parent and the fix do not explain the difference).",
         "",
-        "| regression | utility | built | annotation | invocations touching | complete | seeded | exposed | reason of a miss |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| regression | utility | built | annotation | invocations touching | complete | seeded | exposed | reason of a miss | seeded with regression.sh |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         touching = f"{r['touching']}/{r['invocations']}" if r["touching"] is not None else "-"
         annotation = r["annotation"] + (f" ({', '.join(r['unified'])})" if r["unified"] else "") if r["annotation"] else "-"
         lines.append(f"| {r['regression']} | {r['utility']} | {'yes' if r['built'] else 'no'} | {annotation} | {touching} | "
                      f"{mode_text(r['complete'])} | {mode_text(r['seeded'])} | "
-                     f"{('yes (' + r['exposed_by'] + ')') if r['exposed'] else 'no'} | {r['miss_reason'] or ''} |")
+                     f"{('yes (' + r['exposed_by'] + ')') if r['exposed'] else 'no'} | {r['miss_reason'] or ''} | "
+                     f"{mode_text(r['seeded_with_regression_test'])} |")
     return "\n".join(lines) + "\n"
 
 

@@ -151,13 +151,13 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
     return bitcode
 
 
-def seeds_of(invocations, max_seeds):
-    """The seeded-mode flags and seeds: the era's invocations touching the patch, those
-    executing the most changed lines first, then the smallest."""
+def seeds_of(invocations, max_seeds, suites=("era",)):
+    """The seeded-mode flags and seeds: the invocations of `suites` (the era's test) touching
+    the patch, those executing the most changed lines first, then the smallest."""
     ps = load_prepare_subject()
     depth = {}
     for e in invocations:
-        if e["suite"] != "era" or not e["touches_patch"]:
+        if e["suite"] not in suites or not e["touches_patch"]:
             continue
         files = e.get("files_hex") or {name: data.encode().hex() for name, data in e["files"].items()}
         seed = ps.seed_of({"args": e["args_hex"], "stdin": e["stdin_hex"], "files": files})

@@ -273,11 +273,23 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          max_time = 540\n\
          prepare = [\"python3\", \"{}\", \"prepare\"]\n\n\
          [[subject]]\nname = \"cut-ec48bead-be7932e8\"\nproject = \"pairs/cut-ec48bead-be7932e8\"\ndescription = \"http://bugs.gnu.org/13627\"\n\n\
+         [[subject]]\nname = \"cut-ec48bead-be7932e8+regression-test\"\nproject = \"pairs/cut-ec48bead-be7932e8+regression-test\"\nmode = \"seeded\"\ndescription = \"http://bugs.gnu.org/13627 (seeds with regression.sh)\"\n\n\
          [[subject]]\nname = \"seq-6c5f11fb-64d4a280\"\nproject = \"pairs/seq-6c5f11fb-64d4a280\"\ndescription = \"http://bugs.gnu.org/12959\"\n\n\
-         [[subject]]\nname = \"expr-7eff5901-6fc0ccf7\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7\"\ndescription = \"http://example.org/fix-does-not-build\"\n",
+         [[subject]]\nname = \"seq-6c5f11fb-64d4a280+regression-test\"\nproject = \"pairs/seq-6c5f11fb-64d4a280+regression-test\"\nmode = \"seeded\"\ndescription = \"http://bugs.gnu.org/12959 (seeds with regression.sh)\"\n\n\
+         [[subject]]\nname = \"expr-7eff5901-6fc0ccf7\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7\"\ndescription = \"http://example.org/fix-does-not-build\"\n\n\
+         [[subject]]\nname = \"expr-7eff5901-6fc0ccf7+regression-test\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7+regression-test\"\nmode = \"seeded\"\ndescription = \"http://example.org/fix-does-not-build (seeds with regression.sh)\"\n",
         prepare.display()
     );
     assert_eq!(manifest, expected);
+    // The subject seeded also with CoREBench's exposing test: the same pair, the script's
+    // invocations a seed suite of their own.
+    let with_test = std::fs::read_to_string(out.join("pairs/cut-ec48bead-be7932e8+regression-test/pair.toml")).unwrap();
+    let script = corebench_dir.join("subjects/coreutils/tests/ec48bead_be7932e8/regression.sh").canonicalize().unwrap();
+    let plain = std::fs::read_to_string(out.join("pairs/cut-ec48bead-be7932e8/pair.toml")).unwrap();
+    assert_eq!(
+        with_test,
+        format!("{plain}regression_test = \"{}\"\nseed_suites = [\"era\", \"corebench\"]\n", script.display())
+    );
 }
 
 #[test]
