@@ -310,17 +310,7 @@ fn plain_builds(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, std::pat
     .unwrap();
     let build = |version: &str| {
         let exe = dir.join(version.to_lowercase());
-        let status = std::process::Command::new("clang-15")
-            .args(["-O0", "-g", "-fsanitize=address,undefined", "-w"])
-            .arg(format!("-DPENUMBRA_VERSION_{version}"))
-            .arg("-I")
-            .arg(include_dir())
-            .arg(&source)
-            .arg("-o")
-            .arg(&exe)
-            .status()
-            .unwrap();
-        assert!(status.success());
+        crate::support::native_without_runtime(&source, version, &exe);
         exe
     };
     let (old, new) = (build("OLD"), build("NEW"));

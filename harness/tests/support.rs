@@ -47,18 +47,23 @@ pub fn native_with_runtime(source: &Path, version: &str, exe: &Path) {
 
 /// [`native_with_runtime`] with `flags` instead of the sanitizers.
 pub fn native_with_runtime_and(flags: &[&str], source: &Path, version: &str, exe: &Path) {
-    let status = Command::new("clang-15")
-        .args(["-O0", "-g", "-fwrapv", "-w"])
-        .args(flags)
-        .arg(format!("-DPENUMBRA_VERSION_{version}"))
-        .arg("-I")
-        .arg(include_dir())
-        .arg(source)
-        .arg(repo_root().join("harness/src/replay/runtime.c"))
-        .arg("-o")
-        .arg(exe)
-        .status()
-        .expect("run clang-15");
+    native_build(flags, source, version, exe, true);
+}
+
+/// Builds `source` as one version with the sanitizers and without replay's runtime, as a
+/// project's own build system makes it.
+pub fn native_without_runtime(source: &Path, version: &str, exe: &Path) {
+    native_build(&["-fsanitize=address,undefined"], source, version, exe, false);
+}
+
+fn native_build(flags: &[&str], source: &Path, version: &str, exe: &Path, runtime: bool) {
+    let mut clang = Command::new("clang-15");
+    clang.args(["-O0", "-g", "-fwrapv", "-w"]).args(flags).arg(format!("-DPENUMBRA_VERSION_{version}"));
+    clang.arg("-I").arg(include_dir()).arg(source);
+    if runtime {
+        clang.arg(repo_root().join("harness/src/replay/runtime.c"));
+    }
+    let status = clang.arg("-o").arg(exe).status().expect("run clang-15");
     assert!(status.success(), "cannot build {} natively", source.display());
 }
 
