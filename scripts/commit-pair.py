@@ -265,6 +265,7 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     invocations_file = out / "invocations.json"
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
          "--utility", utility, "--old", old_tree, "--new", new_tree,
+         *[x for source in sources if source.endswith(".c") for x in ("--source", source)],
          *[x for suite in suites for x in ("--suite", suite.replace("corebench=", f"corebench={new_tree}:", 1))],
          "--out", invocations_file], stdout=subprocess.DEVNULL)
     invocations = json.loads(invocations_file.read_text())

@@ -21,7 +21,8 @@ Every invocation is then run again, in a scratch directory holding its files, on
 new coverage build (and on --fixed TREE's, for its output only); gcc's gcov (JSON) says which
 lines of src/UTILITY.c each executed. An invocation touches the patch when the old build
 executed a line the commit removes or changes, or the new build one it adds or changes
-(`git diff REV^ REV -- src/UTILITY.c`). With --penumbra BINARY, each distinct invocation also
+(`git diff OLD REV -- src/UTILITY.c`, OLD the commit OLD_TREE was built from, and of each
+--source FILE: a patch to rm's remove.c). With --penumbra BINARY, each distinct invocation also
 runs, files renamed A, B, ... as penumbra's --sym-files, on each tree's static musl binary
 (TREE/musl/src/UTILITY) and under `penumbra exec --libc musl TREE/musl/src/UTILITY.bc`.
 
@@ -103,9 +104,9 @@ def prepare_subject():
     return module
 
 
-def changed_lines(git, commit, path):
-    """(old lines, new lines) of `path` that commit^..commit removes/changes and adds/changes."""
-    diff = subprocess.run(["git", "-C", git, "diff", "-U0", f"{commit}^", commit, "--", path],
+def changed_lines(git, base, commit, path):
+    """(old lines, new lines) of `path` that base..commit removes/changes and adds/changes."""
+    diff = subprocess.run(["git", "-C", git, "diff", "-U0", base, commit, "--", path],
                           capture_output=True, text=True, check=True).stdout
     old, new = [], []
     for text in diff.splitlines():
@@ -173,8 +174,9 @@ def text(data):
     return data.decode("utf-8", "backslashreplace")
 
 
-def run_on(build, utility, inv, scratch):
-    """Runs an invocation on a tree's gcov build: (status, stdout, {line: count} of src/UTILITY.c)."""
+def run_on(build, utility, inv, scratch, sources):
+    """Runs an invocation on a tree's gcov build: (status, stdout, {(source, line): count} for
+    each of `sources`, the program's files whose changes count, e.g. src/UTILITY.c)."""
     cwd = scratch / "cwd"
     shutil.rmtree(scratch, ignore_errors=True)
     cwd.mkdir(parents=True)
@@ -190,16 +192,28 @@ def run_on(build, utility, inv, scratch):
     except subprocess.TimeoutExpired:
         status, out = "timeout", b""
     counts = {}
-    for gcda in (scratch / "gcda").rglob(f"{utility}.gcda"):
+    # Each object's counts land under GCOV_PREFIX at the object's own absolute path; its notes
+    # (.gcno) are beside the object in the build. An object of SOURCE is named after its stem,
+    # possibly with automake's per-program prefix (src/src_rm-remove.o).
+    stems = {Path(source).stem for source in sources}
+    gcda_root = scratch / "gcda"
+    for gcda in gcda_root.rglob("*.gcda"):
+        if not any(gcda.stem == stem or gcda.stem.endswith(f"-{stem}") for stem in stems):
+            continue
         obj = gcda.parent
-        shutil.copy2(build / "src" / f"{utility}.gcno", obj / f"{utility}.gcno")
+        notes = Path("/") / gcda.relative_to(gcda_root).with_suffix(".gcno")
+        if not notes.is_file():
+            continue
+        shutil.copy2(notes, obj / notes.name)
         g = subprocess.run(["gcov", "--json-format", "--stdout", "-o", str(obj), str(gcda)],
                            cwd=obj, capture_output=True, check=True)
         for line in g.stdout.decode().splitlines():
             for f in json.loads(line)["files"]:
-                if f["file"].endswith(f"src/{utility}.c"):
+                source = next((s for s in sources if f["file"].endswith(s)), None)
+                if source is not None:
                     for ln in f["lines"]:
-                        counts[ln["line_number"]] = counts.get(ln["line_number"], 0) + ln["count"]
+                        key = (source, ln["line_number"])
+                        counts[key] = counts.get(key, 0) + ln["count"]
     return status, out, counts
 
 
@@ -243,12 +257,23 @@ def main():
     ap.add_argument("--fixed")
     ap.add_argument("--suite", action="append", default=[], help="NAME=TREE:TEST")
     ap.add_argument("--extra", action="append", default=[], help="NAME=FILE.json")
+    ap.add_argument("--source", action="append", default=[],
+                    help="a file of the program whose changed lines count (repeatable; default src/UTILITY.c)")
     ap.add_argument("--penumbra", help="also run each invocation under `penumbra exec` of TREE/musl's bitcode")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     utility = a.utility
     suites = a.suite or [f"era={a.new}:tests/misc/{utility}.pl"]
-    old_lines, new_lines = changed_lines(a.git, a.commit, f"src/{utility}.c")
+    sources = a.source or [f"src/{utility}.c"]
+    # The old tree's own commit (coreutils-rev.sh records it): REV^ unless REV is the first
+    # revision after the introducing commit that builds.
+    recorded = Path(a.old) / "src" / ".penumbra-commit"
+    base = recorded.read_text().strip() if recorded.is_file() else f"{a.commit}^"
+    old_lines, new_lines = [], []
+    for source in sources:
+        old, new = changed_lines(a.git, base, a.commit, source)
+        old_lines += [(source, line) for line in old]
+        new_lines += [(source, line) for line in new]
     log(f"lines changed by {a.commit}: old {old_lines}, new {new_lines}")
     builds = {"old": Path(a.old) / "gcov", "new": Path(a.new) / "gcov"}
     if a.fixed:
@@ -293,12 +318,14 @@ def main():
         entry["first_seen_in"] = first_seen.setdefault(same, inv["suite"])
         hits = {}
         for version, build in builds.items():
-            status, out, counts = run_on(build, utility, inv, work / "run" / f"{i}-{version}")
+            status, out, counts = run_on(build, utility, inv, work / "run" / f"{i}-{version}", sources)
             entry[f"{version}_status"] = status
             entry[f"{version}_stdout"] = text(out)
             hits[version] = counts
-        entry["old_changed_lines_run"] = sorted(ln for ln in old_lines if hits["old"].get(ln, 0) > 0)
-        entry["new_changed_lines_run"] = sorted(ln for ln in new_lines if hits["new"].get(ln, 0) > 0)
+        # Lines of src/UTILITY.c as numbers, of other sources as "FILE:LINE".
+        named = lambda key: key[1] if key[0] == f"src/{utility}.c" else f"{key[0]}:{key[1]}"
+        entry["old_changed_lines_run"] = [named(k) for k in sorted(old_lines) if hits["old"].get(k, 0) > 0]
+        entry["new_changed_lines_run"] = [named(k) for k in sorted(new_lines) if hits["new"].get(k, 0) > 0]
         entry["touches_patch"] = bool(entry["old_changed_lines_run"] or entry["new_changed_lines_run"])
         seed = ps.seed_of({"args": inv["args"], "stdin": inv["stdin"], "files": inv["files"]})
         _, strings, _ = ps.seeded_environment([seed], [])
