@@ -140,11 +140,14 @@ derivable() {
 }
 
 # overlay DIR BASE_COMMIT: DIR (a copy of BASE_COMMIT's tree) made this commit's, file by file.
+# The tests' makefile fragments stay BASE's: a newer tests/local.mk would make `make` run
+# automake and config.status again, and no program we build depends on them.
 overlay() {
     local dir=$1 changes status path
     changes=$(git -C "$cu_git" diff --no-renames --name-status "$2" "$commit") || die "git diff $2 $commit failed"
     [ -n "$changes" ] || die "$2 and $commit have the same files: nothing to derive"
     while IFS=$'\t' read -r status path; do
+        case $path in tests/*.mk | tests/Makefile.am) continue ;; esac
         case $status in
         D) rm -f "$dir/$path" ;;
         *)
@@ -153,6 +156,20 @@ overlay() {
             ;;
         esac
     done <<<"$changes"
+}
+
+# rehome DIR FROM TO: configure wrote FROM, the directory it ran in, into the makefiles and
+# config.status (abs_top_builddir: the tests' PATH); DIR, a copy of FROM that will be TO, must
+# name TO instead.
+rehome() {
+    grep -rlF --include=Makefile --include=config.status "$2" "$1" 2>/dev/null |
+        while IFS= read -r file; do
+            # Their times stay: a newer config.status would have make run it again.
+            cp -p "$file" "$file.penumbra-times"
+            sed -i "s#$2#$3#g" "$file"
+            touch -r "$file.penumbra-times" "$file"
+            rm "$file.penumbra-times"
+        done
 }
 
 # Step 0 (--from): the source and the kinds BASE has, derived from BASE's.
@@ -178,6 +195,7 @@ if [ -n "$base" ] && [ ! -f "$src/.penumbra-bootstrapped" ]; then
             rm -rf "$out/$kind.tmp"
             cp -a "$base/$kind" "$out/$kind.tmp"
             overlay "$out/$kind.tmp" "$base_commit"
+            rehome "$out/$kind.tmp" "$base/$kind" "$out/$kind"
             mv "$out/$kind.tmp" "$out/$kind"
         done
         mv "$src.tmp" "$src"
