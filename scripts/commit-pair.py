@@ -374,10 +374,11 @@ def prepare_build(pair: Pair, out: Path, old: str, new: str):
 
 def preparation_key(project: Path) -> str:
     """What a preparation depends on besides the (commit-addressed) trees: pair.toml, this
-    script and the penumbra binary that unified the sources."""
+    script and commit_pair_build.py, and the penumbra binary that unified the sources."""
     binary = penumbra_binary()
     stat = binary.stat() if binary.exists() else None
-    parts = [(project / "pair.toml").read_text(), Path(__file__).read_text(), Path(commit_pair_build.__file__).read_text(),
+    parts = [(project / "pair.toml").read_text(), Path(__file__).read_text(),
+             Path(commit_pair_build.__file__).read_text(),
              f"{binary}:{stat.st_size}:{stat.st_mtime_ns}" if stat else str(binary)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
