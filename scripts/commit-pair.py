@@ -11,9 +11,10 @@ each fixing commit the fix and its parent (replay's Shadow rule: `--fixed-versio
 
 PROJECT is a directory holding `pair.toml`:
 
-    kind = "file"                # "file" (one C file of the repository is the program) or
+    kind = "file"                # "file" (one C file of the repository is the program),
                                  # "coreutils" (a GNU coreutils utility, trees built by
-                                 # scripts/coreutils-rev.sh; see scripts/corebench.py)
+                                 # scripts/coreutils-rev.sh; see scripts/corebench.py) or
+                                 # "build" (the recipe's `[build]` commands build it)
     repo = "repo"                # a clone or bare git directory (relative to PROJECT; "$VAR"
                                  # names an environment variable holding it)
     introducing = "5609c0d"      # the commit that introduced the regression (new)
@@ -23,13 +24,30 @@ PROJECT is a directory holding `pair.toml`:
     fixing = ["ddf49c3"]         # the fixing commit(s); each is replayed with its parent
     fix_parents = ["ddf49c3^"]   # optional: each fix's parent (default: FIXING^; CoREBench's
                                  # `+` lines replay a later revision that builds as the fix)
-    program = "prog.c"           # kind "file": the program's file in the repository
+    program = "prog.c"           # kind "file": the program's file in the repository; kind
+                                 # "build": the program the build makes, in the tree
     utility = "cut"              # kind "coreutils": the utility (src/UTILITY.c is unified)
     flags = []                   # `penumbra shadow` flags of every mode
     complete_flags = ["--sym-arg", "8"]  # complete mode's symbolic environment
     seeded_flags = []            # seeded mode's (kind "coreutils": sized to hold the seeds)
     seeds = []                   # `--seed` strings for seeded mode (kind "coreutils": taken
                                  # from the era's own test of the utility)
+    include = ["."]              # kind "build": include directories of unify's check, in the
+                                 # new version's tree
+    [build]                      # kind "build": shell commands run in a tree of a commit
+    bitcode = "make CC=wllvm {program} && extract-bc {program}"   # makes the tree's PROGRAM.bc
+    asan = "make CC=clang-15 CFLAGS='{asan_cflags}' LDFLAGS='{asan_ldflags}' {program}"
+    env = {LLVM_COMPILER = "clang"}   # optional: the commands' environment
+
+Kind "build": each commit is checked out (`git archive`) into a tree per purpose, cached under
+WORK (default ~/.cache/penumbra/commit-pair)/<repository hash>/rev-<commit>-<purpose> and
+reused while its command stays the same. `bitcode` builds old and new; every .c/.h file the
+patch changes is unified (`penumbra unify OLD NEW`; a file the patch adds stays as new has it,
+one it deletes is refused), written over a copy of new's tree and the command run again: that
+tree's PROGRAM.bc is the unified program (CPATH names penumbra.h's directory). `asan` builds old,
+new, each fix and its parent, which replay runs (`--native-old`, ...). {program},
+{asan_cflags} and {asan_ldflags} (`penumbra replay --print-build-flags`) are filled in. Seeds
+are pair.toml's `seeds` only: this kind mines no test suite.
 
 `prepare` writes OUT/prepared.json (`penumbra batch`'s preparation: the unified program, the
 flags naming the fixes' versions, the modes' environments and the seeds; paths relative to
@@ -51,8 +69,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import commit_pair_build
+
 ROOT = Path(__file__).resolve().parent.parent
-KINDS = ("file", "coreutils")
+KINDS = ("file", "coreutils", "build")
 
 
 def log(msg):
@@ -97,6 +117,8 @@ class Pair:
     # takes its seeds from.
     regression_test: str = ""
     seed_suites: list = field(default_factory=lambda: ["era"])
+    include: list = field(default_factory=list)
+    build: dict = field(default_factory=dict)
 
     @staticmethod
     def load(project: Path) -> "Pair":
@@ -113,9 +135,11 @@ class Pair:
             sys.exit(f"commit-pair: {path}: kind `{raw['kind']}` (known: {', '.join(KINDS)})")
         if not raw["fixing"]:
             sys.exit(f"commit-pair: {path}: `fixing` names no commit")
-        need = {"file": "program", "coreutils": "utility"}[raw["kind"]]
+        need = {"file": "program", "coreutils": "utility", "build": "program"}[raw["kind"]]
         if not raw.get(need):
             sys.exit(f"commit-pair: {path}: kind `{raw['kind']}` needs `{need}`")
+        if raw["kind"] == "build":
+            check_build_table(path, raw.get("build", {}))
         repo = raw["repo"]
         if repo.startswith("$"):
             repo = os.environ.get(repo[1:]) or sys.exit(f"commit-pair: {path}: set {repo[1:]} (repo = \"{repo}\")")
@@ -279,12 +303,94 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
                                                         "touching_invocations": touching, "seed_selection": selection}
 
 
+def check_build_table(path: Path, build: dict):
+    """Kind "build"'s `[build]`: the two commands, and an environment of strings."""
+    unknown = sorted(set(build) - {"bitcode", "asan", "env"})
+    if unknown:
+        sys.exit(f"commit-pair: {path}: unknown fields build.{', build.'.join(unknown)}")
+    for purpose in ("bitcode", "asan"):
+        if not isinstance(build.get(purpose), str) or not build[purpose].strip():
+            sys.exit(f"commit-pair: {path}: kind `build` needs `build.{purpose}` (a shell command)")
+    env = build.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        sys.exit(f"commit-pair: {path}: `build.env` is a table of strings")
+
+
+def built_tree(pair: Pair, commit: str, purpose: str, values: dict) -> Path:
+    """Kind "build": the tree of COMMIT built by the recipe's PURPOSE command ("bitcode" or
+    "asan"), cached by commit and purpose and rebuilt only when the command changed."""
+    cpb = commit_pair_build
+    command = cpb.fill(pair.build[purpose], values)
+    recipe_env = pair.build.get("env", {})
+    env = {**os.environ, **recipe_env}
+    if purpose == "bitcode":
+        env = cpb.bitcode_env(env)
+    made = pair.program + (".bc" if purpose == "bitcode" else "")
+    tree = cpb.trees_root(pair.repo) / f"rev-{commit[:12]}-{purpose}"
+    key = cpb.build_key(command, recipe_env)
+    with cpb.locked(tree):
+        if cpb.is_built(tree, key):
+            log(f"{tree}: built before, reused")
+            return tree
+        cpb.checkout(pair.repo, commit, tree)
+        what = f"not built: {commit[:12]} ({purpose})"
+        run_or_exit(["sh", "-c", command], what, cwd=tree, env=env, stdout=subprocess.DEVNULL)
+        if not (tree / made).is_file():
+            sys.exit(f"commit-pair: {what}: the command made no {made}")
+        cpb.mark_built(tree, key)
+    return tree
+
+
+def prepare_build(pair: Pair, out: Path, old: str, new: str):
+    """Kind "build": the recipe's bitcode trees of old and new, the .c/.h files the patch changes
+    unified and written over a copy of new's tree, whose bitcode command then makes the unified
+    program; the recipe's AddressSanitizer builds of every version replayed natively."""
+    cpb = commit_pair_build
+    penumbra = penumbra_binary()
+    values = {"program": pair.program, **cpb.asan_flags(penumbra)}
+    modified, added, deleted = cpb.changed_c_files(pair.repo, old, new)
+    if deleted:
+        sys.exit(f"commit-pair: {old[:12]}..{new[:12]} deletes {', '.join(deleted)}: unify needs both versions")
+    if not modified:
+        sys.exit(f"commit-pair: {old[:12]}..{new[:12]} changes no .c or .h file both versions have")
+    old_tree, new_tree = (built_tree(pair, rev, "bitcode", values) for rev in (old, new))
+    cpb.unify_each(penumbra, old_tree, new_tree, modified, out / "unified", [new_tree / d for d in pair.include])
+    unified_tree = cpb.trees_root(pair.repo) / f"unified-{old[:12]}-{new[:12]}"
+    with cpb.locked(unified_tree):
+        if unified_tree.exists():
+            shutil.rmtree(unified_tree)
+        shutil.copytree(new_tree, unified_tree, symlinks=True)
+        # The command must make the unified program afresh, not leave new's in place.
+        (unified_tree / f"{pair.program}.bc").unlink()
+        for source in modified:
+            shutil.copy2(out / "unified" / source, unified_tree / source)
+            # Newer than every object, so that make recompiles what includes it.
+            os.utime(unified_tree / source)
+        env = cpb.bitcode_env({**os.environ, **pair.build.get("env", {})})
+        command = cpb.fill(pair.build["bitcode"], values)
+        what = "not built: the unified program"
+        run_or_exit(["sh", "-c", command], what, cwd=unified_tree, env=env, stdout=subprocess.DEVNULL)
+        if not (unified_tree / f"{pair.program}.bc").is_file():
+            sys.exit(f"commit-pair: {what}: the command made no {pair.program}.bc")
+        shutil.copy2(unified_tree / f"{pair.program}.bc", out / "unified.bc")
+        shutil.rmtree(unified_tree)
+    asan = lambda rev: built_tree(pair, rev, "asan", values) / pair.program
+    fixes = fix_revisions(pair)
+    native = ["--native-old", asan(old), "--native-new", asan(new)]
+    for fixed, parent in fixes:
+        native += ["--native-fixed", asan(fixed), "--native-fix-parent", asan(parent)]
+    pair.flags = [*pair.flags, *map(str, native)]
+    notes = {"annotation": "penumbra unify", "unified": modified, "added": added}
+    return "unified.bc", [(fix, ()) for fix in fixes], pair.seeds, notes
+
+
 def preparation_key(project: Path) -> str:
     """What a preparation depends on besides the (commit-addressed) trees: pair.toml, this
-    script and the penumbra binary that unified the sources."""
+    script and commit_pair_build.py, and the penumbra binary that unified the sources."""
     binary = penumbra_binary()
     stat = binary.stat() if binary.exists() else None
     parts = [(project / "pair.toml").read_text(), Path(__file__).read_text(),
+             Path(commit_pair_build.__file__).read_text(),
              f"{binary}:{stat.st_size}:{stat.st_mtime_ns}" if stat else str(binary)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
@@ -306,7 +412,7 @@ def prepare_afresh(project: Path, out: Path) -> dict:
     pair = Pair.load(project)
     out.mkdir(parents=True, exist_ok=True)
     old, new = rev_parse(pair.repo, pair.old), rev_parse(pair.repo, pair.new)
-    how = {"file": prepare_file, "coreutils": prepare_coreutils}[pair.kind]
+    how = {"file": prepare_file, "coreutils": prepare_coreutils, "build": prepare_build}[pair.kind]
     source, fixes, seeds, notes = how(pair, out, old, new)
     prepared = {
         "source": source,

@@ -41,6 +41,7 @@ import sys
 import time
 from pathlib import Path
 
+import commit_pair_build
 import penumbra_schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,21 +120,7 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
     new musl tree with the unified files in place: OUT/unified/<file> and the bitcode's path."""
     inc = new / "musl"
     unified_dir = out / "unified"
-    if unified_dir.exists():
-        shutil.rmtree(unified_dir)
-    includes = ["-I", inc / "lib", "-I", inc / "src", "-I", inc]
-    for source in sources:
-        target = unified_dir / source
-        target.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [penumbra, "unify", old / "musl" / source, inc / source, "-o", target, *includes]
-        log("$ " + " ".join(shlex.quote(str(c)) for c in cmd))
-        done = subprocess.run([str(c) for c in cmd], stderr=subprocess.PIPE, text=True)
-        sys.stderr.write(done.stderr)
-        if done.returncode != 0:
-            # `penumbra: error: cannot unify OLD and NEW: REASON; refusing to write it:`
-            reason = done.stderr.strip().splitlines()[0] if done.stderr.strip() else f"exit status {done.returncode}"
-            reason = reason.split(": ", 2)[-1].split(" and ")[-1].split(": ", 1)[-1].rstrip(":")
-            sys.exit(f"penumbra unify refused {source}: {reason}")
+    commit_pair_build.unify_each(penumbra, old / "musl", inc, sources, unified_dir, [inc / "lib", inc / "src", inc])
     build = work / f"unified-{new.name}"
     if build.exists():
         shutil.rmtree(build)

@@ -422,3 +422,200 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
         "{readme}"
     );
 }
+
+/// Kind "build"'s project: a program of two C files, a header and a makefile.
+const WORD_H: &str = "#include <stddef.h>\nsize_t copy_word(char *dst, const char *src, size_t cap);\n";
+const WORD_C: &str = r#"/* word.c: a bounded copy of a word. */
+#include <string.h>
+#include "word.h"
+
+/* Copies at most CAP - 1 bytes of SRC and a terminator into DST; returns the bytes copied. */
+size_t copy_word(char *dst, const char *src, size_t cap) {
+  size_t n = strlen(src);
+  if (n > cap - 1)
+    n = cap - 1;
+  memcpy(dst, src, n);
+  dst[n] = 0;
+  return n;
+}
+"#;
+const MAIN_C: &str = r#"/* prog: prints its first argument, at most seven bytes of it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "word.h"
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return 2;
+  char *buf = malloc(8);
+  copy_word(buf, argv[1], 8);
+  printf("%s\n", buf);
+  free(buf);
+  return 0;
+}
+"#;
+const MAKEFILE: &str = "prog: main.o word.o\n\t$(CC) $(CFLAGS) $(LDFLAGS) -o prog main.o word.o\n";
+
+/// Writes `files` into the repository and commits all of it: the new commit.
+fn commit_files(repo: &Path, files: &[(&str, &str)], message: &str) -> String {
+    for (file, text) in files {
+        std::fs::write(repo.join(file), text).unwrap();
+    }
+    git(repo, &["add", "-A"]);
+    git(repo, &["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", message]);
+    git(repo, &["rev-parse", "HEAD"])
+}
+
+/// The project's history: (old, introducing, fixing). The introducing commit lets a word fill
+/// the buffer (word.c: eight bytes and the terminator in eight, a heap overflow for a word of
+/// eight bytes) and brackets 'b' words (main.c, the change it meant); the fix restores word.c.
+fn build_history(repo: &Path) -> (String, String, String) {
+    std::fs::create_dir_all(repo).unwrap();
+    git(repo, &["init", "-q"]);
+    let old = commit_files(
+        repo,
+        &[("word.h", WORD_H), ("word.c", WORD_C), ("main.c", MAIN_C), ("Makefile", MAKEFILE)],
+        "base",
+    );
+    let overflowing = WORD_C.replace("n > cap - 1)", "n > cap)").replace("n = cap - 1;", "n = cap;");
+    let bracketing = MAIN_C.replace(
+        "  printf(\"%s\\n\", buf);\n",
+        "  if (buf[0] == 'b')\n    printf(\"[%s]\\n\", buf);\n  else\n    printf(\"%s\\n\", buf);\n",
+    );
+    assert!(overflowing != WORD_C && bracketing != MAIN_C);
+    let introducing =
+        commit_files(repo, &[("word.c", &overflowing), ("main.c", &bracketing)], "introducing: words fill the buffer");
+    let fixing = commit_files(repo, &[("word.c", WORD_C)], "fixing: the overflow");
+    (old, introducing, fixing)
+}
+
+/// A kind "build" recipe: bitcode by clang and llvm-link, the AddressSanitizer build by the
+/// project's makefile with the compiler from the recipe's environment.
+fn build_pair_toml(introducing: &str, fixing: &str) -> String {
+    format!(
+        r#"kind = "build"
+repo = "../repo"
+introducing = "{introducing}"
+fixing = ["{fixing}"]
+program = "prog"
+complete_flags = ["--sym-arg", "8"]
+[build]
+bitcode = "clang-15 -c -emit-llvm -O0 -g -Xclang -disable-O0-optnone main.c word.c && llvm-link-15 main.bc word.bc -o {{program}}.bc"
+asan = "make CFLAGS='{{asan_cflags}}' LDFLAGS='{{asan_ldflags}}' {{program}}"
+env = {{CC = "clang-15"}}
+"#
+    )
+}
+
+/// `commit-pair.py ARGS` with the trees cached under `work`.
+fn script_in(work: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new("python3");
+    cmd.arg(repo_root().join("scripts/commit-pair.py")).args(args).env("PENUMBRA", penumbra_bin()).env("WORK", work);
+    run_command(cmd)
+}
+
+#[test]
+fn a_build_recipe_builds_each_commit_and_its_regression_is_classified() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, introducing, fixing) = build_history(&dir.path().join("repo"));
+    let project = dir.path().join("pair");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("pair.toml"), build_pair_toml(&introducing, &fixing)).unwrap();
+    let (work, out) = (dir.path().join("work"), dir.path().join("out"));
+    let run = script_in(&work, &["run", project.to_str().unwrap(), out.to_str().unwrap(), "--max-time", "20"]);
+    run.assert_status(0);
+
+    // Both changed files unified, each against its own tree's header.
+    let pair: Value = serde_json::from_slice(&std::fs::read(out.join("pair.json")).unwrap()).unwrap();
+    assert_eq!((pair["kind"].as_str(), pair["old"].as_str()), (Some("build"), Some(old.as_str())));
+    assert_eq!(pair["unified"], serde_json::json!(["main.c", "word.c"]));
+    let unified = std::fs::read_to_string(out.join("unified/word.c")).unwrap();
+    assert!(unified.contains("if (n > change(cap - 1, cap))"), "{unified}");
+
+    let summary: Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let complete = &summary["complete"];
+    assert_eq!(complete["classes"], serde_json::json!({"regression": 1, "expected": 7}), "{complete}");
+    assert_eq!(complete["stopped_by"], Value::Null, "explored to the end: {complete}");
+    let tests = classified(complete["tests"].as_array().unwrap());
+    // The overflow: a word of eight bytes (its bytes are the solver's choice, never NUL) errs
+    // in new only; each 'b' word of one to seven bytes is bracketed by new and by the fix.
+    let regressions: Vec<usize> =
+        tests.iter().filter(|(_, class, _)| class == "regression").map(|(word, _, _)| word.len()).collect();
+    assert_eq!(regressions, [8]);
+    let expected: Vec<(usize, u8, &[String])> = tests
+        .iter()
+        .filter(|(_, class, _)| class == "expected")
+        .map(|(word, _, judgements)| (word.len(), word[0], &judgements[..]))
+        .collect();
+    let like_new = ["fix-like-new".to_string()];
+    assert_eq!(expected, (1..=7).map(|n| (n, b'b', &like_new[..])).collect::<Vec<_>>());
+
+    // A second preparation builds nothing: old and new's bitcode trees and the AddressSanitizer
+    // trees of old, new (the fix's parent too) and the fix are reused.
+    let again = script_in(&work, &["prepare", project.to_str().unwrap(), dir.path().join("out2").to_str().unwrap()]);
+    again.assert_status(0);
+    let reused: Vec<String> = again
+        .stderr
+        .lines()
+        .filter_map(|l| l.strip_suffix(": built before, reused"))
+        .map(|l| l.rsplit('/').next().unwrap().to_string())
+        .collect();
+    let tree = |rev: &str, purpose: &str| format!("rev-{}-{purpose}", &rev[..12]);
+    assert_eq!(
+        reused,
+        [
+            tree(&old, "bitcode"),
+            tree(&introducing, "bitcode"),
+            tree(&old, "asan"),
+            tree(&introducing, "asan"),
+            tree(&fixing, "asan"),
+            tree(&introducing, "asan"),
+        ]
+    );
+    assert!(!again.stderr.contains("$ sh -c make"), "{}", again.stderr);
+}
+
+#[test]
+fn a_build_recipe_whose_patch_unify_refuses_says_so_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    let program = |margin: u32| format!("int margin = {margin};\nint main(void) {{ return margin; }}\n");
+    commit_files(&repo, &[("main.c", &program(1))], "base");
+    let introducing = commit_files(&repo, &[("main.c", &program(2))], "a global's initialiser changes");
+    let project = dir.path().join("pair");
+    std::fs::create_dir_all(&project).unwrap();
+    let toml = format!(
+        "kind = \"build\"\nrepo = \"../repo\"\nintroducing = \"{introducing}\"\nfixing = [\"{introducing}\"]\nprogram = \"prog\"\n\
+         [build]\nbitcode = \"clang-15 -c -emit-llvm -O0 main.c -o {{program}}.bc\"\nasan = \"false\"\n"
+    );
+    std::fs::write(project.join("pair.toml"), toml).unwrap();
+    let run = script_in(
+        &dir.path().join("work"),
+        &["prepare", project.to_str().unwrap(), dir.path().join("out").to_str().unwrap()],
+    );
+    run.assert_status(1);
+    assert!(
+        run.stderr.ends_with("\npenumbra unify refused main.c: the change cannot be expressed in one program\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_build_pair_without_its_commands_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "kind = \"build\"\nrepo = \".\"\nintroducing = \"HEAD\"\nfixing = [\"HEAD\"]\nprogram = \"prog\"\n";
+    let cases = [
+        ("", "pair.toml: kind `build` needs `build.bitcode` (a shell command)"),
+        ("[build]\nbitcode = \"make\"\n", "pair.toml: kind `build` needs `build.asan` (a shell command)"),
+        ("[build]\nbitcode = \"make\"\nasan = \"make\"\ncflags = \"-O0\"\n", "pair.toml: unknown fields build.cflags"),
+    ];
+    for (build, message) in cases {
+        std::fs::write(dir.path().join("pair.toml"), format!("{head}{build}")).unwrap();
+        let run = script(&["prepare", dir.path().to_str().unwrap(), dir.path().join("out").to_str().unwrap()]);
+        run.assert_status(1);
+        assert!(run.stderr.ends_with(&format!("{message}\n")), "{}", run.stderr);
+    }
+}
