@@ -8,16 +8,20 @@
 //! Where an edit cannot be pushed into an expression it climbs: to the statement (both versions'
 //! statements, each in its own execute block), and where a statement cannot be split (a changed
 //! declaration's type, an added `case` label) to the function, which keeps both bodies as two
-//! renamed functions behind a dispatcher. A change nothing can express (a global's initializer,
+//! renamed functions behind a dispatcher. A file-scope item both versions have at different
+//! places is merged once, at the first of them ([`crate::align::pair_moved`]). A change nothing can express (a global's initializer,
 //! a macro's definition, a function's signature) is reported, never guessed.
 
-use crate::align::{align, Item, Step};
+use crate::align::{align, pair_moved, Item, Step};
 use crate::context::{
     child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_truth_value, Ctx,
 };
 use crate::globals;
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
-use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
+use crate::syntax::{
+    children, declared_name, file_scope_item_end, file_scope_items, is_comment, is_expression, is_type_specifier,
+    Source,
+};
 use crate::{Note, Reason};
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
@@ -90,6 +94,10 @@ impl<'a> Merger<'a> {
     /// Merges two item sequences; each item is preceded by the whitespace its own version had
     /// before it (from `start` for the first).
     fn sequence(&mut self, old: &[Node], old_start: usize, new: &[Node], new_start: usize) -> Result<String, Reason> {
+        let file_scope = !self.in_function;
+        let (old, new) =
+            if file_scope { (file_scope_items(old), file_scope_items(new)) } else { (old.to_vec(), new.to_vec()) };
+        let end = |n: Node| if file_scope { file_scope_item_end(n) } else { n.end_byte() };
         let items = |src: &Source, nodes: &[Node]| -> Vec<Item> {
             nodes
                 .iter()
@@ -100,45 +108,51 @@ impl<'a> Merger<'a> {
                 })
                 .collect()
         };
-        let steps = align(&items(self.old, old), &items(self.new, new));
+        let (items_o, items_n) = (items(self.old, &old), items(self.new, &new));
+        let mut steps = align(&items_o, &items_n);
+        if file_scope {
+            steps = pair_moved(steps, &items_o, &items_n);
+        }
         let gap = |src: &Source, nodes: &[Node], i: usize, start: usize| {
-            let from = if i == 0 { start } else { nodes[i - 1].end_byte() };
+            let from = if i == 0 { start } else { end(nodes[i - 1]) };
             src.text[from..nodes[i].start_byte()].to_string()
         };
+        // What follows an item's node in the item (a type's `;` at file scope).
+        let rest = |src: &'a Source, n: Node| &src.text[n.end_byte()..end(n)];
         let mut out = String::new();
         let mut previous_from_old = None;
         for step in steps {
+            // Each item comes with the whitespace before it in its own version (a moved item:
+            // in the version whose place it takes).
+            let (src, nodes, at, start) = match step {
+                Step::OldOnly(i) | Step::MovedEdited(i, _) => (self.old, &old, i, old_start),
+                Step::Same(_, j) | Step::Edited(_, j) | Step::NewOnly(j) => (self.new, &new, j, new_start),
+            };
+            let before = gap(src, nodes, at, start);
             // Items of the two versions meet here with no space between them (an old item
             // before the new version's first): a line break keeps them apart.
-            let (src, nodes, i, start) = match step {
-                Step::OldOnly(i) => (self.old, old, i, old_start),
-                Step::Same(_, j) | Step::Edited(_, j) | Step::NewOnly(j) => (self.new, new, j, new_start),
-            };
-            let from_old = matches!(step, Step::OldOnly(_));
-            if previous_from_old != Some(from_old)
-                && previous_from_old.is_some()
-                && gap(src, nodes, i, start).is_empty()
+            let from_old = matches!(step, Step::OldOnly(_) | Step::MovedEdited(..));
+            if previous_from_old.is_some_and(|p| p != from_old)
+                && before.is_empty()
                 && out.ends_with(|c: char| !c.is_whitespace())
             {
                 out.push('\n');
             }
             previous_from_old = Some(from_old);
+            out += &before;
             match step {
-                Step::Same(_, j) => {
-                    out += &gap(self.new, new, j, new_start);
-                    out += self.new.text(new[j]);
-                }
-                Step::Edited(i, j) => {
-                    out += &gap(self.new, new, j, new_start);
+                Step::Same(_, j) => out += &self.new.text[new[j].start_byte()..end(new[j])],
+                Step::Edited(i, j) | Step::MovedEdited(i, j) => {
                     out += &self.item(old[i], new[j])?;
+                    out += rest(self.new, new[j]);
                 }
                 Step::OldOnly(i) => {
-                    out += &gap(self.old, old, i, old_start);
                     out += &self.only(old[i], Version::Old)?;
+                    out += rest(self.old, old[i]);
                 }
                 Step::NewOnly(j) => {
-                    out += &gap(self.new, new, j, new_start);
                     out += &self.only(new[j], Version::New)?;
+                    out += rest(self.new, new[j]);
                 }
             }
         }
@@ -274,7 +288,7 @@ impl<'a> Merger<'a> {
                         let start_o = io.first().map_or(o.end_byte(), |c| c.start_byte());
                         let start_n = inn.first().map_or(n.end_byte(), |c| c.start_byte());
                         let body = self.sequence(&io, start_o, &inn, start_n)?;
-                        let tail_n = &self.new.text[inn.last().map_or(n.end_byte(), |c| c.end_byte())..n.end_byte()];
+                        let tail_n = &self.new.text[inn.last().map_or(n.end_byte(), |c| file_scope_item_end(*c))..n.end_byte()];
                         Ok(format!("{head_n}{body}{tail_n}"))
                     }
                     _ => Err(Reason::new(self.new.line(n), "a preprocessor conditional's condition or #else branch changed")),
@@ -304,6 +318,13 @@ impl<'a> Merger<'a> {
                     self.renamed_globals.push(name);
                     Ok(text)
                 }
+                Err(Fail::Here) if is_type_specifier(n) || n.kind() == "type_definition" => Err(Reason::new(
+                    self.new.line(n),
+                    format!(
+                        "the definition of type `{}` changed: a type has one definition in the unified program",
+                        type_name(self.new, n)
+                    ),
+                )),
                 Err(Fail::Here) => Err(Reason::new(
                     self.new.line(n),
                     format!(
@@ -638,6 +659,14 @@ impl Version {
 
 fn is_statement(node: Node) -> bool {
     node.kind().ends_with("_statement") && node.kind() != "case_statement"
+}
+
+/// A type's name as C spells it (`struct pair`, `enum mode`, a typedef's names).
+fn type_name(src: &Source, node: Node) -> String {
+    match (node.kind().strip_suffix("_specifier"), node.child_by_field_name("name")) {
+        (Some(keyword), Some(name)) => format!("{keyword} {}", src.text(name)),
+        _ => declared_name(src, node).map_or_else(String::new, |n| n.trim_start_matches("typedef ").to_string()),
+    }
 }
 
 fn label(node: Node) -> String {

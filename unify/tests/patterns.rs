@@ -364,3 +364,52 @@ fn a_differing_function_is_shown_from_its_first_differing_line_with_why_it_is_wh
     (f is merged as two whole functions behind a dispatcher: its finer merge's new projection does not compile (why))"
     );
 }
+
+#[test]
+fn a_moved_struct_is_defined_once_before_either_versions_first_use() {
+    let u = unified(
+        "int zero(void) { return 0; }\nint one(void) { return 1; }\nstruct pair { long lo, hi; };\nlong width(struct pair *p) { return p->hi - p->lo; }\n",
+        "struct pair { long lo, hi; };\nstatic struct pair last;\nint zero(void) { return 0; }\nint one(void) { return 1; }\nlong width(struct pair *p) { last = *p; return p->hi - p->lo; }\n",
+    );
+    assert_eq!(
+        body(&u),
+        "struct pair { long lo, hi; };\nstatic struct pair last;\nint zero(void) { return 0; }\nint one(void) { return 1; }\nlong width(struct pair *p) { if (penumbra_execute(NEW)) { last = *p; } return p->hi - p->lo; }\n"
+    );
+    assert!(u.notes.is_empty() && u.whole_functions.is_empty(), "{:?} {:?}", u.notes, u.whole_functions);
+}
+
+#[test]
+fn a_moved_function_is_defined_once_where_the_old_version_had_it_first() {
+    let u = unified(
+        "int zero(void) { return 0; }\nstruct pair { long lo, hi; };\nlong width(struct pair *p) { return p->hi - p->lo; }\n",
+        "struct pair { long lo, hi; };\nint zero(void) { return 0; }\nlong width(struct pair *p) { return p->hi - p->lo + 1; }\n",
+    );
+    assert_eq!(
+        body(&u),
+        "int zero(void) { return 0; }\nstruct pair { long lo, hi; };\nlong width(struct pair *p) { return change(p->hi - p->lo, p->hi - p->lo + 1); }\n"
+    );
+}
+
+#[test]
+fn a_moved_name_defined_otherwise_is_refused_with_its_line() {
+    let r = refused(
+        "int count;\nint zero(void) { return 0; }\nint get(void) { return count; }\n",
+        "int zero(void) { return 0; }\nlong count;\nint get(void) { return count; }\n",
+    );
+    assert_eq!(
+        r,
+        vec![(2, "the declaration `count` changed: a file-scope declaration has one type and a constant initialiser, which `change` cannot vary".to_string())]
+    );
+    let r = refused(
+        "int zero(void) { return 0; }\nstruct pair { long lo, hi; };\nlong width(struct pair *p) { return p->hi - p->lo; }\n",
+        "struct pair { int lo, hi; };\nint zero(void) { return 0; }\nlong width(struct pair *p) { return p->hi - p->lo; }\n",
+    );
+    assert_eq!(
+        r,
+        vec![(
+            1,
+            "the definition of type `struct pair` changed: a type has one definition in the unified program"
+                .to_string()
+        )]
+    );
+}
