@@ -8,8 +8,10 @@
 //! Where an edit cannot be pushed into an expression it climbs: to the statement (both versions'
 //! statements, each in its own execute block), and where a statement cannot be split (a changed
 //! declaration's type, an added `case` label) to the function, which keeps both bodies as two
-//! renamed functions behind a dispatcher. A file-scope item both versions have at different
-//! places is merged once, at the first of them ([`crate::align::pair_moved`]). A change nothing can express (a global's initializer,
+//! renamed functions behind a dispatcher. File-scope items only one version has are kept (a
+//! local that would hide one from the other version's code climbs to its function), and one
+//! both versions have at different places is merged once, at the first of them
+//! ([`crate::align::pair_moved`]). A change nothing can express (a global's initializer,
 //! a macro's definition, a function's signature) is reported, never guessed.
 
 use crate::align::{align, pair_moved, Item, Step};
@@ -47,6 +49,8 @@ pub struct Merger<'a> {
     renamed_globals: Vec<String>,
     /// Function-like macros either version defines.
     macros: FxHashSet<String>,
+    /// The file-scope variables and functions of each version (old, new), by name.
+    file_scope_names: [FxHashSet<String>; 2],
     in_function: bool,
 }
 
@@ -60,6 +64,7 @@ impl<'a> Merger<'a> {
             reasons: Vec::new(),
             renamed_globals: Vec::new(),
             macros: function_macros(old).into_iter().chain(function_macros(new)).collect(),
+            file_scope_names: [globals::file_scope_names(old), globals::file_scope_names(new)],
             in_function: false,
         }
     }
@@ -163,6 +168,12 @@ impl<'a> Merger<'a> {
     fn only(&mut self, node: Node, version: Version) -> Result<String, Reason> {
         let src = self.src(version);
         let text = src.text(node).to_string();
+        // A file-scope variable, function or type only one version has is kept as it is. Only
+        // that version's code names it (the other's would not compile otherwise; a local of
+        // the name that the other version's code would see instead is refused where it is
+        // declared, in `only_declaration`), so in the other projection nothing uses it: -O2
+        // drops an unused static variable or function, and an external one is a definition
+        // the projection has beyond its input, which the check allows.
         if is_comment(node) || !self.in_function {
             return Ok(text);
         }
@@ -193,6 +204,21 @@ impl<'a> Merger<'a> {
             .iter()
             .any(|(_, c)| c.kind() == "storage_class_specifier" && matches!(src.text(*c), "static" | "extern"));
         let initialised: Vec<Node> = declarators.iter().copied().filter(|d| d.kind() == "init_declarator").collect();
+        // Declared in both versions, a local of a name the other version has at file scope
+        // would hide that variable (or function) from the other version's code here, which
+        // names it directly or through a macro: a local that became a global, or the reverse.
+        let other = version.other();
+        let hidden = declarators
+            .iter()
+            .filter_map(|d| crate::syntax::declarator_name(src, *d))
+            .find(|name| self.file_scope_names[other as usize].contains(name));
+        if let Some(name) = hidden {
+            return Err(self.unsplittable(
+                src,
+                node,
+                &format!("it would hide the file-scope `{name}` of the {} version", other.name()),
+            ));
+        }
         if declarators.iter().any(|d| has_variable_length(src, *d)) && !has_static {
             return Err(self.unsplittable(
                 src,

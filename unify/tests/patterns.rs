@@ -365,6 +365,42 @@ fn a_differing_function_is_shown_from_its_first_differing_line_with_why_it_is_wh
     );
 }
 
+/// The shape of GNU cut's "make memory allocation independent of range width" (coreutils
+/// 3e466ad0): a function's locals become file-scope variables.
+const STEP_LOCAL: &str = "int step(int x) {\n  int total = 0;\n  total += x;\n  return total;\n}\n";
+const STEP_GLOBAL: &str = "static int total;\nint step(int x) {\n  total += x;\n  return total;\n}\n";
+
+/// `step` as two whole functions, of `old_body` and `new_body`, behind its dispatcher.
+fn step_dispatched(old_body: &str, new_body: &str) -> String {
+    format!(
+        "static int total;\nint step(int x);\nstatic inline __attribute__((always_inline)) int step__penumbra_old(int x) {{\n{old_body}}}\n\nstatic inline __attribute__((always_inline)) int step__penumbra_new(int x) {{\n{new_body}}}\n\nint step(int x) {{\n  return change(step__penumbra_old(x), step__penumbra_new(x));\n}}\n"
+    )
+}
+
+#[test]
+fn an_added_global_is_kept_and_the_local_it_replaces_does_not_hide_it() {
+    // Declared in both versions (as an added local is), the old `total` would hide the new
+    // global from the new version's `step`.
+    let u = unified(STEP_LOCAL, STEP_GLOBAL);
+    let (with_local, without) =
+        ("  int total = 0;\n  total += x;\n  return total;\n", "  total += x;\n  return total;\n");
+    assert_eq!(body(&u), step_dispatched(with_local, without));
+    assert_eq!(u.whole_functions, Vec::<String>::new(), "the merge itself gave up, not the check");
+    assert_eq!(u.notes.len(), 1);
+    assert_eq!(u.notes[0].message, "`step` is kept as two whole functions (step__penumbra_old, step__penumbra_new) behind a dispatcher: line 2: a declaration only one version has cannot be split: it would hide the file-scope `total` of the new version");
+    // The old projection has `total` too, unused: -O2 drops an unused static variable.
+    assert_eq!(u.extra, [Vec::<String>::new(), Vec::<String>::new()]);
+}
+
+#[test]
+fn a_removed_global_is_kept_and_the_local_replacing_it_does_not_hide_it() {
+    let u = unified(STEP_GLOBAL, STEP_LOCAL);
+    let (with_local, without) =
+        ("  int total = 0;\n  total += x;\n  return total;\n", "  total += x;\n  return total;\n");
+    assert_eq!(body(&u), step_dispatched(without, with_local));
+    assert_eq!(u.notes[0].message, "`step` is kept as two whole functions (step__penumbra_old, step__penumbra_new) behind a dispatcher: line 2: a declaration only one version has cannot be split: it would hide the file-scope `total` of the old version");
+}
+
 #[test]
 fn a_moved_struct_is_defined_once_before_either_versions_first_use() {
     let u = unified(
@@ -411,5 +447,22 @@ fn a_moved_name_defined_otherwise_is_refused_with_its_line() {
             "the definition of type `struct pair` changed: a type has one definition in the unified program"
                 .to_string()
         )]
+    );
+}
+
+#[test]
+fn a_function_differing_with_a_global_is_kept_whole_before_the_check_refuses() {
+    // `optind` is declared by a header, out of the merge's sight: the old `optind` declared in
+    // both versions hides it, and the new projection's `f` neither reads it nor (so) declares
+    // it. The check finds `f` and `optind` differing; keeping `f` whole mends both.
+    let u = unified(
+        "#include <unistd.h>\nint f(void) {\n  int optind = 2;\n  return optind;\n}\n",
+        "#include <unistd.h>\nint f(void) {\n  return optind;\n}\n",
+    );
+    assert_eq!(u.whole_functions, vec!["f".to_string()]);
+    assert!(
+        u.text.ends_with("int f(void) {\n  return change(f__penumbra_old(), f__penumbra_new());\n}\n"),
+        "{}",
+        u.text
     );
 }
