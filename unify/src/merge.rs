@@ -43,6 +43,8 @@ pub struct Merger<'a> {
     new: &'a Source,
     /// Functions to keep as two whole bodies (the check found their finer merge unfaithful).
     pub whole_functions: &'a FxHashMap<String, String>,
+    /// Functions merged as two whole bodies behind a dispatcher (for any reason), by name.
+    pub dispatched: Vec<String>,
     pub notes: Vec<Note>,
     pub reasons: Vec<Reason>,
     /// Static variables kept as two renamed definitions.
@@ -60,6 +62,7 @@ impl<'a> Merger<'a> {
             old,
             new,
             whole_functions,
+            dispatched: Vec::new(),
             notes: Vec::new(),
             reasons: Vec::new(),
             renamed_globals: Vec::new(),
@@ -396,6 +399,7 @@ impl<'a> Merger<'a> {
         };
         match crate::dispatch::dispatch(self.old, o, self.new, n, &name) {
             Ok(text) => {
+                self.dispatched.push(name.clone());
                 self.notes.push(Note::new(
                     self.new.line(n),
                     format!("`{name}` is kept as two whole functions ({name}{OLD_SUFFIX}, {name}{NEW_SUFFIX}) behind a dispatcher: {why}"),

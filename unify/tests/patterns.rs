@@ -466,3 +466,38 @@ fn a_function_differing_with_a_global_is_kept_whole_before_the_check_refuses() {
         u.text
     );
 }
+
+/// A function whose optimised IR comes out in another block order once its body is inlined
+/// into a dispatcher (-O2 simplifies the always-inlined copy, then the dispatcher again).
+const RANGES: &str = "struct pair { unsigned long lo, hi; };
+int parse(const char *s) {
+  struct pair rp[8];
+  unsigned long n = 0;
+  for (; *s && n < 8; s++, n++)
+    rp[n].lo = rp[n].hi = (unsigned long)*s;
+  for (unsigned long i = 0; i < n; i++)
+    for (unsigned long j = i + 1; j < n; j++)
+      if (rp[j].lo <= rp[i].hi) { rp[j] = rp[n - 1]; n--; j--; }
+  return n;
+}
+";
+
+#[test]
+fn a_function_kept_whole_is_checked_against_its_input_kept_whole_alike() {
+    // A local's type changed, which no expression-level change expresses: the function is
+    // kept whole. Its old projection inlines the old body into the dispatcher, and
+    // -O2 lays out its blocks otherwise than for the old version as written; compared with
+    // the old version forwarded through the same dispatcher, it is the same code.
+    let new = edited(RANGES, "  unsigned long n = 0;", "  long n = 0;");
+    let u = unified(RANGES, &new);
+    assert_eq!(u.whole_functions, Vec::<String>::new(), "the merge itself kept it whole, not the check");
+    assert_eq!(u.notes.len(), 1);
+    assert_eq!(u.notes[0].message, "`parse` is kept as two whole functions (parse__penumbra_old, parse__penumbra_new) behind a dispatcher: line 4: the declaration changed in a way no expression-level change expresses");
+    assert!(
+        body(&u).ends_with(
+            "int parse(const char *s) {\n  return change(parse__penumbra_old(s), parse__penumbra_new(s));\n}\n"
+        ),
+        "{}",
+        u.text
+    );
+}
