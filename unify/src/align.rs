@@ -20,6 +20,8 @@ pub struct Item {
 pub enum Step {
     Same(usize, usize),
     Edited(usize, usize),
+    /// An edited pair placed where the old item was ([`pair_moved`]).
+    MovedEdited(usize, usize),
     OldOnly(usize),
     NewOnly(usize),
 }
@@ -40,6 +42,50 @@ pub fn align(old: &[Item], new: &[Item]) -> Vec<Step> {
         (i, j) = (mi + 1, mj + 1);
     }
     steps
+}
+
+/// File-scope items both versions declare (by [`Item::identity`]) at places the alignment
+/// could not pair, another matched item standing between them (a type moved above the globals
+/// that now use it): each such pair becomes one edited item at the first of its two places, so
+/// it is defined once. Each version's items before that place are still before it, and each
+/// version's uses come after its own definition, so there both versions' uses see it. Equal
+/// macro definitions keep both places: where a macro is defined decides which lines it expands
+/// in, and defining it again alike is allowed.
+pub fn pair_moved(steps: Vec<Step>, old: &[Item], new: &[Item]) -> Vec<Step> {
+    let mut partners: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut taken: FxHashMap<usize, usize> = FxHashMap::default();
+    for &step in &steps {
+        let Step::OldOnly(i) = step else { continue };
+        let Some(identity) = &old[i].identity else { continue };
+        let partner = steps.iter().find_map(|s| match *s {
+            Step::NewOnly(j) if new[j].identity.as_ref() == Some(identity) && !taken.contains_key(&j) => Some(j),
+            _ => None,
+        });
+        let Some(j) = partner else { continue };
+        if old[i].kind.starts_with("preproc_") && old[i].key == new[j].key {
+            continue;
+        }
+        partners.insert(i, j);
+        taken.insert(j, i);
+    }
+    let mut placed = Vec::new();
+    let mut out = Vec::with_capacity(steps.len());
+    for step in steps {
+        let pair = match step {
+            Step::OldOnly(i) => partners.get(&i).map(|&j| (i, j)),
+            Step::NewOnly(j) => taken.get(&j).map(|&i| (i, j)),
+            _ => None,
+        };
+        match pair {
+            Some(pair) if placed.contains(&pair) => {}
+            Some((i, j)) => {
+                placed.push((i, j));
+                out.push(if matches!(step, Step::OldOnly(_)) { Step::MovedEdited(i, j) } else { Step::Edited(i, j) });
+            }
+            None => out.push(step),
+        }
+    }
+    out
 }
 
 /// The index pairs of a longest common subsequence of equal keys.
@@ -152,6 +198,26 @@ mod tests {
             item("return b ;", "r", None),
         ];
         assert_eq!(align(&old, &new), vec![Step::Same(0, 0), Step::Edited(1, 1), Step::NewOnly(2), Step::Same(2, 3)]);
+    }
+
+    #[test]
+    fn a_moved_declaration_is_one_edited_item_at_its_first_place() {
+        let old = [item("f", "f", Some("f")), item("g", "f", Some("g")), item("struct s", "s", Some("s"))];
+        let new = [item("struct s", "s", Some("s")), item("f", "f", Some("f")), item("g", "f", Some("g"))];
+        let steps = align(&old, &new);
+        assert_eq!(steps, vec![Step::NewOnly(0), Step::Same(0, 1), Step::Same(1, 2), Step::OldOnly(2)]);
+        assert_eq!(pair_moved(steps, &old, &new), vec![Step::Edited(2, 0), Step::Same(0, 1), Step::Same(1, 2)]);
+        // An equal macro definition stays at both places.
+        // Placed where the old one was, when that comes first.
+        let steps = align(&new, &old);
+        assert_eq!(pair_moved(steps, &new, &old), vec![Step::MovedEdited(0, 2), Step::Same(1, 0), Step::Same(2, 1)]);
+        let old =
+            [item("f", "f", Some("f")), item("g", "f", Some("g")), item("# define N 1", "preproc_def", Some("N"))];
+        let new =
+            [item("# define N 1", "preproc_def", Some("N")), item("f", "f", Some("f")), item("g", "f", Some("g"))];
+        let steps = align(&old, &new);
+        assert_eq!(steps, vec![Step::NewOnly(0), Step::Same(0, 1), Step::Same(1, 2), Step::OldOnly(2)]);
+        assert_eq!(pair_moved(steps.clone(), &old, &new), steps);
     }
 
     #[test]

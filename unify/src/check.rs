@@ -8,9 +8,12 @@
 //! private constants (`@.str.7` is replaced by the string it holds) and the suffixes of
 //! declarations the unifier renamed (`f__penumbra_old`) are taken out. Every function and global
 //! the input defines must be defined alike by the projection; the projection may define more
-//! (what only the other version has), which is listed. `__LINE__` is pinned to 0 on both sides:
-//! the unified file's lines are not the input's, and only the text of an assertion message
-//! would tell them apart.
+//! (what only the other version has), which is listed. A function kept whole (both bodies
+//! behind a dispatcher) whose projection differs from its input is compared once more, with
+//! the input's function forwarded through the same dispatcher
+//! ([`crate::dispatch::kept_whole_alike`]): the same code, which -O2 then optimises in the
+//! same order. `__LINE__` is pinned to 0 on both sides: the unified file's lines are not the
+//! input's, and only the text of an assertion message would tell them apart.
 
 use crate::suffixes::RENAME_SUFFIXES;
 use crate::CheckError;

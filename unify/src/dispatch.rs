@@ -93,6 +93,45 @@ fn own_name_for_func(src: &Source, f: Node, at: usize, tail: &str, name: &str) -
     out
 }
 
+/// The version's text with each function `names` lists written as a function kept whole is:
+/// its prototype, two always-inlined copies of its own body, and the dispatcher calling them.
+/// That is the input itself, only forwarded through the dispatcher, and it reaches the optimiser
+/// as the unified file's projection does: the check compares a function kept whole with this
+/// where the input as written is optimised in another order (an equality the inlined copy's
+/// branch lets -O2 fold into a call's argument, which the input's own pipeline leaves alone).
+pub fn kept_whole_alike(src: &Source, names: &[String]) -> String {
+    let mut edits = Vec::new();
+    let mut stack = vec![src.root()];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "function_definition" => {
+                let Some(name) = crate::syntax::declared_name(src, node).filter(|n| names.contains(n)) else {
+                    continue;
+                };
+                if let Ok(text) = dispatch(src, node, src, node, &name) {
+                    edits.push((node.byte_range(), text));
+                }
+            }
+            "translation_unit" | "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+            | "preproc_elifdef" => {
+                let mut cursor = node.walk();
+                stack.extend(node.children(&mut cursor));
+            }
+            _ => {}
+        }
+    }
+    edits.sort_by_key(|(range, _)| range.start);
+    let mut out = String::with_capacity(src.text.len());
+    let mut at = 0;
+    for (range, text) in edits {
+        out.push_str(&src.text[at..range.start]);
+        out.push_str(&text);
+        at = range.end;
+    }
+    out.push_str(&src.text[at..]);
+    out
+}
+
 fn find_function_declarator(node: Node) -> Option<Node> {
     if node.kind() == "function_declarator" {
         return Some(node);

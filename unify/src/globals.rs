@@ -8,7 +8,37 @@
 use crate::suffixes::RENAME_SUFFIXES;
 use crate::syntax::{children, declarator_name, Source};
 use crate::Reason;
+use rustc_hash::FxHashSet;
 use tree_sitter::Node;
+
+/// The variables and functions a file declares at file scope (in preprocessor conditionals
+/// too), by name.
+pub fn file_scope_names(src: &Source) -> FxHashSet<String> {
+    let mut out = FxHashSet::default();
+    let mut stack = vec![src.root()];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "declaration" | "function_definition" => {
+                let mut cursor = node.walk();
+                let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
+                out.extend(declarators.into_iter().filter_map(|d| declarator_name(src, d)));
+            }
+            "translation_unit"
+            | "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif"
+            | "preproc_elifdef"
+            | "linkage_specification"
+            | "declaration_list" => {
+                let mut cursor = node.walk();
+                stack.extend(node.children(&mut cursor));
+            }
+            _ => {}
+        }
+    }
+    out
+}
 
 /// The name of a `static` variable both versions define with one declarator, where the
 /// definitions differ (`None`: not such a pair).

@@ -8,16 +8,22 @@
 //! Where an edit cannot be pushed into an expression it climbs: to the statement (both versions'
 //! statements, each in its own execute block), and where a statement cannot be split (a changed
 //! declaration's type, an added `case` label) to the function, which keeps both bodies as two
-//! renamed functions behind a dispatcher. A change nothing can express (a global's initializer,
+//! renamed functions behind a dispatcher. File-scope items only one version has are kept (a
+//! local that would hide one from the other version's code climbs to its function), and one
+//! both versions have at different places is merged once, at the first of them
+//! ([`crate::align::pair_moved`]). A change nothing can express (a global's initializer,
 //! a macro's definition, a function's signature) is reported, never guessed.
 
-use crate::align::{align, Item, Step};
+use crate::align::{align, pair_moved, Item, Step};
 use crate::context::{
     child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_truth_value, Ctx,
 };
 use crate::globals;
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
-use crate::syntax::{children, declared_name, is_comment, is_expression, Source};
+use crate::syntax::{
+    children, declared_name, file_scope_item_end, file_scope_items, is_comment, is_expression, is_type_specifier,
+    Source,
+};
 use crate::{Note, Reason};
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
@@ -37,12 +43,16 @@ pub struct Merger<'a> {
     new: &'a Source,
     /// Functions to keep as two whole bodies (the check found their finer merge unfaithful).
     pub whole_functions: &'a FxHashMap<String, String>,
+    /// Functions merged as two whole bodies behind a dispatcher (for any reason), by name.
+    pub dispatched: Vec<String>,
     pub notes: Vec<Note>,
     pub reasons: Vec<Reason>,
     /// Static variables kept as two renamed definitions.
     renamed_globals: Vec<String>,
     /// Function-like macros either version defines.
     macros: FxHashSet<String>,
+    /// The file-scope variables and functions of each version (old, new), by name.
+    file_scope_names: [FxHashSet<String>; 2],
     in_function: bool,
 }
 
@@ -52,10 +62,12 @@ impl<'a> Merger<'a> {
             old,
             new,
             whole_functions,
+            dispatched: Vec::new(),
             notes: Vec::new(),
             reasons: Vec::new(),
             renamed_globals: Vec::new(),
             macros: function_macros(old).into_iter().chain(function_macros(new)).collect(),
+            file_scope_names: [globals::file_scope_names(old), globals::file_scope_names(new)],
             in_function: false,
         }
     }
@@ -90,6 +102,10 @@ impl<'a> Merger<'a> {
     /// Merges two item sequences; each item is preceded by the whitespace its own version had
     /// before it (from `start` for the first).
     fn sequence(&mut self, old: &[Node], old_start: usize, new: &[Node], new_start: usize) -> Result<String, Reason> {
+        let file_scope = !self.in_function;
+        let (old, new) =
+            if file_scope { (file_scope_items(old), file_scope_items(new)) } else { (old.to_vec(), new.to_vec()) };
+        let end = |n: Node| if file_scope { file_scope_item_end(n) } else { n.end_byte() };
         let items = |src: &Source, nodes: &[Node]| -> Vec<Item> {
             nodes
                 .iter()
@@ -100,45 +116,51 @@ impl<'a> Merger<'a> {
                 })
                 .collect()
         };
-        let steps = align(&items(self.old, old), &items(self.new, new));
+        let (items_o, items_n) = (items(self.old, &old), items(self.new, &new));
+        let mut steps = align(&items_o, &items_n);
+        if file_scope {
+            steps = pair_moved(steps, &items_o, &items_n);
+        }
         let gap = |src: &Source, nodes: &[Node], i: usize, start: usize| {
-            let from = if i == 0 { start } else { nodes[i - 1].end_byte() };
+            let from = if i == 0 { start } else { end(nodes[i - 1]) };
             src.text[from..nodes[i].start_byte()].to_string()
         };
+        // What follows an item's node in the item (a type's `;` at file scope).
+        let rest = |src: &'a Source, n: Node| &src.text[n.end_byte()..end(n)];
         let mut out = String::new();
         let mut previous_from_old = None;
         for step in steps {
+            // Each item comes with the whitespace before it in its own version (a moved item:
+            // in the version whose place it takes).
+            let (src, nodes, at, start) = match step {
+                Step::OldOnly(i) | Step::MovedEdited(i, _) => (self.old, &old, i, old_start),
+                Step::Same(_, j) | Step::Edited(_, j) | Step::NewOnly(j) => (self.new, &new, j, new_start),
+            };
+            let before = gap(src, nodes, at, start);
             // Items of the two versions meet here with no space between them (an old item
             // before the new version's first): a line break keeps them apart.
-            let (src, nodes, i, start) = match step {
-                Step::OldOnly(i) => (self.old, old, i, old_start),
-                Step::Same(_, j) | Step::Edited(_, j) | Step::NewOnly(j) => (self.new, new, j, new_start),
-            };
-            let from_old = matches!(step, Step::OldOnly(_));
-            if previous_from_old != Some(from_old)
-                && previous_from_old.is_some()
-                && gap(src, nodes, i, start).is_empty()
+            let from_old = matches!(step, Step::OldOnly(_) | Step::MovedEdited(..));
+            if previous_from_old.is_some_and(|p| p != from_old)
+                && before.is_empty()
                 && out.ends_with(|c: char| !c.is_whitespace())
             {
                 out.push('\n');
             }
             previous_from_old = Some(from_old);
+            out += &before;
             match step {
-                Step::Same(_, j) => {
-                    out += &gap(self.new, new, j, new_start);
-                    out += self.new.text(new[j]);
-                }
-                Step::Edited(i, j) => {
-                    out += &gap(self.new, new, j, new_start);
+                Step::Same(_, j) => out += &self.new.text[new[j].start_byte()..end(new[j])],
+                Step::Edited(i, j) | Step::MovedEdited(i, j) => {
                     out += &self.item(old[i], new[j])?;
+                    out += rest(self.new, new[j]);
                 }
                 Step::OldOnly(i) => {
-                    out += &gap(self.old, old, i, old_start);
                     out += &self.only(old[i], Version::Old)?;
+                    out += rest(self.old, old[i]);
                 }
                 Step::NewOnly(j) => {
-                    out += &gap(self.new, new, j, new_start);
                     out += &self.only(new[j], Version::New)?;
+                    out += rest(self.new, new[j]);
                 }
             }
         }
@@ -149,6 +171,12 @@ impl<'a> Merger<'a> {
     fn only(&mut self, node: Node, version: Version) -> Result<String, Reason> {
         let src = self.src(version);
         let text = src.text(node).to_string();
+        // A file-scope variable, function or type only one version has is kept as it is. Only
+        // that version's code names it (the other's would not compile otherwise; a local of
+        // the name that the other version's code would see instead is refused where it is
+        // declared, in `only_declaration`), so in the other projection nothing uses it: -O2
+        // drops an unused static variable or function, and an external one is a definition
+        // the projection has beyond its input, which the check allows.
         if is_comment(node) || !self.in_function {
             return Ok(text);
         }
@@ -179,6 +207,21 @@ impl<'a> Merger<'a> {
             .iter()
             .any(|(_, c)| c.kind() == "storage_class_specifier" && matches!(src.text(*c), "static" | "extern"));
         let initialised: Vec<Node> = declarators.iter().copied().filter(|d| d.kind() == "init_declarator").collect();
+        // Declared in both versions, a local of a name the other version has at file scope
+        // would hide that variable (or function) from the other version's code here, which
+        // names it directly or through a macro: a local that became a global, or the reverse.
+        let other = version.other();
+        let hidden = declarators
+            .iter()
+            .filter_map(|d| crate::syntax::declarator_name(src, *d))
+            .find(|name| self.file_scope_names[other as usize].contains(name));
+        if let Some(name) = hidden {
+            return Err(self.unsplittable(
+                src,
+                node,
+                &format!("it would hide the file-scope `{name}` of the {} version", other.name()),
+            ));
+        }
         if declarators.iter().any(|d| has_variable_length(src, *d)) && !has_static {
             return Err(self.unsplittable(
                 src,
@@ -274,7 +317,7 @@ impl<'a> Merger<'a> {
                         let start_o = io.first().map_or(o.end_byte(), |c| c.start_byte());
                         let start_n = inn.first().map_or(n.end_byte(), |c| c.start_byte());
                         let body = self.sequence(&io, start_o, &inn, start_n)?;
-                        let tail_n = &self.new.text[inn.last().map_or(n.end_byte(), |c| c.end_byte())..n.end_byte()];
+                        let tail_n = &self.new.text[inn.last().map_or(n.end_byte(), |c| file_scope_item_end(*c))..n.end_byte()];
                         Ok(format!("{head_n}{body}{tail_n}"))
                     }
                     _ => Err(Reason::new(self.new.line(n), "a preprocessor conditional's condition or #else branch changed")),
@@ -304,6 +347,13 @@ impl<'a> Merger<'a> {
                     self.renamed_globals.push(name);
                     Ok(text)
                 }
+                Err(Fail::Here) if is_type_specifier(n) || n.kind() == "type_definition" => Err(Reason::new(
+                    self.new.line(n),
+                    format!(
+                        "the definition of type `{}` changed: a type has one definition in the unified program",
+                        type_name(self.new, n)
+                    ),
+                )),
                 Err(Fail::Here) => Err(Reason::new(
                     self.new.line(n),
                     format!(
@@ -349,6 +399,7 @@ impl<'a> Merger<'a> {
         };
         match crate::dispatch::dispatch(self.old, o, self.new, n, &name) {
             Ok(text) => {
+                self.dispatched.push(name.clone());
                 self.notes.push(Note::new(
                     self.new.line(n),
                     format!("`{name}` is kept as two whole functions ({name}{OLD_SUFFIX}, {name}{NEW_SUFFIX}) behind a dispatcher: {why}"),
@@ -638,6 +689,14 @@ impl Version {
 
 fn is_statement(node: Node) -> bool {
     node.kind().ends_with("_statement") && node.kind() != "case_statement"
+}
+
+/// A type's name as C spells it (`struct pair`, `enum mode`, a typedef's names).
+fn type_name(src: &Source, node: Node) -> String {
+    match (node.kind().strip_suffix("_specifier"), node.child_by_field_name("name")) {
+        (Some(keyword), Some(name)) => format!("{keyword} {}", src.text(name)),
+        _ => declared_name(src, node).map_or_else(String::new, |n| n.trim_start_matches("typedef ").to_string()),
+    }
 }
 
 fn label(node: Node) -> String {

@@ -60,6 +60,28 @@ impl Source {
     }
 }
 
+/// Where a file-scope item ends. A type defined alone (`struct s { ... };`) is two siblings in
+/// tree-sitter's grammar (it has no node for that declaration), the specifier and its `;`: the
+/// item is both, so it moves, merges and is kept whole with its `;`.
+pub fn file_scope_item_end(node: Node<'_>) -> usize {
+    match node.next_sibling() {
+        Some(semicolon) if is_type_specifier(node) && semicolon.kind() == ";" => semicolon.end_byte(),
+        _ => node.end_byte(),
+    }
+}
+
+/// The items of a file-scope sequence, the `;` of each type defined alone left to the type
+/// ([`file_scope_item_end`]).
+pub fn file_scope_items<'t>(nodes: &[Node<'t>]) -> Vec<Node<'t>> {
+    let ends_a_type = |n: &Node| n.kind() == ";" && n.prev_sibling().is_some_and(is_type_specifier);
+    nodes.iter().copied().filter(|n| !ends_a_type(n)).collect()
+}
+
+/// A struct, union or enum specifier.
+pub fn is_type_specifier(node: Node<'_>) -> bool {
+    matches!(node.kind(), "struct_specifier" | "union_specifier" | "enum_specifier")
+}
+
 pub fn is_comment(node: Node<'_>) -> bool {
     node.kind() == "comment"
 }
