@@ -219,7 +219,11 @@ if [ ! -f "$src/.penumbra-bootstrapped" ]; then
     echo "$gnulib" >"$src.tmp/.penumbra-gnulib"
     note "bootstrapping $rev (about 4 minutes; log $out/bootstrap.log)"
     start=$(date +%s)
-    (cd "$src.tmp" && timeout "$t_boot" ./bootstrap --skip-po --no-git --gnulib-srcdir=gnulib) \
+    # --no-git (2010 on) keeps bootstrap from git; before it, a gnulib directory without .git
+    # is taken as it is anyway.
+    no_git=--no-git
+    grep -q -- '--no-git' "$src.tmp/bootstrap" || no_git=
+    (cd "$src.tmp" && timeout "$t_boot" ./bootstrap --skip-po $no_git --gnulib-srcdir=gnulib) \
         >"$out/bootstrap.log" 2>&1 || fail "$out/bootstrap.log" "bootstrap of $rev failed (or timed out after ${t_boot}s)"
     # bootstrap (gnulib-tool --symlink) links hundreds of files to absolute paths in this
     # directory: copies instead, so that the tree can move and each build owns its files.
