@@ -376,8 +376,21 @@ def markdown(rows: list, profile_note: str) -> str:
 
 
 def write_table(regressions: list, out: Path, results_dir: Path):
+    """Writes the table; RESULTS/notes.toml (`NAME = "why"`, written by hand after reading a
+    miss's tests and its bug report) adds to each miss what the recorded numbers cannot say."""
     import json
+    import tomllib
     rows = table(regressions, out, results_dir)
+    notes_file = results_dir / "notes.toml"
+    notes = tomllib.loads(notes_file.read_text()) if notes_file.is_file() else {}
+    unknown = sorted(set(notes) - {r["regression"] for r in rows})
+    if unknown:
+        raise FormatError(f"{notes_file}: no regression named " + ", ".join(unknown))
+    for row in rows:
+        if row["regression"] in notes:
+            row["note"] = notes[row["regression"]]
+            if row["miss_reason"]:
+                row["miss_reason"] += f"; {row['note']}"
     results_dir.mkdir(parents=True, exist_ok=True)
     manifest = out / "corebench.toml"
     profile = re.search(r"profile `(\w+)`", manifest.read_text()).group(1) if manifest.is_file() else "?"

@@ -371,6 +371,9 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     job("seq-3964d508-64d4a280", "seeded", unify_refused);
 
     let results = dir.path().join("table");
+    // A note written by hand after reading a miss joins its reason.
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("notes.toml"), "\"expr-7eff5901-aaaaaaaa\" = \"a 2005 tree\"\n").unwrap();
     let made = corebench(&[
         "table",
         dir.path().join("corebench").to_str().unwrap(),
@@ -407,7 +410,7 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
                 "expr-7eff5901-aaaaaaaa".to_string(),
                 false,
                 serde_json::Value::Null,
-                "not built: coreutils-rev: bootstrap of 7eff5901^ failed".into()
+                "not built: coreutils-rev: bootstrap of 7eff5901^ failed; a 2005 tree".into()
             ),
         ]
     );
