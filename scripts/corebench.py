@@ -176,7 +176,8 @@ def manifest_toml(regressions: list, profile: str) -> str:
         # Replay runs the interpreter only where a native run or the engine reports an error:
         # the natives are AddressSanitizer builds of the real revisions, and interpreting every
         # divergent test of a coreutils utility costs more than exploring.
-        f"flags = {toml_list(['--max-time', f'{seconds:g}', '--interpreter', 'errors'])}",
+        # A native run ends in milliseconds; one that waits (tail -f) is cut at 3 s, not 10.
+        f"flags = {toml_list(['--max-time', f'{seconds:g}', '--interpreter', 'errors', '--replay-timeout', '3'])}",
         # The job's wall-time limit: the run's own budget, then its replay (thousands of tests).
         f"max_time = {seconds * 2 + 300:g}",
         f"prepare = {toml_list(['python3', str(ROOT / 'scripts' / 'commit-pair.py'), 'prepare'])}",

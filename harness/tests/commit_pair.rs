@@ -269,7 +269,7 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          [defaults]\n\
          mode = [\"complete\", \"seeded\"]\n\
          replay = true\n\
-         flags = [\"--max-time\", \"120\", \"--interpreter\", \"errors\"]\n\
+         flags = [\"--max-time\", \"120\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"3\"]\n\
          max_time = 540\n\
          prepare = [\"python3\", \"{}\", \"prepare\"]\n\n\
          [[subject]]\nname = \"cut-ec48bead-be7932e8\"\nproject = \"pairs/cut-ec48bead-be7932e8\"\ndescription = \"http://bugs.gnu.org/13627\"\n\n\
