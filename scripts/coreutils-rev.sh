@@ -217,6 +217,9 @@ if [ ! -f "$src/.penumbra-bootstrapped" ]; then
     echo "$version_string" >"$src.tmp/.tarball-version"
     echo "$commit" >"$src.tmp/.penumbra-commit"
     echo "$gnulib" >"$src.tmp/.penumbra-gnulib"
+    # Today's automake refuses AM_C_PROTOTYPES ("automatic de-ANSI-fication support has been
+    # removed"), which trees before 2011 still call: a no-op for an ANSI compiler, dropped.
+    sed -i '/AM_C_PROTOTYPES/d' "$src.tmp/configure.ac" "$src.tmp"/m4/*.m4
     note "bootstrapping $rev (about 4 minutes; log $out/bootstrap.log)"
     start=$(date +%s)
     # --no-git (2010 on) keeps bootstrap from git; before it, a gnulib directory without .git
@@ -269,6 +272,10 @@ era_flags() {
     done
 }
 
+# gnulib's non-recursive prefix hack of 2012 turns `GPERF = gperf` into `GPERF = lib/gperf`
+# (CoREBench's gperf.patch); the right value is given to make instead.
+gperf_fix=(GPERF=gperf)
+
 # build KIND CONFIGURE-ARGS...: OUT/KIND configured once, then each program made, with the
 # make variables in the array make_vars.
 build() {
@@ -302,7 +309,7 @@ build() {
         start=$(date +%s)
         # `make src/PROG` alone in a fresh tree misses gnulib's generated headers.
         printf 'penumbra-built-sources: $(BUILT_SOURCES)\n' >"$tree/penumbra-bs.mk"
-        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" -f Makefile -f penumbra-bs.mk penumbra-built-sources) \
+        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${gperf_fix[@]}" -f Makefile -f penumbra-bs.mk penumbra-built-sources) \
             >>"$tree/make.log" 2>&1 || fail "$tree/make.log" "make of the generated sources failed in $tree"
         echo "built-sources $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
         touch "$tree/.penumbra-built-sources"
@@ -317,7 +324,7 @@ build() {
     fi
     for prog in "${progs[@]}"; do
         start=$(date +%s)
-        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
+        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${gperf_fix[@]}" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
             fail "$tree/make.log" "make src/$prog failed in $tree"
         if [ "$kind" = musl ]; then
             (cd "$tree" && extract-bc "src/$prog") >>"$tree/make.log" 2>&1 ||
