@@ -40,6 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEX = re.compile(r"^[0-9a-f]{7,40}$")
 PROFILES = {"shadow": 600.0, "fast": 120.0}
+# Tests a run may write, per profile: every divergent test is replayed natively on four builds
+# (a second or more each on a busy machine), and a seeded cut run writes thousands.
+MAX_TESTS = {"shadow": 5000, "fast": 1000}
 # The name suffix of the subject seeded also with CoREBench's regression.sh (its own column).
 WITH_TEST = "+regression-test"
 # Complete mode's symbolic environment (not tuned per utility yet): up to two arguments of
@@ -177,9 +180,9 @@ def manifest_toml(regressions: list, profile: str) -> str:
         # the natives are AddressSanitizer builds of the real revisions, and interpreting every
         # divergent test of a coreutils utility costs more than exploring.
         # A native run ends in milliseconds; one that waits (tail -f) is cut at 3 s, not 10.
-        f"flags = {toml_list(['--max-time', f'{seconds:g}', '--interpreter', 'errors', '--replay-timeout', '3'])}",
-        # The job's wall-time limit: the run's own budget, then its replay (thousands of tests).
-        f"max_time = {seconds * 2 + 300:g}",
+        f"flags = {toml_list(['--max-time', f'{seconds:g}', '--max-tests', str(MAX_TESTS[profile]), '--interpreter', 'errors', '--replay-timeout', '3'])}",
+        # The job's wall-time limit: the run's own budget, then its replay.
+        f"max_time = {seconds * 2 + 600:g}",
         f"prepare = {toml_list(['python3', str(ROOT / 'scripts' / 'commit-pair.py'), 'prepare'])}",
     ]
     for r in regressions:
