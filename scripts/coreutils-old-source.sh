@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# coreutils-old-source.sh --version-string V COREUTILS_GIT GNULIB_GIT REV SRC [COREBENCH]
+# The source of a GNU coreutils commit of 2004-2008, before coreutils pinned gnulib as a
+# submodule, made ready for `./configure` with today's tools and without network: what
+# scripts/coreutils-rev.sh's steps 1-2 do for later commits (it calls this script for these).
+#   COREUTILS_GIT, GNULIB_GIT  clones or bare git directories of coreutils and gnulib
+#   REV                        a commit-ish of coreutils without a `gnulib` submodule
+#   SRC                        a fresh directory (absent or empty): the tree
+#   COREBENCH                  CoREBench's unpacked corebench directory (default: $COREBENCH);
+#                              read for reference only, none of its patches is applied as a file
+# --version-string V: what `PROG --version` prints (required; the caller always passes one).
+#
+# Two eras, told apart by the tree:
+#   bootstrap era (2007-2008: ./bootstrap and bootstrap.conf, no submodule): bootstrap fetched
+#     gnulib's head by itself then; here gnulib is the last commit before REV's committer date
+#     (CoREBench's "timely" gnulib: `git rev-list -1 --before=DATE`), given as --gnulib-srcdir.
+#     bootstrap asks the version control which files in lib/ and m4/ are the package's own
+#     (the others come from gnulib), so the tree is a throwaway git repository while it runs.
+#     Today's automake has no AM_C_PROTOTYPES (de-ANSI-fication) nor dist-lzma: both are
+#     removed first, as CoREBench's install.sh does.
+#   configure era (2004-2006: no ./bootstrap; CVS kept the generated configure, Makefile.in and
+#     aclocal.m4 in the tree): the committed configure is used as it is (autoconf 2.59 output
+#     runs with today's shell); nothing is regenerated, so that no 2004 m4 meets autoconf 2.71.
+# Then, in both:
+#   - the version is V: AC_INIT's version in configure.ac before bootstrap, or the committed
+#     configure's PACKAGE_VERSION, PACKAGE_STRING and VERSION; .tarball-version holds V;
+#   - musl: gnulib of these years reads FILE internals of the C libraries it knows and stops at
+#     `#error "Please port gnulib freadahead.c to your platform!"` on musl (and likewise
+#     fseeko.c, freadptr.c, freadseek.c, fseterr.c...); each gets a branch before that #error
+#     for Linux without glibc (musl) using musl's <stdio_ext.h> (__freadahead, __freadptr,
+#     __freadptrinc, __fseterr...), as later gnulib does, and fseeko.c never takes its lseek
+#     shortcut there (musl's fseeko is correct);
+#   - glibc: gnulib before 2008-ish spells its glibc test `defined _IO_ferror_unlocked`, which
+#     glibc 2.28 removed like _IO_ftrylockfile: respelled `defined _IO_ftrylockfile` so that
+#     coreutils-rev.sh's glibc_stdio (gnulib 4af4a4a7's fix) applies to these trees too;
+#   - symbolic links (bootstrap's into gnulib/) are replaced by copies, gnulib/ is removed;
+#   - .penumbra-commit (the full commit), .penumbra-gnulib (the gnulib commit, bootstrap era),
+#     .penumbra-era (bootstrap or configure).
+# Log: SRC/penumbra-source.log (each step's output). Environment: TIMEOUT_BOOTSTRAP (seconds,
+# 1800). Needs autoconf automake autopoint gettext texinfo gperf bison m4 perl (Debian).
+set -euo pipefail
+me=coreutils-old-source
+
+die() { echo "$me: $*" >&2; exit 1; }
+note() { echo "$me: $*" >&2; }
+
+version_string=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --version-string) version_string=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d;s/^# \{0,1\}//'; exit 0 ;;
+    --) shift; break ;;
+    -*) die "unknown option $1 (--version-string V)" ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 4 ] || [ $# -eq 5 ] ||
+    die "usage: $me --version-string V COREUTILS_GIT GNULIB_GIT REV SRC [COREBENCH]"
+[ -n "$version_string" ] || die "--version-string V is required"
+case $version_string in *[\'\"\\\$\`\|\&[:space:]]*) die "version string '$version_string' has quotes, spaces or shell characters" ;; esac
+cu_git=$1 gl_git=$2 rev=$3 src=$4 corebench=${5:-${COREBENCH:-}}
+t_boot=${TIMEOUT_BOOTSTRAP:-1800}
+
+git -C "$cu_git" rev-parse --git-dir >/dev/null 2>&1 || die "$cu_git is not a git repository"
+git -C "$gl_git" rev-parse --git-dir >/dev/null 2>&1 || die "$gl_git is not a git repository"
+commit=$(git -C "$cu_git" rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $cu_git"
+[ -z "$(git -C "$cu_git" ls-tree "$commit" gnulib)" ] ||
+    die "$rev pins a gnulib submodule: scripts/coreutils-rev.sh builds it without this script"
+if [ -n "$corebench" ]; then
+    [ -f "$corebench/subjects/coreutils/install.sh" ] ||
+        die "$corebench is not CoREBench's corebench directory (no subjects/coreutils/install.sh)"
+fi
+if [ -e "$src" ] && [ -n "$(ls -A "$src")" ]; then die "$src is not empty: give a fresh directory"; fi
+mkdir -p "$src"
+src=$(cd "$src" && pwd)
+log=$src/penumbra-source.log
+
+# step NAME COMMAND...: COMMAND in SRC, its output in the log, its time in the log's last lines.
+step() {
+    local name=$1 start
+    shift
+    echo "== $name: $*" >>"$log"
+    start=$(date +%s)
+    (cd "$src" && "$@") >>"$log" 2>&1 || die "$name failed: $log"
+    echo "== $name: $(($(date +%s) - start)) s" >>"$log"
+}
+
+git -C "$cu_git" archive "$commit" | tar -x -C "$src"
+: >"$log"
+echo "$commit" >"$src/.penumbra-commit"
+echo "$version_string" >"$src/.tarball-version"
+date=$(git -C "$cu_git" show -s --format=%ci "$commit")
+
+if [ -f "$src/bootstrap" ] && [ -f "$src/bootstrap.conf" ]; then
+    era=bootstrap
+elif [ -f "$src/configure" ] && [ -f "$src/Makefile.in" ]; then
+    era=configure
+else
+    die "$rev ($date) has neither ./bootstrap nor a committed configure: not a tree this script knows"
+fi
+echo "$era" >"$src/.penumbra-era"
+note "$rev ($commit, $date): $era era, source in $src (log $log)"
+
+# The version: one string for every revision, so that `--version` outputs compare.
+if [ $era = bootstrap ]; then
+    # AC_INIT([GNU coreutils], [6.9+] or m4_esyscmd([build-aux/git-version-gen ...]), ...)
+    perl -0pi -e 's/(AC_INIT\(\[GNU coreutils\],\s*)(?:\[[^\]]*\]|m4_esyscmd\(\[[^\]]*\]\))/$1\['"$version_string"'\]/ or die "no AC_INIT version\n"' \
+        "$src/configure.ac" || die "configure.ac of $rev has no AC_INIT([GNU coreutils], VERSION, ...) this script knows"
+else
+    old=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'\$/\1/p" "$src/configure")
+    [ -n "$old" ] || die "the committed configure of $rev sets no PACKAGE_VERSION"
+    sed -i "s/^PACKAGE_VERSION='.*'\$/PACKAGE_VERSION='$version_string'/;
+        s/^PACKAGE_STRING='GNU coreutils .*'\$/PACKAGE_STRING='GNU coreutils $version_string'/;
+        s/^ VERSION='$old'\$/ VERSION='$version_string'/" "$src/configure"
+    [ "$(grep -c "^ VERSION='$version_string'\$\|^PACKAGE_VERSION='$version_string'\$" "$src/configure")" = 2 ] ||
+        die "could not set the version in the committed configure of $rev"
+fi
+
+if [ $era = bootstrap ]; then
+    gnulib=$(git -C "$gl_git" rev-list -1 --before="$date" HEAD) && [ -n "$gnulib" ] ||
+        die "no gnulib commit before $date in $gl_git"
+    echo "$gnulib" >"$src/.penumbra-gnulib"
+    note "gnulib $gnulib (the last before $date)"
+    mkdir "$src/gnulib"
+    git -C "$gl_git" archive "$gnulib" | tar -x -C "$src/gnulib"
+    # Today's automake: no de-ANSI-fication (AM_C_PROTOTYPES), no lzma distributions.
+    for f in configure.ac m4/jm-macros.m4; do
+        [ ! -f "$src/$f" ] || sed -i '/AM_C_PROTOTYPES/d' "$src/$f"
+    done
+    sed -i '/AM_INIT_AUTOMAKE/s/ dist-lzma//' "$src/configure.ac"
+    # bootstrap's version_controlled_file asks git (or CVS) which files are the package's.
+    export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+    step "git index for bootstrap" sh -c 'git init -q && git add -A -- . ":!gnulib" &&
+        git -c user.name=penumbra -c user.email=penumbra@localhost commit -q --no-verify -m tree'
+    note "bootstrapping with gnulib-tool of $gnulib (about 2 minutes)"
+    step bootstrap timeout "$t_boot" ./bootstrap --skip-po --gnulib-srcdir=gnulib
+    rm -rf "$src/.git"
+fi
+
+# gnulib's FILE-internals files: musl's own functions, and glibc 2.28's spelling.
+musl_branch() {
+    case $1 in
+    freadahead) echo '  return __freadahead (fp);' ;;
+    freadptr) echo '  return __freadptr (fp, sizep);' ;;
+    freadseek) echo '  __freadptrinc (fp, increment);' ;;
+    fseterr) echo '  __fseterr (fp);' ;;
+    fpurge) echo '  __fpurge (fp); return 0;' ;;
+    freading) echo '  return __freading (fp);' ;;
+    fwriting) echo '  return __fwriting (fp);' ;;
+    fseeko) echo '  if (0)' ;;
+    esac
+}
+for f in "$src"/lib/*.c; do
+    [ -f "$f" ] || continue
+    sed -i 's/defined _IO_ferror_unlocked || __GNU_LIBRARY__ == 1/defined _IO_ftrylockfile || __GNU_LIBRARY__ == 1/' "$f"
+    grep -q '#error "Please port gnulib' "$f" || continue
+    body=$(musl_branch "$(basename "$f" .c)")
+    if [ -z "$body" ]; then
+        note "warning: $(basename "$f") stops on unknown C libraries and has no musl branch here"
+        continue
+    fi
+    awk -v body="$body" '
+        !done && /^# *else/ { held = $0; next }
+        held != "" {
+            if ($0 ~ /#error "Please port gnulib/) {
+                print "#elif defined __linux__ && !defined __GLIBC__ /* musl (penumbra) */"
+                print body
+                done = 1
+            }
+            print held
+            held = ""
+        }
+        { print }' "$f" >"$f.t"
+    mv "$f.t" "$f"
+    sed -i '0,/^#include <config.h>/s//&\n#if defined __linux__ \&\& !defined __GLIBC__ \/* musl (penumbra) *\/\n# include <stdio_ext.h>\n#endif/' "$f"
+    grep -q 'musl (penumbra)' "$f" || die "could not add musl's branch to $f"
+done
+
+# bootstrap links files to gnulib/: copies, so that the tree can move and gnulib/ go.
+(cd "$src" && find . -type l -print0 | while IFS= read -r -d '' link; do
+    target=$(readlink -f "$link") || die "dangling link $link in $src"
+    [ -f "$target" ] || die "link $link in $src is not to a file ($target)"
+    cp --remove-destination -p "$target" "$link"
+done)
+rm -rf "$src/gnulib"
+note "done: $src ($era era)"
