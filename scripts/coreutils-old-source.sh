@@ -16,14 +16,16 @@
 #     (CoREBench's "timely" gnulib: `git rev-list -1 --before=DATE`), given as --gnulib-srcdir.
 #     bootstrap asks the version control which files in lib/ and m4/ are the package's own
 #     (the others come from gnulib), so the tree is a throwaway git repository while it runs.
-#     Today's automake has no AM_C_PROTOTYPES (de-ANSI-fication) nor dist-lzma: both are
-#     removed first, as CoREBench's install.sh does.
-#   configure era (2004-2006: no ./bootstrap; CVS kept the generated configure, Makefile.in and
-#     aclocal.m4 in the tree): the committed configure is used as it is (autoconf 2.59 output
-#     runs with today's shell); nothing is regenerated, so that no 2004 m4 meets autoconf 2.71.
-# Then, in both:
-#   - the version is V: AC_INIT's version in configure.ac before bootstrap, or the committed
-#     configure's PACKAGE_VERSION, PACKAGE_STRING and VERSION; .tarball-version holds V;
+#   autoreconf era (2004-2006: no ./bootstrap; lib/ and m4/ hold the gnulib files): `autoreconf
+#     -i --force`, as CoREBench's install.sh does. CVS kept a generated configure in the tree,
+#     but not in step with it (4dd208a372's lacks GETOPT_H, which its lib/Makefile.in needs).
+# In both eras, before autoconf runs:
+#   - today's automake has no AM_C_PROTOTYPES (de-ANSI-fication) nor dist-lzma: both are
+#     removed from configure.ac and m4/jm-macros.m4, as CoREBench's install.sh does; the
+#     `gnits` option goes too (it refuses a version that is not N.N[.N], such as "corebench");
+#   - the version is V: AC_INIT's version in configure.ac (a literal or git-version-gen's,
+#     which would print UNKNOWN or a -dirty version here); .tarball-version holds V too;
+# After it:
 #   - musl: gnulib of these years reads FILE internals of the C libraries it knows and stops at
 #     `#error "Please port gnulib freadahead.c to your platform!"` on musl (and likewise
 #     fseeko.c, freadptr.c, freadseek.c, fseterr.c...); each gets a branch before that #error
@@ -33,9 +35,11 @@
 #   - glibc: gnulib before 2008-ish spells its glibc test `defined _IO_ferror_unlocked`, which
 #     glibc 2.28 removed like _IO_ftrylockfile: respelled `defined _IO_ftrylockfile` so that
 #     coreutils-rev.sh's glibc_stdio (gnulib 4af4a4a7's fix) applies to these trees too;
+#   - names that today's C libraries declare otherwise: gnulib's futimens, tee.c's tee;
+#     va_copy (C99) for __va_copy, which musl does not define;
 #   - symbolic links (bootstrap's into gnulib/) are replaced by copies, gnulib/ is removed;
 #   - .penumbra-commit (the full commit), .penumbra-gnulib (the gnulib commit, bootstrap era),
-#     .penumbra-era (bootstrap or configure).
+#     .penumbra-era (bootstrap or autoreconf).
 # Log: SRC/penumbra-source.log (each step's output). Environment: TIMEOUT_BOOTSTRAP (seconds,
 # 1800). Needs autoconf automake autopoint gettext texinfo gperf bison m4 perl (Debian).
 set -euo pipefail
@@ -93,28 +97,26 @@ date=$(git -C "$cu_git" show -s --format=%ci "$commit")
 
 if [ -f "$src/bootstrap" ] && [ -f "$src/bootstrap.conf" ]; then
     era=bootstrap
-elif [ -f "$src/configure" ] && [ -f "$src/Makefile.in" ]; then
-    era=configure
+elif [ -f "$src/configure.ac" ] && [ -d "$src/lib" ] && [ -d "$src/m4" ]; then
+    era=autoreconf
 else
-    die "$rev ($date) has neither ./bootstrap nor a committed configure: not a tree this script knows"
+    die "$rev ($date) has neither ./bootstrap nor configure.ac, lib/ and m4/: not a tree this script knows"
 fi
 echo "$era" >"$src/.penumbra-era"
 note "$rev ($commit, $date): $era era, source in $src (log $log)"
 
+# Today's automake: no de-ANSI-fication (AM_C_PROTOTYPES), no lzma distributions.
+for f in configure.ac m4/jm-macros.m4; do
+    [ ! -f "$src/$f" ] || sed -i '/AM_C_PROTOTYPES/d' "$src/$f"
+done
+sed -i '/AM_INIT_AUTOMAKE/s/ dist-lzma//' "$src/configure.ac"
+# Gnits strictness (2004-2007) rejects a version like "corebench": GNU strictness instead.
+sed -i '/AM_INIT_AUTOMAKE/s/ gnits//' "$src/configure.ac"
+find "$src" -name Makefile.am -exec sed -i '/^AUTOMAKE_OPTIONS/s/ gnits//' {} +
 # The version: one string for every revision, so that `--version` outputs compare.
-if [ $era = bootstrap ]; then
-    # AC_INIT([GNU coreutils], [6.9+] or m4_esyscmd([build-aux/git-version-gen ...]), ...)
-    perl -0pi -e 's/(AC_INIT\(\[GNU coreutils\],\s*)(?:\[[^\]]*\]|m4_esyscmd\(\[[^\]]*\]\))/$1\['"$version_string"'\]/ or die "no AC_INIT version\n"' \
-        "$src/configure.ac" || die "configure.ac of $rev has no AC_INIT([GNU coreutils], VERSION, ...) this script knows"
-else
-    old=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'\$/\1/p" "$src/configure")
-    [ -n "$old" ] || die "the committed configure of $rev sets no PACKAGE_VERSION"
-    sed -i "s/^PACKAGE_VERSION='.*'\$/PACKAGE_VERSION='$version_string'/;
-        s/^PACKAGE_STRING='GNU coreutils .*'\$/PACKAGE_STRING='GNU coreutils $version_string'/;
-        s/^ VERSION='$old'\$/ VERSION='$version_string'/" "$src/configure"
-    [ "$(grep -c "^ VERSION='$version_string'\$\|^PACKAGE_VERSION='$version_string'\$" "$src/configure")" = 2 ] ||
-        die "could not set the version in the committed configure of $rev"
-fi
+# AC_INIT([GNU coreutils], [6.9+] or m4_esyscmd([build-aux/git-version-gen ...]), ...)
+perl -0pi -e 's/(AC_INIT\(\[GNU coreutils\],\s*)(?:\[[^\]]*\]|m4_esyscmd\(\[[^\]]*\]\))/$1\['"$version_string"'\]/ or die "no AC_INIT version\n"' \
+    "$src/configure.ac" || die "configure.ac of $rev has no AC_INIT([GNU coreutils], VERSION, ...) this script knows"
 
 if [ $era = bootstrap ]; then
     gnulib=$(git -C "$gl_git" rev-list -1 --before="$date" HEAD) && [ -n "$gnulib" ] ||
@@ -123,11 +125,6 @@ if [ $era = bootstrap ]; then
     note "gnulib $gnulib (the last before $date)"
     mkdir "$src/gnulib"
     git -C "$gl_git" archive "$gnulib" | tar -x -C "$src/gnulib"
-    # Today's automake: no de-ANSI-fication (AM_C_PROTOTYPES), no lzma distributions.
-    for f in configure.ac m4/jm-macros.m4; do
-        [ ! -f "$src/$f" ] || sed -i '/AM_C_PROTOTYPES/d' "$src/$f"
-    done
-    sed -i '/AM_INIT_AUTOMAKE/s/ dist-lzma//' "$src/configure.ac"
     # bootstrap's version_controlled_file asks git (or CVS) which files are the package's.
     export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
     step "git index for bootstrap" sh -c 'git init -q && git add -A -- . ":!gnulib" &&
@@ -135,6 +132,9 @@ if [ $era = bootstrap ]; then
     note "bootstrapping with gnulib-tool of $gnulib (about 2 minutes)"
     step bootstrap timeout "$t_boot" ./bootstrap --skip-po --gnulib-srcdir=gnulib
     rm -rf "$src/.git"
+else
+    note "autoreconf (under a minute)"
+    step autoreconf timeout "$t_boot" autoreconf -i --force
 fi
 
 # gnulib's FILE-internals files: musl's own functions, and glibc 2.28's spelling.
@@ -175,6 +175,21 @@ for f in "$src"/lib/*.c; do
     sed -i '0,/^#include <config.h>/s//&\n#if defined __linux__ \&\& !defined __GLIBC__ \/* musl (penumbra) *\/\n# include <stdio_ext.h>\n#endif/' "$f"
     grep -q 'musl (penumbra)' "$f" || die "could not add musl's branch to $f"
 done
+
+# Names that C libraries of today (glibc, musl) declare otherwise, renamed as their projects
+# later did (CoREBench's utimens and tee patches rename them too, by broader seds):
+# gnulib's futimens (int, char const *, ...) is gl_futimens since gnulib 4228bc8a (2007-05),
+# when glibc 2.6 declared futimens; tee.c's static tee (int, const char **) clashes with
+# <fcntl.h>'s tee (Linux splicing) and is tee_files since coreutils b5050874 (2006-06).
+if grep -qs '^int futimens (int, char const \*' "$src/lib/utimens.h"; then
+    grep -rlw futimens "$src/lib" "$src/src" --include='*.[ch]' | xargs sed -i 's/\bfutimens\b/gl_futimens/g'
+fi
+if grep -qs '^static bool tee (int nfiles' "$src/src/tee.c"; then
+    sed -i 's/\btee (/tee_files (/g' "$src/src/tee.c"
+fi
+# version-etc.c (2004-2005) copies its va_list with __va_copy, else by assignment (an error
+# where va_list is an array, as on x86-64); musl defines only C99's va_copy.
+sed -i 's/\b__va_copy\b/va_copy/g' "$src/lib/version-etc.c" 2>/dev/null || true
 
 # bootstrap links files to gnulib/: copies, so that the tree can move and gnulib/ go.
 (cd "$src" && find . -type l -print0 | while IFS= read -r -d '' link; do
