@@ -125,6 +125,12 @@ if [ $era = bootstrap ]; then
     note "gnulib $gnulib (the last before $date)"
     mkdir "$src/gnulib"
     git -C "$gl_git" archive "$gnulib" | tar -x -C "$src/gnulib"
+    # gnulib's extensions.m4 before 2008 defines AC_USE_SYSTEM_EXTENSIONS, which autoconf has
+    # had since 2.61 and which its AC_GNU_SOURCE now requires: "AC_REQUIRE: circular dependency
+    # of AC_GNU_SOURCE". Autoconf's own is kept (CoREBench's extensions.patch: m4_ifdef).
+    [ ! -f "$src/gnulib/m4/extensions.m4" ] ||
+        sed -i 's/^AC_DEFUN(\[AC_USE_SYSTEM_EXTENSIONS\],/AC_DEFUN([gl_OLD_USE_SYSTEM_EXTENSIONS],/' \
+            "$src/gnulib/m4/extensions.m4"
     # bootstrap's version_controlled_file asks git (or CVS) which files are the package's.
     export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
     step "git index for bootstrap" sh -c 'git init -q && git add -A -- . ":!gnulib" &&
