@@ -186,7 +186,7 @@ if [ -n "$base" ] && [ ! -f "$src/.penumbra-bootstrapped" ]; then
 fi
 
 # Step 1 and 2 for a tree of 2004-2008, which pins no gnulib submodule (CoREBench's oldest):
-# scripts/coreutils-old-source.sh (gnulib at the commit's date, or the committed configure).
+# scripts/coreutils-old-source.sh (bootstrap with gnulib at the commit's date, or autoreconf).
 if [ ! -f "$src/.penumbra-bootstrapped" ] && [ -z "$(git -C "$cu_git" ls-tree "$commit" gnulib)" ]; then
     note "source of $rev ($commit), a tree without gnulib submodule, in $src (log $out/bootstrap.log)"
     rm -rf "$src" "$src.tmp"
