@@ -36,7 +36,7 @@
 #     glibc 2.28 removed like _IO_ftrylockfile: respelled `defined _IO_ftrylockfile` so that
 #     coreutils-rev.sh's glibc_stdio (gnulib 4af4a4a7's fix) applies to these trees too;
 #   - names that today's C libraries declare otherwise: gnulib's futimens, tee.c's tee;
-#     va_copy (C99) for __va_copy, which musl does not define;
+#     va_copy (C99) for __va_copy, which musl does not define; strftime.c's FILE arithmetic;
 #   - symbolic links (bootstrap's into gnulib/) are replaced by copies, gnulib/ is removed;
 #   - .penumbra-commit (the full commit), .penumbra-gnulib (the gnulib commit, bootstrap era),
 #     .penumbra-era (bootstrap or autoreconf).
@@ -196,6 +196,13 @@ fi
 # version-etc.c (2004-2005) copies its va_list with __va_copy, else by assignment (an error
 # where va_list is an array, as on x86-64); musl defines only C99's va_copy.
 sed -i 's/\b__va_copy\b/va_copy/g' "$src/lib/version-etc.c" 2>/dev/null || true
+# strftime.c of 2005-2006 adds 0 to a FILE * when it is fprintftime.c's: an error where FILE
+# is an incomplete type (musl). gnulib b8120186 (2006-10), its `advance` macro, made here.
+if grep -qs 'p += FPRINTFTIME ? 0 : _n;' "$src/lib/strftime.c"; then
+    perl -0pi -e 's/\n#define add\(n, f\)/\n#if FPRINTFTIME\n# define advance(P, N)\n#else\n# define advance(P, N) ((P) += (N))\n#endif\n$&/;
+        s/p \+= FPRINTFTIME \? 0 : _n;(\t*)/advance (p, _n);$1\t/' "$src/lib/strftime.c"
+    grep -q 'advance (p, _n);' "$src/lib/strftime.c" || die "could not add gnulib b8120186's advance to lib/strftime.c"
+fi
 
 # bootstrap links files to gnulib/: copies, so that the tree can move and gnulib/ go.
 (cd "$src" && find . -type l -print0 | while IFS= read -r -d '' link; do
