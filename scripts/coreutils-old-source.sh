@@ -6,8 +6,9 @@
 #   COREUTILS_GIT, GNULIB_GIT  clones or bare git directories of coreutils and gnulib
 #   REV                        a commit-ish of coreutils without a `gnulib` submodule
 #   SRC                        a fresh directory (absent or empty): the tree
-#   COREBENCH                  CoREBench's unpacked corebench directory (default: $COREBENCH);
-#                              read for reference only, none of its patches is applied as a file
+#   COREBENCH                  CoREBench's unpacked corebench directory (default: $COREBENCH):
+#                              only checked; each fix of CoREBench's install.sh these trees need
+#                              is made here by an edit of ours (below, each says which)
 # --version-string V: what `PROG --version` prints (required; the caller always passes one).
 #
 # Two eras, told apart by the tree:
@@ -61,7 +62,7 @@ done
 [ $# -eq 4 ] || [ $# -eq 5 ] ||
     die "usage: $me --version-string V COREUTILS_GIT GNULIB_GIT REV SRC [COREBENCH]"
 [ -n "$version_string" ] || die "--version-string V is required"
-case $version_string in *[\'\"\\\$\`\|\&[:space:]]*) die "version string '$version_string' has quotes, spaces or shell characters" ;; esac
+case $version_string in *[!A-Za-z0-9._+-]*) die "version string '$version_string': only letters, digits and . _ + - (it goes into configure.ac)" ;; esac
 cu_git=$1 gl_git=$2 rev=$3 src=$4 corebench=${5:-${COREBENCH:-}}
 t_boot=${TIMEOUT_BOOTSTRAP:-1800}
 
