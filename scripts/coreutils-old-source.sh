@@ -138,6 +138,12 @@ if [ $era = bootstrap ]; then
         git -c user.name=penumbra -c user.email=penumbra@localhost commit -q --no-verify -m tree'
     note "bootstrapping with gnulib-tool of $gnulib (about 2 minutes)"
     step bootstrap timeout "$t_boot" ./bootstrap --skip-po --gnulib-srcdir=gnulib
+    # bootstrap.conf of 2007 avoids gnulib's xsize module (gettext's intl/ had it), but the
+    # vasnprintf of gnulib at the same date includes "xsize.h": gnulib's header, as CoREBench
+    # copies its own xsize.h in.
+    if [ ! -f "$src/lib/xsize.h" ] && grep -qs '#include "xsize.h"' "$src"/lib/*.c; then
+        cp "$src/gnulib/lib/xsize.h" "$src/lib/xsize.h" || die "lib/ needs xsize.h, and gnulib $gnulib has none"
+    fi
     rm -rf "$src/.git"
 else
     note "autoreconf (under a minute)"
