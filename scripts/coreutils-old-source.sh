@@ -38,6 +38,8 @@
 #     coreutils-rev.sh's glibc_stdio (gnulib 4af4a4a7's fix) applies to these trees too;
 #   - names that today's C libraries declare otherwise: gnulib's futimens, tee.c's tee;
 #     va_copy (C99) for __va_copy, which musl does not define; strftime.c's FILE arithmetic;
+#     regex.c's __mempcpy (glibc's alias) as mempcpy; xsize.h where 2007's bootstrap.conf
+#     avoided it;
 #   - symbolic links (bootstrap's into gnulib/) are replaced by copies, gnulib/ is removed;
 #   - .penumbra-commit (the full commit), .penumbra-gnulib (the gnulib commit, bootstrap era),
 #     .penumbra-era (bootstrap or autoreconf).
@@ -209,6 +211,11 @@ if grep -qs 'p += FPRINTFTIME ? 0 : _n;' "$src/lib/strftime.c"; then
     perl -0pi -e 's/\n#define add\(n, f\)/\n#if FPRINTFTIME\n# define advance(P, N)\n#else\n# define advance(P, N) ((P) += (N))\n#endif\n$&/;
         s/p \+= FPRINTFTIME \? 0 : _n;(\t*)/advance (p, _n);$1\t/' "$src/lib/strftime.c"
     grep -q 'advance (p, _n);' "$src/lib/strftime.c" || die "could not add gnulib b8120186's advance to lib/strftime.c"
+fi
+# regex.c of 2004-2005 calls glibc's internal alias __mempcpy where HAVE_MEMPCPY (musl has
+# mempcpy only); later gnulib defines __mempcpy as mempcpy outside glibc (regex_internal.h).
+if grep -qs '__mempcpy (' "$src/lib/regex.c" && ! grep -qs 'define __mempcpy' "$src/lib/regex.c"; then
+    sed -i 's/\b__mempcpy (/mempcpy (/g' "$src/lib/regex.c"
 fi
 
 # bootstrap links files to gnulib/: copies, so that the tree can move and gnulib/ go.
