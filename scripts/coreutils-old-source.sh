@@ -152,6 +152,14 @@ else
     step autoreconf timeout "$t_boot" autoreconf -i --force
 fi
 
+# bootstrap links files to gnulib/: copies (first: the edits below, `grep -r` among them,
+# are to the tree's own files), so that the tree can move and gnulib/ go.
+(cd "$src" && find . -type l -print0 | while IFS= read -r -d '' link; do
+    target=$(readlink -f "$link") || die "dangling link $link in $src"
+    [ -f "$target" ] || die "link $link in $src is not to a file ($target)"
+    cp --remove-destination -p "$target" "$link"
+done)
+
 # gnulib's FILE-internals files: musl's own functions, and glibc 2.28's spelling.
 musl_branch() {
     case $1 in
@@ -218,11 +226,5 @@ if grep -qs '__mempcpy (' "$src/lib/regex.c" && ! grep -qs 'define __mempcpy' "$
     sed -i 's/\b__mempcpy (/mempcpy (/g' "$src/lib/regex.c"
 fi
 
-# bootstrap links files to gnulib/: copies, so that the tree can move and gnulib/ go.
-(cd "$src" && find . -type l -print0 | while IFS= read -r -d '' link; do
-    target=$(readlink -f "$link") || die "dangling link $link in $src"
-    [ -f "$target" ] || die "link $link in $src is not to a file ($target)"
-    cp --remove-destination -p "$target" "$link"
-done)
 rm -rf "$src/gnulib"
 note "done: $src ($era era)"
