@@ -135,8 +135,9 @@ if [ $era = bootstrap ]; then
         sed -i 's/^AC_DEFUN(\[AC_USE_SYSTEM_EXTENSIONS\],/AC_DEFUN([gl_OLD_USE_SYSTEM_EXTENSIONS],/' \
             "$src/gnulib/m4/extensions.m4"
     # bootstrap's version_controlled_file asks git (or CVS) which files are the package's.
+    # (-f: every file of the commit, also those its .gitignore names)
     export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
-    step "git index for bootstrap" sh -c 'git init -q && git add -A -- . ":!gnulib" &&
+    step "git index for bootstrap" sh -c 'git init -q && git add -A -f -- . ":!gnulib" &&
         git -c user.name=penumbra -c user.email=penumbra@localhost commit -q --no-verify -m tree'
     note "bootstrapping with gnulib-tool of $gnulib (about 2 minutes)"
     step bootstrap timeout "$t_boot" ./bootstrap --skip-po --gnulib-srcdir=gnulib
