@@ -33,9 +33,10 @@
 #     for Linux without glibc (musl) using musl's <stdio_ext.h> (__freadahead, __freadptr,
 #     __freadptrinc, __fseterr...), as later gnulib does, and fseeko.c never takes its lseek
 #     shortcut there (musl's fseeko is correct);
-#   - glibc: gnulib before 2008-ish spells its glibc test `defined _IO_ferror_unlocked`, which
-#     glibc 2.28 removed like _IO_ftrylockfile: respelled `defined _IO_ftrylockfile` so that
-#     coreutils-rev.sh's glibc_stdio (gnulib 4af4a4a7's fix) applies to these trees too;
+#   - glibc: gnulib of these years tests for glibc's FILE with `defined _IO_ferror_unlocked`
+#     (alone or `|| __GNU_LIBRARY__ == 1`), which glibc 2.28 removed like the _IO_ftrylockfile
+#     coreutils-rev.sh's glibc_stdio respells: `defined _IO_EOF_SEEN` here too (gnulib
+#     4af4a4a7's fix; glibc_stdio still adds stdio-impl.h's _IO_IN_BACKUP);
 #   - names that today's C libraries declare otherwise: gnulib's futimens, tee.c's tee;
 #     va_copy (C99) for __va_copy, which musl does not define; strftime.c's FILE arithmetic;
 #     regex.c's __mempcpy (glibc's alias) as mempcpy; xsize.h where 2007's bootstrap.conf
@@ -176,7 +177,7 @@ musl_branch() {
 }
 for f in "$src"/lib/*.c; do
     [ -f "$f" ] || continue
-    sed -i 's/defined _IO_ferror_unlocked || __GNU_LIBRARY__ == 1/defined _IO_ftrylockfile || __GNU_LIBRARY__ == 1/' "$f"
+    sed -i 's/defined _IO_ferror_unlocked\b/defined _IO_EOF_SEEN/g' "$f"
     grep -q '#error "Please port gnulib' "$f" || continue
     body=$(musl_branch "$(basename "$f" .c)")
     if [ -z "$body" ]; then
