@@ -228,5 +228,15 @@ if grep -qs '__mempcpy (' "$src/lib/regex.c" && ! grep -qs 'define __mempcpy' "$
     sed -i 's/\b__mempcpy (/mempcpy (/g' "$src/lib/regex.c"
 fi
 
+# gnulib's replacement headers of 2007 (lib/*_.h) include the system's by absolute path
+# (@ABSOLUTE_INTTYPES_H@, found by configure): with clang that is clang's own inttypes.h,
+# whose #include_next then finds lib/inttypes.h again ("#include nested too deeply"). gnulib
+# soon used #include_next itself (@INCLUDE_NEXT@); so here: @ABSOLUTE_SYS_STAT_H@ becomes
+# #include_next <sys/stat.h>.
+for f in "$src"/lib/*_.h; do
+    [ -f "$f" ] && grep -q '^# *include @ABSOLUTE_[A-Z_]*_H@' "$f" || continue
+    perl -pi -e 's{^(#\s*)include \@ABSOLUTE_([A-Z_]+)_H\@}{my ($p, $n) = ($1, lc $2); $n =~ s/^sys_/sys\//; "${p}include_next <$n.h>"}e' "$f"
+done
+
 rm -rf "$src/gnulib"
 note "done: $src ($era era)"
