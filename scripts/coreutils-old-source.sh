@@ -214,7 +214,7 @@ if grep -qs '^static bool tee (int nfiles' "$src/src/tee.c"; then
 fi
 # version-etc.c (2004-2005) copies its va_list with __va_copy, else by assignment (an error
 # where va_list is an array, as on x86-64); musl defines only C99's va_copy.
-sed -i 's/\b__va_copy\b/va_copy/g' "$src/lib/version-etc.c" 2>/dev/null || true
+[ ! -f "$src/lib/version-etc.c" ] || sed -i 's/\b__va_copy\b/va_copy/g' "$src/lib/version-etc.c"
 # strftime.c of 2005-2006 adds 0 to a FILE * when it is fprintftime.c's: an error where FILE
 # is an incomplete type (musl). gnulib b8120186 (2006-10), its `advance` macro, made here.
 if grep -qs 'p += FPRINTFTIME ? 0 : _n;' "$src/lib/strftime.c"; then
