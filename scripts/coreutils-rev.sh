@@ -203,6 +203,19 @@ if [ -n "$base" ] && [ ! -f "$src/.penumbra-bootstrapped" ]; then
     fi
 fi
 
+# Step 1 and 2 for a tree of 2004-2008, which pins no gnulib submodule (CoREBench's oldest):
+# scripts/coreutils-old-source.sh (bootstrap with gnulib at the commit's date, or autoreconf).
+if [ ! -f "$src/.penumbra-bootstrapped" ] && [ -z "$(git -C "$cu_git" ls-tree "$commit" gnulib)" ]; then
+    note "source of $rev ($commit), a tree without gnulib submodule, in $src (log $out/bootstrap.log)"
+    rm -rf "$src" "$src.tmp"
+    start=$(date +%s)
+    "$root/scripts/coreutils-old-source.sh" --version-string "$version_string" "$cu_git" "$gl_git" "$commit" \
+        "$src.tmp" >"$out/bootstrap.log" 2>&1 || fail "$out/bootstrap.log" "source of $rev failed"
+    echo "bootstrap $(($(date +%s) - start)) s" >>"$out/timings.txt"
+    touch "$src.tmp/.penumbra-bootstrapped"
+    mv "$src.tmp" "$src"
+fi
+
 # Step 1 and 2: the bootstrapped source.
 if [ ! -f "$src/.penumbra-bootstrapped" ]; then
     gnulib=$(git -C "$cu_git" ls-tree "$commit" gnulib | awk '$2 == "commit" { print $3 }')
@@ -324,8 +337,16 @@ build() {
     fi
     for prog in "${progs[@]}"; do
         start=$(date +%s)
-        (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${gperf_fix[@]}" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
-            fail "$tree/make.log" "make src/$prog failed in $tree"
+        if [ -f "$tree/src/Makefile" ]; then
+            # A recursive-make tree (before 2012): lib/, src/'s generated sources, src/PROG.
+            (cd "$tree" && timeout "$t_make" make -j"$(nproc)" -C lib "${gperf_fix[@]}" "${make_vars[@]}" &&
+                timeout "$t_make" make -C src -f Makefile -f ../penumbra-bs.mk penumbra-built-sources &&
+                timeout "$t_make" make -C src "${make_vars[@]}" "$prog") >>"$tree/make.log" 2>&1 ||
+                fail "$tree/make.log" "make src/$prog failed in $tree"
+        else
+            (cd "$tree" && timeout "$t_make" make -j"$(nproc)" "${gperf_fix[@]}" "${make_vars[@]}" "src/$prog") >>"$tree/make.log" 2>&1 ||
+                fail "$tree/make.log" "make src/$prog failed in $tree"
+        fi
         if [ "$kind" = musl ]; then
             (cd "$tree" && extract-bc "src/$prog") >>"$tree/make.log" 2>&1 ||
                 fail "$tree/make.log" "extract-bc src/$prog failed in $tree"
