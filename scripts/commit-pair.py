@@ -244,9 +244,12 @@ def coreutils_tree(repo: Path, gnulib: str, commit: str, utility: str, kinds) ->
                 bases.append((changed, base.name, base))
         if bases:
             cmd += ["--from", min(bases)[2]]
-    # One autoconf cache per kind for every tree of the evaluation (coreutils-rev.sh's
-    # PENUMBRA_CONFIG_CACHE): configure then takes a minute instead of five.
-    env = {**os.environ, "PENUMBRA_CONFIG_CACHE": str(root / "config-cache")}
+    # One autoconf cache per kind for the trees of a year (coreutils-rev.sh's
+    # PENUMBRA_CONFIG_CACHE): configure then takes a minute instead of five, and a 2005 tree's
+    # macros never read a 2013 tree's answers under the same name.
+    year = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%cd", "--date=format:%Y", commit],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    env = {**os.environ, "PENUMBRA_CONFIG_CACHE": str(root / "config-cache" / year)}
     run_or_exit(cmd + [repo, gnulib, commit, out], f"not built: {commit[:12]}", stdout=subprocess.DEVNULL, env=env)
     return out
 
