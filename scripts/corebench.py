@@ -45,9 +45,10 @@ PROFILES = {"shadow": 600.0, "fast": 120.0}
 MAX_TESTS = {"shadow": 5000, "fast": 1000}
 # The name suffix of the subject seeded also with CoREBench's regression.sh (its own column).
 WITH_TEST = "+regression-test"
-# Complete mode's symbolic environment (not tuned per utility yet): up to two arguments of
-# four bytes, eight bytes of stdin, one file of eight bytes.
-COMPLETE_FLAGS = ["--sym-args", "0", "2", "4", "--sym-stdin", "8", "--sym-files", "1", "8"]
+# Complete mode's symbolic environment: KLEE's for coreutils (OSDI 2008), one argument of up to
+# ten bytes and up to two of two (`seq -s, 1 3` needs three arguments), eight bytes of stdin,
+# one file of eight bytes.
+COMPLETE_FLAGS = ["--sym-args", "0", "1", "10", "--sym-args", "0", "2", "2", "--sym-stdin", "8", "--sym-files", "1", "8"]
 
 
 @dataclass(frozen=True)

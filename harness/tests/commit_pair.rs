@@ -255,7 +255,7 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          fixing = [\"64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab\"]\n\
          fix_parents = [\"64d4a2807d46a85cfe5ab7eb99b3e91b9a75d5ab^\"]\n\
          utility = \"seq\"\n\
-         complete_flags = [\"--sym-args\", \"0\", \"2\", \"4\", \"--sym-stdin\", \"8\", \"--sym-files\", \"1\", \"8\"]\n"
+         complete_flags = [\"--sym-args\", \"0\", \"1\", \"10\", \"--sym-args\", \"0\", \"2\", \"2\", \"--sym-stdin\", \"8\", \"--sym-files\", \"1\", \"8\"]\n"
     );
     // A fix that does not build: the revision after it is the fixed version, its parent stays
     // the fixing commit's.
