@@ -30,6 +30,7 @@ binary (default target/release/penumbra).
 """
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
@@ -121,6 +122,18 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
     inc = new / "musl"
     unified_dir = out / "unified"
     commit_pair_build.unify_each(penumbra, old / "musl", inc, sources, unified_dir, [inc / "lib", inc / "src", inc])
+    env = wllvm_env()
+    cflags = f"{env['PENUMBRA_CFLAGS']} -I{INCLUDE}"
+    bitcode = work / f"{utility}-unified-{new.name}.bc"
+    # The same unified files in the same tree make the same program: built once (a subject's
+    # variants, a rerun after a change elsewhere).
+    key = hashlib.sha256("\0".join([cflags, str(inc), *sources, *((unified_dir / s).read_text(errors="replace")
+                                                                   for s in sources)]).encode()).hexdigest()
+    key_file = bitcode.with_suffix(".key")
+    if bitcode.is_file() and key_file.is_file() and key_file.read_text() == key:
+        log(f"{bitcode}: built before from the same unified files, reused")
+        return bitcode
+    key_file.unlink(missing_ok=True)
     build = work / f"unified-{new.name}"
     if build.exists():
         shutil.rmtree(build)
@@ -129,12 +142,10 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
         shutil.copy2(unified_dir / source, build / source)
         # Newer than every object, so that make recompiles what includes it.
         os.utime(build / source)
-    env = wllvm_env()
-    cflags = f"{env['PENUMBRA_CFLAGS']} -I{INCLUDE}"
     run(["make", f"src/{utility}", f"CFLAGS={cflags}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
-    bitcode = work / f"{utility}-unified-{new.name}.bc"
     run(["extract-bc", "-o", bitcode, f"src/{utility}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
     shutil.rmtree(build)
+    key_file.write_text(key)
     return bitcode
 
 
