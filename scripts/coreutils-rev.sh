@@ -235,7 +235,7 @@ if [ ! -f "$src/.penumbra-bootstrapped" ]; then
     sed -i '/AM_C_PROTOTYPES/d' "$src.tmp/configure.ac" "$src.tmp"/m4/*.m4
     # ... and pkglib_PROGRAMS (libstdbuf's helper, 2009-2011), which coreutils itself later made
     # pkglibexec_PROGRAMS.
-    sed -i 's/pkglib_PROGRAMS/pkglibexec_PROGRAMS/g' "$src.tmp/src/Makefile.am"
+    [ ! -f "$src.tmp/src/Makefile.am" ] || sed -i 's/pkglib_PROGRAMS/pkglibexec_PROGRAMS/g' "$src.tmp/src/Makefile.am"
     # A 2009 bootstrap compares versions as text ("perl 5.36 is too old" for 5.5): the tools are
     # today's, so bootstrap.conf's minimum versions go.
     [ -f "$src.tmp/bootstrap.conf" ] && sed -i -E 's/^([a-z][a-z0-9_-]*[[:space:]]+)[0-9][0-9.]*[[:space:]]*$/\1-/' "$src.tmp/bootstrap.conf"
