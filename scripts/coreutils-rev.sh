@@ -52,10 +52,14 @@ me=coreutils-rev
 
 die() { echo "$me: $*" >&2; exit 1; }
 note() { echo "$me: $*" >&2; }
-# fail LOG MESSAGE: a build step failed: said with the log's last line, and remembered in
+# fail LOG MESSAGE: a build step failed: said with the log's last error, and remembered in
 # OUT/.penumbra-failed so that the next call fails at once (PENUMBRA_RETRY=1 tries again).
 fail() {
-    local message="$2 ($1; its last line: $(tail -n 1 "$1" 2>/dev/null))"
+    # The log's last line naming an error (make's own last lines only say it stopped).
+    local said
+    said=$(grep -iE 'error|fatal|not found|no such|cannot' "$1" 2>/dev/null | grep -v '^make.*Waiting for' | tail -n 1)
+    [ -n "$said" ] || said=$(tail -n 1 "$1" 2>/dev/null)
+    local message="$2 ($1; its last error: $said)"
     echo "$message" >"$out/.penumbra-failed"
     die "$message"
 }
