@@ -57,7 +57,8 @@ note() { echo "$me: $*" >&2; }
 fail() {
     # The log's last line naming an error (make's own last lines only say it stopped).
     local said
-    said=$(grep -iE 'error|fatal|not found|no such|cannot' "$1" 2>/dev/null | grep -v '^make.*Waiting for' | tail -n 1)
+    said=$(grep -iE 'error|fatal|not found|no such|cannot' "$1" 2>/dev/null |
+        grep -vE '^make|^ERROR:Failed to compile|errors? generated' | tail -n 1)
     [ -n "$said" ] || said=$(tail -n 1 "$1" 2>/dev/null)
     local message="$2 ($1; its last error: $said)"
     echo "$message" >"$out/.penumbra-failed"
