@@ -290,6 +290,8 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     if pair.regression_test:
         suites.append(f"corebench={pair.regression_test}")
     invocations_file = out / "invocations.json"
+    if not (new_tree / "src" / "tests" / "misc" / f"{utility}.pl").is_file():
+        sys.exit(f"commit-pair: no era test: {new[:12]} has no tests/misc/{utility}.pl (its tests live elsewhere)")
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
          "--utility", utility, "--old", old_tree, "--new", new_tree,
          *[x for source in sources if source.endswith(".c") for x in ("--source", source)],
