@@ -221,6 +221,18 @@ fn native_build(dir: &Path, version: &str, name: &str) -> std::path::PathBuf {
     exe
 }
 
+/// `penumbra shadow SOURCE --replay --json` into `out` with `flags` (the environment and the
+/// `--native-*` builds), checked to succeed; its replay's report.json.
+fn shadow_replayed(source: &Path, out: &Path, flags: &[&str]) -> serde_json::Value {
+    let mut args =
+        vec!["shadow", source.to_str().unwrap(), "--output-dir", out.to_str().unwrap(), "--replay", "--json"];
+    args.extend_from_slice(flags);
+    let result = penumbra(args);
+    result.assert_no_panic();
+    result.assert_status(0);
+    serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap()
+}
+
 /// `--native-fixed`: a prebuilt fixed version decides an output difference, as
 /// `--fixed-version` does for a C file: `expected` where the new version behaves like it,
 /// `regression` where it does not.
@@ -231,24 +243,9 @@ fn a_prebuilt_fixed_version_decides_output_differences() {
     let source = repo_root().join("examples/threshold.c");
     for (fixed, class) in [(&new, "expected"), (&old, "regression")] {
         let out = dir.path().join(format!("out-{class}"));
-        let result = penumbra([
-            "shadow",
-            source.to_str().unwrap(),
-            "--output-dir",
-            out.to_str().unwrap(),
-            "--replay",
-            "--json",
-            "--native-old",
-            old.to_str().unwrap(),
-            "--native-new",
-            new.to_str().unwrap(),
-            "--native-fixed",
-            fixed.to_str().unwrap(),
-        ]);
-        result.assert_no_panic();
-        result.assert_status(0);
-        let report: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        let natives = ["--native-old", old.to_str().unwrap(), "--native-new", new.to_str().unwrap()];
+        let report =
+            shadow_replayed(&source, &out, &[&natives[..], &["--native-fixed", fixed.to_str().unwrap()]].concat());
         let classes: Vec<&str> =
             report["tests"].as_array().unwrap().iter().map(|t| t["class"].as_str().unwrap()).collect();
         assert_eq!(classes, [class], "{report}");
@@ -266,34 +263,14 @@ fn a_prebuilt_fix_parent_decides_with_shadows_rule() {
     let source = repo_root().join("examples/threshold.c");
     for (parent, class, judgement) in [(&old, "expected", "parent-like-fix"), (&new, "regression", "unexplained")] {
         let out = dir.path().join(format!("out-{class}"));
-        let result = penumbra([
-            "shadow",
-            source.to_str().unwrap(),
-            "--output-dir",
-            out.to_str().unwrap(),
-            "--replay",
-            "--json",
-            "--native-old",
-            old.to_str().unwrap(),
-            "--native-new",
-            new.to_str().unwrap(),
-            "--native-fixed",
-            old.to_str().unwrap(),
-            "--native-fix-parent",
-            parent.to_str().unwrap(),
-        ]);
-        result.assert_no_panic();
-        result.assert_status(0);
-        let report: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        let (old, new, parent) = (old.to_str().unwrap(), new.to_str().unwrap(), parent.to_str().unwrap());
+        let natives = ["--native-old", old, "--native-new", new, "--native-fixed", old, "--native-fix-parent", parent];
+        let report = shadow_replayed(&source, &out, &natives);
         let classes: Vec<&str> =
             report["tests"].as_array().unwrap().iter().map(|t| t["class"].as_str().unwrap()).collect();
         assert_eq!(classes, [class], "{report}");
         assert_eq!(report["tests"][0]["fixes"][0]["judgement"], judgement, "{report}");
-        assert_eq!(
-            report["fixes"],
-            serde_json::json!([{"fixed": old.to_str().unwrap(), "fix_parent": parent.to_str().unwrap()}])
-        );
+        assert_eq!(report["fixes"], serde_json::json!([{"fixed": old, "fix_parent": parent}]));
         assert_eq!(report["builds"]["fix-parent"]["address_sanitizer"], true, "{report}");
     }
 }
@@ -321,30 +298,9 @@ fn plain_builds(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, std::pat
 /// (argv[1], class, whether the interpreter ran the test).
 fn replay_plain(dir: &Path, extra: &[&str]) -> (serde_json::Value, Vec<(String, String, bool)>) {
     let (source, old, new) = plain_builds(dir);
-    let out = dir.join("out");
-    let mut args = vec![
-        "shadow",
-        source.to_str().unwrap(),
-        "--libc",
-        "musl",
-        "--sym-args",
-        "1",
-        "1",
-        "1",
-        "--output-dir",
-        out.to_str().unwrap(),
-        "--replay",
-        "--json",
-        "--native-old",
-        old.to_str().unwrap(),
-        "--native-new",
-        new.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let result = penumbra(args);
-    result.assert_no_panic();
-    result.assert_status(0);
-    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let environment = ["--libc", "musl", "--sym-args", "1", "1", "1", "--native-old", old, "--native-new", new];
+    let report = shadow_replayed(&source, &dir.join("out"), &[&environment[..], extra].concat());
     let mut seen: Vec<(String, String, bool)> = report["tests"]
         .as_array()
         .unwrap()

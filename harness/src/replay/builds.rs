@@ -103,8 +103,8 @@ impl Builds {
             ),
             None => Self::build(work, info, options)?,
         };
-        let fix_builds = fixes.iter().flat_map(|f| std::iter::once(&f.fixed).chain(f.parent.as_ref()));
-        for build in [&old, &new].into_iter().chain(fix_builds) {
+        let builds = Builds { work: work.to_path_buf(), old, new, fixes, modules: None };
+        for build in builds.all() {
             native::check_starts(&build.exe, &work.join("probe"), build.runtime)?;
         }
         let modules = match Modules::compile(info, !compiled, &options.fixes) {
@@ -116,7 +116,12 @@ impl Builds {
                 None
             }
         };
-        Ok(Builds { work: work.to_path_buf(), old, new, fixes, modules })
+        Ok(Builds { modules, ..builds })
+    }
+
+    /// Every native build: old, new, then each fix and its parent.
+    pub(super) fn all(&self) -> impl Iterator<Item = &NativeBuild> {
+        [&self.old, &self.new].into_iter().chain(self.fixes.iter().flat_map(Fix::versions))
     }
 
     /// Compiles old, new and (with `--fixed-version`, `--fix-parent-version`) the fixes.

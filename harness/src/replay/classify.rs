@@ -161,6 +161,11 @@ impl<T> Fix<T> {
         Fix { fixed: &self.fixed, parent: self.parent.as_ref() }
     }
 
+    /// The fixed version, then its parent where there is one.
+    pub fn versions(&self) -> impl Iterator<Item = &T> {
+        std::iter::once(&self.fixed).chain(self.parent.as_ref())
+    }
+
     pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> Fix<U> {
         Fix { fixed: f(self.fixed), parent: self.parent.map(f) }
     }

@@ -431,8 +431,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         }
     }
     if !own.is_empty() {
-        let fix_builds = builds.fixes.iter().flat_map(|f| std::iter::once(&f.fixed).chain(f.parent.as_ref()));
-        if let Some(plain) = [&builds.old, &builds.new].into_iter().chain(fix_builds).find(|b| !b.runtime) {
+        if let Some(plain) = builds.all().find(|b| !b.runtime) {
             bail!(
                 "{}: the test has the program's own symbolic objects ({}), which the native build {} cannot read: it lacks penumbra's replay runtime (a prebuilt executable needs harness/src/replay/runtime.c, compiled with the build's PENUMBRA_VERSION_OLD or _NEW, linked in)",
                 test.name,

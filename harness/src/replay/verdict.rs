@@ -178,7 +178,7 @@ pub fn brief_interpreted(run: &InterpOutcome) -> String {
 /// The class of a test from its decided versions: `unconfirmed` where a version's witnesses
 /// disagree (unless a version could not be fed the test at all), else from the outcomes.
 pub fn class_of(old: &Decided, new: &Decided, fixes: &[Fix<Decided>]) -> Class {
-    let fix_versions = fixes.iter().flat_map(|f| std::iter::once(&f.fixed).chain(f.parent.as_ref()));
+    let fix_versions = fixes.iter().flat_map(Fix::versions);
     let versions: Vec<&Decided> = [old, new].into_iter().chain(fix_versions).collect();
     let failed = versions.iter().any(|d| matches!(d.outcome, RunOutcome::ReplayFailed(_)));
     if !failed && versions.iter().any(|d| d.disagreement.is_some()) {
