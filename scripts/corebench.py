@@ -29,11 +29,13 @@ runs (`src/UTILITY`), when COREBENCH has its tests.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -222,7 +224,6 @@ def write(regressions: list, out: Path, profile: str) -> Path:
 def build(regressions: list, out: Path, only: list) -> int:
     """Builds the trees of each regression (scripts/commit-pair.py trees), one after the other,
     going on past failures; OUT/builds.json records each one's result. Returns the exit status."""
-    import json
     unknown = sorted(set(only) - {r.name for r in regressions})
     if unknown:
         raise FormatError("no regression named " + ", ".join(unknown))
@@ -252,7 +253,6 @@ MODES = ("complete", "seeded")
 
 def job_records(results: Path) -> dict:
     """The batch's job records by (subject, mode)."""
-    import json
     records = {}
     for path in sorted((results / "jobs").glob("*.json")):
         record = json.loads(path.read_text())
@@ -319,7 +319,6 @@ def miss_reason(row: dict) -> str:
 
 def table(regressions: list, out: Path, results_dir: Path) -> list:
     """The rows of the evaluation in OUT (builds.json, results/), one per regression."""
-    import json
     builds = json.loads((out / "builds.json").read_text()) if (out / "builds.json").is_file() else {}
     results = out / "results"
     records = job_records(results) if results.is_dir() else {}
@@ -383,8 +382,6 @@ def markdown(rows: list, profile_note: str) -> str:
 def write_table(regressions: list, out: Path, results_dir: Path):
     """Writes the table; RESULTS/notes.toml (`NAME = "why"`, written by hand after reading a
     miss's tests and its bug report) adds to each miss what the recorded numbers cannot say."""
-    import json
-    import tomllib
     rows = table(regressions, out, results_dir)
     notes_file = results_dir / "notes.toml"
     notes = tomllib.loads(notes_file.read_text()) if notes_file.is_file() else {}

@@ -109,10 +109,9 @@ def program_sources(tree, utility):
 def changed_sources(cu_git, old_rev, new_rev, tree, utility):
     """The files the patch changes that the program is made of: its own C files, and every
     header under src/ and lib/ (they may be included anywhere)."""
-    out = subprocess.run(["git", "-C", str(cu_git), "diff", "--no-renames", "--name-only", old_rev, new_rev],
-                         check=True, capture_output=True, text=True).stdout.split()
     own = set(program_sources(tree, utility))
-    return [f for f in out if f in own or (f.endswith(".h") and f.split("/")[0] in ("src", "lib"))]
+    return [f for f in sorted(sum(commit_pair_build.changed_c_files(Path(cu_git), old_rev, new_rev), []))
+            if f in own or (f.endswith(".h") and f.split("/")[0] in ("src", "lib"))]
 
 
 def unified_bitcode(penumbra, work, old, new, utility, sources, out):
