@@ -208,9 +208,6 @@ VERSION_STRING = "corebench"
 # tests measured (gcov) and replayed (asan); the fix and its parent are only replayed.
 ANALYSED_KINDS = ("musl", "gcov", "asan")
 REPLAYED_KINDS = ("asan",)
-# Files no bootstrap or configure step reads (coreutils-rev.sh's `derivable`, same pattern).
-DERIVABLE = re.compile(r"^(src/[^/]*\.[ch]|tests/.*|doc/.*|man/.*|init\.cfg|NEWS|THANKS.*|ChangeLog.*|README.*|TODO"
-                       r"|\.mailmap|cfg\.mk|\.gitignore|.*/\.gitignore)$")
 
 
 def trees_dir() -> Path:
@@ -218,12 +215,19 @@ def trees_dir() -> Path:
     return work / "trees"
 
 
-def derivable_from(repo: Path, base: str, commit: str):
+def derivable_files() -> re.Pattern:
+    """The files a derived tree may differ in: coreutils-rev.sh's own pattern (--derivable-files)."""
+    pattern = subprocess.run(["bash", ROOT / "scripts" / "coreutils-rev.sh", "--derivable-files"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    return re.compile(pattern)
+
+
+def derivable_from(repo: Path, base: str, commit: str, files: re.Pattern):
     """How many files `commit` changes against `base` when coreutils-rev.sh can derive its tree
     from base's (None when it cannot)."""
     out = subprocess.run(["git", "-C", repo, "diff", "--no-renames", "--name-only", base, commit],
                          check=True, capture_output=True, text=True).stdout.split()
-    return None if any(not DERIVABLE.match(path) for path in out) else len(out)
+    return None if any(not files.match(path) for path in out) else len(out)
 
 
 def coreutils_tree(repo: Path, gnulib: str, commit: str, utility: str, kinds) -> Path:
@@ -236,10 +240,10 @@ def coreutils_tree(repo: Path, gnulib: str, commit: str, utility: str, kinds) ->
     for kind in kinds:
         cmd += ["--kind", kind]
     if not (out / "src" / ".penumbra-bootstrapped").exists():
-        bases = []
+        bases, files = [], derivable_files()
         for built in sorted(root.glob("rev-*/src/.penumbra-bootstrapped")):
             base = built.parent.parent
-            changed = derivable_from(repo, (base / "src" / ".penumbra-commit").read_text().strip(), commit)
+            changed = derivable_from(repo, (base / "src" / ".penumbra-commit").read_text().strip(), commit, files)
             if changed is not None and base != out:
                 bases.append((changed, base.name, base))
         if bases:
@@ -275,6 +279,8 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     spec.loader.exec_module(sr)
     utility = pair.utility
     old_tree, new_tree, fix_trees = coreutils_trees(pair, old, new)
+    if not (new_tree / "src" / "tests" / "misc" / f"{utility}.pl").is_file():
+        sys.exit(f"commit-pair: no era test: {new[:12]} has no tests/misc/{utility}.pl (its tests live elsewhere)")
     work = trees_dir().parent
     sources = sr.changed_sources(pair.repo, old, new, new_tree / "musl", utility)
     if not sources:
@@ -290,8 +296,6 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     if pair.regression_test:
         suites.append(f"corebench={pair.regression_test}")
     invocations_file = out / "invocations.json"
-    if not (new_tree / "src" / "tests" / "misc" / f"{utility}.pl").is_file():
-        sys.exit(f"commit-pair: no era test: {new[:12]} has no tests/misc/{utility}.pl (its tests live elsewhere)")
     run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
          "--utility", utility, "--old", old_tree, "--new", new_tree,
          *[x for source in sources if source.endswith(".c") for x in ("--source", source)],

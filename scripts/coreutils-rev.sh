@@ -65,6 +65,10 @@ fail() {
     die "$message"
 }
 
+# The files `derivable` allows to differ (an extended regular expression over paths);
+# `--derivable-files` prints it, for callers that choose a base (scripts/commit-pair.py).
+derivable_files='^(src/[^/]*\.[ch]|tests/.*|doc/.*|man/.*|init\.cfg|NEWS|THANKS.*|ChangeLog.*|README.*|TODO|\.mailmap|cfg\.mk|\.gitignore|.*/\.gitignore)$'
+
 kinds=()
 progs=()
 version_string=
@@ -76,6 +80,7 @@ while [ $# -gt 0 ]; do
     --prog) progs+=("$2"); shift 2 ;;
     --version-string) version_string=$2; shift 2 ;;
     --from) base=$2; shift 2 ;;
+    --derivable-files) echo "$derivable_files"; exit 0 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d;s/^# \{0,1\}//'; exit 0 ;;
     --) shift; break ;;
     -*) die "unknown option $1 (--kind KIND, --prog PROG, --version-string V, --from BASE)" ;;
@@ -141,7 +146,7 @@ glibc_stdio() {
 derivable() {
     local changed
     changed=$(git -C "$cu_git" diff --no-renames --name-only "$1" "$commit") || return 1
-    ! grep -qvE '^(src/[^/]*\.[ch]|tests/.*|doc/.*|man/.*|init\.cfg|NEWS|THANKS.*|ChangeLog.*|README.*|TODO|\.mailmap|cfg\.mk|\.gitignore|.*/\.gitignore)$' <<<"$changed"
+    ! grep -qvE "$derivable_files" <<<"$changed"
 }
 
 # overlay DIR BASE_COMMIT: DIR (a copy of BASE_COMMIT's tree) made this commit's, file by file.
