@@ -268,19 +268,27 @@ def coreutils_trees(pair: Pair, old: str, new: str):
     return old_tree, new_tree, fixes
 
 
+def script_module(name: str):
+    """A script of scripts/ as a module (their names have hyphens)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py").replace("-", "_"), ROOT / "scripts" / name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     """Kind "coreutils": the trees of old, new and each fix and its parent built by
     scripts/coreutils-rev.sh (cached by commit under WORK/trees), the utility's source unified
     with the new tree's include directories, every version replayed natively from its
     AddressSanitizer build, seeds from the era's test (scripts/shadow-regression.py's steps)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("shadow_regression", ROOT / "scripts" / "shadow-regression.py")
-    sr = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sr)
+    sr = script_module("shadow-regression.py")
     utility = pair.utility
     old_tree, new_tree, fix_trees = coreutils_trees(pair, old, new)
-    if not (new_tree / "src" / "tests" / "misc" / f"{utility}.pl").is_file():
-        sys.exit(f"commit-pair: no era test: {new[:12]} has no tests/misc/{utility}.pl (its tests live elsewhere)")
+    era_tests = script_module("coreutils-rev-invocations.py").era_tests(new_tree / "src", utility)
+    if not era_tests:
+        sys.exit(f"commit-pair: no era test: {new[:12]} has no tests/misc/{utility}.pl, tests/misc/{utility} "
+                 f"nor tests under tests/{utility}/")
     work = trees_dir().parent
     sources = sr.changed_sources(pair.repo, old, new, new_tree / "musl", utility)
     if not sources:
@@ -292,7 +300,7 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     for fixed_tree, parent_tree in fix_trees:
         native += ["--native-fixed", asan(fixed_tree), "--native-fix-parent", asan(parent_tree)]
     fixes = [((fixed, parent), ()) for fixed, parent in fix_revisions(pair)]
-    suites = [f"era={new_tree}:tests/misc/{utility}.pl"]
+    suites = [f"era={new_tree}:{','.join(era_tests)}"]
     if pair.regression_test:
         suites.append(f"corebench={pair.regression_test}")
     invocations_file = out / "invocations.json"
@@ -305,9 +313,13 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     seed_flags, seeds, touching = sr.seeds_of(invocations, 24, tuple(pair.seed_suites))
     pair.flags = ["--libc", "musl", *pair.flags, *map(str, native)]
     pair.seeded_flags = pair.seeded_flags or seed_flags
-    # The era's test of the utility is one test script of many cases (tests/misc/UTILITY.pl).
+    # The era's tests of the utility: one script of many cases (tests/misc/UTILITY.pl), or a
+    # directory of scripts, whose invocations' cases are `DIR/SCRIPT:CASE`.
     distinct = {(tuple(e["args_hex"]), e["stdin_hex"], json.dumps(e.get("files_hex"), sort_keys=True)) for e in invocations}
-    selection = {"tests": 1, "invocations": len(distinct), "touching": touching, "tests_touching": int(touching > 0)}
+    script = (lambda e: e["case"].split(":", 1)[0]) if len(era_tests) > 1 else (lambda e: era_tests[0])
+    tests_touching = len({script(e) for e in invocations if e["suite"] == "era" and e["touches_patch"]})
+    selection = {"tests": len(era_tests), "invocations": len(distinct), "touching": touching,
+                 "tests_touching": tests_touching}
     return "unified.bc", fixes, pair.seeds or seeds, {"annotation": "penumbra unify", "unified": sources,
                                                         "touching_invocations": touching, "seed_selection": selection}
 

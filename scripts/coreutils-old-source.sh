@@ -162,44 +162,9 @@ fi
     cp --remove-destination -p "$target" "$link"
 done)
 
-# gnulib's FILE-internals files: musl's own functions, and glibc 2.28's spelling.
-musl_branch() {
-    case $1 in
-    freadahead) echo '  return __freadahead (fp);' ;;
-    freadptr) echo '  return __freadptr (fp, sizep);' ;;
-    freadseek) echo '  __freadptrinc (fp, increment);' ;;
-    fseterr) echo '  __fseterr (fp);' ;;
-    fpurge) echo '  __fpurge (fp); return 0;' ;;
-    freading) echo '  return __freading (fp);' ;;
-    fwriting) echo '  return __fwriting (fp);' ;;
-    fseeko) echo '  if (0)' ;;
-    esac
-}
-for f in "$src"/lib/*.c; do
-    [ -f "$f" ] || continue
-    sed -i 's/defined _IO_ferror_unlocked\b/defined _IO_EOF_SEEN/g' "$f"
-    grep -q '#error "Please port gnulib' "$f" || continue
-    body=$(musl_branch "$(basename "$f" .c)")
-    if [ -z "$body" ]; then
-        note "warning: $(basename "$f") stops on unknown C libraries and has no musl branch here"
-        continue
-    fi
-    awk -v body="$body" '
-        !done && /^# *else/ { held = $0; next }
-        held != "" {
-            if ($0 ~ /#error "Please port gnulib/) {
-                print "#elif defined __linux__ && !defined __GLIBC__ /* musl (penumbra) */"
-                print body
-                done = 1
-            }
-            print held
-            held = ""
-        }
-        { print }' "$f" >"$f.t"
-    mv "$f.t" "$f"
-    sed -i '0,/^#include <config.h>/s//&\n#if defined __linux__ \&\& !defined __GLIBC__ \/* musl (penumbra) *\/\n# include <stdio_ext.h>\n#endif/' "$f"
-    grep -q 'musl (penumbra)' "$f" || die "could not add musl's branch to $f"
-done
+# gnulib's FILE-internals files: glibc 2.28's spelling, and musl's own functions.
+sed -i 's/defined _IO_ferror_unlocked\b/defined _IO_EOF_SEEN/g' "$src"/lib/*.c
+"$(dirname "$0")/gnulib-musl-stdio.sh" "$src/lib" || die "could not port $src/lib's stdio files to musl"
 
 # Names that C libraries of today (glibc, musl) declare otherwise, renamed as their projects
 # later did (CoREBench's utimens and tee patches rename them too, by broader seds):

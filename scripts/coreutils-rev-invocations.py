@@ -7,8 +7,9 @@ test makes, and which of them execute the lines a commit changes.
         [--extra NAME=FILE]... [--penumbra BINARY] --out FILE.json
 
 OLD_TREE and NEW_TREE are trees of scripts/coreutils-rev.sh for REV^ and REV (their `gcov`
-kind: OLD_TREE/gcov/src/UTILITY built with gcc --coverage). Each suite (default:
-`era=NEW_TREE:tests/misc/UTILITY.pl`, the test of REV itself; an absolute TEST is a script run
+kind: OLD_TREE/gcov/src/UTILITY built with gcc --coverage). Each suite (default: `era=NEW_TREE:`
+the tests of the utility in REV itself, era_tests below; TEST may list several, comma-separated,
+each by its make rule; an absolute TEST is a script run
 as `sh TEST TREE/gcov`, as CoREBench runs its regression.sh) is run in TREE/gcov with
 src/UTILITY replaced by a wrapper that records each invocation (argv, stdin, the files named in
 argv, the file its stdout goes to, which names the test case) and then runs the real program, so
@@ -129,43 +130,98 @@ def real_binary(build, utility):
     return real
 
 
-def run_suite(tree, utility, test, capture):
-    """Runs one test script of the tree's gcov build with the utility wrapped: a test of the
-    tree (`tests/...`, by its make rule), or a script outside it (an absolute path, such as
-    CoREBench's regression.sh), run as `sh SCRIPT BUILD` in a scratch directory, as CoREBench
-    runs it with the version's directory."""
+def makefile_list(text, variable):
+    """The words of a makefile variable's definition (`VAR = a b \\` and its continued lines)."""
+    m = re.search(rf"^{variable}\s*\+?=((?:[^\n]*\\\n)*[^\n]*)", text, re.M)
+    return m[1].replace("\\\n", " ").split() if m else []
+
+
+def era_tests(tree, utility):
+    """The tests of UTILITY in a coreutils source tree, as paths from its top, each run by its own
+    make rule: tests/misc/UTILITY.pl (2010 on) or tests/misc/UTILITY (2007-2011), and the tests
+    of the directory tests/UTILITY/ (the TESTS of its own Makefile.am in 2004-2007, the entries
+    under it of tests/Makefile.am or tests/local.mk later: ls, du, cp, rm)."""
+    tree = Path(tree)
+    found = [name for name in (f"tests/misc/{utility}.pl", f"tests/misc/{utility}") if (tree / name).is_file()]
+    own = tree / "tests" / utility / "Makefile.am"
+    if own.is_file():
+        text = own.read_text(errors="replace")
+        x = re.search(r"^x\s*=\s*(\S+)", text, re.M)
+        # Its TESTS may be made by make (`$x-tests`, by tests/mk-script from Test.pm).
+        for word in makefile_list(text, "TESTS"):
+            word = word.replace("$(x)", x[1] if x else "").replace("$x", x[1] if x else "")
+            found.append(f"tests/{utility}/{word}")
+    for makefile in ("tests/Makefile.am", "tests/local.mk"):
+        path = tree / makefile
+        if path.is_file():
+            for word in path.read_text(errors="replace").split():
+                m = re.fullmatch(rf"(?:tests/)?({re.escape(utility)}/[\w.+-]+)", word)
+                if m and (tree / "tests" / m[1]).is_file():
+                    found.append(f"tests/{m[1]}")
+    return list(dict.fromkeys(found))
+
+
+def test_rule(build, test):
+    """(directory, target): where `make TARGET` runs TEST (a path from the tree's top) by its own
+    rule: the deepest directory above it whose Makefile knows `REL.log` (tests/UTILITY/ of
+    2004-2007, tests/ of 2008-2011, the top since)."""
+    path = Path(test)
+    log_name = re.sub(r"\.(pl|sh|xpl)$", "", path.name) + ".log"
+    for directory in path.parents:
+        if not (build / directory / "Makefile").is_file():
+            continue
+        target = str((path.parent / log_name).relative_to(directory))
+        known = subprocess.run(["make", "-n", target], cwd=build / directory, stdin=subprocess.DEVNULL,
+                               capture_output=True, timeout=120)
+        if known.returncode == 0:
+            return build / directory, target
+    sys.exit(f"coreutils-rev-invocations: no makefile of {build} has a rule for {test}'s log")
+
+
+def run_suite(tree, utility, tests, capture):
+    """Runs the test scripts of a suite (a comma-separated list) in the tree's gcov build with the
+    utility wrapped, each into its own directory of CAPTURE (tests[i]): a test of the tree
+    (`tests/...`, by its make rule), or a script outside it (an absolute path, such as CoREBench's
+    regression.sh), run as `sh SCRIPT BUILD` in a scratch directory, as CoREBench runs it with
+    the version's directory. Returns each test's result."""
     build = Path(tree) / "gcov"
     prog = build / "src" / utility
     real = real_binary(build, utility)
-    capture.mkdir(parents=True)
-    wrapper = WRAPPER.replace("@CAPTURE@", repr(str(capture))).replace("@REAL@", repr(str(real)))
-    prog.write_text(wrapper.replace("@LIMIT@", str(FILE_LIMIT)))
-    prog.chmod(0o755)
-    if Path(test).is_absolute():
+    wrapper = WRAPPER.replace("@REAL@", repr(str(real))).replace("@LIMIT@", str(FILE_LIMIT))
+    results = {}
+    for i, test in enumerate(tests.split(",")):
+        into = capture / str(i)
+        into.mkdir(parents=True)
+        prog.write_text(wrapper.replace("@CAPTURE@", repr(str(into))))
+        prog.chmod(0o755)
         try:
-            with tempfile.TemporaryDirectory(prefix="cu-script-") as scratch:
-                p = subprocess.run(["sh", test, str(build)], cwd=scratch, stdin=subprocess.DEVNULL,
-                                   capture_output=True, timeout=600)
+            results[test] = run_test(build, utility, test, into)
         finally:
             shutil.copy2(real, prog)
+    return results
+
+
+def run_test(build, utility, test, capture):
+    """One test of run_suite, the utility already wrapped."""
+    if Path(test).is_absolute():
+        with tempfile.TemporaryDirectory(prefix="cu-script-") as scratch:
+            p = subprocess.run(["sh", test, str(build)], cwd=scratch, stdin=subprocess.DEVNULL,
+                               capture_output=True, timeout=600)
         # CoREBench's regression.sh fails (status 1) on a version with the regression.
-        log(f"{tree}: {test}: exit status {p.returncode}, {len(list(capture.iterdir()))} invocations of {utility}")
+        log(f"{build}: {test}: exit status {p.returncode}, {len(list(capture.iterdir()))} invocations of {utility}")
         return "fail" if p.returncode else "pass"
-    log_name = re.sub(r"\.(pl|sh|xpl)$", ".log", test)
-    trs = build / re.sub(r"\.log$", ".trs", log_name)
-    try:
-        (build / log_name).unlink(missing_ok=True)
-        trs.unlink(missing_ok=True)
-        # The test's own rule (not `make check`, which would build every program first).
-        p = subprocess.run(["make", log_name], cwd=build, stdin=subprocess.DEVNULL,
-                           capture_output=True, timeout=600)
-    finally:
-        shutil.copy2(real, prog)
+    directory, target = test_rule(build, test)
+    log_file = directory / target
+    trs = log_file.with_suffix(".trs")
+    log_file.unlink(missing_ok=True)
+    trs.unlink(missing_ok=True)
+    # The test's own rule (not `make check`, which would build every program first).
+    p = subprocess.run(["make", target], cwd=directory, stdin=subprocess.DEVNULL, capture_output=True, timeout=600)
     status = re.search(r"^:test-result: (\S+)", trs.read_text(errors="replace"), re.M) if trs.exists() else None
-    log(f"{tree}: {test}: {status[1] if status else 'no result'} (make status {p.returncode}), "
+    log(f"{build}: {test}: {status[1] if status else 'no result'} (make status {p.returncode}), "
         f"{len(list(capture.iterdir()))} invocations of {utility}")
     if p.returncode != 0 and not status:
-        sys.exit(f"coreutils-rev-invocations: make {log_name} in {build} failed:\n"
+        sys.exit(f"coreutils-rev-invocations: make {target} in {directory} failed:\n"
                  + p.stderr.decode(errors="replace")[-3000:])
     return status[1] if status else None
 
@@ -209,7 +265,9 @@ def run_on(build, utility, inv, scratch, sources):
                            cwd=obj, capture_output=True, check=True)
         for line in g.stdout.decode().splitlines():
             for f in json.loads(line)["files"]:
-                source = next((s for s in sources if f["file"].endswith(s)), None)
+                # A recursive-make tree (before 2012) compiled in src/: its paths are relative.
+                path = os.path.normpath(notes.parent / f["file"])
+                source = next((s for s in sources if path.endswith("/" + s)), None)
                 if source is not None:
                     for ln in f["lines"]:
                         key = (source, ln["line_number"])
@@ -255,7 +313,7 @@ def main():
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", required=True)
     ap.add_argument("--fixed")
-    ap.add_argument("--suite", action="append", default=[], help="NAME=TREE:TEST")
+    ap.add_argument("--suite", action="append", default=[], help="NAME=TREE:TEST[,TEST]...")
     ap.add_argument("--extra", action="append", default=[], help="NAME=FILE.json")
     ap.add_argument("--source", action="append", default=[],
                     help="a file of the program whose changed lines count (repeatable; default src/UTILITY.c)")
@@ -263,7 +321,7 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     utility = a.utility
-    suites = a.suite or [f"era={a.new}:tests/misc/{utility}.pl"]
+    suites = a.suite or [f"era={a.new}:{','.join(era_tests(Path(a.new) / 'src', utility))}"]
     sources = a.source or [f"src/{utility}.c"]
     # The old tree's own commit (coreutils-rev.sh records it): REV^ unless REV is the first
     # revision after the introducing commit that builds.
@@ -289,12 +347,15 @@ def main():
         tree, test = rest.split(":", 1)
         capture = work / "capture" / name
         suite_status[name] = run_suite(tree, utility, test, capture)
-        for rec in sorted(capture.iterdir()):
-            inv = json.loads(rec.read_text())
-            case = inv.pop("stdout_file") or ""
-            inv["case"] = re.sub(r"\.O$", "", case)
-            inv["suite"] = name
-            invocations.append(inv)
+        several = len(suite_status[name]) > 1
+        for i, one in enumerate(suite_status[name]):
+            for rec in sorted((capture / str(i)).iterdir()):
+                inv = json.loads(rec.read_text())
+                case = re.sub(r"\.O$", "", inv.pop("stdout_file") or "")
+                # A suite of several scripts names the script too (`rm/r-1:out`).
+                inv["case"] = f"{Path(one).parent.name}/{Path(one).name}:{case}" if several else case
+                inv["suite"] = name
+                invocations.append(inv)
     for spec in a.extra:
         name, path = spec.split("=", 1)
         for e in json.loads(Path(path).read_text()):

@@ -333,6 +333,14 @@ build() {
         echo "configure $kind $(($(date +%s) - start)) s" >>"$out/timings.txt"
         touch "$tree/.penumbra-configured"
     fi
+    # Steps on the configured tree, idempotent, so that trees configured before they existed get
+    # them too. gnulib before 2013 stops at FILE internals it does not know (musl's): ported in
+    # place. gnulib's stdio.h of 2011-2012 warns on any use of gets, which glibc 2.16 no longer
+    # declares (an error then): the warning goes, as CoREBench's stdio.patch does.
+    [ "$kind" != musl ] || "$root/scripts/gnulib-musl-stdio.sh" "$tree/lib" || die "could not port $tree/lib to musl"
+    for header in "$tree/lib/stdio.in.h" "$tree/lib/stdio.h"; do
+        ! grep -qs '^_GL_WARN_ON_USE (gets,' "$header" || sed -i 's|^_GL_WARN_ON_USE (gets,|//&|' "$header"
+    done
     if [ ! -f "$tree/.penumbra-built-sources" ]; then
         note "making the generated sources in $tree (log $tree/make.log)"
         start=$(date +%s)

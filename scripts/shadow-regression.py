@@ -126,7 +126,9 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
     bitcode = work / f"{utility}-unified-{new.name}.bc"
     # The same unified files in the same tree make the same program: built once (a subject's
     # variants, a rerun after a change elsewhere).
-    key = hashlib.sha256("\0".join([cflags, str(inc), *sources, *((unified_dir / s).read_text(errors="replace")
+    # A recursive-make tree (before 2012) makes its programs in src/ (its top knows no src/PROG).
+    target = ["-C", "src", utility] if (inc / "src" / "Makefile").is_file() else [f"src/{utility}"]
+    key = hashlib.sha256("\0".join([cflags, str(inc), *target, *sources, *((unified_dir / s).read_text(errors="replace")
                                                                    for s in sources)]).encode()).hexdigest()
     key_file = bitcode.with_suffix(".key")
     if bitcode.is_file() and key_file.is_file() and key_file.read_text() == key:
@@ -141,7 +143,7 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out):
         shutil.copy2(unified_dir / source, build / source)
         # Newer than every object, so that make recompiles what includes it.
         os.utime(build / source)
-    run(["make", f"src/{utility}", f"CFLAGS={cflags}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
+    run(["make", *target, f"CFLAGS={cflags}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
     run(["extract-bc", "-o", bitcode, f"src/{utility}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
     shutil.rmtree(build)
     key_file.write_text(key)

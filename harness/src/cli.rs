@@ -84,7 +84,9 @@ pub enum Command {
     /// --fixed-version (and --fix-parent-version: Shadow's rule), output differences become
     /// `expected` or `regression`. An error is an
     /// AddressSanitizer report, a UBSan report in one version only (one both versions make at
-    /// the same place is recorded as `shared_ub`), a signal, a timeout or the interpreter's
+    /// the same place is recorded as `shared_ub`; a null argument to a parameter declared never
+    /// null, a declaration and not an access, is recorded as `null_argument_ub`), a signal, a
+    /// timeout or the interpreter's
     /// error; a non-zero exit status is output. Prints the tests grouped by class, most severe
     /// first, and writes OUTDIR/report.json.
     Replay(ReplayArgs),

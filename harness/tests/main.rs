@@ -8,6 +8,7 @@ mod batch;
 mod batch_projects;
 mod batch_resume;
 mod commit_pair;
+mod coreutils_eras;
 mod exec_corpus;
 mod exec_errors;
 mod float_symbolic;

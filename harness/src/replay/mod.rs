@@ -55,7 +55,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use verdict::{class_of, confirms, decide, shared_ub, Claims, Decided, Witnesses};
+use verdict::{class_of, confirms, decide, null_arguments, shared_ub, Claims, Decided, Witnesses};
 
 /// The report's file name in the output directory.
 pub const REPORT: &str = "report.json";
@@ -502,6 +502,10 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     }
     let class = class_of(&old, &new, &fixes);
     // A shared report the interpreter confirms as an error of a version is that error.
+    let null_argument_ub = null_arguments(&[&native_old.ub, &native_new.ub], &shared)
+        .into_iter()
+        .filter(|r| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r))
+        .collect();
     let shared_ub = shared
         .into_iter()
         .filter(|r| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r))
@@ -521,5 +525,6 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         fixes,
         interpreted,
         shared_ub,
+        null_argument_ub,
     })
 }

@@ -457,6 +457,15 @@ impl UbReport {
         Path::new(path).file_name()?.to_str()
     }
 
+    /// Whether the report is of a null pointer passed to a parameter declared never null
+    /// (`qsort (NULL, 0, ...)`, `memcpy (d, NULL, 0)`): the C library's declaration, not an
+    /// access. Such a report is no error by itself: the callee's accesses are what
+    /// AddressSanitizer and the interpreter check (and GNU coreutils of 2004-2012 make it on
+    /// paths that end cleanly, such as cut's error exit for `-b0`).
+    pub fn is_null_argument(&self) -> bool {
+        self.text.ends_with("which is declared to never be null")
+    }
+
     /// Whether `other` is the same report: at the same place; or, between builds of two source
     /// trees (`across_trees`: the revisions of a project, whose lines shift between versions),
     /// the same runtime error in the same file.

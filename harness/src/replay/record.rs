@@ -57,7 +57,8 @@ pub enum DecidedBy {
     PerVersion(BTreeMap<String, Decider>),
 }
 
-/// A UBSan report both versions made that is no error of either.
+/// A UBSan report recorded on a test that is no error: one both versions made
+/// (`shared_ub`), or a null argument to a parameter declared never null (`null_argument_ub`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SharedUb {
     /// `file.c:LINE:COL`.
@@ -81,6 +82,10 @@ pub struct Verdict {
     pub interpreter: BTreeMap<String, OutcomeRecord>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_ub: Vec<SharedUb>,
+    /// Null arguments to parameters declared never null that one version's run reported: the
+    /// declaration, not an access, so no error unless the interpreter errs on its line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub null_argument_ub: Vec<SharedUb>,
     /// For `unconfirmed`: the witnesses and what each said, version by version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disagreement: Option<String>,

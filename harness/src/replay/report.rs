@@ -39,6 +39,9 @@ pub struct ReplayedTest {
     pub interpreted: Vec<(String, InterpOutcome)>,
     /// UBSan's reports both versions made that are no error of either.
     pub shared_ub: Vec<UbReport>,
+    /// UBSan's reports of a null argument to a parameter declared never null, in one version
+    /// only: no error of it ([`UbReport::is_null_argument`]).
+    pub null_argument_ub: Vec<UbReport>,
 }
 
 impl ReplayedTest {
@@ -88,6 +91,11 @@ impl ReplayedTest {
                 .collect(),
             shared_ub: self
                 .shared_ub
+                .iter()
+                .map(|r| SharedUb { place: r.brief_place(), text: r.text.clone() })
+                .collect(),
+            null_argument_ub: self
+                .null_argument_ub
                 .iter()
                 .map(|r| SharedUb { place: r.brief_place(), text: r.text.clone() })
                 .collect(),
@@ -221,6 +229,9 @@ impl Report {
                 }
                 for r in &t.shared_ub {
                     let _ = writeln!(out, "    shared UB: {}: {}", r.brief_place(), r.text);
+                }
+                for r in &t.null_argument_ub {
+                    let _ = writeln!(out, "    null argument (no error): {}: {}", r.brief_place(), r.text);
                 }
                 if let Some(text) = t.disagreement() {
                     let _ = writeln!(out, "    disagree: {text}");

@@ -100,6 +100,18 @@ pub fn shared_ub(old: &[UbReport], new: &[UbReport], across_trees: bool) -> Vec<
     old.iter().filter(|r| new.iter().any(|n| r.same_as(n, across_trees))).cloned().collect()
 }
 
+/// The null-argument reports ([`UbReport::is_null_argument`]) of the versions' runs that are
+/// not `shared`, each once, in order: recorded on the test, counted as no error.
+pub fn null_arguments(runs: &[&[UbReport]], shared: &[UbReport]) -> Vec<UbReport> {
+    let mut found: Vec<UbReport> = Vec::new();
+    for r in runs.iter().flat_map(|run| run.iter()) {
+        if r.is_null_argument() && !shared.contains(r) && !found.contains(r) {
+            found.push(r.clone());
+        }
+    }
+    found
+}
+
 /// Whether the interpreter's run reports an error on the line of `report`.
 pub fn confirms(interpreter: Option<&InterpOutcome>, report: &UbReport) -> bool {
     match interpreter {
@@ -108,10 +120,12 @@ pub fn confirms(interpreter: Option<&InterpOutcome>, report: &UbReport) -> bool 
     }
 }
 
-/// The native run's outcome with its UBSan reports counted: the first report that is not
-/// `shared` (or that the interpreter confirms) makes it an error.
+/// The native run's outcome with its UBSan reports counted: the first report that is neither
+/// `shared` nor a null argument ([`UbReport::is_null_argument`]), or that the interpreter
+/// confirms, makes it an error.
 fn native_outcome(w: &Witnesses, shared: &[UbReport]) -> RunOutcome {
-    let counted = w.native.ub.iter().find(|r| !shared.contains(r) || confirms(w.interpreter, r));
+    let counted =
+        w.native.ub.iter().find(|r| (!shared.contains(r) && !r.is_null_argument()) || confirms(w.interpreter, r));
     match (&w.native.outcome, counted) {
         (RunOutcome::ReplayFailed(_), _) => w.native.outcome.clone(),
         (_, Some(report)) => RunOutcome::Error(report.as_error()),
@@ -321,6 +335,27 @@ mod tests {
         let expected = "runtime error: index -1 out of bounds for type 'char[4]' at t.c:9";
         assert_eq!((d.outcome, d.disagreement), (RunOutcome::Error(expected.into()), None));
         assert!(!confirms(Some(&oob(10)), &index) && !confirms(Some(&ok), &index));
+    }
+
+    #[test]
+    fn a_null_argument_in_one_version_only_is_recorded_not_an_error() {
+        // Old rejects `cut -b0` and exits 1, passing qsort its empty NULL array on the way.
+        let qsort = report("/src/t.c:496:3", "null pointer passed as argument 1, which is declared to never be null");
+        let old = native(RunOutcome::Exit { code: 1, stdout: Vec::new() }, &[&qsort]);
+        let d = decide("old", &witnesses(&old, true, Some(&interpreted_exit(1)), None), &[]);
+        assert_eq!((d.outcome, d.disagreement), (RunOutcome::Exit { code: 1, stdout: Vec::new() }, None));
+        assert_eq!(null_arguments(&[&old.ub], &[]), vec![qsort.clone()]);
+        // The interpreter's error on its line confirms it.
+        let d = decide("old", &witnesses(&old, true, Some(&oob(496)), None), &[]);
+        let expected =
+            "runtime error: null pointer passed as argument 1, which is declared to never be null at t.c:496";
+        assert_eq!(d.outcome, RunOutcome::Error(expected.into()));
+        // Any other report in one version only stays that version's error.
+        let shift = report("/src/t.c:8:12", "shift exponent 40 is too large for 32-bit type 'int'");
+        assert!(!shift.is_null_argument());
+        let new = native(exit(0), &[&shift]);
+        let d = decide("new", &witnesses(&new, true, Some(&interpreted_exit(0)), None), &[]);
+        assert!(matches!(d.outcome, RunOutcome::Error(_)));
     }
 
     #[test]

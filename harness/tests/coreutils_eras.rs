@@ -1,0 +1,87 @@
+//! Where each era of GNU coreutils keeps the tests of a utility, as the CoREBench seed step
+//! finds them (`era_tests` and `test_rule` of scripts/coreutils-rev-invocations.py, issue 37):
+//! tests/misc/UTIL.pl (2010 on), tests/misc/UTIL (2007-2011), a directory tests/UTIL/ with its
+//! own Makefile.am (2004-2007, its TESTS possibly made by make) or listed by tests/Makefile.am
+//! (2008-2012), and the makefile whose rule runs each one. Small trees made here stand in for
+//! the real ones (which take minutes to build).
+
+use crate::support::{repo_root, run_command};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn write(root: &Path, file: &str, text: &str) {
+    let path = root.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// `era_tests(TREE, UTILITY)` and, for each test, the (directory from TREE, make target) of
+/// `test_rule` run in the same tree (it stands for both the source and the build here).
+fn era(tree: &Path, utility: &str) -> Value {
+    let code = r#"
+import importlib.util, json, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("inv", sys.argv[1])
+inv = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(inv)
+tree = Path(sys.argv[2])
+tests = inv.era_tests(tree, sys.argv[3])
+rules = [[str(d.relative_to(tree)), target] for d, target in (inv.test_rule(tree, t) for t in tests)]
+print(json.dumps({"tests": tests, "rules": rules}))
+"#;
+    let mut cmd = Command::new("python3");
+    cmd.arg("-c").arg(code);
+    cmd.arg(repo_root().join("scripts/coreutils-rev-invocations.py")).arg(tree).arg(utility);
+    let out = run_command(cmd);
+    assert_eq!(out.status, Some(0), "{}", out.stderr);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_tests_of_a_utility_are_found_in_each_era_and_run_by_their_own_makefile() {
+    let dir = tempfile::tempdir().unwrap();
+
+    // 2013: tests/misc/cut.pl, run from the top (one non-recursive makefile).
+    let t2013 = dir.path().join("2013");
+    write(&t2013, "tests/misc/cut.pl", "#!/usr/bin/perl\n");
+    write(&t2013, "tests/misc/cut-other.pl", "#!/usr/bin/perl\n");
+    write(&t2013, "Makefile", "tests/misc/cut.log:\n\ttrue\n");
+    let found = era(&t2013, "cut");
+    assert_eq!(found["tests"], serde_json::json!(["tests/misc/cut.pl"]));
+    assert_eq!(found["rules"], serde_json::json!([[".", "tests/misc/cut.log"]]));
+
+    // 2007: tests/misc/cut (one case) and tests/cut/, whose Makefile.am's TESTS is made by
+    // make from Test.pm (`$x-tests`); each run by its own directory's makefile.
+    let t2007 = dir.path().join("2007");
+    write(&t2007, "tests/misc/cut", "#!/bin/sh\n");
+    write(&t2007, "tests/misc/Makefile", "cut.log:\n\ttrue\n");
+    write(&t2007, "tests/cut/Makefile.am", "x = cut\nTESTS_ENVIRONMENT = \\\n  PATH=x\n\nTESTS = $x-tests\n");
+    write(&t2007, "tests/cut/Makefile", "cut-tests.log:\n\ttrue\n");
+    write(&t2007, "tests/Makefile", "");
+    write(&t2007, "Makefile", "");
+    let found = era(&t2007, "cut");
+    assert_eq!(found["tests"], serde_json::json!(["tests/misc/cut", "tests/cut/cut-tests"]));
+    assert_eq!(found["rules"], serde_json::json!([["tests/misc", "cut.log"], ["tests/cut", "cut-tests.log"]]));
+
+    // 2011: tests/ls/ scripts listed by tests/Makefile.am (those that exist), run from tests/.
+    let t2011 = dir.path().join("2011");
+    write(&t2011, "tests/ls/color-dtype-dir", "#!/bin/sh\n");
+    write(&t2011, "tests/ls/stat-free-symlinks", "#!/bin/sh\n");
+    write(
+        &t2011,
+        "tests/Makefile.am",
+        "TESTS = \\\n  misc/help-version \\\n  ls/color-dtype-dir \\\n  ls/gone \\\n  lsx/other \\\n  ls/stat-free-symlinks\n",
+    );
+    write(&t2011, "tests/Makefile", "ls/color-dtype-dir.log ls/stat-free-symlinks.log:\n\ttrue\n");
+    write(&t2011, "Makefile", "");
+    let found = era(&t2011, "ls");
+    assert_eq!(found["tests"], serde_json::json!(["tests/ls/color-dtype-dir", "tests/ls/stat-free-symlinks"]));
+    assert_eq!(
+        found["rules"],
+        serde_json::json!([["tests", "ls/color-dtype-dir.log"], ["tests", "ls/stat-free-symlinks.log"]])
+    );
+
+    // A utility without tests has none (the preparation then says so).
+    assert_eq!(era(&t2011, "du")["tests"], serde_json::json!([]));
+}
