@@ -1,10 +1,12 @@
 //! Changed file-scope variables. A `static` variable whose type or initialiser changed keeps
 //! both versions' definitions, renamed (`g__penumbra_old`, `g__penumbra_new`), and every use of
 //! it in a function reads and writes the one of its version through
-//! `(*change(&g__penumbra_old, &g__penumbra_new))`, an lvalue like the variable itself. A
+//! `(*change(&g__penumbra_old, &g__penumbra_new))`, an lvalue like the variable itself (where
+//! the types differ, see [`redirect_uses`]). A
 //! variable other files can see (not `static`) keeps its one name and is refused, as is a use
 //! the redirection cannot reach (another global's initialiser, a local of the same name).
 
+use crate::context::{child_ctx, Ctx};
 use crate::suffixes::RENAME_SUFFIXES;
 use crate::syntax::{children, declarator_name, Source};
 use crate::Reason;
@@ -61,6 +63,51 @@ pub fn renamable(old: &Source, o: Node, new: &Source, n: Node) -> Option<String>
     (single(new, n)? == name).then_some(name)
 }
 
+/// How the types of a changed variable's two definitions differ.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TypeChange {
+    /// One type (its initialiser changed).
+    Same,
+    /// Only in qualifiers (`static char *sep` and `static char const *sep`).
+    Qualifiers,
+    /// Otherwise (`static char *end = "\n"` and `static char const end[] = "\n"`).
+    Other,
+}
+
+/// How two definitions of a variable differ in type: their tokens, initialiser left out, with
+/// and without `const` and `volatile`.
+pub fn type_change(old: &Source, o: Node, new: &Source, n: Node) -> TypeChange {
+    fn tokens(src: &Source, node: Node, qualifiers: bool, out: &mut Vec<String>) {
+        if node.kind() == "type_qualifier" && !qualifiers {
+            return;
+        }
+        if node.child_count() == 0 {
+            out.push(src.text(node).to_string());
+            return;
+        }
+        let value = (node.kind() == "init_declarator").then(|| node.child_by_field_name("value")).flatten();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if value.is_some_and(|v| v.id() == child.id()) {
+                continue;
+            }
+            tokens(src, child, qualifiers, out);
+        }
+    }
+    let of = |src: &Source, d: Node, qualifiers: bool| {
+        let mut out = Vec::new();
+        tokens(src, d, qualifiers, &mut out);
+        out
+    };
+    if of(old, o, true) == of(new, n, true) {
+        TypeChange::Same
+    } else if of(old, o, false) == of(new, n, false) {
+        TypeChange::Qualifiers
+    } else {
+        TypeChange::Other
+    }
+}
+
 /// The declaration with its variable renamed `NAME{suffix}`.
 pub fn renamed(src: &Source, declaration: Node, name: &str, suffix: &str) -> String {
     let ident = find_named(src, declaration, name).expect("the declaration declares the name");
@@ -78,12 +125,32 @@ fn find_named<'t>(src: &Source, node: Node<'t>, name: &str) -> Option<Node<'t>> 
 }
 
 /// The unified text with every use of the renamed variables redirected to their version's
-/// definition.
-pub fn redirect_uses(text: &str, names: &[String]) -> Result<String, Vec<Reason>> {
+/// definition, each variable with how its type changed. A use as a place (assigned, `&g`,
+/// `g++`) is the lvalue `(*change(&g__penumbra_old, &g__penumbra_new))` (old's address cast to
+/// new's pointer type where only qualifiers differ: `change` needs one type); where the types
+/// differ otherwise, a use as a value reads `change` of both values converted to their common
+/// type (`char *` and a `char const []` read as `char const *`): the check's compilation of
+/// each projection says whether the conversion changed anything.
+pub fn redirect_uses(text: &str, renamed: &[(String, TypeChange)]) -> Result<String, Vec<Reason>> {
     let src = Source::parse(text);
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut reasons = Vec::new();
-    collect(&src, src.root(), names, false, &mut edits, &mut reasons);
+    let names: Vec<String> = renamed.iter().map(|(name, _)| name.clone()).collect();
+    let mut redirect = |name: &str, ctx: Ctx| {
+        let [old, new] = RENAME_SUFFIXES;
+        let change = renamed.iter().find(|(n, _)| n == name).map_or(TypeChange::Same, |(_, c)| *c);
+        match (change, ctx) {
+            (TypeChange::Qualifiers, _) => {
+                format!("(*change((__typeof__(&{name}{new}))&{name}{old}, &{name}{new}))")
+            }
+            (TypeChange::Other, Ctx::Value) => {
+                let common = format!("__typeof__(0 ? {name}{old} : {name}{new})");
+                format!("change(({common}){name}{old}, ({common}){name}{new})")
+            }
+            _ => format!("(*change(&{name}{old}, &{name}{new}))"),
+        }
+    };
+    collect(&src, src.root(), &names, false, &mut redirect, &mut edits, &mut reasons);
     if !reasons.is_empty() {
         return Err(reasons);
     }
@@ -103,6 +170,7 @@ fn collect(
     node: Node,
     names: &[String],
     in_body: bool,
+    redirect: &mut dyn FnMut(&str, Ctx) -> String,
     edits: &mut Vec<(usize, usize, String)>,
     reasons: &mut Vec<Reason>,
 ) {
@@ -120,8 +188,11 @@ fn collect(
                 format!("a local `{name}` hides the changed static variable `{name}`"),
             ));
         } else if !declares && in_body {
-            let [old, new] = RENAME_SUFFIXES;
-            edits.push((node.start_byte(), node.end_byte(), format!("(*change(&{name}{old}, &{name}{new}))")));
+            let ctx = node.parent().map_or(Ctx::Value, |p| {
+                let field = children(p).into_iter().find(|(_, c)| c.id() == node.id()).and_then(|(f, _)| f);
+                child_ctx(src, p, field, node)
+            });
+            edits.push((node.start_byte(), node.end_byte(), redirect(name, ctx)));
         } else if !declares {
             reasons.push(Reason::new(
                 src.line(node),
@@ -141,7 +212,7 @@ fn collect(
     };
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        collect(src, child, &names, body, edits, reasons);
+        collect(src, child, &names, body, redirect, edits, reasons);
     }
 }
 

@@ -48,7 +48,8 @@ pub struct Merger<'a> {
     pub notes: Vec<Note>,
     pub reasons: Vec<Reason>,
     /// Static variables kept as two renamed definitions.
-    renamed_globals: Vec<String>,
+    /// The changed static variables kept in both versions, each with how its type changed.
+    renamed_globals: Vec<(String, globals::TypeChange)>,
     /// Function-like macros either version defines.
     macros: FxHashSet<String>,
     /// The file-scope variables and functions of each version (old, new), by name.
@@ -344,7 +345,8 @@ impl<'a> Merger<'a> {
                         globals::renamed(self.old, o, &name, OLD_SUFFIX),
                         globals::renamed(self.new, n, &name, NEW_SUFFIX)
                     );
-                    self.renamed_globals.push(name);
+                    let change = globals::type_change(self.old, o, self.new, n);
+                    self.renamed_globals.push((name, change));
                     Ok(text)
                 }
                 Err(Fail::Here) if is_type_specifier(n) || n.kind() == "type_definition" => Err(Reason::new(

@@ -192,6 +192,39 @@ fn a_changed_static_variable_keeps_both_definitions_and_uses_read_their_version(
 }
 
 #[test]
+fn a_static_variable_whose_type_gains_a_qualifier_is_read_through_one_pointer_type() {
+    // seq of 2006 (3964d508): `static char *separator` became `static char const *separator`.
+    let u = unified(
+        "int puts(const char *);\nstatic char *sep = \"\\n\";\nvoid set(char *s) { sep = s; }\nint f(void) { return puts(sep); }\n",
+        "int puts(const char *);\nstatic char const *sep = \"\\n\";\nvoid set(char *s) { sep = s; }\nint f(void) { return puts(sep); }\n",
+    );
+    let redirected = "(*change((__typeof__(&sep__penumbra_new))&sep__penumbra_old, &sep__penumbra_new))";
+    assert_eq!(
+        body(&u),
+        format!("int puts(const char *);\nstatic char *sep__penumbra_old = \"\\n\";\nstatic char const *sep__penumbra_new = \"\\n\";\nvoid set(char *s) {{ {redirected} = s; }}\nint f(void) {{ return puts({redirected}); }}\n")
+    );
+    // A pointer that became an array (seq's terminator): read as a value of the common type.
+    let u = unified(
+        "int puts(const char *);\nstatic char *end = \"\\n\";\nint f(void) { return puts(end); }\n",
+        "int puts(const char *);\nstatic char const end[] = \"\\n\";\nint f(void) { return puts(end); }\n",
+    );
+    let common = "__typeof__(0 ? end__penumbra_old : end__penumbra_new)";
+    assert_eq!(
+        body(&u),
+        format!("int puts(const char *);\nstatic char *end__penumbra_old = \"\\n\";\nstatic char const end__penumbra_new[] = \"\\n\";\nint f(void) {{ return puts(change(({common})end__penumbra_old, ({common})end__penumbra_new)); }}\n")
+    );
+    // An unsigned that became an unsigned long: read as the common type, old's product would
+    // no longer wrap at 32 bits, and the check refuses the conversion.
+    let c = compiler();
+    let checked = unify(
+        "static unsigned n = 4000000000u;\nunsigned long f(unsigned x) { return x * n; }\n",
+        "static unsigned long n = 4000000000u;\nunsigned long f(unsigned x) { return x * n; }\n",
+        [&c, &c],
+    );
+    assert!(matches!(checked, Err(UnifyError::CheckFailed { which: "old", .. })), "{checked:?}");
+}
+
+#[test]
 fn a_statement_newly_guarded_by_an_if_becomes_a_changed_condition() {
     // An arm added in front of an if-else chain, and a guard added around a statement (but a
     // changed condition stays a changed condition).
