@@ -343,7 +343,8 @@ def table(regressions: list, out: Path, results_dir: Path) -> list:
         row["seeded_with_regression_test"] = mode_cell(records.get((r.name + WITH_TEST, "seeded")))
         exposing = [(row[m]["first_regression_s"], m) for m in MODES if row[m].get("first_regression_s") is not None]
         row["exposed"] = bool(exposing)
-        row["exposed_by"] = min(exposing)[1] if exposing else None
+        # The modes that exposed it, the first to do so first.
+        row["exposed_by"] = [mode for _, mode in sorted(exposing)]
         row["miss_reason"] = None if exposing else miss_reason(row)
         rows.append(row)
     return rows
@@ -374,7 +375,7 @@ def markdown(rows: list, profile_note: str) -> str:
         annotation = r["annotation"] + (f" ({', '.join(r['unified'])})" if r["unified"] else "") if r["annotation"] else "-"
         lines.append(f"| {r['regression']} | {r['utility']} | {'yes' if r['built'] else 'no'} | {annotation} | {touching} | "
                      f"{mode_text(r['complete'])} | {mode_text(r['seeded'])} | "
-                     f"{('yes (' + r['exposed_by'] + ')') if r['exposed'] else 'no'} | {r['miss_reason'] or ''} | "
+                     f"{('yes (' + ', '.join(r['exposed_by']) + ')') if r['exposed'] else 'no'} | {r['miss_reason'] or ''} | "
                      f"{mode_text(r['seeded_with_regression_test'])} |")
     return "\n".join(lines) + "\n"
 

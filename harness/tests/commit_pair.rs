@@ -399,17 +399,17 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     assert_eq!(
         brief,
         [
-            ("cut-ec48bead-be7932e8".to_string(), true, "seeded".into(), serde_json::Value::Null),
+            ("cut-ec48bead-be7932e8".to_string(), true, serde_json::json!(["seeded"]), serde_json::Value::Null),
             (
                 "seq-3964d508-64d4a280".to_string(),
                 false,
-                serde_json::Value::Null,
+                serde_json::json!([]),
                 "penumbra unify refused src/seq.c: the unified program's new projection differs from the new version in global n".into()
             ),
             (
                 "expr-7eff5901-aaaaaaaa".to_string(),
                 false,
-                serde_json::Value::Null,
+                serde_json::json!([]),
                 "not built: coreutils-rev: bootstrap of 7eff5901^ failed; a 2005 tree".into()
             ),
         ]
