@@ -37,6 +37,27 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
             _ => {}
         }
     }
+    // The copies are called with new's parameters: old must take as many.
+    let count = |src: &Source, f: Node| -> Option<usize> {
+        let params =
+            find_function_declarator(f.child_by_field_name("declarator")?)?.child_by_field_name("parameters")?;
+        Some(
+            children(params)
+                .iter()
+                .filter(|(_, p)| p.kind() == "parameter_declaration" && src.text(*p).trim() != "void")
+                .count(),
+        )
+    };
+    if count(old, o) != Some(args.len()) {
+        return Err(Reason::new(
+            new.line(n),
+            format!(
+                "the signature of `{name}` changed ({} parameters, then {}): no dispatcher can call both versions",
+                count(old, o).map_or("?".to_string(), |c| c.to_string()),
+                args.len()
+            ),
+        ));
+    }
     let renamed = |src: &Source, f: Node, suffix: &str| -> String {
         let decl = f.child_by_field_name("declarator").unwrap();
         let ident = find_identifier(decl).expect("a function declarator names the function");

@@ -139,6 +139,17 @@ fn a_changed_signature_with_no_dispatcher_is_refused() {
     let r = refused("int f(int x, ...) { return x; }\n", "long f(int x, ...) { return x; }\n");
     assert_eq!(r.iter().map(|(l, _)| *l).collect::<Vec<_>>(), vec![1, 1]);
     assert_eq!(r[0].1, "the signature of `f` changed");
+    // A parameter added (seq 2006's print_numbers took its globals as parameters): the
+    // dispatcher could not call old's body with new's arguments.
+    let r = refused(
+        "static int f(int x) { return x; }\nint g(int y) { return f(y); }\n",
+        "static int f(int x, int z) { return x + z; }\nint g(int y) { return f(y, 1); }\n",
+    );
+    assert!(
+        r.iter().any(|(_, why)| why
+            == "the signature of `f` changed (1 parameters, then 2): no dispatcher can call both versions"),
+        "{r:?}"
+    );
 }
 
 #[test]
