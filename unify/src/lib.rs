@@ -18,12 +18,14 @@ pub mod dispatch;
 pub mod globals;
 pub mod merge;
 pub mod project;
+mod signatures;
 pub mod suffixes;
 pub mod syntax;
 
 use rustc_hash::FxHashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use suffixes::{NEW_SUFFIX, OLD_SUFFIX};
 
 /// Something the user should know about a unified file (a coarser form chosen, both versions of
 /// an include kept).
@@ -153,6 +155,15 @@ pub fn unify_with(
 ) -> Result<Unified, UnifyError> {
     let attempts = options.keep_attempts.as_deref().map(Attempts::new).transpose()?;
     let (old_src, new_src) = (syntax::Source::parse(old), syntax::Source::parse(new));
+    // Functions whose parameter count changed are two functions, one per version's text.
+    let arity_changed = signatures::changed_arity(&old_src, &new_src);
+    let (old_src, new_src) = if arity_changed.is_empty() {
+        (old_src, new_src)
+    } else {
+        let names: Vec<String> = arity_changed.iter().map(|(name, _)| name.clone()).collect();
+        let (o, n) = signatures::renamed(&old_src, &new_src, &names);
+        (syntax::Source::parse(&o), syntax::Source::parse(&n))
+    };
     let inputs = [
         compilers[0].ir(old, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "old", error })?,
         compilers[1].ir(new, None).map_err(|error| UnifyError::InputDoesNotCompile { which: "new", error })?,
@@ -175,7 +186,14 @@ pub fn unify_with(
             };
             attempts.write(attempt, "txt", &text)?;
         }
-        if let Some(unified) = verdict? {
+        if let Some(mut unified) = verdict? {
+            let renamed = arity_changed.iter().map(|(name, line)| {
+                Note::new(
+                    *line,
+                    format!("the parameters of static `{name}` changed: each version keeps its own ({name}{OLD_SUFFIX}, {name}{NEW_SUFFIX}) and its calls call it"),
+                )
+            });
+            unified.notes.splice(0..0, renamed);
             return Ok(unified);
         }
         attempt += 1;

@@ -139,16 +139,33 @@ fn a_changed_signature_with_no_dispatcher_is_refused() {
     let r = refused("int f(int x, ...) { return x; }\n", "long f(int x, ...) { return x; }\n");
     assert_eq!(r.iter().map(|(l, _)| *l).collect::<Vec<_>>(), vec![1, 1]);
     assert_eq!(r[0].1, "the signature of `f` changed");
-    // A parameter added (seq 2006's print_numbers took its globals as parameters): the
-    // dispatcher could not call old's body with new's arguments.
+    // A parameter added to a function other files can call: the dispatcher could not call
+    // old's body with new's arguments.
     let r = refused(
-        "static int f(int x) { return x; }\nint g(int y) { return f(y); }\n",
-        "static int f(int x, int z) { return x + z; }\nint g(int y) { return f(y, 1); }\n",
+        "int f(int x) { return x; }\nint g(int y) { return f(y); }\n",
+        "int f(int x, int z) { return x + z; }\nint g(int y) { return f(y, 1); }\n",
     );
     assert!(
         r.iter().any(|(_, why)| why
             == "the signature of `f` changed (1 parameters, then 2): no dispatcher can call both versions"),
         "{r:?}"
+    );
+}
+
+#[test]
+fn a_static_function_whose_parameters_changed_is_two_functions_each_called_by_its_version() {
+    // seq of 2006: print_numbers took its globals as parameters.
+    let u = unified(
+        "static int f(int x) { return x; }\nint g(int y) { return f(y); }\n",
+        "static int f(int x, int z) { return x + z; }\nint g(int y) { return f(y, 1); }\n",
+    );
+    assert_eq!(
+        body(&u),
+        "static int f__penumbra_old(int x) { return x; }\nstatic int f__penumbra_new(int x, int z) { return x + z; }\nint g(int y) { return change(f__penumbra_old(y), f__penumbra_new(y, 1)); }\n"
+    );
+    assert_eq!(
+        u.notes[0].message,
+        "the parameters of static `f` changed: each version keeps its own (f__penumbra_old, f__penumbra_new) and its calls call it"
     );
 }
 

@@ -1,0 +1,88 @@
+//! Static functions whose parameter count changed (seq of 2006: `print_numbers (fmt)` became
+//! `print_numbers (fmt, first, step, last)` when its globals became parameters). No dispatcher
+//! can call both bodies with one argument list, so before the merge each version's text names
+//! its own function (`f__penumbra_old` in old's text, `f__penumbra_new` in new's, every use):
+//! the merge then keeps both definitions, as items only one version has, and each changed call
+//! calls its version's. The check strips each projection's suffix, so every function still
+//! compares with its input under its own name.
+
+use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
+use crate::syntax::{children, declared_name, Source};
+use tree_sitter::Node;
+
+/// The static functions both texts define with a different number of parameters: each name
+/// with its definition's line in new.
+pub fn changed_arity(old: &Source, new: &Source) -> Vec<(String, usize)> {
+    let old_arity = static_functions(old);
+    let mut out: Vec<(String, usize)> = static_functions(new)
+        .into_iter()
+        .filter(|(name, count, _)| old_arity.iter().any(|(o, c, _)| o == name && c != count))
+        .map(|(name, _, line)| (name, line))
+        .collect();
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The texts with each of `names` renamed in each version's text (`NAME__penumbra_old` in
+/// old's, `NAME__penumbra_new` in new's).
+pub fn renamed(old: &Source, new: &Source, names: &[String]) -> (String, String) {
+    (rename(old, names, OLD_SUFFIX), rename(new, names, NEW_SUFFIX))
+}
+
+fn rename(src: &Source, names: &[String], suffix: &str) -> String {
+    let mut ends = Vec::new();
+    let mut stack = vec![src.root()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "identifier" && names.iter().any(|n| n == src.text(node)) {
+            ends.push(node.end_byte());
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    ends.sort_unstable();
+    let mut out = String::with_capacity(src.text.len() + ends.len() * suffix.len());
+    let mut at = 0;
+    for end in ends {
+        out.push_str(&src.text[at..end]);
+        out.push_str(suffix);
+        at = end;
+    }
+    out.push_str(&src.text[at..]);
+    out
+}
+
+/// Each static function definition at file scope with its parameter count and line.
+fn static_functions(src: &Source) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    for (_, item) in children(src.root()) {
+        if item.kind() != "function_definition" {
+            continue;
+        }
+        let is_static =
+            children(item).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
+        let (Some(name), Some(count)) = (declared_name(src, item), parameter_count(src, item)) else { continue };
+        if is_static {
+            out.push((name, count, src.line(item)));
+        }
+    }
+    out
+}
+
+fn parameter_count(src: &Source, function: Node) -> Option<usize> {
+    let mut declarator = function.child_by_field_name("declarator");
+    while let Some(d) = declarator {
+        if d.kind() == "function_declarator" {
+            let params = d.child_by_field_name("parameters")?;
+            return Some(
+                children(params)
+                    .iter()
+                    .filter(|(_, p)| p.kind() != "parameter_declaration" || src.text(*p).trim() != "void")
+                    .filter(|(_, p)| matches!(p.kind(), "parameter_declaration" | "variadic_parameter"))
+                    .count(),
+            );
+        }
+        declarator = d.child_by_field_name("declarator");
+    }
+    None
+}
