@@ -140,6 +140,10 @@ if [ $era = bootstrap ]; then
     export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
     step "git index for bootstrap" sh -c 'git init -q && git add -A -f -- . ":!gnulib" &&
         git -c user.name=penumbra -c user.email=penumbra@localhost commit -q --no-verify -m tree'
+    # bootstrap of late 2007 copies gnulib's generated files (lib/uniwidth/cjk.h) into
+    # directories of lib/ it never makes: gnulib's lib/ subdirectories are made first.
+    mkdir -p "$src/lib"
+    (cd "$src/gnulib/lib" && find . -mindepth 1 -type d) | (cd "$src/lib" && xargs -r mkdir -p)
     note "bootstrapping with gnulib-tool of $gnulib (about 2 minutes)"
     step bootstrap timeout "$t_boot" ./bootstrap --skip-po --gnulib-srcdir=gnulib
     # bootstrap.conf of 2007 avoids gnulib's xsize module (gettext's intl/ had it), but the
