@@ -45,8 +45,13 @@ def unify_each(penumbra, old_root: Path, new_root: Path, sources, out_dir: Path,
         sys.stderr.write(done.stderr)
         if done.returncode != 0:
             # `penumbra: error: cannot unify OLD and NEW: REASON; refusing to write it:`
-            reason = done.stderr.strip().splitlines()[0] if done.stderr.strip() else f"exit status {done.returncode}"
+            lines = done.stderr.strip().splitlines()
+            reason = lines[0] if lines else f"exit status {done.returncode}"
             reason = reason.split(": ", 2)[-1].split(" and ")[-1].split(": ", 1)[-1].rstrip(":")
+            # Its reasons follow, one a line (`  line 160: the definition of type ... changed`).
+            details = [line.strip() for line in lines[1:4] if line.startswith("  line ")]
+            if details:
+                reason += ": " + "; ".join(details)
             sys.exit(f"penumbra unify refused {source}: {reason}")
 
 

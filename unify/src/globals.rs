@@ -70,7 +70,8 @@ pub enum TypeChange {
     Same,
     /// Only in qualifiers (`static char *sep` and `static char const *sep`).
     Qualifiers,
-    /// Otherwise (`static char *end = "\n"` and `static char const end[] = "\n"`).
+    /// Otherwise (`static char *end = "\n"` and `static char const end[] = "\n"`; an array
+    /// whose initialiser sizes it).
     Other,
 }
 
@@ -99,9 +100,12 @@ pub fn type_change(old: &Source, o: Node, new: &Source, n: Node) -> TypeChange {
         tokens(src, d, qualifiers, &mut out);
         out
     };
-    if of(old, o, true) == of(new, n, true) {
+    // An array sized by its initialiser (`longopts[] = {...}`) has the type its initialiser gives.
+    let unsized_array = |t: &[String]| t.windows(2).any(|w| w[0] == "[" && w[1] == "]");
+    let (full_old, full_new) = (of(old, o, true), of(new, n, true));
+    if full_old == full_new && !unsized_array(&full_old) {
         TypeChange::Same
-    } else if of(old, o, false) == of(new, n, false) {
+    } else if full_old != full_new && of(old, o, false) == of(new, n, false) {
         TypeChange::Qualifiers
     } else {
         TypeChange::Other

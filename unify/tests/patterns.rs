@@ -562,3 +562,35 @@ fn a_function_kept_whole_is_checked_against_its_input_kept_whole_alike() {
         u.text
     );
 }
+
+#[test]
+fn a_type_that_gains_members_at_its_end_keeps_new_definition_for_both() {
+    // cut of 2004 (7380cf79): `--complement` added an enumerator after the last.
+    let u = unified(
+        "enum { A = 300 };\nint f(int x) { return x == A; }\n",
+        "enum { A = 300, B };\nint f(int x) { return x == A || x == B; }\n",
+    );
+    assert!(body(&u).starts_with("enum { A = 300, B };\n"), "{}", u.text);
+    assert!(u.notes.iter().any(|n| n.message.starts_with("type `` gained members at its end")), "{:?}", u.notes);
+    // A member inserted before old's last is a changed type, refused.
+    let r = refused(
+        "enum { A = 300, C };\nint f(int x) { return x == C; }\n",
+        "enum { A = 300, B, C };\nint f(int x) { return x == C; }\n",
+    );
+    assert!(r[0].1.starts_with("the definition of type"), "{r:?}");
+}
+
+#[test]
+fn an_array_sized_by_its_changed_initialiser_is_read_as_a_pointer() {
+    // cut of 2004: longopts[] gained an option; getopt_long takes it as a pointer.
+    let u = unified(
+        "int g(const int *);\nstatic const int opts[] = {1, 2};\nint f(void) { return g(opts); }\n",
+        "int g(const int *);\nstatic const int opts[] = {1, 2, 3};\nint f(void) { return g(opts); }\n",
+    );
+    let common = "__typeof__(0 ? opts__penumbra_old : opts__penumbra_new)";
+    assert!(
+        body(&u).contains(&format!("g(change(({common})opts__penumbra_old, ({common})opts__penumbra_new))")),
+        "{}",
+        u.text
+    );
+}
