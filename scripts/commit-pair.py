@@ -117,6 +117,10 @@ class Pair:
     # takes its seeds from.
     regression_test: str = ""
     seed_suites: list = field(default_factory=lambda: ["era"])
+    # A hand annotation where unify refuses: functions whose projections may differ from their
+    # inputs (`penumbra unify --accept-difference`), and why that changes nothing.
+    accept_differences: list = field(default_factory=list)
+    hand_annotation: str = ""
     include: list = field(default_factory=list)
     build: dict = field(default_factory=dict)
 
@@ -293,7 +297,8 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     sources = sr.changed_sources(pair.repo, old, new, new_tree / "musl", utility)
     if not sources:
         sys.exit(f"commit-pair: {old[:12]}..{new[:12]} changes none of the files src/{utility} is made of")
-    bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, sources, out)
+    bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, sources, out,
+                                 pair.accept_differences)
     shutil.copy2(bitcode, out / "unified.bc")
     asan = lambda tree: tree / "asan" / "src" / utility
     native = ["--native-old", asan(old_tree), "--native-new", asan(new_tree)]
@@ -320,7 +325,11 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     tests_touching = len({script(e) for e in invocations if e["suite"] == "era" and e["touches_patch"]})
     selection = {"tests": len(era_tests), "invocations": len(distinct), "touching": touching,
                  "tests_touching": tests_touching}
-    return "unified.bc", fixes, pair.seeds or seeds, {"annotation": "penumbra unify", "unified": sources,
+    annotation = "penumbra unify"
+    if pair.accept_differences:
+        annotation += (f" and by hand: {', '.join(pair.accept_differences)} may differ from its input"
+                       f" ({pair.hand_annotation or 'no reason given'})")
+    return "unified.bc", fixes, pair.seeds or seeds, {"annotation": annotation, "unified": sources,
                                                         "touching_invocations": touching, "seed_selection": selection}
 
 
@@ -375,7 +384,8 @@ def prepare_build(pair: Pair, out: Path, old: str, new: str):
     if not modified:
         sys.exit(f"commit-pair: {old[:12]}..{new[:12]} changes no .c or .h file both versions have")
     old_tree, new_tree = (built_tree(pair, rev, "bitcode", values) for rev in (old, new))
-    cpb.unify_each(penumbra, old_tree, new_tree, modified, out / "unified", [new_tree / d for d in pair.include])
+    cpb.unify_each(penumbra, old_tree, new_tree, modified, out / "unified", [new_tree / d for d in pair.include],
+                   pair.accept_differences)
     unified_tree = cpb.trees_root(pair.repo) / f"unified-{old[:12]}-{new[:12]}"
     with cpb.locked(unified_tree):
         if unified_tree.exists():

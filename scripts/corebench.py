@@ -150,11 +150,23 @@ def toml_list(items) -> str:
     return "[" + ", ".join(toml_string(x) for x in items) + "]"
 
 
-def pair_toml(r: Regression, regression_test: Path = None) -> str:
+# Hand annotations where unify refuses: functions allowed to differ, and why (the table shows them).
+HAND_ANNOTATIONS = ROOT / "subjects" / "corebench" / "hand-annotations.toml"
+
+
+def hand_annotations() -> dict:
+    """NAME -> {"accept_differences": [...], "why": "..."} from HAND_ANNOTATIONS."""
+    return tomllib.loads(HAND_ANNOTATIONS.read_text()) if HAND_ANNOTATIONS.is_file() else {}
+
+
+def pair_toml(r: Regression, regression_test: Path = None, hand: dict = None) -> str:
     """The pair of `r`; with `regression_test` (CoREBench's regression.sh), seeded mode's seeds
-    also come from the invocations that script makes."""
+    also come from the invocations that script makes; `hand` is its hand annotation, if any."""
     extra = [f"regression_test = {toml_string(str(regression_test))}",
              'seed_suites = ["era", "corebench"]'] if regression_test else []
+    if hand:
+        extra += [f"accept_differences = {toml_list(hand['accept_differences'])}",
+                  f"hand_annotation = {toml_string(hand['why'])}"]
     return "\n".join([
         f"# CoREBench: {r.report}",
         'kind = "coreutils"',
@@ -208,14 +220,15 @@ def write(regressions: list, out: Path, profile: str) -> Path:
     names = [r.name for r in regressions]
     if len(set(names)) != len(names):
         raise FormatError("two regressions share a name: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+    hands = hand_annotations()
     for r in regressions:
         project = out / "pairs" / r.name
         project.mkdir(parents=True, exist_ok=True)
-        (project / "pair.toml").write_text(pair_toml(r))
+        (project / "pair.toml").write_text(pair_toml(r, hand=hands.get(r.name)))
         if r.regression_test:
             project = out / "pairs" / (r.name + WITH_TEST)
             project.mkdir(parents=True, exist_ok=True)
-            (project / "pair.toml").write_text(pair_toml(r, Path(r.regression_test)))
+            (project / "pair.toml").write_text(pair_toml(r, Path(r.regression_test), hands.get(r.name)))
     manifest = out / "corebench.toml"
     manifest.write_text(manifest_toml(regressions, profile))
     return manifest

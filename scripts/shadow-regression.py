@@ -114,13 +114,15 @@ def changed_sources(cu_git, old_rev, new_rev, tree, utility):
             if f in own or (f.endswith(".h") and f.split("/")[0] in ("src", "lib"))]
 
 
-def unified_bitcode(penumbra, work, old, new, utility, sources, out):
+def unified_bitcode(penumbra, work, old, new, utility, sources, out, accept=()):
     """Unifies `sources` (files relative to the trees) of the old and new musl trees, each
-    checked with the new tree's include directories, and builds the program's bitcode from the
-    new musl tree with the unified files in place: OUT/unified/<file> and the bitcode's path."""
+    checked with the new tree's include directories (the functions of `accept` allowed to
+    differ: a hand annotation), and builds the program's bitcode from the new musl tree with the
+    unified files in place: OUT/unified/<file> and the bitcode's path."""
     inc = new / "musl"
     unified_dir = out / "unified"
-    commit_pair_build.unify_each(penumbra, old / "musl", inc, sources, unified_dir, [inc / "lib", inc / "src", inc])
+    commit_pair_build.unify_each(penumbra, old / "musl", inc, sources, unified_dir, [inc / "lib", inc / "src", inc],
+                                 accept)
     env = wllvm_env()
     cflags = f"{env['PENUMBRA_CFLAGS']} -I{INCLUDE}"
     bitcode = work / f"{utility}-unified-{new.name}.bc"

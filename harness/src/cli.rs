@@ -207,6 +207,11 @@ pub struct UnifyArgs {
     /// does the same.
     #[arg(long, value_name = "DIR")]
     pub keep_attempts: Option<PathBuf>,
+    /// A hand annotation: FUNCTION's projection may differ from its input (repeatable), where a
+    /// person has shown the difference changes nothing the version can do; each is a note on
+    /// the result. Everything else is checked as always.
+    #[arg(long = "accept-difference", value_name = "FUNCTION")]
+    pub accept_differences: Vec<String>,
 }
 
 #[derive(Args, Debug)]

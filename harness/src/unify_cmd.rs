@@ -45,7 +45,7 @@ pub fn run(args: &UnifyArgs) -> Result<ExitCode> {
     let mut old_compiler = compiler_for(Some(old), flags.clone());
     old_compiler.file_name = name;
     let new_compiler = compiler_for(Some(new), flags);
-    let options = Options { keep_attempts: keep_attempts(args) };
+    let options = Options { keep_attempts: keep_attempts(args), accept_differences: args.accept_differences.clone() };
     let unified = unify_with(&old_text, &new_text, [&old_compiler, &new_compiler], &options)
         .map_err(|e| anyhow::anyhow!("cannot unify {} and {}: {e}", old.display(), new.display()))?;
     report_notes(&new.display().to_string(), &unified);
@@ -56,8 +56,13 @@ pub fn run(args: &UnifyArgs) -> Result<ExitCode> {
             serde_json::json!({ "files": [file_json(&args.out.display().to_string(), "unified", Some(&unified))] })
         );
     } else {
+        let except = if args.accept_differences.is_empty() {
+            ""
+        } else {
+            ", except the differences accepted by hand (the notes above)"
+        };
         eprintln!(
-            "penumbra: unified {} and {} into {} (checked: both projections compile to their inputs' IR)",
+            "penumbra: unified {} and {} into {} (checked: both projections compile to their inputs' IR{except})",
             old.display(),
             new.display(),
             args.out.display()
@@ -145,7 +150,10 @@ fn unify_trees(args: &UnifyArgs, old_root: &Path, new_root: &Path) -> Result<Exi
                     new_compiler.epilogue = keep_alive(&new_text);
                 }
                 old_compiler.file_name = new_compiler.file_name.clone();
-                let options = Options { keep_attempts: attempts.as_ref().map(|dir| dir.join(rel)) };
+                let options = Options {
+                    keep_attempts: attempts.as_ref().map(|dir| dir.join(rel)),
+                    accept_differences: args.accept_differences.clone(),
+                };
                 match unify_with(&old_text, &new_text, [&old_compiler, &new_compiler], &options) {
                     Ok(unified) => {
                         report_notes(&name, &unified);

@@ -127,6 +127,11 @@ pub struct Options {
     /// A directory to keep every attempt in, for whoever debugs a refusal or a coarse merge:
     /// `attempt-N.c` (the unified text the check was given) and `attempt-N.txt` (its verdict).
     pub keep_attempts: Option<PathBuf>,
+    /// Functions whose projections may differ from their inputs: a hand annotation, for a
+    /// difference a person has shown changes nothing the version can do (a macro the other
+    /// version's `#include` redefines alike, a `case` the version can never be given). Each
+    /// difference accepted is a note on the result; nothing else is relaxed.
+    pub accept_differences: Vec<String>,
 }
 
 /// A checked unified program.
@@ -173,7 +178,16 @@ pub fn unify_with(
     // Each attempt that does not end keeps one more function whole: there are finitely many.
     let mut attempt = 0;
     loop {
-        let verdict = check_attempt(&old_src, &new_src, compilers, &inputs, &mut whole, attempt, attempts.as_ref());
+        let verdict = check_attempt(
+            &old_src,
+            &new_src,
+            compilers,
+            &inputs,
+            &mut whole,
+            &options.accept_differences,
+            attempt,
+            attempts.as_ref(),
+        );
         if let Some(attempts) = &attempts {
             let text = match &verdict {
                 Ok(Some(_)) => "accepted\n".to_string(),
@@ -224,6 +238,7 @@ fn check_attempt(
     compilers: [&check::Compiler; 2],
     inputs: &[std::collections::BTreeMap<String, String>; 2],
     whole: &mut FxHashMap<String, String>,
+    accepted: &[String],
     attempt: usize,
     attempts: Option<&Attempts>,
 ) -> Result<Option<Unified>, UnifyError> {
@@ -236,7 +251,7 @@ fn check_attempt(
     if let Some(attempts) = attempts {
         attempts.write(attempt, "c", &text)?;
     }
-    let (notes, dispatched) = (merger.notes, merger.dispatched);
+    let (mut notes, dispatched) = (merger.notes, merger.dispatched);
     let mut extra: [Vec<String>; 2] = Default::default();
     if let Err(error) = compilers[1].symbolic_build_compiles(&text) {
         let why = format!("the symbolic build rejects its finer merge ({})", first_error(&error));
@@ -270,6 +285,25 @@ fn check_attempt(
                 comparison = check::compare(&reference, &projection);
             }
         }
+        // Differences accepted by hand: noted, not checked.
+        comparison.differing.retain(|d| {
+            let accept = d.function().is_some_and(|f| accepted.iter().any(|a| a == f));
+            if accept {
+                let src = [old_src, new_src][index];
+                let line = syntax::children(src.root())
+                    .into_iter()
+                    .find(|(_, item)| {
+                        item.kind() == "function_definition"
+                            && syntax::declared_name(src, *item).as_deref() == d.function()
+                    })
+                    .map_or(1, |(_, item)| src.line(item));
+                notes.push(Note::new(
+                    line,
+                    format!("{}: its {which} projection differs from the {which} version, accepted by hand", d.name),
+                ));
+            }
+            !accept
+        });
         let functions: Vec<String> =
             comparison.differing.iter().filter_map(|d| d.function()).map(str::to_string).collect();
         let why = format!("its finer merge's {which} projection compiles to other code than the {which} version");

@@ -594,3 +594,26 @@ fn an_array_sized_by_its_changed_initialiser_is_read_as_a_pointer() {
         u.text
     );
 }
+
+#[test]
+fn a_difference_accepted_by_hand_is_a_note_and_nothing_else_is_relaxed() {
+    let c = compiler();
+    let (old, new) = (
+        "static unsigned n = 4000000000u;\nunsigned long f(unsigned x) { return x * n; }\nint g(int y) { return y + 1; }\n",
+        "static unsigned long n = 4000000000u;\nunsigned long f(unsigned x) { return x * n; }\nint g(int y) { return y + 1; }\n",
+    );
+    let accept = |names: &[&str]| penumbra_unify::Options {
+        keep_attempts: None,
+        accept_differences: names.iter().map(|n| n.to_string()).collect(),
+    };
+    let u = penumbra_unify::unify_with(old, new, [&c, &c], &accept(&["f"])).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        u.notes.iter().any(|n| n.line == 2
+            && n.message == "function f: its old projection differs from the old version, accepted by hand"),
+        "{:?}",
+        u.notes
+    );
+    // Another function's name accepts nothing.
+    let refused = penumbra_unify::unify_with(old, new, [&c, &c], &accept(&["g"]));
+    assert!(matches!(refused, Err(UnifyError::CheckFailed { which: "old", .. })), "{refused:?}");
+}
