@@ -21,17 +21,21 @@ use crate::config::SearchKind;
 use crate::run_error::RunError;
 use crate::search;
 use crate::symbolic::context::EndedPath;
-use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
-use penumbra_solver::satisfies;
+use crate::symbolic::state::{Divergence, EarlyReason, Ending, ExecutionState};
+use penumbra_solver::{satisfies, ForkList, Model, TermId, TermStore};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// The concolic phase: states follow their seed; a state that diverged leaves the search for
-/// the queue of divergence points, and the paths it ends are held back until every seed ran.
+/// The concolic phase: states follow their seed; a state that diverged is queued as a
+/// divergence point, and the paths the seeds end are held back until every seed ran. A fork off
+/// the seed that diverged leaves the search; the seed's own path, where it diverges itself, is
+/// queued and still followed to its end (what the seed confirms: Shadow's test of the seed).
 #[derive(Default)]
 struct Concolic {
     points: Vec<ExecutionState>,
     held: Vec<EndedPath>,
+    /// The divergences of seeds followed past them (by identity), queued already.
+    followed: Vec<*const Divergence>,
 }
 
 impl Policy for Concolic {
@@ -41,10 +45,21 @@ impl Policy for Concolic {
     }
 
     fn place(&mut self, runner: &mut Runner<'_, '_>, mut st: ExecutionState, new: bool) -> Option<ExecutionState> {
-        if st.divergence.is_some() {
-            st.seed = None;
-            self.points.push(st);
-            None
+        if let Some(divergence) = &st.divergence {
+            let at = Rc::as_ptr(divergence);
+            if self.followed.contains(&at) {
+                return Some(st);
+            }
+            if new || !st.follows_seed() {
+                st.seed = None;
+                self.points.push(st);
+                return None;
+            }
+            let mut point = st.clone();
+            point.seed = None;
+            self.points.push(point);
+            self.followed.push(at);
+            Some(st)
         } else if new {
             // Off the seed's path without a divergence: not explored.
             runner.ctx.stats.dropped += 1;
@@ -90,29 +105,29 @@ fn distinct(
     (points, kept, covered)
 }
 
-/// Bounded symbolic execution from one point: every path gets its test, and the endings the
-/// concolic phase confirmed under the point are marked when a path with their condition ends.
+/// Bounded symbolic execution from one point: every path gets its test, except the paths the
+/// concolic phase confirmed under the point, which have theirs already. A path is a confirmed
+/// one when the seed's input satisfies its condition: the program is deterministic, so the
+/// seed went that way (the seed's own path condition holds more: a concolic state records every
+/// side it took, feasible alternative or not).
 struct Reaching {
-    confirmed: Vec<EndedPath>,
-    reached: Vec<bool>,
+    /// The seeds' inputs (their models) of the confirmed paths.
+    confirmed: Vec<Rc<Model>>,
 }
 
 impl Reaching {
-    fn new(confirmed: Vec<EndedPath>) -> Self {
-        let reached = vec![false; confirmed.len()];
-        Reaching { confirmed, reached }
-    }
-
-    /// The confirmed endings no path of the point's BSE reached.
-    fn unreached(self) -> Vec<EndedPath> {
-        self.confirmed.into_iter().zip(self.reached).filter_map(|(e, reached)| (!reached).then_some(e)).collect()
+    /// Whether a path (or a state on its way) with condition `pc` is one a seed confirmed.
+    fn confirmed(&self, store: &TermStore, pc: &ForkList<TermId>) -> bool {
+        let pc = pc.to_vec();
+        self.confirmed.iter().any(|model| satisfies(store, &pc, &**model))
     }
 }
 
 impl Policy for Reaching {
     fn path_ended(&mut self, runner: &mut Runner<'_, '_>, path: EndedPath) -> Result<(), RunError> {
-        for (c, reached) in self.confirmed.iter().zip(&mut self.reached) {
-            *reached |= c.st.pc == path.st.pc;
+        if self.confirmed(&runner.ctx.store, &path.st.pc) {
+            runner.ctx.stats.dropped += 1;
+            return Ok(());
         }
         runner.record(path)
     }
@@ -166,7 +181,16 @@ pub(crate) fn run_seeded(
     let count = points.len();
     let mut covered = covered.into_iter();
     for (i, point) in points.into_iter().enumerate() {
-        let mut reaching = Reaching::new(covered.next().unwrap_or_default());
+        // What the seeds confirmed under the point is written first: a budget or --max-tests
+        // that stops the point's exploration cannot lose it.
+        let confirmed = covered.next().unwrap_or_default();
+        let mut reaching = Reaching { confirmed: confirmed.iter().map(|e| e.st.model.clone()).collect() };
+        for e in confirmed {
+            runner.record(e)?;
+        }
+        if runner.budget.stop.is_some() {
+            break;
+        }
         let left = bse_budget.saturating_sub(bse_start.elapsed());
         let share = left / (count - i) as u32;
         let phase_end = Instant::now() + share;
@@ -185,18 +209,13 @@ pub(crate) fn run_seeded(
         if runner.budget.stop.is_none() {
             budget_hit |= cut;
         }
-        // The subtree was not explored to its end: what the seed confirmed in it stays, and a
-        // state left on the way to it needs no test of its own.
-        let confirmed = if cut || runner.budget.stop.is_some() { reaching.unreached() } else { Vec::new() };
+        // A state left on the way to a path the seeds confirmed needs no test of its own.
         for st in left_over {
-            if confirmed.iter().any(|e| e.st.pc.starts_with(&st.pc)) {
+            if reaching.confirmed(&runner.ctx.store, &st.pc) {
                 runner.ctx.stats.dropped += 1;
                 continue;
             }
             runner.end(&mut ExploreAll, EndedPath { st, ending: Ending::Early(EarlyReason::BseBudget) })?;
-        }
-        for e in confirmed {
-            runner.record(e)?;
         }
         if runner.budget.stop.is_some() {
             break;
@@ -230,8 +249,9 @@ mod tests {
         EndedPath { st: state(pc), ending: Ending::Exit(status) }
     }
 
-    /// An ending a point covers is kept aside for that point (recorded when its BSE is cut
-    /// short), not dropped; an ending no point covers is recorded once.
+    /// An ending a point covers is kept aside for that point (recorded before its BSE, which
+    /// then writes no second test for its path), not dropped; an ending no point covers is
+    /// recorded once.
     #[test]
     fn endings_under_a_point_are_kept_for_it() {
         let mut store = TermStore::default();
@@ -244,11 +264,24 @@ mod tests {
         let statuses = |paths: &[EndedPath]| paths.iter().map(|p| format!("{:?}", p.ending)).collect::<Vec<_>>();
         assert_eq!(statuses(&kept), vec!["Exit(2)"]);
         assert_eq!(covered.iter().map(|c| statuses(c)).collect::<Vec<_>>(), vec![vec!["Exit(1)"], vec![]]);
-        // Nothing of the point's BSE reached it: it stays; once reached, it goes.
-        let under_first = covered.into_iter().next().unwrap();
-        assert_eq!(statuses(&Reaching::new(under_first).unreached()), vec!["Exit(1)"]);
-        let mut reaching = Reaching::new(vec![ended(&[t[0], t[1], t[3]], 1)]);
-        reaching.reached[0] = true;
-        assert!(reaching.unreached().is_empty());
+    }
+
+    /// The point's BSE writes no test for a path the seed's input takes, however many sides the
+    /// seed's own path condition recorded besides.
+    #[test]
+    fn a_path_the_seed_takes_is_the_seeds_confirmed_path() {
+        let mut store = TermStore::default();
+        let v = store.new_var("x", 8);
+        let x = store.var(v);
+        let three = store.constant(8, 3);
+        let seven = store.constant(8, 7);
+        let is_three = store.eq(x, three);
+        let is_seven = store.eq(x, seven);
+        let not_seven = store.not(is_seven);
+        let seed = Model::from_pairs([(v, 3)]);
+        let reaching = Reaching { confirmed: vec![Rc::new(seed)] };
+        assert!(reaching.confirmed(&store, &state(&[is_three]).pc));
+        assert!(reaching.confirmed(&store, &state(&[not_seven]).pc));
+        assert!(!reaching.confirmed(&store, &state(&[is_seven]).pc));
     }
 }
