@@ -240,6 +240,41 @@ pub fn compare(input: &BTreeMap<String, String>, projection: &BTreeMap<String, S
     out
 }
 
+/// Whether two definitions hold the same instructions up to their layout: the same lines once
+/// value and block numbers are left out, in any order. For a function kept whole behind a
+/// dispatcher, whose copies are each version's own code, a different block order is the
+/// optimiser's, not a different program.
+pub fn same_up_to_layout(a: &str, b: &str) -> bool {
+    fn shape(def: &str) -> Vec<String> {
+        let mut lines: Vec<String> = def
+            .lines()
+            .map(|line| {
+                let line = line.split(", !llvm.loop").next().unwrap_or(line);
+                let label =
+                    line.split_once(':').is_some_and(|(l, _)| !l.is_empty() && l.bytes().all(|c| c.is_ascii_digit()));
+                if label {
+                    return "BLOCK:".to_string();
+                }
+                let mut out = String::with_capacity(line.len());
+                let mut chars = line.chars().peekable();
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    if c == '%' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                        while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                            chars.next();
+                        }
+                        out.push('N');
+                    }
+                }
+                out
+            })
+            .collect();
+        lines.sort();
+        lines
+    }
+    shape(a) == shape(b)
+}
+
 fn first_lines(text: &str, n: usize) -> String {
     text.lines().take(n).collect::<Vec<_>>().join("\n")
 }
@@ -414,6 +449,15 @@ mod tests {
         let (na, nb) = (normalise(a, None), normalise(b, None));
         assert_eq!(na.get("function f"), nb.get("function f"));
         assert!(na["function f"].contains("c\"yo\\00\""), "{}", na["function f"]);
+    }
+
+    #[test]
+    fn the_same_instructions_in_another_block_order_are_the_same_up_to_layout() {
+        let a = "define i32 @f(i32 %0) {\n  br i1 %c, label %3, label %5\n3:\n  %4 = add i32 %0, 1\n  ret i32 %4\n5:\n  ret i32 0\n}";
+        let b = "define i32 @f(i32 %0) {\n  br i1 %c, label %4, label %3\n3:\n  ret i32 0\n4:\n  %5 = add i32 %0, 1\n  ret i32 %5\n}";
+        assert!(same_up_to_layout(a, b));
+        let c = "define i32 @f(i32 %0) {\n  br i1 %c, label %4, label %3\n3:\n  ret i32 0\n4:\n  %5 = add i32 %0, 2\n  ret i32 %5\n}";
+        assert!(!same_up_to_layout(a, c));
     }
 
     #[test]

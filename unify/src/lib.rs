@@ -283,6 +283,15 @@ fn check_attempt(
             let alike = with_penumbra_header(&dispatch::kept_whole_alike(src, &dispatched));
             if let Ok(reference) = compilers[index].ir(&alike, Some(index)) {
                 comparison = check::compare(&reference, &projection);
+                // Whole copies the optimiser laid out in another order are the same code.
+                comparison.differing.retain(|d| {
+                    let dispatched_here = d.function().is_some_and(|f| dispatched.iter().any(|g| g == f));
+                    let same = || match (reference.get(&d.name), projection.get(&d.name)) {
+                        (Some(a), Some(b)) => check::same_up_to_layout(a, b),
+                        _ => false,
+                    };
+                    !(dispatched_here && same())
+                });
             }
         }
         // Differences accepted by hand: noted, not checked.
