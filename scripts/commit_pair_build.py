@@ -29,11 +29,12 @@ def log(msg):
     print(f"{Path(sys.argv[0]).stem}: {msg}", file=sys.stderr, flush=True)
 
 
-def unify_each(penumbra, old_root: Path, new_root: Path, sources, out_dir: Path, includes, accept=()):
+def unify_each(penumbra, old_root: Path, new_root: Path, sources, out_dir: Path, includes, accept=(), cflags=()):
     """`penumbra unify OLD_ROOT/F NEW_ROOT/F -o OUT_DIR/F` for each file F of `sources`, both
-    versions checked with `includes` (`-I` directories), the functions of `accept` allowed to
-    differ from their inputs (a hand annotation: `--accept-difference`); where unify refuses,
-    exits with one line: `penumbra unify refused F: REASON`."""
+    versions checked with `includes` (`-I` directories) and `cflags` (clang flags: a build's
+    system headers), the functions of `accept` allowed to differ from their inputs (a hand
+    annotation: `--accept-difference`); where unify refuses, exits with one line:
+    `penumbra unify refused F: REASON`."""
     if out_dir.exists():
         shutil.rmtree(out_dir)
     include_flags = [flag for directory in includes for flag in ("-I", directory)]
@@ -41,7 +42,8 @@ def unify_each(penumbra, old_root: Path, new_root: Path, sources, out_dir: Path,
         target = out_dir / source
         target.parent.mkdir(parents=True, exist_ok=True)
         accepted = [flag for function in accept for flag in ("--accept-difference", function)]
-        cmd = [penumbra, "unify", old_root / source, new_root / source, "-o", target, *include_flags, *accepted]
+        cmd = [penumbra, "unify", old_root / source, new_root / source, "-o", target, *include_flags, *accepted,
+               *[f"--cflag={flag}" for flag in cflags]]
         log("$ " + " ".join(shlex.quote(str(c)) for c in cmd))
         done = subprocess.run([str(c) for c in cmd], stderr=subprocess.PIPE, text=True)
         sys.stderr.write(done.stderr)

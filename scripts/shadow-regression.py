@@ -121,8 +121,12 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out, accept=()):
     unified files in place: OUT/unified/<file> and the bitcode's path."""
     inc = new / "musl"
     unified_dir = out / "unified"
+    # Checked against musl's headers, as the trees were configured (a 2011 config.h says
+    # HAVE_STROPTS_H, which glibc's headers lack).
+    musl_cflags = subprocess.run([str(ROOT / "scripts" / "musl-clang-15"), "--print-cflags"], check=True,
+                                 capture_output=True, text=True).stdout.split()
     commit_pair_build.unify_each(penumbra, old / "musl", inc, sources, unified_dir, [inc / "lib", inc / "src", inc],
-                                 accept)
+                                 accept, musl_cflags)
     env = wllvm_env()
     cflags = f"{env['PENUMBRA_CFLAGS']} -I{INCLUDE}"
     bitcode = work / f"{utility}-unified-{new.name}.bc"
