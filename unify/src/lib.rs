@@ -179,8 +179,7 @@ pub fn unify_with(
     let mut attempt = 0;
     loop {
         let verdict = check_attempt(
-            &old_src,
-            &new_src,
+            [&old_src, &new_src],
             compilers,
             &inputs,
             &mut whole,
@@ -233,8 +232,7 @@ impl Attempts {
 /// or None where the check found functions to keep whole as well (added to `whole`), or why
 /// no merge can pass.
 fn check_attempt(
-    old_src: &syntax::Source,
-    new_src: &syntax::Source,
+    sources: [&syntax::Source; 2],
     compilers: [&check::Compiler; 2],
     inputs: &[std::collections::BTreeMap<String, String>; 2],
     whole: &mut FxHashMap<String, String>,
@@ -242,6 +240,7 @@ fn check_attempt(
     attempt: usize,
     attempts: Option<&Attempts>,
 ) -> Result<Option<Unified>, UnifyError> {
+    let [old_src, new_src] = sources;
     let mut merger = merge::Merger::new(old_src, new_src, whole);
     let body = merger.translation_unit();
     if !merger.reasons.is_empty() {
