@@ -245,6 +245,14 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
     let written = corebench(&["manifest", corebench_dir.to_str().unwrap(), out.to_str().unwrap(), "--profile", "fast"]);
     written.assert_status(0);
     let pair = std::fs::read_to_string(out.join("pairs/seq-6c5f11fb-64d4a280/pair.toml")).unwrap();
+    // Its hand annotation (subjects/corebench/hand-annotations.toml) comes last.
+    let (pair, hand) = pair.split_at(pair.find("accept_differences = ").expect("seq 2006's hand annotation"));
+    assert!(
+        hand.starts_with(
+            "accept_differences = [\"scan_arg\"]\nhand_annotation = \"new's scan_arg reads <math.h>'s isfinite"
+        ),
+        "{hand}"
+    );
     assert_eq!(
         pair,
         "# CoREBench: http://bugs.gnu.org/12959\n\
@@ -600,7 +608,10 @@ fn a_build_recipe_whose_patch_unify_refuses_says_so_in_one_line() {
     );
     run.assert_status(1);
     assert!(
-        run.stderr.ends_with("\npenumbra unify refused main.c: the change cannot be expressed in one program\n"),
+        run.stderr.ends_with(
+            "\npenumbra unify refused main.c: the change cannot be expressed in one program: line 1: the declaration \
+             `margin` changed: a file-scope declaration has one type and a constant initialiser, which `change` cannot vary\n"
+        ),
         "{}",
         run.stderr
     );
