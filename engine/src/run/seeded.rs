@@ -179,18 +179,18 @@ pub(crate) fn run_seeded(
     let mut budget_hit = false;
     let bse_start = Instant::now();
     let count = points.len();
-    let mut covered = covered.into_iter();
-    for (i, point) in points.into_iter().enumerate() {
-        // What the seeds confirmed under the point is written first: a budget or --max-tests
-        // that stops the point's exploration cannot lose it.
-        let confirmed = covered.next().unwrap_or_default();
-        let mut reaching = Reaching { confirmed: confirmed.iter().map(|e| e.st.model.clone()).collect() };
-        for e in confirmed {
-            runner.record(e)?;
-        }
+    // What the seeds confirmed under every point is written before any point is explored: a
+    // budget or --max-tests that one point's exploration uses up cannot lose another's.
+    let confirmed: Vec<Vec<Rc<Model>>> =
+        covered.iter().map(|paths| paths.iter().map(|e| e.st.model.clone()).collect()).collect();
+    for e in covered.into_iter().flatten() {
+        runner.record(e)?;
+    }
+    for ((i, point), confirmed) in points.into_iter().enumerate().zip(confirmed) {
         if runner.budget.stop.is_some() {
             break;
         }
+        let mut reaching = Reaching { confirmed };
         let left = bse_budget.saturating_sub(bse_start.elapsed());
         let share = left / (count - i) as u32;
         let phase_end = Instant::now() + share;
@@ -219,12 +219,6 @@ pub(crate) fn run_seeded(
         }
         if runner.budget.stop.is_some() {
             break;
-        }
-    }
-    // Points the run stopped before: their confirmed endings stay too.
-    for rest in covered {
-        for e in rest {
-            runner.record(e)?;
         }
     }
     Ok(budget_hit)
