@@ -309,11 +309,11 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     if pair.regression_test:
         suites.append(f"corebench={pair.regression_test}")
     invocations_file = out / "invocations.json"
-    run([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
-         "--utility", utility, "--old", old_tree, "--new", new_tree,
-         *[x for source in sources if source.endswith(".c") for x in ("--source", source)],
-         *[x for suite in suites for x in ("--suite", suite.replace("corebench=", f"corebench={new_tree}:", 1))],
-         "--out", invocations_file], stdout=subprocess.DEVNULL)
+    run_or_exit([sys.executable, ROOT / "scripts" / "coreutils-rev-invocations.py", "--git", pair.repo, "--commit", new,
+                 "--utility", utility, "--old", old_tree, "--new", new_tree,
+                 *[x for source in sources if source.endswith(".c") for x in ("--source", source)],
+                 *[x for suite in suites for x in ("--suite", suite.replace("corebench=", f"corebench={new_tree}:", 1))],
+                 "--out", invocations_file], "the era's tests did not run", stdout=subprocess.DEVNULL)
     invocations = json.loads(invocations_file.read_text())
     seed_flags, seeds, touching = sr.seeds_of(invocations, 24, tuple(pair.seed_suites))
     pair.flags = ["--libc", "musl", *pair.flags, *map(str, native)]

@@ -221,8 +221,11 @@ def run_test(build, utility, test, capture):
     log(f"{build}: {test}: {status[1] if status else 'no result'} (make status {p.returncode}), "
         f"{len(list(capture.iterdir()))} invocations of {utility}")
     if p.returncode != 0 and not status:
+        said = [line for line in p.stderr.decode(errors="replace").splitlines() if line.strip()]
+        # The test's own complaint, above make's `Error N` line, is the reason.
+        why = next((line for line in reversed(said) if not line.startswith("make")), said[-1] if said else "")
         sys.exit(f"coreutils-rev-invocations: make {target} in {directory} failed:\n"
-                 + p.stderr.decode(errors="replace")[-3000:])
+                 + "\n".join(said[-30:]) + f"\n{test}: {why}")
     return status[1] if status else None
 
 
