@@ -4,7 +4,7 @@
 //! It needs the signature unchanged and every parameter named, so the dispatcher can pass them on.
 
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
-use crate::syntax::{children, Source};
+use crate::syntax::{children, function_declarator, is_static, parameters, Source};
 use crate::Reason;
 use tree_sitter::Node;
 
@@ -12,7 +12,7 @@ use tree_sitter::Node;
 /// of its version: always a faithful merge where the signature did not change.
 pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Result<String, Reason> {
     let declarator = n.child_by_field_name("declarator").unwrap();
-    let function_declarator = find_function_declarator(declarator)
+    let function_declarator = function_declarator(declarator)
         .ok_or_else(|| Reason::new(new.line(n), format!("`{name}`: no parameter list found")))?;
     let params = function_declarator.child_by_field_name("parameters").unwrap();
     let mut args = Vec::new();
@@ -37,23 +37,14 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
             _ => {}
         }
     }
-    // The copies are called with new's parameters: old must take as many.
-    let count = |src: &Source, f: Node| -> Option<usize> {
-        let params =
-            find_function_declarator(f.child_by_field_name("declarator")?)?.child_by_field_name("parameters")?;
-        Some(
-            children(params)
-                .iter()
-                .filter(|(_, p)| p.kind() == "parameter_declaration" && src.text(*p).trim() != "void")
-                .count(),
-        )
-    };
-    if count(old, o) != Some(args.len()) {
+    // The copies are called with new's parameters: old must name as many.
+    let old_count = parameters(old, o).map(|(named, _)| named);
+    if old_count != Some(args.len()) {
         return Err(Reason::new(
             new.line(n),
             format!(
                 "the signature of `{name}` changed ({} parameters, then {}): no dispatcher can call both versions",
-                count(old, o).map_or("?".to_string(), |c| c.to_string()),
+                old_count.map_or("?".to_string(), |c| c.to_string()),
                 args.len()
             ),
         ));
@@ -63,11 +54,9 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
         let ident = find_identifier(decl).expect("a function declarator names the function");
         let text = &src.text[f.start_byte()..f.end_byte()];
         let at = ident.end_byte() - f.start_byte();
-        let is_static =
-            children(f).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
         let (head, tail) = text.split_at(at);
         let head = head.replacen("inline ", "", 1);
-        let head = if is_static { head.replacen("static ", "", 1) } else { head };
+        let head = if is_static(src, f) { head.replacen("static ", "", 1) } else { head };
         // Always inlined into the dispatcher, so the function keeps its code where it was (the
         // check compares the dispatcher with the input's function), and `__func__` keeps the
         // function's own name.
@@ -151,13 +140,6 @@ pub fn kept_whole_alike(src: &Source, names: &[String]) -> String {
     }
     out.push_str(&src.text[at..]);
     out
-}
-
-fn find_function_declarator(node: Node) -> Option<Node> {
-    if node.kind() == "function_declarator" {
-        return Some(node);
-    }
-    find_function_declarator(node.child_by_field_name("declarator")?)
 }
 
 fn find_identifier(node: Node) -> Option<Node> {

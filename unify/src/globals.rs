@@ -8,7 +8,7 @@
 
 use crate::context::{child_ctx, Ctx};
 use crate::suffixes::RENAME_SUFFIXES;
-use crate::syntax::{children, declarator_name, Source};
+use crate::syntax::{children, declarator_name, is_static, Source};
 use crate::Reason;
 use rustc_hash::FxHashSet;
 use tree_sitter::Node;
@@ -49,12 +49,10 @@ pub fn renamable(old: &Source, o: Node, new: &Source, n: Node) -> Option<String>
         if d.kind() != "declaration" {
             return None;
         }
-        let is_static =
-            children(d).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
         let mut cursor = d.walk();
         let declarators: Vec<Node> = d.children_by_field_name("declarator", &mut cursor).collect();
         let [declarator] = declarators[..] else { return None };
-        if !is_static || declarator.kind() == "function_declarator" {
+        if !is_static(src, d) || declarator.kind() == "function_declarator" {
             return None;
         }
         declarator_name(src, declarator)

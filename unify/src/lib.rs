@@ -16,6 +16,7 @@ pub mod check;
 mod context;
 pub mod dispatch;
 pub mod globals;
+mod grown_types;
 pub mod merge;
 pub mod project;
 mod signatures;

@@ -19,10 +19,11 @@ use crate::context::{
     child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_truth_value, Ctx,
 };
 use crate::globals;
+use crate::grown_types::{extends_at_end, has_type_body};
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
 use crate::syntax::{
-    children, declared_name, file_scope_item_end, file_scope_items, is_comment, is_expression, is_type_specifier,
-    Source,
+    children, declared_name, file_scope_item_end, file_scope_items, is_comment, is_expression, is_static,
+    is_type_specifier, Source,
 };
 use crate::{Note, Reason};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -349,7 +350,7 @@ impl<'a> Merger<'a> {
                     self.renamed_globals.push((name, change));
                     Ok(text)
                 }
-                Err(Fail::Here) if (is_type_specifier(n) || has_type_body(n)) && extends(self.old, o, self.new, n) => {
+                Err(Fail::Here) if (is_type_specifier(n) || has_type_body(n)) && extends_at_end(self.old, o, self.new, n) => {
                     self.notes.push(Note::new(
                         self.new.line(n),
                         format!(
@@ -517,11 +518,7 @@ impl<'a> Merger<'a> {
     }
 
     fn is_static_declaration(&self, n: Node) -> bool {
-        n.kind() == "declaration"
-            && (!self.in_function
-                || children(n)
-                    .iter()
-                    .any(|(_, c)| c.kind() == "storage_class_specifier" && self.new.text(*c) == "static"))
+        n.kind() == "declaration" && (!self.in_function || is_static(self.new, n))
     }
 
     /// A `case` whose label stayed: its statements merge as a sequence.
@@ -704,44 +701,6 @@ fn is_statement(node: Node) -> bool {
 }
 
 /// A type's name as C spells it (`struct pair`, `enum mode`, a typedef's names).
-/// The member list of a type definition (an enum's enumerators, a struct's or union's fields)
-/// at or below `node`, if it defines one.
-fn type_body(node: Node) -> Option<Node> {
-    if matches!(node.kind(), "enumerator_list" | "field_declaration_list") {
-        return Some(node);
-    }
-    if matches!(node.kind(), "compound_statement" | "function_definition" | "initializer_list") {
-        return None;
-    }
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    children.into_iter().find_map(type_body)
-}
-
-fn has_type_body(node: Node) -> bool {
-    matches!(node.kind(), "declaration" | "type_definition") && type_body(node).is_some()
-}
-
-/// Whether new's type definition is old's with members added at its end: the same tokens
-/// outside the member list, and old's members (enumerators with their values, fields) the
-/// first of new's. Old's code cannot name the added members, and the members it names keep
-/// their values and offsets; what depends on the size, the check's compilation sees.
-fn extends(old: &Source, o: Node, new: &Source, n: Node) -> bool {
-    let (Some(bo), Some(bn)) = (type_body(o), type_body(n)) else { return false };
-    let outside = |src: &Source, item: Node, body: Node| {
-        let text = &src.text[item.start_byte()..item.end_byte()];
-        let (start, end) = (body.start_byte() - item.start_byte(), body.end_byte() - item.start_byte());
-        format!("{}{}", &text[..start], &text[end..]).split_whitespace().collect::<Vec<_>>().join(" ")
-    };
-    let members = |src: &Source, body: Node| -> Vec<String> {
-        let mut cursor = body.walk();
-        let nodes: Vec<Node> = body.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-        nodes.into_iter().map(|c| src.key(c)).collect()
-    };
-    let (mo, mn) = (members(old, bo), members(new, bn));
-    outside(old, o, bo) == outside(new, n, bn) && mo.len() < mn.len() && mn.starts_with(&mo)
-}
-
 fn type_name(src: &Source, node: Node) -> String {
     match (node.kind().strip_suffix("_specifier"), node.child_by_field_name("name")) {
         (Some(keyword), Some(name)) => format!("{keyword} {}", src.text(name)),

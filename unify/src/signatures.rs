@@ -7,8 +7,7 @@
 //! compares with its input under its own name.
 
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
-use crate::syntax::{children, declared_name, Source};
-use tree_sitter::Node;
+use crate::syntax::{children, declared_name, is_static, parameters, Source};
 
 /// The static functions both texts define with a different number of parameters: each name
 /// with its definition's line in new.
@@ -59,30 +58,14 @@ fn static_functions(src: &Source) -> Vec<(String, usize, usize)> {
         if item.kind() != "function_definition" {
             continue;
         }
-        let is_static =
-            children(item).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static");
-        let (Some(name), Some(count)) = (declared_name(src, item), parameter_count(src, item)) else { continue };
-        if is_static {
-            out.push((name, count, src.line(item)));
+        if !is_static(src, item) {
+            continue;
         }
+        let (Some(name), Some((named, variadic))) = (declared_name(src, item), parameters(src, item)) else {
+            continue;
+        };
+        let count = named + usize::from(variadic);
+        out.push((name, count, src.line(item)));
     }
     out
-}
-
-fn parameter_count(src: &Source, function: Node) -> Option<usize> {
-    let mut declarator = function.child_by_field_name("declarator");
-    while let Some(d) = declarator {
-        if d.kind() == "function_declarator" {
-            let params = d.child_by_field_name("parameters")?;
-            return Some(
-                children(params)
-                    .iter()
-                    .filter(|(_, p)| p.kind() != "parameter_declaration" || src.text(*p).trim() != "void")
-                    .filter(|(_, p)| matches!(p.kind(), "parameter_declaration" | "variadic_parameter"))
-                    .count(),
-            );
-        }
-        declarator = d.child_by_field_name("declarator");
-    }
-    None
 }

@@ -134,6 +134,29 @@ fn type_tag(src: &Source, node: Node<'_>) -> Option<String> {
     Some(format!("{} {}", ty.kind(), src.text(name)))
 }
 
+/// Whether a declaration or definition is `static`.
+pub fn is_static(src: &Source, node: Node<'_>) -> bool {
+    children(node).iter().any(|(_, c)| c.kind() == "storage_class_specifier" && src.text(*c) == "static")
+}
+
+/// The function declarator of a declarator (`*f(int)`, `f(int)`), if it declares a function.
+pub fn function_declarator(node: Node<'_>) -> Option<Node<'_>> {
+    if node.kind() == "function_declarator" {
+        return Some(node);
+    }
+    function_declarator(node.child_by_field_name("declarator")?)
+}
+
+/// A function definition's parameters: how many are named (`(void)` has none), and whether it
+/// is variadic.
+pub fn parameters(src: &Source, function: Node<'_>) -> Option<(usize, bool)> {
+    let params = function_declarator(function.child_by_field_name("declarator")?)?.child_by_field_name("parameters")?;
+    let list = children(params);
+    let named =
+        list.iter().filter(|(_, p)| p.kind() == "parameter_declaration" && src.text(*p).trim() != "void").count();
+    Some((named, list.iter().any(|(_, p)| p.kind() == "variadic_parameter")))
+}
+
 /// The identifier a declarator declares (`*p`, `a[3]`, `f(int)`, `x = 1` all name their
 /// identifier).
 pub fn declarator_name(src: &Source, node: Node<'_>) -> Option<String> {
