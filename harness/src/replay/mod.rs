@@ -41,7 +41,7 @@ use anyhow::{bail, Context, Result};
 pub use builds::Builds;
 use classify::Fix;
 use interpreter::Interpreter;
-use native::{RunInput, RunOutcome};
+use native::{RunInput, RunOutcome, UbReport};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
 use penumbra_engine::output::replay::replay_inputs;
 use penumbra_engine::output::testgen::SidecarInputs;
@@ -501,15 +501,12 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         fixes.push(Fix { fixed, parent });
     }
     let class = class_of(&old, &new, &fixes);
-    // A shared report the interpreter confirms as an error of a version is that error.
-    let null_argument_ub = null_arguments(&[&native_old.ub, &native_new.ub], &shared)
-        .into_iter()
-        .filter(|r| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r))
-        .collect();
-    let shared_ub = shared
-        .into_iter()
-        .filter(|r| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r))
-        .collect();
+    // A report recorded as no error that the interpreter confirms as an error of a version is
+    // that error, and not recorded.
+    let no_error = |r: &UbReport| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r);
+    let null_argument_ub =
+        null_arguments(&[&native_old.ub, &native_new.ub], &shared).into_iter().filter(no_error).collect();
+    let shared_ub = shared.into_iter().filter(no_error).collect();
     let interpreted = [("old".to_string(), interpreted_old), ("new".to_string(), interpreted_new)]
         .into_iter()
         .filter_map(|(version, run)| Some((version, run?)))
