@@ -272,24 +272,16 @@ def coreutils_trees(pair: Pair, old: str, new: str):
     return old_tree, new_tree, fixes
 
 
-def script_module(name: str):
-    """A script of scripts/ as a module (their names have hyphens)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name.removesuffix(".py").replace("-", "_"), ROOT / "scripts" / name)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     """Kind "coreutils": the trees of old, new and each fix and its parent built by
     scripts/coreutils-rev.sh (cached by commit under WORK/trees), the utility's source unified
     with the new tree's include directories, every version replayed natively from its
     AddressSanitizer build, seeds from the era's test (scripts/shadow-regression.py's steps)."""
-    sr = script_module("shadow-regression.py")
+    sr = commit_pair_build.script_module("shadow-regression.py")
     utility = pair.utility
     old_tree, new_tree, fix_trees = coreutils_trees(pair, old, new)
-    era_tests = script_module("coreutils-rev-invocations.py").era_tests(new_tree / "src", utility)
+    invocations_script = commit_pair_build.script_module("coreutils-rev-invocations.py")
+    era_tests = invocations_script.era_tests(new_tree / "src", utility)
     if not era_tests:
         sys.exit(f"commit-pair: no era test: {new[:12]} has no tests/misc/{utility}.pl, tests/misc/{utility} "
                  f"nor tests under tests/{utility}/")

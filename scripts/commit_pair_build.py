@@ -7,6 +7,7 @@ the recipe's shell commands with their placeholders filled in.
 
 import fcntl
 import hashlib
+import importlib.util
 import os
 import re
 import shlex
@@ -27,6 +28,14 @@ BUILT_MARKER = ".penumbra-built"
 
 def log(msg):
     print(f"{Path(sys.argv[0]).stem}: {msg}", file=sys.stderr, flush=True)
+
+
+def script_module(name: str):
+    """A script of scripts/ as a module (their names have hyphens: `shadow-regression.py`)."""
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py").replace("-", "_"), ROOT / "scripts" / name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def unify_each(penumbra, old_root: Path, new_root: Path, sources, out_dir: Path, includes, accept=(), cflags=()):

@@ -31,7 +31,6 @@ binary (default target/release/penumbra).
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import os
 import platform
@@ -56,13 +55,6 @@ def log(msg):
 def run(cmd, **kw):
     log("$ " + " ".join(shlex.quote(str(c)) for c in cmd))
     return subprocess.run([str(c) for c in cmd], check=True, **kw)
-
-
-def load_prepare_subject():
-    spec = importlib.util.spec_from_file_location("prepare_subject", ROOT / "scripts" / "prepare-subject.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def rev_parse(git, rev):
@@ -159,7 +151,7 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out, accept=()):
 def seeds_of(invocations, max_seeds, suites=("era",)):
     """The seeded-mode flags and seeds: the invocations of `suites` (the era's test) touching
     the patch, those executing the most changed lines first, then the smallest."""
-    ps = load_prepare_subject()
+    ps = commit_pair_build.script_module("prepare-subject.py")
     depth = {}
     for e in invocations:
         if e["suite"] not in suites or not e["touches_patch"]:
