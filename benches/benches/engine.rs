@@ -20,11 +20,17 @@
 //!   `shadow/controller_refactored` beside `run/controller_refactored` (the overhead of shadow
 //!   execution when no change has a semantic effect; target at most 1.3x).
 //!
+//! - `search/first_diff/<searcher>`: complete shadow execution until the first diff path (its
+//!   test written) of `deep_change.c`, whose change lies behind the first decision on the side
+//!   depth-first search takes last, and `search/suite/<searcher>` the same summed over the 42
+//!   programs of `benches/suite` (each stops at its first diff path, or explores all of them
+//!   when it has none): the directed searcher against random-path and depth-first.
+//!
 //! Run: `cargo bench -p penumbra-benches --bench engine -- --warm-up-time 1 --measurement-time 5`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use penumbra_engine::concrete::{self, RunConfig};
-use penumbra_engine::config::{EngineConfig, Mode, Output, ShadowMode};
+use penumbra_engine::config::{EngineConfig, Mode, Output, SearchKind, ShadowMode};
 use penumbra_ir::{compile_file, CompileOptions, Module};
 use penumbra_solver::SolverConfig;
 use std::path::PathBuf;
@@ -166,5 +172,45 @@ fn shadow(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, paths, caches, interpreter, fork, shadow);
+/// Complete shadow execution of `module` with `search` until its first diff path.
+fn first_diff(module: &Module, search: SearchKind, dir: &std::path::Path) -> u64 {
+    let _ = std::fs::remove_dir_all(dir);
+    let mut c = config(SolverConfig::default());
+    c.mode = Mode::Shadow(ShadowMode::Complete);
+    c.search = search;
+    c.budgets.max_tests = Some(1);
+    c.output = Output::Dir(dir.to_path_buf());
+    penumbra_engine::run(module, &c).expect("run").diff_paths
+}
+
+fn search(c: &mut Criterion) {
+    let searchers = [SearchKind::Dfs, SearchKind::RandomPath, SearchKind::PatchDirected, SearchKind::Interleaved];
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let dir = scratch.path().join("out");
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    let deep = program("deep_change.c");
+    for &s in &searchers {
+        group.bench_function(format!("first_diff/{}", s.name()), |b| {
+            b.iter(|| assert_eq!(first_diff(&deep, s, &dir), 1));
+        });
+    }
+    let suite_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("suite");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&suite_dir)
+        .expect("benches/suite")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let suite: Vec<Module> =
+        files.iter().map(|p| compile_file(p, &CompileOptions::default()).expect("suite program compiles")).collect();
+    for &s in &searchers {
+        group.bench_function(format!("suite/{}", s.name()), |b| {
+            b.iter(|| suite.iter().map(|m| first_diff(m, s, &dir)).sum::<u64>());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, paths, caches, interpreter, fork, shadow, search);
 criterion_main!(benches);

@@ -17,6 +17,13 @@ pub enum SearchKind {
     Bfs,
     /// KLEE's random-path: a random walk down the tree of forks (seeded, deterministic).
     RandomPath,
+    /// A draw weighted by the distance to code no state has run (KLEE's covering-new).
+    CoveringNew,
+    /// A draw weighted by the distance to the patch's changes not run yet (shadow runs).
+    PatchDirected,
+    /// Random-path, taking turns with patch-directed in shadow runs (the command line's
+    /// default).
+    Interleaved,
 }
 
 impl SearchKind {
@@ -25,6 +32,9 @@ impl SearchKind {
             SearchKind::Dfs => "dfs",
             SearchKind::Bfs => "bfs",
             SearchKind::RandomPath => "random-path",
+            SearchKind::CoveringNew => "covering-new",
+            SearchKind::PatchDirected => "patch-directed",
+            SearchKind::Interleaved => "interleaved",
         }
     }
 }
@@ -252,6 +262,12 @@ pub struct EngineConfig {
     /// each `make_symbolic` (a larger one ends its path early, `input-too-large`;
     /// `--max-sym-bytes`).
     pub max_sym_bytes: u64,
+    /// When a budget on time, memory or instructions (or an interrupt) stops the run, write a
+    /// test (ending `early`, reason `stopped-by-...`) for every state still alive, within the
+    /// test budgets (KLEE's `--dump-states-on-halt`; in shadow runs, the states that diverged).
+    /// Their inputs are the models the states carry: no solver call. `--no-halt-tests` turns
+    /// it off.
+    pub halt_tests: bool,
 }
 
 /// [`EngineConfig::max_term_weight`]'s default.
@@ -279,6 +295,7 @@ impl Default for EngineConfig {
             solver: SolverConfig::default(),
             stack_limit: crate::address::STACK_LIMIT,
             max_object_size: DEFAULT_MAX_OBJECT_SIZE,
+            halt_tests: true,
             max_term_weight: DEFAULT_MAX_TERM_WEIGHT,
             max_sym_bytes: DEFAULT_MAX_SYM_BYTES,
         }

@@ -9,6 +9,10 @@ use std::path::PathBuf;
 /// 2,000 MB; whole programs need more).
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 
+/// `--max-states`' default: states of coreutils' utilities cost 25-60 KiB each (cut, tr), so
+/// random-path stays under 500 MiB (results/search.md).
+pub const DEFAULT_MAX_STATES: usize = 6_000;
+
 /// The default `--max-tests`: a run stops writing (and exploring) after 100,000 tests.
 pub const DEFAULT_MAX_TESTS: u64 = 100_000;
 
@@ -328,12 +332,20 @@ pub struct ExecArgs {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchArg {
+    /// Random-path, taking turns with patch-directed in shadow runs (the default; seeded by
+    /// `--random-seed`).
+    Interleaved,
     /// Depth-first.
     Dfs,
     /// Breadth-first.
     Bfs,
     /// KLEE's random-path (seeded by `--random-seed`).
     RandomPath,
+    /// States near code no state has run yet first (KLEE's covering-new; seeded).
+    CoveringNew,
+    /// States near the patch's changes first, those not run yet before the rest (shadow runs;
+    /// seeded).
+    PatchDirected,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -403,14 +415,21 @@ pub struct ShadowArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ExploreArgs {
     /// The search strategy.
-    #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
+    #[arg(long, value_enum, default_value_t = SearchArg::Interleaved)]
     pub search: SearchArg,
+    /// Write no test for the states still alive when time, memory or the instruction budget
+    /// runs out (by default each gets one, ending early, as KLEE's --dump-states-on-halt).
+    #[arg(long)]
+    pub no_halt_tests: bool,
     /// Stop after this many instructions (over all paths).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// At most N states alive at once (further forks follow one side only).
-    #[arg(long, value_name = "N")]
-    pub max_states: Option<usize>,
+    /// At most N states alive at once: further forks follow the side the state's model takes
+    /// and count the other as dropped (the summary says how many). The default keeps the
+    /// searchers that spread (random-path, interleaved) within a few hundred MiB; depth-first
+    /// search rarely holds more states than its path is deep. 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    pub max_states: usize,
     /// At most N symbolic forks along a path (a deeper path ends early, with a test).
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,

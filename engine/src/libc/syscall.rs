@@ -90,6 +90,9 @@ pub fn classify(n: u64) -> Option<Syscall> {
         // sched_getaffinity: none (musl's sysconf then counts one processor, gnulib's nproc too).
         204 => Fixed(-ENOSYS),
         16 => Fixed(-ENOTTY),
+        // prlimit64, getrlimit, setrlimit: no resource limits to read or set (sort's
+        // default_sort_size then sizes its buffer from physical memory alone).
+        302 | 97 | 160 => Fixed(-EINVAL),
         // mmap, munmap, brk, mremap, madvise: the heap is the engine's.
         9 | 11 | 12 | 25 | 28 => Fixed(-ENOMEM),
         // rt_sigaction, rt_sigprocmask, sched_yield
@@ -152,6 +155,9 @@ pub fn name(n: u64) -> String {
         72 => "fcntl",
         79 => "getcwd",
         89 => "readlink",
+        97 => "getrlimit",
+        160 => "setrlimit",
+        302 => "prlimit64",
         96 => "gettimeofday",
         201 => "time",
         217 => "getdents64",
@@ -184,6 +190,8 @@ mod tests {
         assert_eq!(classify(2), Some(Syscall::Fixed(-errno::ENOENT)));
         assert_eq!(classify(439), Some(Syscall::Fixed(-errno::ENOENT)), "faccessat2: no host files");
         assert_eq!(classify(318), Some(Syscall::Fixed(-errno::ENOSYS)), "getrandom: no entropy");
+        assert_eq!(classify(302), Some(Syscall::Fixed(-errno::EINVAL)), "prlimit64: no limits (sort)");
+        assert_eq!(name(302), "system call prlimit64 (302)");
     }
 
     #[test]

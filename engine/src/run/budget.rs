@@ -32,6 +32,10 @@ pub(crate) struct Budget {
     next_disk_check: u64,
     /// Why writing tests failed, if it did.
     pub output_error: Option<String>,
+    /// The output budget (tests, bytes, disk, an I/O error) that was reached, even when another
+    /// budget stopped the run first: the tests of the states alive at a time budget must not
+    /// pass it.
+    output_stop: Option<StopReason>,
 }
 
 /// How often (in bytes of tests written) [`Budget::tests_written`] reads the free space.
@@ -81,6 +85,7 @@ impl Budget {
             next_memory_check: start,
             next_disk_check: 0,
             output_error: None,
+            output_stop: None,
         }
     }
 
@@ -142,12 +147,14 @@ impl Budget {
         } else {
             None
         };
+        self.output_stop = self.output_stop.or(reason);
         self.stop = self.stop.or(reason);
     }
 
     /// Writing a test failed with `error`: the run stops as at a budget (what was written
     /// stays), and the summary says why.
     pub fn output_failed(&mut self, error: String) {
+        self.output_stop = self.output_stop.or(Some(StopReason::IoError));
         self.stop = self.stop.or(Some(StopReason::IoError));
         self.output_error.get_or_insert(error);
     }
@@ -155,10 +162,7 @@ impl Budget {
     /// Whether the output stopped the run (a budget on tests or bytes, the disk, an I/O
     /// error): later paths write no test.
     pub fn output_full(&self) -> bool {
-        matches!(
-            self.stop,
-            Some(StopReason::MaxTests | StopReason::MaxOutput | StopReason::DiskSpace | StopReason::IoError)
-        )
+        self.output_stop.is_some()
     }
 
     /// Whether resident memory with `pending` bytes more reached `max` MiB, read at most every

@@ -13,7 +13,7 @@ use crate::config::StopReason;
 use crate::interp::Interp;
 use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
-use crate::search::{Searcher, StateId};
+use crate::search::{Coverage, Searcher, StateId, View};
 use crate::shadow::execute::BlockEnd;
 use crate::shadow::Shadow;
 use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult};
@@ -55,12 +55,18 @@ pub(crate) struct Runner<'p, 'o> {
     /// steps, or going on past a `penumbra_execute` block where a path ended — in order, for
     /// the search.
     made: Vec<ExecutionState>,
+    /// The blocks states entered (for the searchers that steer toward new code).
+    coverage: Coverage,
+    /// Per function: part of the C library (not counted as the program's code to cover).
+    internal: Vec<bool>,
 }
 
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
-        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new() }
+        let coverage = Coverage::new(&ctx.prog.module);
+        let internal = crate::search::internal_functions(&ctx.prog.funcs);
+        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage, internal }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -72,9 +78,13 @@ impl<'p, 'o> Runner<'p, 'o> {
         initial: Vec<ExecutionState>,
         policy: &mut dyn Policy,
     ) -> Result<(), RunError> {
+        let weigh = searcher.wants_updates();
         for st in initial {
             let id = slab.insert(st);
             searcher.add(id, None);
+            if weigh {
+                self.update(searcher, slab, id);
+            }
         }
         self.count_live(slab);
         while let Some(id) = searcher.select() {
@@ -93,6 +103,9 @@ impl<'p, 'o> Runner<'p, 'o> {
                         if let Some(s) = policy.place(self, s, true) {
                             let child = slab.insert(s);
                             searcher.add(child, None);
+                            if weigh {
+                                self.update(searcher, slab, child);
+                            }
                         }
                     }
                 }
@@ -110,6 +123,9 @@ impl<'p, 'o> Runner<'p, 'o> {
                             if !children.is_empty() {
                                 searcher.forked(id, &children);
                             }
+                            if weigh {
+                                self.update(searcher, slab, id);
+                            }
                         }
                         None => {
                             searcher.remove(id);
@@ -119,12 +135,44 @@ impl<'p, 'o> Runner<'p, 'o> {
                             }
                         }
                     }
+                    if weigh {
+                        for &child in &children {
+                            self.update(searcher, slab, child);
+                        }
+                    }
                 }
             }
             self.count_live(slab);
             self.progress();
         }
         Ok(())
+    }
+
+    /// The run stopped at a budget on time, memory or instructions, or an interrupt: every
+    /// state still alive ends early with that reason (in id order), its test written within
+    /// the test budgets, when the configuration asks for it (KLEE's dump of states on halt).
+    pub fn end_live(&mut self, slab: &mut Slab, policy: &mut dyn Policy) -> Result<(), RunError> {
+        let Some(Ending::Early(reason)) = self.stopped_here() else { return Ok(()) };
+        if !self.ctx.config.halt_tests {
+            return Ok(());
+        }
+        for id in 0..slab.slots.len() {
+            if let Some(st) = slab.take(StateId::new(id)) {
+                slab.free(StateId::new(id));
+                self.end(policy, EndedPath { st, ending: Ending::Early(reason) })?;
+            }
+        }
+        // An ending inside a `penumbra_execute` block goes on as a new state: not now.
+        self.made.clear();
+        Ok(())
+    }
+
+    /// Tells a weighing searcher where state `id` now is.
+    fn update(&self, searcher: &mut dyn Searcher, slab: &Slab, id: StateId) {
+        if let Some(st) = slab.get(id) {
+            let view = View { module: &self.ctx.prog.module, internal: &self.internal, coverage: &self.coverage };
+            searcher.update(id, st, &view);
+        }
     }
 
     /// Tells the observer that exploration is over.
@@ -169,6 +217,9 @@ impl<'p, 'o> Runner<'p, 'o> {
                     st.value_attempts = 0;
                 }
                 Flow::Jumped => {
+                    if let Some(frame) = st.stack.last().filter(|f| f.idx == 0) {
+                        self.coverage.mark(frame.func, frame.block);
+                    }
                     st.resolve_attempts = 0;
                     st.value_attempts = 0;
                 }
@@ -318,6 +369,10 @@ impl Slab {
                 StateId::new(self.slots.len() - 1)
             }
         }
+    }
+
+    fn get(&self, id: StateId) -> Option<&ExecutionState> {
+        self.slots.get(id.index())?.as_ref()
     }
 
     fn take(&mut self, id: StateId) -> Option<ExecutionState> {

@@ -89,14 +89,19 @@ pub fn run_observed(
     runner.budget.exhausted(&runner.ctx.stats, 0);
     let mut slab = Slab::default();
     let mut bse_budget_hit = false;
+    // States left when a budget stopped the run (before their halt tests are written).
+    let unexplored;
     match config.mode.shadow() {
         Some(ShadowMode::Seeded { seeds, bse_budget }) => {
             bse_budget_hit = seeded::run_seeded(&mut runner, &mut slab, initial, seeds, *bse_budget)?;
+            unexplored = slab.len() as u64;
         }
         _ => {
             runner.ctx.stats.states += initial.len() as u64;
-            let mut searcher = search::make(config.search, config.random_seed);
+            let mut searcher = search::make(config.search, config.random_seed, config.mode.shadow().is_some());
             runner.explore(&mut slab, &mut *searcher, initial, &mut ExploreAll)?;
+            unexplored = slab.len() as u64;
+            runner.end_live(&mut slab, &mut ExploreAll)?;
         }
     }
     runner.finished();
@@ -116,7 +121,7 @@ pub fn run_observed(
         .or(cut_by_deadline.then_some(StopReason::MaxTime))
         .or(bse_budget_hit.then_some(StopReason::BseBudget));
     let end = RunEnd {
-        unexplored: slab.len() as u64,
+        unexplored,
         stop,
         wall,
         terms: runner.ctx.store.len() as u64,

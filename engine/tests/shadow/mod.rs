@@ -145,7 +145,7 @@ fn every_search_finds_the_same_diff_paths() {
         let module = compare::compile(name, source);
         let oracle = oracle::Oracle::new(&module, &vars);
         let expected = oracle.explore();
-        for search in [SearchKind::Bfs, SearchKind::RandomPath] {
+        for search in [SearchKind::Bfs, SearchKind::RandomPath, SearchKind::PatchDirected, SearchKind::Interleaved] {
             match compare::engine_with(&module, search) {
                 Ok(summary) => {
                     let problems = compare::check_summary(&oracle, &expected, &summary);

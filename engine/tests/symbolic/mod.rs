@@ -11,3 +11,4 @@ mod libc;
 mod paths;
 mod pointers;
 mod runs;
+mod search;

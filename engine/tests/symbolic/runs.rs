@@ -80,9 +80,15 @@ fn two_runs_write_identical_tests_and_summaries() {
 fn every_searcher_explores_the_same_paths() {
     let module = compile(BRANCHY);
     let mut outcomes = Vec::new();
-    for (search, seed) in
-        [(SearchKind::Dfs, 0), (SearchKind::Bfs, 0), (SearchKind::RandomPath, 1), (SearchKind::RandomPath, 99)]
-    {
+    for (search, seed) in [
+        (SearchKind::Dfs, 0),
+        (SearchKind::Bfs, 0),
+        (SearchKind::RandomPath, 1),
+        (SearchKind::RandomPath, 99),
+        (SearchKind::CoveringNew, 5),
+        (SearchKind::PatchDirected, 5),
+        (SearchKind::Interleaved, 7),
+    ] {
         let mut c = config();
         c.search = search;
         c.random_seed = seed;

@@ -1,0 +1,246 @@
+//! Weighted random search toward a goal (KLEE's non-uniform random search): a state is drawn
+//! with probability proportional to `1 / (d + 1)²`, `d` its distance in instructions to the
+//! goal ([`super::distance`]), so states about to reach it run first and the rest are not
+//! starved.
+//!
+//! Goals: code no state has run yet ([`Goal::Uncovered`], KLEE's covering-new, the program's
+//! own functions only: not the C library's), or the patch ([`Goal::Changes`]: the blocks
+//! holding a `change()` or a `penumbra_execute` that no state has run yet, then, once every one
+//! has run, all of them: a path through more changes is one more chance to diverge).
+//!
+//! Weights are integers in a Fenwick tree (exact sums, so draws are deterministic); a state's
+//! weight is computed when it is placed (after each of its forks). Distances are recomputed
+//! when coverage grew, at most every [`RECOMPUTE_EVERY`] placements.
+
+use super::distance::{CallGraph, Distances};
+use super::{Searcher, SplitMix64, StateId, View};
+use crate::symbolic::state::ExecutionState;
+use cranelift_entity::EntityRef;
+use penumbra_ir::{Block, Func, InstData, Module};
+
+/// Placements between two recomputations of the distances (when coverage grew).
+const RECOMPUTE_EVERY: u32 = 64;
+
+/// The weight of distance 0; distance `d` weighs `ONE / (d + 1)²` (at least 1).
+const ONE: u64 = 1 << 40;
+
+/// Where the search steers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Blocks of the program's own functions no state has entered.
+    Uncovered,
+    /// Blocks holding a `change()` or `penumbra_execute`, those not run yet first.
+    Changes,
+}
+
+pub struct Weighted {
+    goal: Goal,
+    rng: SplitMix64,
+    graph: Option<CallGraph>,
+    distances: Distances,
+    /// Coverage (blocks) when the distances were computed (`u64::MAX`: never).
+    computed_at: u64,
+    since_computed: u32,
+    /// Per state id: its weight (0: not live).
+    weights: Vec<u64>,
+    tree: Fenwick,
+    live: usize,
+}
+
+impl Weighted {
+    pub fn new(goal: Goal, seed: u64) -> Self {
+        Weighted {
+            goal,
+            rng: SplitMix64::new(seed),
+            graph: None,
+            distances: Distances::default(),
+            computed_at: u64::MAX,
+            since_computed: 0,
+            weights: Vec::new(),
+            tree: Fenwick::default(),
+            live: 0,
+        }
+    }
+
+    fn set(&mut self, id: StateId, w: u64) {
+        let i = id.index();
+        if i >= self.weights.len() {
+            self.weights.resize((i + 1).next_power_of_two(), 0);
+            self.tree = Fenwick::from(&self.weights);
+        }
+        let old = std::mem::replace(&mut self.weights[i], w);
+        self.tree.add(i, w.wrapping_sub(old));
+    }
+
+    /// Recomputes the distances when coverage grew (and not too often).
+    fn refresh(&mut self, view: &View<'_>) {
+        let graph = self.graph.get_or_insert_with(|| CallGraph::new(view.module));
+        let covered = view.coverage.covered();
+        let fresh =
+            self.computed_at == covered || (self.computed_at != u64::MAX && self.since_computed < RECOMPUTE_EVERY);
+        if fresh {
+            self.since_computed += 1;
+            return;
+        }
+        self.computed_at = covered;
+        self.since_computed = 0;
+        let (module, coverage) = (view.module, view.coverage);
+        self.distances = match self.goal {
+            Goal::Uncovered => graph.distances(module, |f, b| !view.internal[f.index()] && !coverage.is_covered(f, b)),
+            Goal::Changes => {
+                let all_run = !change_blocks(module).any(|(f, b)| !coverage.is_covered(f, b));
+                graph.distances(module, |f, b| holds_change(module, f, b) && (all_run || !coverage.is_covered(f, b)))
+            }
+        };
+    }
+}
+
+/// Whether `block` of `func` holds a `change()` or a `penumbra_execute`.
+fn holds_change(module: &Module, func: Func, block: Block) -> bool {
+    module.funcs[func].body.as_ref().is_some_and(|body| {
+        body.layout
+            .block_insts(block)
+            .iter()
+            .any(|&i| matches!(body.insts[i], InstData::Change { .. } | InstData::Execute { .. }))
+    })
+}
+
+fn change_blocks(module: &Module) -> impl Iterator<Item = (Func, Block)> + '_ {
+    module.funcs.iter().flat_map(move |(f, func)| {
+        func.body.iter().flat_map(move |body| {
+            body.layout.blocks().iter().copied().filter(move |&b| holds_change(module, f, b)).map(move |b| (f, b))
+        })
+    })
+}
+
+impl Searcher for Weighted {
+    fn select(&mut self) -> Option<StateId> {
+        let total = self.tree.total();
+        if total == 0 {
+            return None;
+        }
+        let r = ((u128::from(self.rng.next_u64()) * u128::from(total)) >> 64) as u64;
+        Some(StateId::new(self.tree.find(r)))
+    }
+
+    fn add(&mut self, id: StateId, _parent: Option<StateId>) {
+        self.live += 1;
+        self.set(id, 1);
+    }
+
+    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+        let w = self.weights.get(parent.index()).copied().unwrap_or(1).max(1);
+        for &c in children {
+            self.live += 1;
+            self.set(c, w);
+        }
+    }
+
+    fn remove(&mut self, id: StateId) {
+        if self.weights.get(id.index()).is_some_and(|&w| w > 0) {
+            self.live -= 1;
+            self.set(id, 0);
+        }
+    }
+
+    fn update(&mut self, id: StateId, st: &ExecutionState, view: &View<'_>) {
+        if self.weights.get(id.index()).is_none_or(|&w| w == 0) {
+            return;
+        }
+        self.refresh(view);
+        let graph = self.graph.as_ref().expect("refresh builds the call graph");
+        let d = u64::from(graph.state_distance(view.module, &self.distances, st));
+        self.set(id, (ONE / ((d + 1) * (d + 1))).max(1));
+    }
+
+    fn wants_updates(&self) -> bool {
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.live
+    }
+}
+
+/// A Fenwick (binary indexed) tree of weights: prefix sums and a draw by cumulative weight in
+/// O(log n).
+#[derive(Default, Debug)]
+struct Fenwick {
+    tree: Vec<u64>,
+}
+
+impl Fenwick {
+    /// Over `weights` (its length a power of two).
+    fn from(weights: &[u64]) -> Self {
+        let mut tree = weights.to_vec();
+        for i in 0..tree.len() {
+            let j = i | (i + 1);
+            if j < tree.len() {
+                tree[j] = tree[j].wrapping_add(tree[i]);
+            }
+        }
+        Fenwick { tree }
+    }
+
+    /// Adds `delta` (two's complement: a decrease wraps) at `i`.
+    fn add(&mut self, mut i: usize, delta: u64) {
+        while i < self.tree.len() {
+            self.tree[i] = self.tree[i].wrapping_add(delta);
+            i |= i + 1;
+        }
+    }
+
+    fn total(&self) -> u64 {
+        // The length is a power of two: the last node sums everything.
+        self.tree.last().copied().unwrap_or(0)
+    }
+
+    /// The index whose cumulative range holds `r` (`r < total`).
+    fn find(&self, mut r: u64) -> usize {
+        let mut pos = 0;
+        let mut step = self.tree.len().next_power_of_two();
+        while step > 0 {
+            let next = pos + step;
+            if next <= self.tree.len() && self.tree[next - 1] <= r {
+                r -= self.tree[next - 1];
+                pos = next;
+            }
+            step >>= 1;
+        }
+        pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fenwick_draws_by_weight() {
+        let mut f = Fenwick::from(&[0; 8]);
+        f.add(2, 5);
+        f.add(6, 3);
+        assert_eq!(f.total(), 8);
+        assert_eq!((0..8).map(|r| f.find(r)).collect::<Vec<_>>(), vec![2, 2, 2, 2, 2, 6, 6, 6]);
+        f.add(2, 5u64.wrapping_neg());
+        assert_eq!(f.total(), 3);
+        assert_eq!(f.find(0), 6);
+        let g = Fenwick::from(&[1, 0, 2, 0]);
+        assert_eq!((0..3).map(|r| g.find(r)).collect::<Vec<_>>(), vec![0, 2, 2]);
+    }
+
+    #[test]
+    fn weights_favour_the_near_and_removed_states_are_never_drawn() {
+        let mut w = Weighted::new(Goal::Uncovered, 3);
+        for i in 0..3 {
+            w.add(StateId::new(i), None);
+        }
+        w.set(StateId::new(0), ONE);
+        w.set(StateId::new(2), 1);
+        w.remove(StateId::new(1));
+        let picks: Vec<usize> = (0..200).map(|_| w.select().unwrap().index()).collect();
+        assert!(picks.iter().all(|&i| i == 0 || i == 2));
+        assert!(picks.iter().filter(|&&i| i == 0).count() >= 199);
+        assert_eq!(w.len(), 2);
+    }
+}

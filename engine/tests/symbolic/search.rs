@@ -1,0 +1,127 @@
+//! The searchers that weigh states (covering-new, patch-directed, their interleaving) and the
+//! tests written for the states alive when a budget stops the run.
+
+use super::support::{compile, config, run_with};
+use penumbra_engine::search::distance::{CallGraph, FAR};
+use penumbra_engine::{Mode, SearchKind, ShadowMode};
+
+/// 2^14 paths in `spin`; the change only behind `b[0] == 'x'` (then-side) or its else-side.
+fn patch_behind(then_side: bool) -> String {
+    let (a, b) = if then_side {
+        ("return change(1, 2);", "return spin(b + 1);")
+    } else {
+        ("return spin(b + 1);", "return change(1, 2);")
+    };
+    format!(
+        r#"#include "penumbra.h"
+static int spin(const char *b) {{
+  int n = 0;
+  for (int i = 0; i < 14; i++)
+    if (b[i] == 'a') n++;
+  return n;
+}}
+int main(void) {{
+  char b[16];
+  penumbra_make_symbolic(b, sizeof b, "b");
+  if (b[0] == 'x') {{ {a} }}
+  {b}
+}}
+"#
+    )
+}
+
+#[test]
+fn patch_directed_search_takes_the_side_that_reaches_the_change_first() {
+    for then_side in [true, false] {
+        let module = compile(&patch_behind(then_side));
+        let mut c = config();
+        c.mode = Mode::Shadow(ShadowMode::Complete);
+        c.search = SearchKind::PatchDirected;
+        c.budgets.max_paths = Some(1);
+        let s = run_with(&module, &c);
+        assert_eq!((s.diff_paths, s.paths_completed), (1, 1), "then side {then_side}: {}", s.human());
+        let b = &s.tests[0].inputs.0[0].bytes;
+        assert_eq!(b[0] == b'x', then_side, "{b:?}");
+        // Depth-first search ends a path of `spin` first on one of the two orientations.
+        c.search = SearchKind::Dfs;
+        let dfs_first = run_with(&module, &c).diff_paths;
+        c.search = SearchKind::Interleaved;
+        assert!(run_with(&module, &c).paths_completed == 1);
+        if dfs_first == 0 {
+            return;
+        }
+    }
+    panic!("depth-first search reached the change first on both sides: the program tests nothing");
+}
+
+#[test]
+fn distances_follow_calls_and_stop_at_functions_that_cannot_reach() {
+    let module = compile(
+        r#"#include "penumbra.h"
+int sink(int x) { return change(x, x + 1); }
+int middle(int x) { int y = x * 3; if (y > 7) y++; return sink(y); }
+int apart(int x) { return x + 1; }
+int main(void) {
+  int x;
+  penumbra_make_symbolic(&x, sizeof x, "x");
+  return middle(x) + apart(x);
+}
+"#,
+    );
+    let graph = CallGraph::new(&module);
+    let f = |name| module.func_by_name(name).unwrap();
+    let sink = f("sink");
+    let d = graph.distances(&module, |func, block| {
+        func == sink && module.funcs[func].body.as_ref().unwrap().layout.entry_block() == Some(block)
+    });
+    assert_eq!(d.entry(sink), 0);
+    assert_eq!(d.entry(f("apart")), FAR);
+    let (middle, main) = (d.entry(f("middle")), d.entry(f("main")));
+    assert!(0 < middle && middle < main && main < FAR, "middle {middle}, main {main}");
+}
+
+const MANY: &str = r#"#include "penumbra.h"
+int main(void) {
+  char b[12];
+  penumbra_make_symbolic(b, sizeof b, "b");
+  int n = 0;
+  for (int i = 0; i < 12; i++)
+    if (b[i] == 'a') n++;
+  return n;
+}
+"#;
+
+#[test]
+fn states_alive_at_the_instruction_budget_get_early_tests() {
+    let module = compile(MANY);
+    let mut c = config();
+    c.search = SearchKind::RandomPath;
+    c.budgets.max_instructions = Some(2_000);
+    let s = run_with(&module, &c);
+    let early: Vec<_> = s.tests.iter().filter(|t| t.kind == "early").collect();
+    assert!(s.unexplored_states > 1, "{}", s.human());
+    // The state that was stepping and every state left in the search.
+    assert_eq!(early.len() as u64, s.unexplored_states + 1, "{}", s.human());
+    assert!(early.iter().all(|t| t.reason.as_deref() == Some("max-instructions")));
+    assert_eq!(s.early_reasons.get("max-instructions").copied(), Some(early.len() as u64));
+    c.halt_tests = false;
+    let s = run_with(&module, &c);
+    assert_eq!(s.tests.iter().filter(|t| t.kind == "early").count(), 1, "only the stepping state: {}", s.human());
+}
+
+#[test]
+fn the_tests_of_states_alive_at_the_deadline_stay_within_the_test_budget() {
+    let module = compile(MANY);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut c = config();
+    c.search = SearchKind::RandomPath;
+    c.budgets.max_instructions = Some(2_000);
+    c.output = penumbra_engine::Output::Dir(tmp.path().join("out"));
+    let all = run_with(&module, &c).tests_count;
+    assert!(all > 5, "{all}");
+    c.output = penumbra_engine::Output::Dir(tmp.path().join("capped"));
+    c.budgets.max_tests = Some(all - 3);
+    let s = run_with(&module, &c);
+    assert_eq!(s.tests_count, all - 3, "{}", s.human());
+    assert_eq!(s.stopped_by.as_deref(), Some("max-instructions"), "{}", s.human());
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""search-coverage.py: issue 38's protocol, penumbra's side. Per utility of Debian's coreutils 9.1
+and per searcher: `penumbra run --libc musl UTIL.bc` in KLEE's environment (--sym-args 0 2 4
+--sym-files 1 8 --sym-stdin 8) for SECONDS, then up to SAMPLE tests (evenly spaced, halt tests
+included, as KLEE's figure includes its .early tests) replayed on the gcov build by
+coreutils_eval's harness (fresh directory, regular stdin/stdout, empty environment): line
+coverage of src/UTIL.c, paths, tests, peak memory. Results go to OUT.jsonl (one line per run,
+appended, so an interrupted batch resumes) and, with --table, results/search.md, KLEE's figures
+beside them from results/klee-coreutils.json (measured on this machine with ../shared/klee.md's
+recipe; this script does not run KLEE).
+
+The builds are scripts/coreutils-tree.sh's musl and gcov trees (WORK, default
+~/.cache/penumbra/coreutils-eval); the bitcode is extracted from the musl tree.
+
+usage: search-coverage.py run --search S[,S...] [--seconds 60] [--sample 5000] UTIL...
+       search-coverage.py table
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import coreutils_eval as ce  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.environ.get("WORK", os.path.expanduser("~/.cache/penumbra/coreutils-eval"))
+RUNS = os.path.join(ROOT, "results", "search.jsonl")
+KLEE = os.path.join(ROOT, "results", "klee-coreutils.json")
+UTILITIES = ["echo", "basename", "cut", "head", "wc", "tr", "printf", "sort", "expr", "fold"]
+
+
+def bitcode(util):
+    bc = os.path.join(WORK, "bc", util + ".bc")
+    if not os.path.exists(bc):
+        os.makedirs(os.path.dirname(bc), exist_ok=True)
+        subprocess.run(". %s musl && cd %s && extract-bc -o %s %s >/dev/null" % (
+            os.path.join(ROOT, "scripts", "wllvm-env.sh"), os.path.join(WORK, "musl", "src"), bc, util),
+            shell=True, check=True, executable="/bin/bash")
+    return bc
+
+
+def run_one(penumbra, util, search, seconds, sample):
+    bc = bitcode(util)
+    out = tempfile.mkdtemp(prefix="search-%s-%s-" % (util, search))
+    shutil.rmtree(out)
+    cmd = [penumbra, "run", "--libc", "musl", os.path.basename(bc)] + ce.ENVIRONMENT + [
+        "--max-time", str(seconds), "--max-tests", "0", "--max-output-mb", "4096", "--search", search,
+        "--output-dir", out]
+    t0 = time.monotonic()
+    p = subprocess.run(["/usr/bin/time", "-f", "peak_kb=%M"] + cmd, cwd=os.path.dirname(bc),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    wall = time.monotonic() - t0
+    if p.returncode != 0:
+        sys.exit("search-coverage: %s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-1500:]))
+    summary = json.load(open(os.path.join(out, "run.json")))["summary"]
+    records = [json.loads(line) for line in open(os.path.join(out, "tests.jsonl")) if line.strip()]
+
+    class A:
+        pass
+    a = A()
+    a.gcov_tree, a.coverage_tests, a.utility, a.bitcode = os.path.join(WORK, "gcov"), sample, util, bc
+    a.scratch = tempfile.mkdtemp(prefix="search-cov-")
+    try:
+        covered, lines, n = ce.coverage(a, records)
+    finally:
+        shutil.rmtree(a.scratch, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+    peak = int(re.search(r"peak_kb=(\d+)", p.stderr).group(1)) / 1024
+    row = {
+        "utility": util, "search": search, "seconds": seconds,
+        "paths": sum(summary.get(k, 0) for k in ("paths_completed", "errors", "unsupported", "early", "assume_false")),
+        "paths_completed": summary["paths_completed"], "early": summary.get("early", 0),
+        "unsupported": summary["unsupported"], "dropped": summary.get("dropped_states", 0),
+        "tests": summary["tests_count"], "replayed": n, "covered": covered, "lines": lines,
+        "pct": round(100.0 * covered / lines, 1) if lines else None,
+        "peak_mib": round(peak), "wall_s": round(wall, 1), "stopped_by": summary.get("stopped_by"),
+    }
+    print(json.dumps(row), flush=True)
+    with open(RUNS, "a") as f:
+        f.write(json.dumps(row) + "\n")
+
+
+def table():
+    rows = {}
+    for line in open(RUNS):
+        r = json.loads(line)
+        rows[(r["utility"], r["search"])] = r  # the last run of a pair counts
+    klee = json.load(open(KLEE))
+    searches = sorted({s for (_, s) in rows}, key=lambda s: (s != "interleaved", s))
+    out = ["# Search: penumbra's searchers beside KLEE on coreutils 9.1", "",
+           "Protocol (issue 38): each utility 60 s in KLEE's environment (`--sym-args 0 2 4 --sym-files 1 8 "
+           "--sym-stdin 8`), one run at a time, gcov line coverage of `src/UTIL.c` from one gcov build "
+           "replaying up to 5,000 tests of each run, evenly spaced, with tests for the states alive at the "
+           "deadline (KLEE's .early files, penumbra's `early` tests). KLEE 3.3 (POSIX runtime, klee-uclibc, "
+           "Z3), default search and depth-first: %s. penumbra: `python3 scripts/search-coverage.py run "
+           "--search %s UTIL...`, then `python3 scripts/search-coverage.py table`; the runs are in "
+           "results/search.jsonl." % (klee["source"], ",".join(searches)), "",
+           "Cells: line coverage (peak memory). The default search is `interleaved`.", "",
+           "| utility | KLEE default | KLEE dfs | " + " | ".join("penumbra " + s for s in searches) + " |",
+           "|---|---|---|" + "---|" * len(searches)]
+    wins = 0
+    for u in UTILITIES:
+        k = klee["utilities"].get(u, {})
+        cells = []
+        for s in searches:
+            r = rows.get((u, s))
+            cells.append("%.1f %% (%d MiB)" % (r["pct"], r["peak_mib"]) if r else "-")
+        kd = k.get("default")
+        out.append("| %s | %s | %s | %s |" % (u, "%.1f %%" % kd if kd is not None else k.get("note", "-"),
+                                              "%.1f %%" % k["dfs"] if k.get("dfs") is not None else "-",
+                                              " | ".join(cells)))
+        d = rows.get((u, "interleaved"))
+        if d and (kd is None or d["pct"] >= kd):
+            wins += 1
+    out += ["", "penumbra's default at least KLEE's default on %d of %d utilities (a utility where KLEE "
+            "failed counts)." % (wins, len(UTILITIES)), ""]
+    with open(os.path.join(ROOT, "results", "search.md"), "w") as f:
+        f.write("\n".join(out))
+    print("\n".join(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp = ap.add_subparsers(dest="cmd", required=True)
+    r = sp.add_parser("run")
+    r.add_argument("--search", required=True)
+    r.add_argument("--seconds", type=int, default=60)
+    r.add_argument("--sample", type=int, default=5000)
+    r.add_argument("--penumbra", default=os.path.join(ROOT, "target", "release", "penumbra"))
+    r.add_argument("utilities", nargs="*")
+    sp.add_parser("table")
+    a = ap.parse_args()
+    if a.cmd == "table":
+        return table()
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "coreutils-tree.sh"), "musl", "gcov"], check=True,
+                   stdout=subprocess.DEVNULL)
+    for u in a.utilities or UTILITIES:
+        for s in a.search.split(","):
+            run_one(a.penumbra, u, s, a.seconds, a.sample)
+
+
+if __name__ == "__main__":
+    main()
