@@ -85,3 +85,55 @@ fn the_tests_of_a_utility_are_found_in_each_era_and_run_by_their_own_makefile() 
     // A utility without tests has none (the preparation then says so).
     assert_eq!(era(&t2011, "du")["tests"], serde_json::json!([]));
 }
+
+/// 2009-2011: tests/check.mk's TESTS_ENVIRONMENT ends in `shell_or_perl_`, expecting the test as
+/// its next word; today's automake puts its test driver there (`$(SHELL) test-driver ...`), so
+/// shell_or_perl_ ran the shell as a script. `era_makefile` writes a copy without that word whose
+/// LOG_COMPILER runs the test as shell_or_perl_ did; other makefiles are used as they are.
+#[test]
+fn the_2011_tests_run_under_todays_test_driver() {
+    let dir = tempfile::tempdir().unwrap();
+    let tests = dir.path().join("tests");
+    // As automake's parallel driver runs a test: TESTS_ENVIRONMENT, then the driver and the
+    // compiled command with the test.
+    let makefile = "SHELL = /bin/sh\n\
+        LOG_DRIVER = $(SHELL) ./driver\n\
+        LOG_COMPILE = $(LOG_COMPILER)\n\
+        TESTS_ENVIRONMENT = \\\n  shell_or_perl_() { $(SHELL) \"$$1\"; }; \\\n  export srcdir=. \\\n  ; shell_or_perl_\n\
+        misc/cut.log:\n\t$(TESTS_ENVIRONMENT) $(LOG_DRIVER) -- $(LOG_COMPILE) misc/cut > misc/cut.log\n";
+    write(&tests, "Makefile", makefile);
+    write(&tests, "driver", "shift; \"$@\"\n");
+    write(&tests, "misc/cut", "echo cut-test-ran\n");
+    let code = r#"
+import importlib.util, subprocess, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("inv", sys.argv[1])
+inv = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(inv)
+d = Path(sys.argv[2])
+name = inv.era_makefile(d)
+p = subprocess.run(["make", "-s", "-f", name, "misc/cut.log"], cwd=d, capture_output=True, text=True)
+print(name, p.returncode, (d / "misc/cut.log").read_text().strip() if (d / "misc/cut.log").exists() else "-")
+"#;
+    let run = |tests: &Path| {
+        let mut cmd = Command::new("python3");
+        cmd.arg("-c").arg(code).arg(repo_root().join("scripts/coreutils-rev-invocations.py")).arg(tests);
+        let out = run_command(cmd);
+        assert_eq!(out.status, Some(0), "{}", out.stderr);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    assert_eq!(run(&tests), "Makefile.penumbra 0 cut-test-ran");
+    // The makefile as it is: shell_or_perl_ runs the shell itself as the test.
+    std::fs::remove_file(tests.join("misc/cut.log")).unwrap();
+    let plain = Command::new("make").args(["-s", "misc/cut.log"]).current_dir(&tests).output().unwrap();
+    assert_ne!(
+        String::from_utf8_lossy(&std::fs::read(tests.join("misc/cut.log")).unwrap()).trim(),
+        "cut-test-ran",
+        "{plain:?}"
+    );
+    // A makefile without shell_or_perl_ is run as it is.
+    let other = dir.path().join("other");
+    write(&other, "Makefile", "misc/cut.log:\n\techo other > misc/cut.log\n");
+    write(&other, "misc/cut", "");
+    assert_eq!(run(&other), "Makefile 0 other");
+}
