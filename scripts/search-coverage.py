@@ -13,7 +13,7 @@ The builds are scripts/coreutils-tree.sh's musl and gcov trees (WORK, default
 ~/.cache/penumbra/coreutils-eval); the bitcode is extracted from the musl tree.
 
 usage: search-coverage.py run --search S[,S...] [--seconds 60] [--sample 5000] UTIL...
-       search-coverage.py table
+       search-coverage.py table [--note TEXT]
 """
 import argparse
 import json
@@ -86,7 +86,7 @@ def run_one(penumbra, util, search, seconds, sample):
         f.write(json.dumps(row) + "\n")
 
 
-def table():
+def table(note):
     rows = {}
     for line in open(RUNS):
         r = json.loads(line)
@@ -101,7 +101,9 @@ def table():
            "Z3), default search and depth-first: %s. penumbra: `python3 scripts/search-coverage.py run "
            "--search %s UTIL...`, then `python3 scripts/search-coverage.py table`; the runs are in "
            "results/search.jsonl." % (klee["source"], ",".join(searches)), "",
-           "Cells: line coverage (peak memory). The default search is `interleaved`.", "",
+           "Cells: line coverage (peak memory). The default search is `interleaved`, which in a "
+           "single-version run is random-path alone (with at most 6,000 live states and a test for each "
+           "state alive at the deadline), so its column is also random-path's.%s" % (" " + note if note else ""), "",
            "| utility | KLEE default | KLEE dfs | " + " | ".join("penumbra " + s for s in searches) + " |",
            "|---|---|---|" + "---|" * len(searches)]
     wins = 0
@@ -134,10 +136,11 @@ def main():
     r.add_argument("--sample", type=int, default=5000)
     r.add_argument("--penumbra", default=os.path.join(ROOT, "target", "release", "penumbra"))
     r.add_argument("utilities", nargs="*")
-    sp.add_parser("table")
+    t = sp.add_parser("table")
+    t.add_argument("--note", default="", help="a sentence on how the runs were made (the machine's load)")
     a = ap.parse_args()
     if a.cmd == "table":
-        return table()
+        return table(a.note)
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "coreutils-tree.sh"), "musl", "gcov"], check=True,
                    stdout=subprocess.DEVNULL)
     for u in a.utilities or UTILITIES:
