@@ -1,6 +1,6 @@
 //! Searchers taking turns (KLEE's interleaved searcher): every searcher knows every live
-//! state, and each selection asks the next one. Random-path keeps the tree's shallow subtrees
-//! alive while a weighted searcher heads for its goal; neither alone covers as well.
+//! state, and each selection asks the next one: a weighted searcher heads for its goal while
+//! the other (depth-first in shadow runs) goes on from where it left the tree.
 
 use super::{Searcher, StateId, View};
 use crate::symbolic::state::ExecutionState;

@@ -13,8 +13,8 @@
 //!   paths stuck in deep loops do not starve the rest.
 //! - [`Weighted`]: a draw weighted by the distance to a [`Goal`] (code not run yet, or the
 //!   patch's changes), from [`distance`] on the interprocedural control-flow graph.
-//! - [`Interleaved`]: searchers taking turns. The default: random-path, taking turns with the
-//!   patch-directed searcher in shadow runs.
+//! - [`Interleaved`]: searchers taking turns. The default: random-path; in shadow runs,
+//!   depth-first search taking turns with the patch-directed searcher.
 
 mod bfs;
 pub mod coverage;
@@ -99,9 +99,13 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
         // Measured on coreutils (results/search.md): covering-new taking turns with random-path
         // covers less than random-path alone on 5 of 6 utilities, so the default leaves it out.
         SearchKind::Interleaved if !shadow => Box::new(RandomPath::new(seed)),
+        // Shadow runs: depth-first search taking turns with the patch-directed searcher. A state
+        // the directed searcher picks near a change pushes its forks on top of the depth-first
+        // stack, so the next turns explore below it; depth-first keeps the solver's incremental
+        // stack and the caches on one path (random-path ran complete mode on CoREBench's du
+        // five times slower and lost the regression depth-first search exposed).
         SearchKind::Interleaved => Box::new(Interleaved::new(vec![
-            Box::new(RandomPath::new(seed)),
-            // Its own stream of the seed.
+            Box::new(Dfs::default()),
             Box::new(Weighted::new(Goal::Changes, seed ^ 0x2545_f491)),
         ])),
     }
