@@ -8,17 +8,33 @@ use crate::symbolic::state::ExecutionState;
 pub struct Interleaved {
     searchers: Vec<Box<dyn Searcher>>,
     next: usize,
+    /// From this many live states on, only the first searcher selects (`usize::MAX`: always
+    /// in turn).
+    spread_limit: usize,
 }
 
 impl Interleaved {
     pub fn new(searchers: Vec<Box<dyn Searcher>>) -> Self {
         assert!(!searchers.is_empty(), "interleaving no searcher");
-        Interleaved { searchers, next: 0 }
+        Interleaved { searchers, next: 0, spread_limit: usize::MAX }
+    }
+
+    /// Turns only while fewer than `limit` states are live; from there the first searcher alone
+    /// selects until they are fewer again. Every directed pick leaves the states of another
+    /// subtree behind; without a limit they fill the live-state cap and every later fork is
+    /// dropped (depth-first search with patch-directed turns ran CoREBench's du at 6,000 live
+    /// states, 395,000 forks dropped, no divergence; depth-first alone never held 100).
+    pub fn with_spread_limit(mut self, limit: usize) -> Self {
+        self.spread_limit = limit;
+        self
     }
 }
 
 impl Searcher for Interleaved {
     fn select(&mut self) -> Option<StateId> {
+        if self.len() >= self.spread_limit {
+            return self.searchers[0].select();
+        }
         let turn = self.next;
         self.next = (self.next + 1) % self.searchers.len();
         self.searchers[turn].select()
@@ -46,5 +62,31 @@ impl Searcher for Interleaved {
 
     fn len(&self) -> usize {
         self.searchers[0].len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Bfs, Dfs};
+
+    #[test]
+    fn turns_stop_at_the_spread_limit() {
+        let ids = |v: &[usize]| v.iter().map(|&i| StateId::new(i)).collect::<Vec<_>>();
+        let make = |limit| {
+            let mut s = Interleaved::new(vec![Box::new(Dfs::default()), Box::new(Bfs::default())]);
+            s = s.with_spread_limit(limit);
+            s.add(StateId::new(0), None);
+            s.forked(StateId::new(0), &ids(&[1, 2]));
+            s
+        };
+        // Three live states: in turn, depth-first takes the newest and breadth-first the oldest.
+        let mut free = make(usize::MAX);
+        assert_eq!((free.select(), free.select()), (Some(StateId::new(2)), Some(StateId::new(1))));
+        // From three live states on, depth-first alone.
+        let mut limited = make(3);
+        assert_eq!((limited.select(), limited.select()), (Some(StateId::new(2)), Some(StateId::new(2))));
+        limited.remove(StateId::new(2));
+        assert_eq!((limited.select(), limited.select()), (Some(StateId::new(1)), Some(StateId::new(1))));
     }
 }

@@ -87,6 +87,10 @@ pub trait Searcher {
     }
 }
 
+/// Live states from which the shadow default stops its directed turns (depth-first search alone
+/// then works the states down; see [`Interleaved::with_spread_limit`]).
+pub const SHADOW_SPREAD_LIMIT: usize = 500;
+
 /// The searcher for `kind`; `shadow`: the run executes two versions (the interleaved default
 /// then also steers toward the patch).
 pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
@@ -104,10 +108,13 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
         // stack, so the next turns explore below it; depth-first keeps the solver's incremental
         // stack and the caches on one path (random-path ran complete mode on CoREBench's du
         // five times slower and lost the regression depth-first search exposed).
-        SearchKind::Interleaved => Box::new(Interleaved::new(vec![
-            Box::new(Dfs::default()),
-            Box::new(Weighted::new(Goal::Changes, seed ^ 0x2545_f491)),
-        ])),
+        SearchKind::Interleaved => Box::new(
+            Interleaved::new(vec![
+                Box::new(Dfs::default()),
+                Box::new(Weighted::new(Goal::Changes, seed ^ 0x2545_f491)),
+            ])
+            .with_spread_limit(SHADOW_SPREAD_LIMIT),
+        ),
     }
 }
 
