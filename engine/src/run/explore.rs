@@ -55,18 +55,15 @@ pub(crate) struct Runner<'p, 'o> {
     /// steps, or going on past a `penumbra_execute` block where a path ended — in order, for
     /// the search.
     made: Vec<ExecutionState>,
-    /// The blocks states entered (for the searchers that steer toward new code).
-    coverage: Coverage,
-    /// Per function: part of the C library (not counted as the program's code to cover).
-    internal: Vec<bool>,
+    /// The blocks states entered, kept once a searcher weighs states (those that steer toward
+    /// new code or the patch); other searches do not pay for it on every jump.
+    coverage: Option<Coverage>,
 }
 
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
-        let coverage = Coverage::new(&ctx.prog.module);
-        let internal = crate::search::internal_functions(&ctx.prog.funcs);
-        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage, internal }
+        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage: None }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -79,6 +76,9 @@ impl<'p, 'o> Runner<'p, 'o> {
         policy: &mut dyn Policy,
     ) -> Result<(), RunError> {
         let weigh = searcher.wants_updates();
+        if weigh && self.coverage.is_none() {
+            self.coverage = Some(Coverage::new(&self.ctx.prog.module));
+        }
         for st in initial {
             let id = slab.insert(st);
             searcher.add(id, None);
@@ -169,10 +169,9 @@ impl<'p, 'o> Runner<'p, 'o> {
 
     /// Tells a weighing searcher where state `id` now is.
     fn update(&self, searcher: &mut dyn Searcher, slab: &Slab, id: StateId) {
-        if let Some(st) = slab.get(id) {
-            let view = View { module: &self.ctx.prog.module, internal: &self.internal, coverage: &self.coverage };
-            searcher.update(id, st, &view);
-        }
+        let (Some(st), Some(coverage)) = (slab.get(id), &self.coverage) else { return };
+        let prog = self.ctx.prog;
+        searcher.update(id, st, &View { module: &prog.module, funcs: &prog.funcs, coverage });
     }
 
     /// Tells the observer that exploration is over.
@@ -217,8 +216,10 @@ impl<'p, 'o> Runner<'p, 'o> {
                     st.value_attempts = 0;
                 }
                 Flow::Jumped => {
-                    if let Some(frame) = st.stack.last().filter(|f| f.idx == 0) {
-                        self.coverage.mark(frame.func, frame.block);
+                    if let (Some(coverage), Some(frame)) = (&mut self.coverage, st.stack.last()) {
+                        if frame.idx == 0 {
+                            coverage.mark(frame.func, frame.block);
+                        }
                     }
                     st.resolve_attempts = 0;
                     st.value_attempts = 0;

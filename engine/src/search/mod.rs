@@ -39,14 +39,10 @@ use penumbra_ir::Module;
 /// What a searcher may look at when a state is placed: the program and the run's coverage.
 pub struct View<'a> {
     pub module: &'a Module,
-    /// Per function (by index): part of the C library, not the program's own code.
-    pub internal: &'a [bool],
+    /// Per function (by index): how it runs; `internal` ones are the C library's, not the
+    /// program's own code.
+    pub funcs: &'a [FuncInfo],
     pub coverage: &'a Coverage,
-}
-
-/// Per function of `funcs`: part of the C library (the [`View::internal`] a run passes).
-pub fn internal_functions(funcs: &[FuncInfo]) -> Vec<bool> {
-    funcs.iter().map(|f| f.internal).collect()
 }
 
 /// A live state's id (an index into the run loop's state table; reused after a state ends).

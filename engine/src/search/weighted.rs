@@ -37,6 +37,8 @@ pub struct Weighted {
     goal: Goal,
     rng: SplitMix64,
     graph: Option<CallGraph>,
+    /// The blocks holding a change, sorted (found with the call graph, once).
+    changes: Vec<(Func, Block)>,
     distances: Distances,
     /// Coverage (blocks) when the distances were computed (`u64::MAX`: never).
     computed_at: u64,
@@ -53,6 +55,7 @@ impl Weighted {
             goal,
             rng: SplitMix64::new(seed),
             graph: None,
+            changes: Vec::new(),
             distances: Distances::default(),
             computed_at: u64::MAX,
             since_computed: 0,
@@ -74,7 +77,12 @@ impl Weighted {
 
     /// Recomputes the distances when coverage grew (and not too often).
     fn refresh(&mut self, view: &View<'_>) {
-        let graph = self.graph.get_or_insert_with(|| CallGraph::new(view.module));
+        if self.graph.is_none() {
+            self.graph = Some(CallGraph::new(view.module));
+            self.changes = change_blocks(view.module).collect();
+            self.changes.sort();
+        }
+        let graph = self.graph.as_ref().expect("built above");
         let covered = view.coverage.covered();
         let fresh =
             self.computed_at == covered || (self.computed_at != u64::MAX && self.since_computed < RECOMPUTE_EVERY);
@@ -86,10 +94,15 @@ impl Weighted {
         self.since_computed = 0;
         let (module, coverage) = (view.module, view.coverage);
         self.distances = match self.goal {
-            Goal::Uncovered => graph.distances(module, |f, b| !view.internal[f.index()] && !coverage.is_covered(f, b)),
+            Goal::Uncovered => {
+                graph.distances(module, |f, b| !view.funcs[f.index()].internal && !coverage.is_covered(f, b))
+            }
             Goal::Changes => {
-                let all_run = !change_blocks(module).any(|(f, b)| !coverage.is_covered(f, b));
-                graph.distances(module, |f, b| holds_change(module, f, b) && (all_run || !coverage.is_covered(f, b)))
+                let changes = &self.changes;
+                let all_run = changes.iter().all(|&(f, b)| coverage.is_covered(f, b));
+                graph.distances(module, |f, b| {
+                    changes.binary_search(&(f, b)).is_ok() && (all_run || !coverage.is_covered(f, b))
+                })
             }
         };
     }
