@@ -20,6 +20,12 @@ use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult}
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
 use std::time::Duration;
 
+/// Instructions a state runs without forking before it goes back to the search (KLEE's batching
+/// searcher): a path in a long concrete loop (`seq 1 9999999999`) no longer keeps the searcher
+/// from its other states; depth-first search picks it again, the searchers taking turns with it
+/// do not. A multiple of 1,024 (the loop looks at it with the clock).
+const SLICE_INSTRUCTIONS: u64 = 1 << 18;
+
 /// The mode-specific part of the loop.
 pub(crate) trait Policy {
     /// A path ended (past `penumbra_execute` blocks): count it and write its test, or keep it.
@@ -184,11 +190,12 @@ impl<'p, 'o> Runner<'p, 'o> {
         self.ctx.stats.max_live_states = self.ctx.stats.max_live_states.max(slab.len() as u64);
     }
 
-    /// Steps `st` until it forks (new states in [`Runner::made`]), ends, leaves its seed, or a
-    /// budget stops the run.
+    /// Steps `st` until it forks (new states in [`Runner::made`]), ends, leaves its seed, runs
+    /// out of its time slice, or a budget stops the run.
     fn run_state(&mut self, st: &mut ExecutionState, policy: &mut dyn Policy) -> Result<Option<Ending>, RunError> {
         let prog = self.ctx.prog;
         let max_instructions = self.budget.max_instructions();
+        let slice_end = self.ctx.stats.instructions + SLICE_INSTRUCTIONS;
         loop {
             if self.ctx.stats.instructions >= max_instructions {
                 self.budget.stop = Some(StopReason::MaxInstructions);
@@ -236,7 +243,7 @@ impl<'p, 'o> Runner<'p, 'o> {
                 if self.budget.exhausted(&self.ctx.stats, self.ctx.store.pending_growth()) {
                     return Ok(self.stopped_here());
                 }
-                if self.budget.phase_over() {
+                if self.budget.phase_over() || self.ctx.stats.instructions >= slice_end {
                     return Ok(None);
                 }
                 self.progress();

@@ -1,4 +1,7 @@
-//! Depth-first search: a stack of states; the newest runs first.
+//! Depth-first search: a stack of states; the newest runs first. A state's forks go right above
+//! it, so when another searcher (taking turns, see `interleaved.rs`) runs a state deep in the
+//! stack, depth-first search goes on in its own subtree and meets those forks when it gets
+//! back to theirs.
 
 use super::{Searcher, StateId};
 
@@ -16,8 +19,13 @@ impl Searcher for Dfs {
         self.stack.push(id);
     }
 
-    fn forked(&mut self, _parent: StateId, children: &[StateId]) {
-        self.stack.extend_from_slice(children);
+    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+        match self.stack.iter().rposition(|&s| s == parent) {
+            Some(pos) if pos + 1 < self.stack.len() => {
+                self.stack.splice(pos + 1..pos + 1, children.iter().copied());
+            }
+            _ => self.stack.extend_from_slice(children),
+        }
     }
 
     fn remove(&mut self, id: StateId) {
@@ -29,5 +37,28 @@ impl Searcher for Dfs {
 
     fn len(&self) -> usize {
         self.stack.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[usize]) -> Vec<StateId> {
+        v.iter().map(|&i| StateId::new(i)).collect()
+    }
+
+    #[test]
+    fn forks_of_a_state_below_the_top_wait_above_it() {
+        let mut dfs = Dfs::default();
+        dfs.add(StateId::new(0), None);
+        dfs.forked(StateId::new(0), &ids(&[1, 2]));
+        // State 0 (below the top) forks: its children go right above it, and the top stays.
+        dfs.forked(StateId::new(0), &ids(&[3]));
+        assert_eq!(dfs.stack, ids(&[0, 3, 1, 2]));
+        assert_eq!(dfs.select(), Some(StateId::new(2)));
+        // The top forks: its children are the new top.
+        dfs.forked(StateId::new(2), &ids(&[4]));
+        assert_eq!(dfs.select(), Some(StateId::new(4)));
     }
 }

@@ -99,11 +99,12 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
         // Measured on coreutils (results/search.md): covering-new taking turns with random-path
         // covers less than random-path alone on 5 of 6 utilities, so the default leaves it out.
         SearchKind::Interleaved if !shadow => Box::new(RandomPath::new(seed)),
-        // Shadow runs: depth-first search taking turns with the patch-directed searcher. A state
-        // the directed searcher picks near a change pushes its forks on top of the depth-first
-        // stack, so the next turns explore below it; depth-first keeps the solver's incremental
-        // stack and the caches on one path (random-path ran complete mode on CoREBench's du
-        // five times slower and lost the regression depth-first search exposed).
+        // Shadow runs: depth-first search taking turns with the patch-directed searcher. The
+        // forks of a state the directed searcher picks wait above it in the depth-first stack,
+        // so depth-first search goes on in its own subtree (forks pushed on top instead moved it
+        // at every directed turn and lost CoREBench du's regression, which depth-first search
+        // alone exposes); depth-first keeps the solver's incremental stack and the caches on
+        // one path (random-path ran complete mode on du five times slower).
         SearchKind::Interleaved => Box::new(
             Interleaved::new(vec![
                 Box::new(Dfs::default()),

@@ -54,6 +54,47 @@ fn patch_directed_search_takes_the_side_that_reaches_the_change_first() {
     panic!("depth-first search reached the change first on both sides: the program tests nothing");
 }
 
+/// A path spinning 2^22 times without a fork on one side of `b[0] == 'x'`; on the other, a
+/// second branch and the change behind it.
+fn patch_beside_a_long_loop(loop_then: bool) -> String {
+    let change = "if (b[1] == 'y') return change(1, 2); return 0;";
+    let (a, b) = if loop_then { ("return spin();", change) } else { (change, "return spin();") };
+    format!(
+        r#"#include "penumbra.h"
+static int spin(void) {{
+  volatile unsigned n = 0;
+  for (unsigned i = 0; i < (1u << 22); i++) n += i;
+  return n & 1;
+}}
+int main(void) {{
+  char b[2];
+  penumbra_make_symbolic(b, sizeof b, "b");
+  if (b[0] == 'x') {{ {a} }}
+  {b}
+}}
+"#
+    )
+}
+
+/// In one orientation depth-first search's turn falls on the spinning state while the change
+/// waits for the directed turn: only the time slice hands it over within the budget.
+#[test]
+fn a_state_in_a_long_loop_gives_the_other_searchers_their_turns() {
+    for loop_then in [true, false] {
+        let module = compile(&patch_beside_a_long_loop(loop_then));
+        let mut c = config();
+        c.mode = Mode::Shadow(ShadowMode::Complete);
+        c.search = SearchKind::Interleaved;
+        // A few time slices: far from the loop's end.
+        c.budgets.max_instructions = Some(3 << 18);
+        c.halt_tests = false;
+        let s = run_with(&module, &c);
+        assert_eq!(s.diff_paths, 1, "loop on the then side {loop_then}: {}", s.human());
+        let b = &s.tests.iter().find(|t| t.kind == "divergence").expect("a diff test").inputs.0[0].bytes;
+        assert_eq!((b[0] == b'x', b[1]), (!loop_then, b'y'));
+    }
+}
+
 #[test]
 fn distances_follow_calls_and_stop_at_functions_that_cannot_reach() {
     let module = compile(

@@ -14,6 +14,12 @@ use crate::term::{mask, Op, TermId, TermStore, VarId};
 /// The most node evaluations one enumeration may cost (tens of milliseconds).
 pub(crate) const MAX_EVALUATIONS: u64 = 1 << 25;
 
+/// What a floating-point node costs, in bit-vector node evaluations: software IEEE arithmetic
+/// (an addition aligns, adds, normalizes and rounds) takes tens of times longer; on CoREBench's
+/// seq (`strtold` of symbolic digits) the float routines took three times as long as all other
+/// node evaluations together, at one float node in six.
+const FLOAT_NODE_COST: u64 = 32;
+
 /// One node of the compiled program.
 struct Node {
     term: TermId,
@@ -33,6 +39,8 @@ pub(super) struct Program<'s> {
     nodes: Vec<Node>,
     values: Vec<u128>,
     roots: Vec<u32>,
+    /// See [`Program::cost`].
+    cost: u64,
 }
 
 impl<'s> Program<'s> {
@@ -81,12 +89,13 @@ impl<'s> Program<'s> {
             nodes.push(Node { term: t, op: d.op(), width: d.width(), args, input, deps });
         }
         let roots = constraints.iter().map(|c| seen[c]).collect();
-        Some(Program { store, nodes, values, roots })
+        let cost = nodes.iter().map(|n| if n.op.is_float() { FLOAT_NODE_COST } else { 1 }).sum();
+        Some(Program { store, nodes, values, roots, cost })
     }
 
-    /// Node evaluations one combination costs at most.
-    pub(super) fn len(&self) -> usize {
-        self.nodes.len()
+    /// What one combination costs at most, in bit-vector node evaluations.
+    pub(super) fn cost(&self) -> u64 {
+        self.cost
     }
 
     /// Whether every constraint holds when input `j` is `point[j]`.

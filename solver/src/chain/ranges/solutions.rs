@@ -41,6 +41,12 @@ struct Entry {
 }
 
 impl SolutionSets {
+    /// How many solution sets are kept.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// The solutions of `path` over `atoms` (input `j` ranging over `domains[j]`), flattened
     /// in enumeration order; `None` when finding them would cost more than
     /// [`MAX_EVALUATIONS`] node evaluations.
@@ -80,7 +86,7 @@ impl SolutionSets {
         let mut program = Program::new(store, &path[from..], atoms)?;
         let points: Vec<u64> = match base {
             Some((kept, same_domains)) => {
-                if (kept.len() / k).saturating_mul(program.len()) as u64 > MAX_EVALUATIONS {
+                if (kept.len() as u64 / k as u64).saturating_mul(program.cost()) > MAX_EVALUATIONS {
                     return None;
                 }
                 let inside = |p: &[u64]| same_domains || p.iter().zip(domains).all(|(&v, d)| d.contains(v));
@@ -88,7 +94,7 @@ impl SolutionSets {
             }
             None => {
                 let combinations = domains.iter().fold(1u64, |n, d| n.saturating_mul(d.count()));
-                if combinations.saturating_mul(program.len() as u64) > MAX_EVALUATIONS {
+                if combinations.saturating_mul(program.cost()) > MAX_EVALUATIONS {
                     return None;
                 }
                 let candidates: Vec<Vec<u64>> = domains.iter().map(Ranges::closest_to_zero_first).collect();

@@ -349,3 +349,46 @@ fn a_path_over_two_inputs_in_a_hundred_reuses_its_solutions() {
     expected[12] = false;
     assert_eq!(answers, expected);
 }
+
+/// `strtod` of two symbolic digits and a chain of float additions: 100 combinations, but each
+/// costs 40 float nodes, so the path's solutions are kept (the next query on the path filters
+/// them) and the answers are those of brute force.
+#[test]
+fn a_costly_enumeration_of_few_combinations_keeps_the_path_solutions() {
+    use crate::float::Arith;
+    let mut s = TermStore::default();
+    let (d0v, d1v) = (s.new_var("d0", 8), s.new_var("d1", 8));
+    let (d0, d1) = (s.var(d0v), s.var(d1v));
+    let (c0, c9) = (s.constant(8, u64::from(b'0')), s.constant(8, u64::from(b'9')));
+    let mut path = vec![s.ule(c0, d0), s.ule(d0, c9), s.ule(c0, d1), s.ule(d1, c9)];
+    let digit = |s: &mut TermStore, d: TermId| {
+        let v = s.sub(d, c0);
+        s.int_to_fp(v, 64, false)
+    };
+    let (f0, f1) = (digit(&mut s, d0), digit(&mut s, d1));
+    let ten = s.constant(64, 10f64.to_bits());
+    let tens = s.fp_arith(Arith::Mul, f0, ten);
+    let mut x = s.fp_arith(Arith::Add, tens, f1);
+    let half = s.constant(64, 0.5f64.to_bits());
+    for _ in 0..40 {
+        x = s.fp_arith(Arith::Add, x, half);
+    }
+    let bound = |s: &mut TermStore, v: f64| s.constant(64, v.to_bits());
+    let lo = bound(&mut s, 57.5);
+    path.push(s.fp_lt(lo, x));
+    let mut sets = solutions::SolutionSets::default();
+    for (limit, expected) in [(60.0, Some((b'3', b'8'))), (38.0, None)] {
+        let hi = bound(&mut s, limit);
+        let extras = [s.fp_lt(x, hi)];
+        let q = Query::new(&path, &extras, true);
+        let answer = domains::decide(&s, &mut VarIndex::new(1 << 10), &mut sets, &q).expect("decided");
+        assert_eq!(sets.len(), 1, "the path's solutions are kept");
+        match (answer, expected) {
+            (Answer::Sat(Some(m)), Some((a, b))) => {
+                assert_eq!((m.get(d0v), m.get(d1v)), (u64::from(a), u64::from(b)));
+            }
+            (Answer::Unsat, None) => {}
+            (answer, expected) => panic!("{answer:?}, expected {expected:?}"),
+        }
+    }
+}
