@@ -6,7 +6,8 @@
 //! Goals: code no state has run yet ([`Goal::Uncovered`], KLEE's covering-new, the program's
 //! own functions only: not the C library's), or the patch ([`Goal::Changes`]: the blocks
 //! holding a `change()` or a `penumbra_execute` that no state has run yet, then, once every one
-//! has run, all of them: a path through more changes is one more chance to diverge).
+//! has run, all of them: a path through more changes is one more chance to diverge; a state
+//! that diverged already weighs least).
 //!
 //! Weights are integers in a Fenwick tree (exact sums, so draws are deterministic); a state's
 //! weight is computed when it is placed (after each of its forks). Distances are recomputed
@@ -158,6 +159,13 @@ impl Searcher for Weighted {
 
     fn update(&mut self, id: StateId, st: &ExecutionState, view: &View<'_>) {
         if self.weights.get(id.index()).is_none_or(|&w| w == 0) {
+            return;
+        }
+        if self.goal == Goal::Changes && st.divergence.is_some() {
+            // A state that diverged follows one version: no change parts the versions on its
+            // path again, so it weighs least (finishing it is depth-first search's turn), and
+            // the directed turns go to states that can still diverge.
+            self.set(id, 1);
             return;
         }
         self.refresh(view);

@@ -137,7 +137,7 @@ impl<'p> Shadow<'_, 'p> {
             }
             SatResult::Unsat | SatResult::Unknown => {
                 if res == SatResult::Unknown {
-                    self.cx.stats.solver_unknown += 1;
+                    self.cx.undecided(st);
                 }
                 // The side the model takes (the only one, or the only one known).
                 if model_differs {

@@ -85,7 +85,7 @@ impl Context<'_> {
         match res {
             SatResult::Unsat => return Ok(()),
             SatResult::Unknown => {
-                self.stats.solver_unknown += 1;
+                self.undecided(st);
                 return Ok(());
             }
             SatResult::Sat => {}

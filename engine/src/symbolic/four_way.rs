@@ -33,7 +33,9 @@ impl Context<'_> {
         if self.solver.stats().core_queries == core_before {
             self.stats.four_way_without_core += 1;
         }
-        self.stats.solver_unknown += fw.unknown.len() as u64;
+        for _ in &fw.unknown {
+            self.undecided(st);
+        }
         let mut out: Vec<(Outcome, Rc<Model>)> = Vec::with_capacity(4);
         if st.follows_seed() {
             out.push((model_outcome, st.model.clone()));

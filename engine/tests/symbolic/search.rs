@@ -95,6 +95,45 @@ fn a_state_in_a_long_loop_gives_the_other_searchers_their_turns() {
     }
 }
 
+/// The versions part at `b[0]`; the parted paths run through 2^12 paths of `spin`, each
+/// iteration past a change (the same in both versions), while the path that has not diverged
+/// is a long block away from the change it can still diverge at.
+const TWO_CHANGES: &str = r#"#include "penumbra.h"
+#define A4(x) x x x x
+#define A256(x) A4(A4(A4(A4(x))))
+static volatile int sink;
+static int spin(const char *b) {
+  int n = 0;
+  for (int i = 0; i < 12; i++)
+    if (b[i] == 'a') n += change(1, 1);
+  return n;
+}
+int main(void) {
+  char b[16];
+  penumbra_make_symbolic(b, sizeof b, "b");
+  int n = 0;
+  if (change(b[0] == 'a', b[0] == 'b')) n = spin(b + 1);
+  else { A256(sink += 1;) }
+  if (b[15] == 'z') return change(1, 2) + n;
+  return n;
+}
+"#;
+
+#[test]
+fn patch_directed_search_leaves_diverged_states_for_those_that_can_still_diverge() {
+    let module = compile(TWO_CHANGES);
+    let mut c = config();
+    c.mode = Mode::Shadow(ShadowMode::Complete);
+    c.search = SearchKind::PatchDirected;
+    c.budgets.max_paths = Some(3);
+    let s = run_with(&module, &c);
+    let second = s.tests.iter().filter(|t| {
+        let b = &t.inputs.0[0].bytes;
+        t.kind == "divergence" && b[0] != b'a' && b[0] != b'b' && b[15] == b'z'
+    });
+    assert_eq!(second.count(), 1, "{}", s.human());
+}
+
 #[test]
 fn distances_follow_calls_and_stop_at_functions_that_cannot_reach() {
     let module = compile(
