@@ -315,6 +315,19 @@ fn check_attempt(
         });
         let functions: Vec<String> =
             comparison.differing.iter().filter_map(|d| d.function()).map(str::to_string).collect();
+        // A function that differs may only hold the difference of a changed function -O2
+        // inlined into it (the input's IR has no definition of it): that one is kept whole
+        // first (seq 86e4b778's get_default_format, inlined into main).
+        let src = [old_src, new_src][index];
+        let inlined = changed_functions(old_src, new_src)
+            .into_iter()
+            .filter(|g| !whole.contains_key(g) && !inputs[index].contains_key(&format!("function {g}")))
+            .filter(|g| functions.iter().any(|f| function_text(src, f).is_some_and(|text| mentions(text, g))))
+            .collect();
+        let why = format!("-O2 inlines it into a function whose {which} projection differs");
+        if keep_whole(whole, inlined, &why) {
+            return Ok(None);
+        }
         let why = format!("its finer merge's {which} projection compiles to other code than the {which} version");
         // A global that differs alongside functions may only be their doing (written by no
         // code left in the projection, -O2 folds it away): the functions are kept whole first,
@@ -336,6 +349,40 @@ fn check_attempt(
     let mut whole_functions: Vec<String> = whole.keys().cloned().collect();
     whole_functions.sort();
     Ok(Some(Unified { text, notes, whole_functions, extra }))
+}
+
+/// The function definitions of `src`: name and text, in order.
+fn definitions(src: &syntax::Source) -> Vec<(String, &str)> {
+    syntax::children(src.root())
+        .into_iter()
+        .filter(|(_, item)| item.kind() == "function_definition")
+        .filter_map(|(_, item)| Some((syntax::declared_name(src, item)?, src.text(item))))
+        .collect()
+}
+
+/// The text of the definition of `name` in `src`.
+fn function_text<'s>(src: &'s syntax::Source, name: &str) -> Option<&'s str> {
+    definitions(src).into_iter().find(|(n, _)| n == name).map(|(_, text)| text)
+}
+
+/// The functions both versions define whose text differs, in the new version's order.
+fn changed_functions(old_src: &syntax::Source, new_src: &syntax::Source) -> Vec<String> {
+    let old = definitions(old_src);
+    definitions(new_src)
+        .into_iter()
+        .filter(|(name, text)| old.iter().any(|(o, old_text)| o == name && old_text != text))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Whether `text` holds the identifier `name` as a whole word (a call, most likely).
+fn mentions(text: &str, name: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
 }
 
 /// Marks the functions among `names` not yet kept whole as kept whole, for `why`; false if

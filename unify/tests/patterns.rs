@@ -617,3 +617,57 @@ fn a_difference_accepted_by_hand_is_a_note_and_nothing_else_is_relaxed() {
     let refused = penumbra_unify::unify_with(old, new, [&c, &c], &accept(&["g"]));
     assert!(matches!(refused, Err(UnifyError::CheckFailed { which: "old", .. })), "{refused:?}");
 }
+
+/// seq 86e4b778's get_default_format in small: the merge declares `width` and `w` again in an
+/// inner block for one version, which shadows the other version's in its projection; -O2
+/// inlines the static function into main, so the check finds main differing. The inlined
+/// function is kept whole, not main, and the result is checked.
+#[test]
+fn a_changed_function_inlined_into_a_differing_one_is_kept_whole_first() {
+    let u = unified(
+        concat!(
+            "extern int sprintf(char *, const char *, ...);\n",
+            "static char buf[64];\n",
+            "static const char *fmt(unsigned a, unsigned b, int prec) {\n",
+            "  if (prec > 0) {\n",
+            "    unsigned long first = a + prec, last = b + prec;\n",
+            "    if (a <= first && (b < last) == (prec < 3)) {\n",
+            "      unsigned long width = first > last ? first : last;\n",
+            "      if (width <= 1000) {\n",
+            "        int w = width;\n",
+            "        sprintf(buf, \"%%0%d.%dLf\", w, prec);\n",
+            "        return buf;\n",
+            "      }\n",
+            "    }\n",
+            "  }\n",
+            "  return \"%Lg\";\n",
+            "}\n",
+            "int main(int argc, char **argv) { return fmt(argc, argv[0][0], argv[0][1])[1]; }\n",
+        ),
+        concat!(
+            "extern int sprintf(char *, const char *, ...);\n",
+            "static char buf[64];\n",
+            "static const char *fmt(unsigned a, unsigned b, int prec) {\n",
+            "  if (prec > 0) {\n",
+            "    unsigned long first = a + prec, last = b + prec;\n",
+            "    if (b && prec == 0)\n",
+            "      last--;\n",
+            "    unsigned long width = first > last ? first : last;\n",
+            "    if (width <= 1000) {\n",
+            "      int w = width;\n",
+            "      sprintf(buf, \"%%0%d.%dLf\", w, prec);\n",
+            "      return buf;\n",
+            "    }\n",
+            "  }\n",
+            "  return \"%Lg\";\n",
+            "}\n",
+            "int main(int argc, char **argv) { return fmt(argc, argv[0][0], argv[0][1])[1]; }\n",
+        ),
+    );
+    assert_eq!(u.whole_functions, vec!["fmt".to_string()]);
+    assert!(
+        body(&u).contains("int main(int argc, char **argv) { return fmt(argc, argv[0][0], argv[0][1])[1]; }"),
+        "{}",
+        u.text
+    );
+}
