@@ -43,3 +43,34 @@ pub fn extends_at_end(old: &Source, o: Node, new: &Source, n: Node) -> bool {
     let (mo, mn) = (members(old, bo), members(new, bn));
     outside(old, o, bo) == outside(new, n, bn) && mo.len() < mn.len() && mn.starts_with(&mo)
 }
+
+/// Old's text with each file-scope type definition that new's extends at its end replaced by
+/// new's: old's code as the unified program compiles it (new's definition serves both), the
+/// reference the old projection is checked against. `None` when no type grew.
+pub fn old_under_new_types(old: &Source, new: &Source) -> Option<String> {
+    let new_items = typed_items(new);
+    let mut grown: Vec<(std::ops::Range<usize>, &str)> = typed_items(old)
+        .into_iter()
+        .filter_map(|o| {
+            let n = new_items.iter().find(|&&n| extends_at_end(old, o, new, n))?;
+            Some((o.start_byte()..o.end_byte(), new.text(*n)))
+        })
+        .collect();
+    if grown.is_empty() {
+        return None;
+    }
+    grown.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let mut text = old.text.to_string();
+    for (range, replacement) in grown {
+        text.replace_range(range, replacement);
+    }
+    Some(text)
+}
+
+/// The file-scope items of `src` that define a type with a member list: declarations and
+/// typedefs, and a bare `struct s { ... };` (a type specifier at file scope).
+fn typed_items(src: &Source) -> Vec<Node<'_>> {
+    let defines =
+        |item: Node| has_type_body(item) || (crate::syntax::is_type_specifier(item) && type_body(item).is_some());
+    crate::syntax::children(src.root()).into_iter().map(|(_, item)| item).filter(|&item| defines(item)).collect()
+}

@@ -354,7 +354,7 @@ impl<'a> Merger<'a> {
                     self.notes.push(Note::new(
                         self.new.line(n),
                         format!(
-                            "type `{}` gained members at its end: new's definition serves both versions (old's code names none of them; the check compares its code)",
+                            "type `{}` gained members at its end: new's definition serves both versions (old's code names none of them; the check compares old's code compiled with new's definition)",
                             type_name(self.new, n)
                         ),
                     ));

@@ -581,6 +581,25 @@ fn a_type_that_gains_members_at_its_end_keeps_new_definition_for_both() {
 }
 
 #[test]
+fn a_struct_that_grows_is_old_code_under_new_definition_sizes_included() {
+    // tail of 2009 (ae494d4b): struct File_spec gained inotify members, and old's allocation
+    // of the specs asks for new's size; the old projection is checked against old's code
+    // compiled with new's definition.
+    let old = "struct spec { int fd; long size; };\nvoid *malloc(unsigned long);\n\
+               struct spec *specs(unsigned long n) { struct spec *s = malloc(n * sizeof *s); s[0].fd = -1; return s; }\n";
+    let new = "struct spec { int fd; long size; int wd; };\nvoid *malloc(unsigned long);\n\
+               struct spec *specs(unsigned long n) { struct spec *s = malloc(n * sizeof *s); s[0].fd = -1; s[0].wd = -1; return s; }\n";
+    let u = unified(old, new);
+    assert!(body(&u).starts_with("struct spec { int fd; long size; int wd; };\n"), "{}", u.text);
+    assert!(
+        u.notes.iter().any(|n| n.message.starts_with("type `struct spec` gained members at its end")),
+        "{:?}",
+        u.notes
+    );
+    assert!(u.whole_functions.is_empty(), "{:?}", u.whole_functions);
+}
+
+#[test]
 fn an_array_sized_by_its_changed_initialiser_is_read_as_a_pointer() {
     // cut of 2004: longopts[] gained an option; getopt_long takes it as a pointer.
     let u = unified(
