@@ -522,8 +522,7 @@ pub struct ExploreArgs {
     /// Log every query that reaches Bitwuzla to FILE (SMT-LIB2).
     #[arg(long, value_name = "FILE")]
     pub query_log: Option<PathBuf>,
-    /// Time limit per Bitwuzla query in milliseconds (a side of a decision an expired query
-    /// leaves undecided ends early: `solver-unknown`).
+    /// Time limit per Bitwuzla query in milliseconds (an expired query counts as infeasible).
     #[arg(long, value_name = "MS")]
     pub solver_timeout: Option<u64>,
 }

@@ -246,10 +246,7 @@ impl RunSummary {
             ));
         }
         if s.solver_unknown > 0 {
-            warnings.push(format!(
-                "{} solver queries timed out (the sides of decisions they left undecided ended early: solver-unknown)",
-                s.solver_unknown
-            ));
+            warnings.push(format!("{} solver queries timed out (treated as infeasible)", s.solver_unknown));
         }
         if s.printed_symbolic > 0 {
             warnings.push(format!("{} symbolic values were printed with their model value", s.printed_symbolic));

@@ -137,7 +137,7 @@ impl<'p> Shadow<'_, 'p> {
             }
             SatResult::Unsat | SatResult::Unknown => {
                 if res == SatResult::Unknown {
-                    self.cx.undecided(st);
+                    self.cx.stats.solver_unknown += 1;
                 }
                 // The side the model takes (the only one, or the only one known).
                 if model_differs {

@@ -85,7 +85,7 @@ impl Context<'_> {
         match res {
             SatResult::Unsat => return Ok(()),
             SatResult::Unknown => {
-                self.undecided(st);
+                self.stats.solver_unknown += 1;
                 return Ok(());
             }
             SatResult::Sat => {}

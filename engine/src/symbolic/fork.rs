@@ -48,15 +48,6 @@ pub enum Site {
 }
 
 impl Context<'_> {
-    /// The solver could not decide whether a side of a decision `st` is at can be taken (a
-    /// query timed out): that side ends here, early with `solver-unknown`, its test the inputs
-    /// that reach the decision, so that what was left unexplored is counted and named rather
-    /// than taken for infeasible (KLEE ends the state: "Query timed out (fork)").
-    pub(crate) fn undecided(&mut self, st: &ExecutionState) {
-        self.stats.solver_unknown += 1;
-        self.events.end(EndedPath { st: st.clone(), ending: Ending::Early(EarlyReason::SolverUnknown) });
-    }
-
     /// Decides the width-1 condition `cond` at `inst` for `st`.
     pub fn branch(&mut self, st: &mut ExecutionState, cond: TermId, inst: Inst) -> Result<Branch, RunError> {
         self.branch_at(st, cond, inst, Site::Branch)
@@ -90,10 +81,9 @@ impl Context<'_> {
             SatResult::Sat => {}
             SatResult::Unsat => return Ok(Branch::only(model_side)),
             SatResult::Unknown => {
-                // The other side may be feasible: it ends here, named; the path records the
-                // side it takes, or a later fork could take a model on the other side (a false
-                // error or divergence).
-                self.undecided(st);
+                // The other side may be feasible: the path records the side it takes, or a
+                // later fork could take a model on the other side (a false error or divergence).
+                self.stats.solver_unknown += 1;
                 st.pc.push(taken);
                 return Ok(Branch::only(model_side));
             }
@@ -190,7 +180,7 @@ impl Context<'_> {
             // The current model fails: is passing possible?
             let (res, model) = self.solver.check_model_from(&self.store, &st.pc, &[pass], &st.model)?;
             if res == SatResult::Unknown {
-                self.undecided(st);
+                self.stats.solver_unknown += 1;
             }
             if res != SatResult::Sat {
                 return Ok(Some(error(self, st)));
@@ -214,7 +204,7 @@ impl Context<'_> {
                 SatResult::Unsat => {}
                 SatResult::Unknown => {
                     // Failing may be feasible: the path goes on on the side it knows, passing.
-                    self.undecided(st);
+                    self.stats.solver_unknown += 1;
                     st.pc.push(pass);
                 }
             }

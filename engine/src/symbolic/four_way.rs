@@ -33,9 +33,7 @@ impl Context<'_> {
         if self.solver.stats().core_queries == core_before {
             self.stats.four_way_without_core += 1;
         }
-        for _ in &fw.unknown {
-            self.undecided(st);
-        }
+        self.stats.solver_unknown += fw.unknown.len() as u64;
         let mut out: Vec<(Outcome, Rc<Model>)> = Vec::with_capacity(4);
         if st.follows_seed() {
             out.push((model_outcome, st.model.clone()));

@@ -27,9 +27,7 @@ pub struct Stats {
     pub early_reasons: BTreeMap<&'static str, u64>,
     /// Feasible sides not followed because of `max_states`.
     pub dropped: u64,
-    /// Solver answers `unknown` (time limit). A side of a decision asked about ends early
-    /// (`solver-unknown`, [`Context::undecided`](super::context::Context)); a preference (a value
-    /// both versions can take) or a pointer's target asked about is left out.
+    /// Solver answers `unknown` (time limit); the side asked about was treated as infeasible.
     pub solver_unknown: u64,
     /// Objects allocated with a symbolic size (or one that differs between the versions).
     pub symbolic_sizes: u64,

@@ -216,37 +216,6 @@ int main(void) {
     assert!(completed <= 1);
 }
 
-/// A side a timed-out query leaves undecided ends early, named (`solver-unknown`), with the
-/// inputs that reach the decision, and the path goes on with the side it knows.
-#[test]
-fn a_timed_out_query_ends_its_side_early_and_named() {
-    let module = compile(
-        r#"#include <penumbra.h>
-int main(void) {
-    unsigned long long p, q;
-    penumbra_make_symbolic(&p, sizeof p, "p");
-    penumbra_make_symbolic(&q, sizeof q, "q");
-    if (p > 1 && q > 1 && p < 4294967296ULL && q < 4294967296ULL)
-        if (p * q == 7436239318809246277ULL) /* 2315877527 * 3210981251 */
-            return 1;
-    return 0;
-}"#,
-    );
-    let mut c = config();
-    c.solver.timeout_ms = Some(1);
-    let s = run_with(&module, &c);
-    assert_eq!(s.stopped_by, None, "{}", s.human());
-    assert_eq!(s.early_reasons.get("solver-unknown"), Some(&1), "{}", s.human());
-    let early: Vec<_> = s.tests.iter().filter(|t| t.kind == "early").collect();
-    assert_eq!(early.len(), 1);
-    assert_eq!(early[0].reason.as_deref(), Some("solver-unknown"));
-    // Its inputs reach the product's comparison.
-    let value = |i: usize| u64::from_le_bytes(early[0].inputs.0[i].bytes[..8].try_into().unwrap());
-    let (p, q) = (value(0), value(1));
-    assert!(p > 1 && q > 1 && p < 1 << 32 && q < 1 << 32, "p {p}, q {q}");
-    assert!(s.warnings.iter().any(|w| w.contains("ended early: solver-unknown")), "{:?}", s.warnings);
-}
-
 /// A query after the wall-time deadline is not started, and the clock is read every 1,024
 /// instructions: a loop of solver queries stops within half a second of its budget.
 #[test]
