@@ -306,18 +306,15 @@ fn check_attempt(
                 });
             }
         }
+        // The version's function definitions, by name.
+        let src = [old_src, new_src][index];
+        let defined = definitions(src);
+        let definition = |name: &str| defined.iter().find(|(n, _)| n == name).map(|&(_, item)| item);
         // Differences accepted by hand: noted, not checked.
         comparison.differing.retain(|d| {
             let accept = d.function().is_some_and(|f| accepted.iter().any(|a| a == f));
             if accept {
-                let src = [old_src, new_src][index];
-                let line = syntax::children(src.root())
-                    .into_iter()
-                    .find(|(_, item)| {
-                        item.kind() == "function_definition"
-                            && syntax::declared_name(src, *item).as_deref() == d.function()
-                    })
-                    .map_or(1, |(_, item)| src.line(item));
+                let line = d.function().and_then(definition).map_or(1, |item| src.line(item));
                 notes.push(Note::new(
                     line,
                     format!("{}: its {which} projection differs from the {which} version, accepted by hand", d.name),
@@ -330,11 +327,10 @@ fn check_attempt(
         // A function that differs may only hold the difference of a changed function -O2
         // inlined into it (the input's IR has no definition of it): that one is kept whole
         // first (seq 86e4b778's get_default_format, inlined into main).
-        let src = [old_src, new_src][index];
         let inlined = changed_functions(old_src, new_src)
             .into_iter()
             .filter(|g| !whole.contains_key(g) && !inputs[index].contains_key(&format!("function {g}")))
-            .filter(|g| functions.iter().any(|f| function_text(src, f).is_some_and(|text| mentions(text, g))))
+            .filter(|g| functions.iter().any(|f| definition(f).is_some_and(|item| mentions(src.text(item), g))))
             .collect();
         let why = format!("-O2 inlines it into a function whose {which} projection differs");
         if keep_whole(whole, inlined, &why) {
@@ -363,18 +359,13 @@ fn check_attempt(
     Ok(Some(Unified { text, notes, whole_functions, extra }))
 }
 
-/// The function definitions of `src`: name and text, in order.
-fn definitions(src: &syntax::Source) -> Vec<(String, &str)> {
+/// The function definitions of `src`, with their names, in order.
+fn definitions(src: &syntax::Source) -> Vec<(String, tree_sitter::Node<'_>)> {
     syntax::children(src.root())
         .into_iter()
         .filter(|(_, item)| item.kind() == "function_definition")
-        .filter_map(|(_, item)| Some((syntax::declared_name(src, item)?, src.text(item))))
+        .filter_map(|(_, item)| Some((syntax::declared_name(src, item)?, item)))
         .collect()
-}
-
-/// The text of the definition of `name` in `src`.
-fn function_text<'s>(src: &'s syntax::Source, name: &str) -> Option<&'s str> {
-    definitions(src).into_iter().find(|(n, _)| n == name).map(|(_, text)| text)
 }
 
 /// The functions both versions define whose text differs, in the new version's order.
@@ -382,7 +373,7 @@ fn changed_functions(old_src: &syntax::Source, new_src: &syntax::Source) -> Vec<
     let old = definitions(old_src);
     definitions(new_src)
         .into_iter()
-        .filter(|(name, text)| old.iter().any(|(o, old_text)| o == name && old_text != text))
+        .filter(|(name, n)| old.iter().any(|(o, item)| o == name && old_src.text(*item) != new_src.text(*n)))
         .map(|(name, _)| name)
         .collect()
 }
