@@ -522,7 +522,8 @@ pub struct ExploreArgs {
     /// Log every query that reaches Bitwuzla to FILE (SMT-LIB2).
     #[arg(long, value_name = "FILE")]
     pub query_log: Option<PathBuf>,
-    /// Time limit per Bitwuzla query in milliseconds (an expired query counts as infeasible).
+    /// Time limit per Bitwuzla query in milliseconds (a branch or check an expired query leaves
+    /// undecided ends its state early as `solver-unknown`).
     #[arg(long, value_name = "MS")]
     pub solver_timeout: Option<u64>,
 }

@@ -189,8 +189,9 @@ impl<'p> Interp<'_, 'p> {
                         return Ok(flow);
                     }
                 }
-                let Branch::Sides { side, others } = self.cx.branch(st, c, inst)? else {
-                    return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
+                let (side, others) = match self.cx.branch(st, c, inst)? {
+                    Branch::Sides { side, others } => (side, others),
+                    Branch::Early(reason) => return Ok(Flow::End(Box::new(Ending::Early(reason)))),
                 };
                 let dest = |side: bool| if side { *then_dest } else { *else_dest };
                 Shadow::new(self.cx).jump(st, body, dest(side))?;
@@ -314,8 +315,9 @@ impl<'p> Interp<'_, 'p> {
         for (dest, hit) in groups {
             let viewed = self.cx.view(st, hit);
             let two_way = !self.cx.store.has_shadow(viewed);
-            let Branch::Sides { side, others } = self.cx.branch_at(st, hit, inst, Site::Switch(v, table))? else {
-                return Ok(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))));
+            let (side, others) = match self.cx.branch_at(st, hit, inst, Site::Switch(v, table))? {
+                Branch::Sides { side, others } => (side, others),
+                Branch::Early(reason) => return Ok(Flow::End(Box::new(Ending::Early(reason)))),
             };
             // States taking this case jump to it. A state that does not goes on with the
             // remaining cases in this step when it is `st`, or the other side of a two-way fork

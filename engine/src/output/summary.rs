@@ -246,7 +246,11 @@ impl RunSummary {
             ));
         }
         if s.solver_unknown > 0 {
-            warnings.push(format!("{} solver queries timed out (treated as infeasible)", s.solver_unknown));
+            warnings.push(format!(
+                "{} solver queries timed out: a branch or check they left undecided ended its state early \
+                 (solver-unknown), other values took the state's own",
+                s.solver_unknown
+            ));
         }
         if s.printed_symbolic > 0 {
             warnings.push(format!("{} symbolic values were printed with their model value", s.printed_symbolic));

@@ -27,8 +27,11 @@ pub enum Branch {
     /// The state takes `side`; each of `others` is a new state that takes its own side (none
     /// when only one side is feasible). In shadow execution some of them may have diverged.
     Sides { side: bool, others: Vec<(bool, ExecutionState)> },
-    /// More than one side is feasible but the state reached the depth budget: it ends early.
-    Early,
+    /// The state ends early, for this reason: more than one side is feasible but the state
+    /// reached the depth budget, or the solver could not say whether the other side is (a
+    /// timed-out query: ending the whole state, as KLEE does, keeps its test honest, since the
+    /// state's model takes the known side and no other state covers the undecided one).
+    Early(EarlyReason),
 }
 
 impl Branch {
@@ -81,15 +84,12 @@ impl Context<'_> {
             SatResult::Sat => {}
             SatResult::Unsat => return Ok(Branch::only(model_side)),
             SatResult::Unknown => {
-                // The other side may be feasible: the path records the side it takes, or a
-                // later fork could take a model on the other side (a false error or divergence).
                 self.stats.solver_unknown += 1;
-                st.pc.push(taken);
-                return Ok(Branch::only(model_side));
+                return Ok(Branch::Early(EarlyReason::SolverUnknown));
             }
         }
         if self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
-            return Ok(Branch::Early);
+            return Ok(Branch::Early(EarlyReason::MaxDepth));
         }
         if self.config.budgets.max_states.is_some_and(|max| self.live_states + self.events.forked() >= max) {
             // Not forked, still decided: the side taken joins the path condition.
@@ -122,7 +122,7 @@ impl Context<'_> {
     /// Decides the width-1 `cond` at `inst` inside an instruction that has had no effect yet
     /// (a model's branch on a symbolic argument): the state goes on with one feasible side,
     /// returned, and the states taking the others execute the instruction again. `Err` is how
-    /// the instruction ends instead (the depth budget).
+    /// the instruction ends instead (the depth budget, an undecided query).
     pub fn decide(
         &mut self,
         st: &mut ExecutionState,
@@ -136,7 +136,7 @@ impl Context<'_> {
                 }
                 Ok(Ok(side))
             }
-            Branch::Early => Ok(Err(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))))),
+            Branch::Early(reason) => Ok(Err(Flow::End(Box::new(Ending::Early(reason))))),
         }
     }
 
@@ -203,9 +203,9 @@ impl Context<'_> {
                 }
                 SatResult::Unsat => {}
                 SatResult::Unknown => {
-                    // Failing may be feasible: the path goes on on the side it knows, passing.
+                    // Failing may be feasible: the state ends early (see `Branch::Early`).
                     self.stats.solver_unknown += 1;
-                    st.pc.push(pass);
+                    return Ok(Some(Ending::Early(EarlyReason::SolverUnknown)));
                 }
             }
         }

@@ -12,7 +12,7 @@
 
 use super::context::{Context, EndedPath};
 use super::fork::{Branch, Site};
-use super::state::{Decision, Divergence, Ending, ExecMode, ExecutionState, Side};
+use super::state::{Decision, Divergence, EarlyReason, Ending, ExecMode, ExecutionState, Side};
 use crate::run_error::RunError;
 use penumbra_ir::Inst;
 use penumbra_solver::{eval_version, mask, satisfies, Model, Outcome, TermId, Version as TermVersion};
@@ -22,8 +22,9 @@ impl Context<'_> {
     /// The feasible outcomes of a condition holding a shadow, each with its model, in
     /// [`Outcome::ALL`] order. A concolic state gets its seed's outcome first, then only the
     /// diff outcomes off it (divergences to queue); the same outcome off the seed is not
-    /// explored.
-    fn outcomes(&mut self, st: &ExecutionState, cond: TermId) -> Result<Vec<(Outcome, Rc<Model>)>, RunError> {
+    /// explored. `None` when a query timed out off a seed: the state ends early (see
+    /// [`Branch::Early`]); a concolic state goes on along its seed without the undecided outcome.
+    fn outcomes(&mut self, st: &ExecutionState, cond: TermId) -> Result<Option<Vec<(Outcome, Rc<Model>)>>, RunError> {
         let (o, n) = self.store.projections(cond);
         let here = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v) & 1 == 1;
         let model_outcome = Outcome::from_values(here(self, o, TermVersion::Old), here(self, n, TermVersion::New));
@@ -44,7 +45,10 @@ impl Context<'_> {
                     }
                 }
             }
-            return Ok(out);
+            return Ok(Some(out));
+        }
+        if !fw.unknown.is_empty() {
+            return Ok(None);
         }
         for outcome in Outcome::ALL {
             if outcome == model_outcome {
@@ -54,8 +58,8 @@ impl Context<'_> {
             }
         }
         // The model's outcome is always among them (the model satisfies the path), so the list
-        // is never empty, even when every query timed out.
-        Ok(out)
+        // is never empty.
+        Ok(Some(out))
     }
 
     /// The constraints of `outcome` of `cond` (its two projections' values) on `st`.
@@ -99,9 +103,11 @@ impl Context<'_> {
         inst: Inst,
         site: Site,
     ) -> Result<Branch, RunError> {
-        let mut outcomes = self.outcomes(st, cond)?;
+        let Some(mut outcomes) = self.outcomes(st, cond)? else {
+            return Ok(Branch::Early(EarlyReason::SolverUnknown));
+        };
         if outcomes.len() > 1 && self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
-            return Ok(Branch::Early);
+            return Ok(Branch::Early(EarlyReason::MaxDepth));
         }
         if let Some(max) = self.config.budgets.max_states {
             let room = max.saturating_sub(self.live_states + self.events.forked()) + 1;
@@ -151,7 +157,9 @@ impl Context<'_> {
         fail: TermId,
         error: impl Fn(&Self, &ExecutionState) -> Ending,
     ) -> Result<Option<Ending>, RunError> {
-        let outcomes = self.outcomes(st, fail)?;
+        let Some(outcomes) = self.outcomes(st, fail)? else {
+            return Ok(Some(Ending::Early(EarlyReason::SolverUnknown)));
+        };
         let (failing, passing): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|(o, _)| o.new_value());
         // Passing outcomes go on: the first as `st`, the others re-execute the instruction.
         let mut continuing: Vec<ExecutionState> = Vec::new();

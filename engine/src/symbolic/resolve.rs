@@ -29,7 +29,7 @@
 use super::access::{Offset, Resolver, Target};
 use super::context::Flow;
 use super::fork::Branch;
-use super::state::{EarlyReason, Ending, ExecutionState};
+use super::state::{Ending, ExecutionState};
 use crate::address::{func_at, Access, ObjectId, Resolution, FUNC_BASE, REDZONE};
 use crate::run_error::RunError;
 use penumbra_ir::Inst;
@@ -224,7 +224,7 @@ impl<'p> Resolver<'_, 'p> {
                 }
                 Ok(None)
             }
-            Branch::Early => Ok(Some(Flow::End(Box::new(Ending::Early(EarlyReason::MaxDepth))))),
+            Branch::Early(reason) => Ok(Some(Flow::End(Box::new(Ending::Early(reason))))),
         }
     }
 

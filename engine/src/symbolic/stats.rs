@@ -27,7 +27,8 @@ pub struct Stats {
     pub early_reasons: BTreeMap<&'static str, u64>,
     /// Feasible sides not followed because of `max_states`.
     pub dropped: u64,
-    /// Solver answers `unknown` (time limit); the side asked about was treated as infeasible.
+    /// Solver answers `unknown` (time limit): at a branch or check the state ended early
+    /// (`solver-unknown`); a value choice kept the state's own value.
     pub solver_unknown: u64,
     /// Objects allocated with a symbolic size (or one that differs between the versions).
     pub symbolic_sizes: u64,

@@ -142,3 +142,45 @@ int main(void) {
     let s = run_with(&module, &config());
     assert_eq!(s.early_reasons.get("input-too-large"), Some(&1), "{}", s.human());
 }
+
+/// Factoring a 64-bit semiprime (3301746797 x 3356063771): Bitwuzla does not settle it in a minute.
+const FACTORS: &str = r#"#include <penumbra.h>
+int main(void) {
+    unsigned long long x, y;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    penumbra_make_symbolic(&y, sizeof y, "y");
+    int factors = (x * y == 11080872806426991487ULL) & (x > 1) & (y > 1)
+                  & (x < 4294967296ULL) & (y < 4294967296ULL);
+    if (COND)
+        return 1;
+    return 0;
+}"#;
+
+#[test]
+fn a_decision_a_timed_out_query_leaves_open_ends_its_state_early_with_its_name() {
+    for shadow in [false, true] {
+        let cond = if shadow { "change(factors, factors | (x == 7))" } else { "factors" };
+        let module = compile(&FACTORS.replace("COND", cond));
+        let mut c = config();
+        if shadow {
+            c.mode = Mode::Shadow(ShadowMode::Complete);
+        }
+        c.solver.timeout_ms = Some(50);
+        let s = run_with(&module, &c);
+        // One state, ended where the solver could not say whether the other side is feasible
+        // (taking the known side would have written a test for a path of unknown siblings).
+        assert_eq!(
+            (s.paths_completed, s.early, s.diff_paths),
+            (0, 1, 0),
+            "shadow {shadow}: {}\n{:?}",
+            s.human(),
+            s.tests
+        );
+        assert_eq!(s.early_reasons.get("solver-unknown"), Some(&1), "{:?}", s.early_reasons);
+        // A shadow run writes tests for divergences only; the state had not diverged.
+        let early = of_kind(&s, "early");
+        assert_eq!(early.len(), usize::from(!shadow));
+        assert!(early.iter().all(|t| t.reason.as_deref() == Some("solver-unknown")));
+        assert!(s.warnings.iter().any(|w| w.contains("timed out")), "{:?}", s.warnings);
+    }
+}
