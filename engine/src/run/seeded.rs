@@ -73,8 +73,12 @@ impl Policy for Concolic {
 /// The points no other point covers, the endings no point and no earlier ending covers, and
 /// per kept point the endings it covers, each in the order they were found (which keeps the
 /// run deterministic). A point covers another when its path condition is a prefix of the
-/// other's; of two equal ones the first found stays.
+/// other's; of two equal ones the first found stays. A point or an earlier ending covers an
+/// ending also when the ending's input satisfies its path condition: the path that input
+/// takes runs through the point (or is that ending's path), though two seeds recorded it in
+/// different terms (each pins the values it fixes, a symbolic size, as its own input has them).
 fn distinct(
+    store: &TermStore,
     points: Vec<ExecutionState>,
     endings: Vec<EndedPath>,
 ) -> (Vec<ExecutionState>, Vec<EndedPath>, Vec<Vec<EndedPath>>) {
@@ -93,12 +97,15 @@ fn distinct(
     let points: Vec<ExecutionState> = points.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect();
     let mut kept: Vec<EndedPath> = Vec::new();
     let mut covered: Vec<Vec<EndedPath>> = points.iter().map(|_| Vec::new()).collect();
+    let takes = |e: &EndedPath, pc: &ForkList<TermId>| satisfies(store, &pc.to_vec(), &*e.st.model);
     for e in endings {
-        if let Some(i) = points.iter().position(|p| e.st.pc.starts_with(&p.pc)) {
-            if !covered[i].iter().any(|c| c.st.pc == e.st.pc) {
+        let under = |p: &ExecutionState| e.st.pc.starts_with(&p.pc);
+        let point = points.iter().position(under).or_else(|| points.iter().position(|p| takes(&e, &p.pc)));
+        if let Some(i) = point {
+            if !covered[i].iter().any(|c| c.st.pc == e.st.pc || takes(&e, &c.st.pc)) {
                 covered[i].push(e);
             }
-        } else if !kept.iter().any(|k| k.st.pc == e.st.pc) {
+        } else if !kept.iter().any(|k| k.st.pc == e.st.pc || takes(&e, &k.st.pc)) {
             kept.push(e);
         }
     }
@@ -171,7 +178,7 @@ pub(crate) fn run_seeded(
         // A seed whose path did not end (a budget) leaves its state behind: drop it.
         runner.ctx.stats.dropped += slab.drain().len() as u64;
     }
-    let (points, endings, covered) = distinct(concolic.points, concolic.held);
+    let (points, endings, covered) = distinct(&runner.ctx.store, concolic.points, concolic.held);
     for e in endings {
         runner.record(e)?;
     }
@@ -252,7 +259,7 @@ mod tests {
         let t: Vec<TermId> = (0..5).map(|k| store.constant(8, k)).collect();
         let points = vec![state(&[t[0], t[1]]), state(&[t[0], t[1], t[2]]), state(&[t[0], t[4]])];
         let endings = vec![ended(&[t[0], t[1], t[3]], 1), ended(&[t[0], t[3]], 2), ended(&[t[0], t[3]], 3)];
-        let (points, kept, covered) = distinct(points, endings);
+        let (points, kept, covered) = distinct(&store, points, endings);
         let pcs = |states: Vec<&ExecutionState>| states.iter().map(|s| s.pc.to_vec()).collect::<Vec<_>>();
         assert_eq!(pcs(points.iter().collect()), vec![vec![t[0], t[1]], vec![t[0], t[4]]]);
         let statuses = |paths: &[EndedPath]| paths.iter().map(|p| format!("{:?}", p.ending)).collect::<Vec<_>>();
