@@ -45,6 +45,11 @@ PROFILES = {"shadow": 600.0, "fast": 120.0}
 # Tests a run may write, per profile: every divergent test is replayed natively on four builds
 # (a second or more each on a busy machine), and a seeded cut run writes thousands.
 MAX_TESTS = {"shadow": 5000, "fast": 1000}
+# Seconds a native replay run may take. A coreutils run on a test's few bytes ends in
+# milliseconds; one that waits is cut here. Most of tail's divergent tests are `tail -f`, which
+# follows its input file until killed: at 3 s, 1,000 of them outlasted the job's time limit.
+REPLAY_TIMEOUT = 3
+REPLAY_TIMEOUT_OF = {"tail": 1}
 # The name suffix of the subject seeded also with CoREBench's regression.sh (its own column).
 WITH_TEST = "+regression-test"
 # Complete mode's symbolic environment: KLEE's for coreutils (OSDI 2008), one argument of up to
@@ -182,6 +187,12 @@ def pair_toml(r: Regression, regression_test: Path = None, hand: dict = None) ->
     ])
 
 
+def flags(profile: str, replay_timeout: float) -> list:
+    """A job's flags: the profile's budgets, replay's timeout per native run."""
+    return ['--max-time', f'{PROFILES[profile]:g}', '--max-tests', str(MAX_TESTS[profile]), '--interpreter', 'errors',
+            '--replay-timeout', f'{replay_timeout:g}']
+
+
 def manifest_toml(regressions: list, profile: str) -> str:
     seconds = PROFILES[profile]
     lines = [
@@ -194,8 +205,7 @@ def manifest_toml(regressions: list, profile: str) -> str:
         # Replay runs the interpreter only where a native run or the engine reports an error:
         # the natives are AddressSanitizer builds of the real revisions, and interpreting every
         # divergent test of a coreutils utility costs more than exploring.
-        # A native run ends in milliseconds; one that waits (tail -f) is cut at 3 s, not 10.
-        f"flags = {toml_list(['--max-time', f'{seconds:g}', '--max-tests', str(MAX_TESTS[profile]), '--interpreter', 'errors', '--replay-timeout', '3'])}",
+        f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT))}",
         # The job's wall-time limit: the run's own budget, then its replay.
         f"max_time = {seconds * 2 + 600:g}",
         f"prepare = {toml_list(['python3', str(ROOT / 'scripts' / 'commit-pair.py'), 'prepare'])}",
@@ -203,12 +213,16 @@ def manifest_toml(regressions: list, profile: str) -> str:
     for r in regressions:
         lines += ["", "[[subject]]", f"name = {toml_string(r.name)}", f"project = {toml_string('pairs/' + r.name)}",
                   f"description = {toml_string(r.report)}"]
+        if r.utility in REPLAY_TIMEOUT_OF:
+            lines.append(f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT_OF[r.utility]))}")
         if r.regression_test:
             # Seeded also with the invocations of CoREBench's exposing test: reported apart, as
             # a run seeded with the test that exposes the regression proves little.
             name = r.name + WITH_TEST
             lines += ["", "[[subject]]", f"name = {toml_string(name)}", f"project = {toml_string('pairs/' + name)}",
                       'mode = "seeded"', f"description = {toml_string(r.report + ' (seeds with regression.sh)')}"]
+            if r.utility in REPLAY_TIMEOUT_OF:
+                lines.append(f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT_OF[r.utility]))}")
     return "\n".join(lines) + "\n"
 
 

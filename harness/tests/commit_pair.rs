@@ -208,6 +208,7 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
 3964d508e210ed4890241289986b14ed6473d39d
 7eff5901c419afb8945bd96a5ed12d196802bc79 +6fc0ccf717c09d2dc941ee9d6622e7e987653eeb http://example.org/fix-does-not-build
 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+ae494d4be80df2aff50a2ac46fdc0c23de109ea3 d461bfd2743547360793acd2118d4c08ad7b84a8 http://example.org/tail
 ";
 
 fn corebench(args: &[&str]) -> Output {
@@ -219,7 +220,12 @@ fn corebench(args: &[&str]) -> Output {
 /// CoREBench's layout: subjects/coreutils/regressions.txt and tests/NEW8_FIXED8/regression.sh.
 fn sample_corebench(dir: &Path, regressions: &str) -> std::path::PathBuf {
     let subjects = dir.join("subjects/coreutils");
-    for (test, utility) in [("ec48bead_be7932e8", "cut"), ("3964d508_64d4a280", "seq"), ("7eff5901_aaaaaaaa", "expr")] {
+    for (test, utility) in [
+        ("ec48bead_be7932e8", "cut"),
+        ("3964d508_64d4a280", "seq"),
+        ("7eff5901_aaaaaaaa", "expr"),
+        ("ae494d4b_d461bfd2", "tail"),
+    ] {
         std::fs::create_dir_all(subjects.join("tests").join(test)).unwrap();
         let script = format!("#! /bin/sh\nversiondir=$1\necho a:b | $versiondir/src/{utility} -d: -f2 > out\n");
         std::fs::write(subjects.join("tests").join(test).join("regression.sh"), script).unwrap();
@@ -238,7 +244,8 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
         list.stdout_str(),
         "cut-ec48bead-be7932e8 ec48bead ec48bead be7932e8 be7932e8 http://bugs.gnu.org/13627\n\
          seq-6c5f11fb-64d4a280 6c5f11fb 3964d508 64d4a280 64d4a280 http://bugs.gnu.org/12959\n\
-         expr-7eff5901-6fc0ccf7 7eff5901 7eff5901 6fc0ccf7 aaaaaaaa http://example.org/fix-does-not-build\n"
+         expr-7eff5901-6fc0ccf7 7eff5901 7eff5901 6fc0ccf7 aaaaaaaa http://example.org/fix-does-not-build\n\
+         tail-ae494d4b-d461bfd2 ae494d4b ae494d4b d461bfd2 d461bfd2 http://example.org/tail\n"
     );
 
     let out = dir.path().join("out");
@@ -285,8 +292,12 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          [[subject]]\nname = \"seq-6c5f11fb-64d4a280\"\nproject = \"pairs/seq-6c5f11fb-64d4a280\"\ndescription = \"http://bugs.gnu.org/12959\"\n\n\
          [[subject]]\nname = \"seq-6c5f11fb-64d4a280+regression-test\"\nproject = \"pairs/seq-6c5f11fb-64d4a280+regression-test\"\nmode = \"seeded\"\ndescription = \"http://bugs.gnu.org/12959 (seeds with regression.sh)\"\n\n\
          [[subject]]\nname = \"expr-7eff5901-6fc0ccf7\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7\"\ndescription = \"http://example.org/fix-does-not-build\"\n\n\
-         [[subject]]\nname = \"expr-7eff5901-6fc0ccf7+regression-test\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7+regression-test\"\nmode = \"seeded\"\ndescription = \"http://example.org/fix-does-not-build (seeds with regression.sh)\"\n",
-        prepare.display()
+         [[subject]]\nname = \"expr-7eff5901-6fc0ccf7+regression-test\"\nproject = \"pairs/expr-7eff5901-6fc0ccf7+regression-test\"\nmode = \"seeded\"\ndescription = \"http://example.org/fix-does-not-build (seeds with regression.sh)\"\n\n\
+         [[subject]]\nname = \"tail-ae494d4b-d461bfd2\"\nproject = \"pairs/tail-ae494d4b-d461bfd2\"\ndescription = \"http://example.org/tail\"\n{tail_flags}\n\n\
+         [[subject]]\nname = \"tail-ae494d4b-d461bfd2+regression-test\"\nproject = \"pairs/tail-ae494d4b-d461bfd2+regression-test\"\nmode = \"seeded\"\ndescription = \"http://example.org/tail (seeds with regression.sh)\"\n{tail_flags}\n",
+        prepare.display(),
+        // tail's `-f` tests wait until the replay timeout cuts them: a shorter one.
+        tail_flags = "flags = [\"--max-time\", \"120\", \"--max-tests\", \"1000\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"1\"]"
     );
     assert_eq!(manifest, expected);
     // The subject seeded also with CoREBench's exposing test: the same pair, the script's
@@ -332,7 +343,12 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
 7eff5901c419afb8945bd96a5ed12d196802bc79 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa http://example.org/x
 ";
     let subjects = dir.path().join("corebench/subjects/coreutils");
-    for (test, utility) in [("ec48bead_be7932e8", "cut"), ("3964d508_64d4a280", "seq"), ("7eff5901_aaaaaaaa", "expr")] {
+    for (test, utility) in [
+        ("ec48bead_be7932e8", "cut"),
+        ("3964d508_64d4a280", "seq"),
+        ("7eff5901_aaaaaaaa", "expr"),
+        ("ae494d4b_d461bfd2", "tail"),
+    ] {
         std::fs::create_dir_all(subjects.join("tests").join(test)).unwrap();
         std::fs::write(subjects.join("tests").join(test).join("regression.sh"), format!("$1/src/{utility} x\n"))
             .unwrap();

@@ -462,7 +462,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         let interpreter = interpreter?;
         Some(interpreter.run(program.unwrap_or(&interpreter.program), ktest, version))
     };
-    let (native_old, native_new) = (native::run(&builds.old.exe, &input)?, native::run(&builds.new.exe, &input)?);
+    let (native_old, native_new) = native::run_pair(&builds.old.exe, &builds.new.exe, &input)?;
     let claims = Claims::of(&test.record, command);
     let interpreted_old = needs_interpreter(when, &builds.old, &native_old, claims.old.as_ref())
         .then(|| interpret(None, Version::Old))

@@ -482,6 +482,27 @@ impl UbReport {
     }
 }
 
+/// Runs `first` and `second` on `input` at the same time, each with scratch files and a
+/// directory of its own: a test on which both wait until the timeout (`tail -f` following its
+/// input file) costs one timeout, not two.
+pub fn run_pair(first: &Path, second: &Path, input: &RunInput) -> Result<(NativeRun, NativeRun)> {
+    let beside = |p: &Path| {
+        let mut name = p.file_name().unwrap_or_default().to_os_string();
+        name.push("-2");
+        p.with_file_name(name)
+    };
+    let scratch = beside(input.scratch);
+    let dir = input.files.map(|f| beside(f.dir));
+    let files = input.files.zip(dir.as_deref()).map(|(f, dir)| TestFiles { dir, files: f.files });
+    let input2 = RunInput { scratch: &scratch, files, ..*input };
+    std::thread::scope(|s| {
+        let other = s.spawn(|| run(second, &input2));
+        let ran = run(first, input);
+        let other = other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Ok((ran?, other?))
+    })
+}
+
 /// Runs `exe` on one test.
 pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
     let out_path = input.scratch.with_extension("stdout");
