@@ -546,10 +546,17 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
         .stderr(Stdio::from(create(&err_path)?));
     // The run dies with the thread that waits for it: a replay killed from outside (a batch's
     // time limit, a second Ctrl-C) leaves no program behind, even one that loops forever.
-    // SAFETY: `prctl` is async-signal-safe and touches no memory of ours.
+    // A replay killed between the fork and the `prctl` sends no signal: the child, by then
+    // another process's, sees its parent changed and ends itself (old and new start at once,
+    // so a kill often lands in that window).
+    let replay = std::process::id() as libc::pid_t;
+    // SAFETY: `prctl`, `getppid` and `raise` are async-signal-safe and touch no memory of ours.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != replay {
+                libc::raise(libc::SIGKILL);
+            }
             Ok(())
         });
     }
