@@ -21,8 +21,8 @@ pub enum SearchKind {
     CoveringNew,
     /// A draw weighted by the distance to the patch's changes not run yet (shadow runs).
     PatchDirected,
-    /// Random-path; in shadow runs depth-first search taking turns with patch-directed (the
-    /// command line's default).
+    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed and
+    /// random-path on a quarter each (the command line's default).
     Interleaved,
 }
 

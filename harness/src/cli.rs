@@ -332,8 +332,8 @@ pub struct ExecArgs {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchArg {
-    /// Random-path; in shadow runs depth-first search taking turns with patch-directed (the
-    /// default; seeded by `--random-seed`).
+    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed and
+    /// random-path on a quarter each (the default; seeded by `--random-seed`).
     Interleaved,
     /// Depth-first.
     Dfs,

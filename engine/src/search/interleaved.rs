@@ -1,53 +1,40 @@
 //! Searchers taking turns (KLEE's interleaved searcher): every searcher knows every live
-//! state, and each selection asks the next one: a weighted searcher heads for its goal while
-//! the other (depth-first in shadow runs) goes on from where it left the tree.
+//! state, and each selection asks the searcher whose turn it is. In shadow runs depth-first
+//! search goes on from where it left the tree on half of the turns, while a weighted searcher
+//! heads for the patch and random-path spreads over the tree on the others.
 
 use super::{Searcher, StateId, View};
 use crate::symbolic::state::ExecutionState;
 
 pub struct Interleaved {
     searchers: Vec<Box<dyn Searcher>>,
+    /// The searcher of each turn, by index, round and round.
+    turns: Vec<usize>,
     next: usize,
-    /// From this many live states on, only the first searcher selects (`usize::MAX`: always
-    /// in turn), unless it picks the state it picked last.
-    spread_limit: usize,
-    /// The state picked last.
-    last: Option<StateId>,
 }
 
 impl Interleaved {
+    /// Each searcher in turn, in order.
     pub fn new(searchers: Vec<Box<dyn Searcher>>) -> Self {
         assert!(!searchers.is_empty(), "interleaving no searcher");
-        Interleaved { searchers, next: 0, spread_limit: usize::MAX, last: None }
+        let turns = (0..searchers.len()).collect();
+        Interleaved { searchers, turns, next: 0 }
     }
 
-    /// Turns only while fewer than `limit` states are live; from there the first searcher alone
-    /// selects until they are fewer again, except when it picks the state picked last: that
-    /// state ran a whole time slice without forking or ending (a long concrete loop: `seq` of
-    /// ten billion numbers held CoREBench's complete run for 100 of its 120 s), and the
-    /// searchers take turns with it. Every directed pick leaves the states of another
-    /// subtree behind; without a limit they fill the live-state cap and every later fork is
-    /// dropped (depth-first search with patch-directed turns ran CoREBench's du at 6,000 live
-    /// states, 395,000 forks dropped, no divergence; depth-first alone never held 100).
-    pub fn with_spread_limit(mut self, limit: usize) -> Self {
-        self.spread_limit = limit;
+    /// The searchers select in this order of their indices, round and round: a searcher named
+    /// twice gets twice the turns.
+    pub fn with_turns(mut self, turns: Vec<usize>) -> Self {
+        assert!(!turns.is_empty() && turns.iter().all(|&t| t < self.searchers.len()), "turns of searchers that exist");
+        self.turns = turns;
         self
     }
 }
 
 impl Searcher for Interleaved {
     fn select(&mut self) -> Option<StateId> {
-        if self.len() >= self.spread_limit {
-            let pick = self.searchers[0].select();
-            if pick != self.last {
-                self.last = pick;
-                return pick;
-            }
-        }
-        let turn = self.next;
-        self.next = (self.next + 1) % self.searchers.len();
-        self.last = self.searchers[turn].select();
-        self.last
+        let turn = self.turns[self.next];
+        self.next = (self.next + 1) % self.turns.len();
+        self.searchers[turn].select()
     }
 
     fn add(&mut self, id: StateId, parent: Option<StateId>) {
@@ -81,26 +68,20 @@ mod tests {
     use crate::search::{Bfs, Dfs};
 
     #[test]
-    fn turns_stop_at_the_spread_limit() {
+    fn searchers_select_in_their_turns() {
         let ids = |v: &[usize]| v.iter().map(|&i| StateId::new(i)).collect::<Vec<_>>();
-        let make = |limit| {
+        let make = || {
             let mut s = Interleaved::new(vec![Box::new(Dfs::default()), Box::new(Bfs::default())]);
-            s = s.with_spread_limit(limit);
             s.add(StateId::new(0), None);
             s.forked(StateId::new(0), &ids(&[1, 2]));
             s
         };
-        // Three live states: in turn, depth-first takes the newest and breadth-first the oldest.
-        let mut free = make(usize::MAX);
-        assert_eq!((free.select(), free.select()), (Some(StateId::new(2)), Some(StateId::new(1))));
-        // From three live states on, depth-first alone, but a state picked twice running (it
-        // used its whole time slice) has the searchers take turns with it.
-        let mut limited = make(3);
-        let picks: Vec<_> = (0..4).map(|_| limited.select()).collect();
+        // In turn, depth-first takes the newest and breadth-first the oldest.
+        let mut even = make();
+        assert_eq!((even.select(), even.select()), (Some(StateId::new(2)), Some(StateId::new(1))));
+        // Depth-first twice, then breadth-first.
+        let mut weighted = make().with_turns(vec![0, 0, 1]);
+        let picks: Vec<_> = (0..4).map(|_| weighted.select()).collect();
         assert_eq!(picks, [2, 2, 1, 2].map(|i| Some(StateId::new(i))));
-        // A new pick of depth-first search is its alone again.
-        limited.remove(StateId::new(2));
-        limited.forked(StateId::new(1), &ids(&[3]));
-        assert_eq!(limited.select(), Some(StateId::new(3)));
     }
 }

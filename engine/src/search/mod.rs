@@ -14,7 +14,7 @@
 //! - [`Weighted`]: a draw weighted by the distance to a [`Goal`] (code not run yet, or the
 //!   patch's changes), from [`distance`] on the interprocedural control-flow graph.
 //! - [`Interleaved`]: searchers taking turns. The default: random-path; in shadow runs,
-//!   depth-first search taking turns with the patch-directed searcher.
+//!   depth-first search on half of the turns, patch-directed and random-path on a quarter each.
 
 mod bfs;
 pub mod coverage;
@@ -83,10 +83,6 @@ pub trait Searcher {
     }
 }
 
-/// Live states from which the shadow default stops its directed turns (depth-first search alone
-/// then works the states down; see [`Interleaved::with_spread_limit`]).
-pub const SHADOW_SPREAD_LIMIT: usize = 500;
-
 /// The searcher for `kind`; `shadow`: the run executes two versions (the interleaved default
 /// then also steers toward the patch).
 pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
@@ -99,18 +95,21 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
         // Measured on coreutils (results/search.md): covering-new taking turns with random-path
         // covers less than random-path alone on 5 of 6 utilities, so the default leaves it out.
         SearchKind::Interleaved if !shadow => Box::new(RandomPath::new(seed)),
-        // Shadow runs: depth-first search taking turns with the patch-directed searcher. The
-        // forks of a state the directed searcher picks wait above it in the depth-first stack,
-        // so depth-first search goes on in its own subtree (forks pushed on top instead moved it
-        // at every directed turn and lost CoREBench du's regression, which depth-first search
-        // alone exposes); depth-first keeps the solver's incremental stack and the caches on
-        // one path (random-path ran complete mode on du five times slower).
+        // Shadow runs: depth-first search on half of the turns, the patch-directed searcher and
+        // random-path on a quarter each (results/search-patches.md: a divergence on 7 of the
+        // eleven coreutils patches in 120 s, where depth-first search taking turns with
+        // patch-directed reached 5 and random-path alone 7, but random-path alone, or with
+        // depth-first on a third of the turns, loses CoREBench du's regression, which
+        // depth-first search reaches in seconds). The forks of a state another searcher picks
+        // wait above it in the depth-first stack, so depth-first search goes on in its own
+        // subtree, keeping the solver's incremental stack and caches on one path.
         SearchKind::Interleaved => Box::new(
             Interleaved::new(vec![
                 Box::new(Dfs::default()),
                 Box::new(Weighted::new(Goal::Changes, seed ^ 0x2545_f491)),
+                Box::new(RandomPath::new(seed)),
             ])
-            .with_spread_limit(SHADOW_SPREAD_LIMIT),
+            .with_turns(vec![0, 1, 0, 2]),
         ),
     }
 }
