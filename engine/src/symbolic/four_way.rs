@@ -18,13 +18,16 @@ use penumbra_ir::Inst;
 use penumbra_solver::{eval_version, mask, satisfies, Model, Outcome, TermId, Version as TermVersion};
 use std::rc::Rc;
 
+/// Feasible outcomes of a four-way fork, each with its model.
+type Outcomes = Vec<(Outcome, Rc<Model>)>;
+
 impl Context<'_> {
     /// The feasible outcomes of a condition holding a shadow, each with its model, in
     /// [`Outcome::ALL`] order. A concolic state gets its seed's outcome first, then only the
     /// diff outcomes off it (divergences to queue); the same outcome off the seed is not
     /// explored. `None` when a query timed out off a seed: the state ends early (see
     /// [`Branch::Early`]); a concolic state goes on along its seed without the undecided outcome.
-    fn outcomes(&mut self, st: &ExecutionState, cond: TermId) -> Result<Option<Vec<(Outcome, Rc<Model>)>>, RunError> {
+    fn outcomes(&mut self, st: &ExecutionState, cond: TermId) -> Result<Option<Outcomes>, RunError> {
         let (o, n) = self.store.projections(cond);
         let here = |ex: &Self, t: TermId, v: TermVersion| eval_version(&ex.store, t, &*st.model, v) & 1 == 1;
         let model_outcome = Outcome::from_values(here(self, o, TermVersion::Old), here(self, n, TermVersion::New));
@@ -35,7 +38,7 @@ impl Context<'_> {
             self.stats.four_way_without_core += 1;
         }
         self.stats.solver_unknown += fw.unknown.len() as u64;
-        let mut out: Vec<(Outcome, Rc<Model>)> = Vec::with_capacity(4);
+        let mut out: Outcomes = Vec::with_capacity(4);
         if st.follows_seed() {
             out.push((model_outcome, st.model.clone()));
             for outcome in [Outcome::DiffTrue, Outcome::DiffFalse] {
