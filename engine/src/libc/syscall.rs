@@ -89,6 +89,9 @@ pub fn classify(n: u64) -> Option<Syscall> {
         318 => Fixed(-ENOSYS),
         // sched_getaffinity: none (musl's sysconf then counts one processor, gnulib's nproc too).
         204 => Fixed(-ENOSYS),
+        // sysinfo: none (musl's sysconf(_SC_PHYS_PAGES) then reads its zeroed struct: no
+        // memory; sort's default_sort_size falls back to its minimum buffer).
+        99 => Fixed(-ENOSYS),
         16 => Fixed(-ENOTTY),
         // prlimit64, getrlimit, setrlimit: no resource limits to read or set (sort's
         // default_sort_size then sizes its buffer from physical memory alone).
@@ -165,6 +168,7 @@ pub fn name(n: u64) -> String {
         262 => "newfstatat",
         269 => "faccessat",
         204 => "sched_getaffinity",
+        99 => "sysinfo",
         318 => "getrandom",
         439 => "faccessat2",
         _ => return format!("system call {n}"),
@@ -191,6 +195,8 @@ mod tests {
         assert_eq!(classify(439), Some(Syscall::Fixed(-errno::ENOENT)), "faccessat2: no host files");
         assert_eq!(classify(318), Some(Syscall::Fixed(-errno::ENOSYS)), "getrandom: no entropy");
         assert_eq!(classify(302), Some(Syscall::Fixed(-errno::EINVAL)), "prlimit64: no limits (sort)");
+        assert_eq!(classify(99), Some(Syscall::Fixed(-errno::ENOSYS)), "sysinfo: none (sort's physmem)");
+        assert_eq!(name(99), "system call sysinfo (99)");
         assert_eq!(name(302), "system call prlimit64 (302)");
     }
 
