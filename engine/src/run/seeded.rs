@@ -95,21 +95,29 @@ fn distinct(
         })
         .collect();
     let points: Vec<ExecutionState> = points.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect();
-    let mut kept: Vec<EndedPath> = Vec::new();
-    let mut covered: Vec<Vec<EndedPath>> = points.iter().map(|_| Vec::new()).collect();
-    let takes = |e: &EndedPath, pc: &ForkList<TermId>| satisfies(store, &pc.to_vec(), &*e.st.model);
+    // Each path condition made a slice once: an ending is checked against every point's and
+    // every ending's kept before it.
+    let point_pcs: Vec<Vec<TermId>> = points.iter().map(|p| p.pc.to_vec()).collect();
+    let takes = |e: &EndedPath, pc: &[TermId]| satisfies(store, pc, &*e.st.model);
+    let mut kept: Vec<(EndedPath, Vec<TermId>)> = Vec::new();
+    let mut covered: Vec<Vec<(EndedPath, Vec<TermId>)>> = points.iter().map(|_| Vec::new()).collect();
     for e in endings {
-        let under = |p: &ExecutionState| e.st.pc.starts_with(&p.pc);
-        let point = points.iter().position(under).or_else(|| points.iter().position(|p| takes(&e, &p.pc)));
-        if let Some(i) = point {
-            if !covered[i].iter().any(|c| c.st.pc == e.st.pc || takes(&e, &c.st.pc)) {
-                covered[i].push(e);
-            }
-        } else if !kept.iter().any(|k| k.st.pc == e.st.pc || takes(&e, &k.st.pc)) {
-            kept.push(e);
+        let pc = e.st.pc.to_vec();
+        let point = points
+            .iter()
+            .position(|p| e.st.pc.starts_with(&p.pc))
+            .or_else(|| point_pcs.iter().position(|p| takes(&e, p)));
+        let same = |(_, c_pc): &(EndedPath, Vec<TermId>)| *c_pc == pc || takes(&e, c_pc);
+        let paths = match point {
+            Some(i) => &mut covered[i],
+            None => &mut kept,
+        };
+        if !paths.iter().any(same) {
+            paths.push((e, pc));
         }
     }
-    (points, kept, covered)
+    let without_pcs = |paths: Vec<(EndedPath, Vec<TermId>)>| paths.into_iter().map(|(e, _)| e).collect();
+    (points, without_pcs(kept), covered.into_iter().map(without_pcs).collect())
 }
 
 /// Bounded symbolic execution from one point: every path gets its test, except the paths the
