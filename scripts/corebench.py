@@ -211,18 +211,18 @@ def manifest_toml(regressions: list, profile: str) -> str:
         f"prepare = {toml_list(['python3', str(ROOT / 'scripts' / 'commit-pair.py'), 'prepare'])}",
     ]
     for r in regressions:
+        # A utility with a replay timeout of its own: its subjects' flags say so.
+        own_flags = ([f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT_OF[r.utility]))}"]
+                     if r.utility in REPLAY_TIMEOUT_OF else [])
         lines += ["", "[[subject]]", f"name = {toml_string(r.name)}", f"project = {toml_string('pairs/' + r.name)}",
-                  f"description = {toml_string(r.report)}"]
-        if r.utility in REPLAY_TIMEOUT_OF:
-            lines.append(f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT_OF[r.utility]))}")
+                  f"description = {toml_string(r.report)}", *own_flags]
         if r.regression_test:
             # Seeded also with the invocations of CoREBench's exposing test: reported apart, as
             # a run seeded with the test that exposes the regression proves little.
             name = r.name + WITH_TEST
             lines += ["", "[[subject]]", f"name = {toml_string(name)}", f"project = {toml_string('pairs/' + name)}",
-                      'mode = "seeded"', f"description = {toml_string(r.report + ' (seeds with regression.sh)')}"]
-            if r.utility in REPLAY_TIMEOUT_OF:
-                lines.append(f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT_OF[r.utility]))}")
+                      'mode = "seeded"', f"description = {toml_string(r.report + ' (seeds with regression.sh)')}",
+                      *own_flags]
     return "\n".join(lines) + "\n"
 
 
