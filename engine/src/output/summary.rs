@@ -173,6 +173,9 @@ pub struct RunSummary {
     pub early_reasons: BTreeMap<String, u64>,
     /// Objects allocated with a symbolic size (or one that differs between the versions).
     pub symbolic_sizes: u64,
+    /// Accesses through a symbolic address that the path allows one value (taken as that
+    /// value, not resolved symbolically).
+    pub fixed_addresses: u64,
     /// Where symbolic values were fixed to one value while others were possible.
     pub concretized_sites: Vec<ConcretizedSite>,
     /// One record per test (empty unless records were kept).
@@ -284,6 +287,7 @@ impl RunSummary {
             early: s.early,
             early_reasons: s.early_reasons.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             symbolic_sizes: s.symbolic_sizes,
+            fixed_addresses: s.fixed_addresses,
             concretized_sites,
             tests: tests.take_records(),
             tests_count: s.tests,

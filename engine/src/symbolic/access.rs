@@ -100,7 +100,18 @@ impl<'p> Resolver<'_, 'p> {
             // Both versions, one address wanted (the C library's accesses): fix it.
             None if self.cx.store.has_shadow(addr) => self.cx.concretize(st, addr, Fixed::Pointer)?,
             None if st.resolve_attempts >= MAX_RESOLVE_ATTEMPTS => self.cx.concretize(st, addr, Fixed::Pointer)?,
-            None => return self.resolve_symbolic(st, inst, addr, len, access),
+            // An address the path allows one value is that value. Optimised C computes many
+            // such addresses without a branch (`args += STREQ (*args, "+")`, expr's nextarg:
+            // a comparison whose outcome earlier branches decided): taken as a term, every
+            // read through it would be an `ite` over the object's bytes, and every query
+            // after it would carry them (expr's queries grew to 200 kB, 27 ms each).
+            None => match self.cx.fixed_value(st, addr)? {
+                Some(a) => {
+                    self.cx.stats.fixed_addresses += 1;
+                    a
+                }
+                None => return self.resolve_symbolic(st, inst, addr, len, access),
+            },
         };
         if let Some((id, off)) = st.mem.permitted(a, len, access) {
             return Ok(Target::Obj(id, Offset::Const(off)));

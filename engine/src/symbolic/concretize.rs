@@ -72,6 +72,17 @@ impl Context<'_> {
         Ok(vn)
     }
 
+    /// The one value the path allows `t` (a term without shadows), if it allows only one: the
+    /// model's value, when no other satisfies the path condition (an unknown answer is `None`).
+    /// Nothing is added to the path: the value was already the only one.
+    pub fn fixed_value(&mut self, st: &ExecutionState, t: TermId) -> Result<Option<u64>, RunError> {
+        let w = self.store.width(t);
+        let v = eval(&self.store, t, &*st.model) & mask(w);
+        let k = self.store.constant(w, v);
+        let other = self.store.ne(t, k);
+        Ok((self.solver.check(&self.store, &st.pc, &[other])? == SatResult::Unsat).then_some(v))
+    }
+
     /// The values `pin` leaves out, when the path allows any: a state executing the
     /// instruction again with them, or, past [`MAX_CONCRETE_VALUES`], a path ended early.
     fn fork_other_values(&mut self, st: &mut ExecutionState, pin: TermId, what: Fixed) -> Result<(), RunError> {

@@ -32,6 +32,8 @@ pub struct Stats {
     pub solver_unknown: u64,
     /// Objects allocated with a symbolic size (or one that differs between the versions).
     pub symbolic_sizes: u64,
+    /// Accesses through a symbolic address that the path allows one value (taken as it).
+    pub fixed_addresses: u64,
     /// The weight of the heaviest term that ended a path (`term-too-large`), 0 if none did.
     pub heaviest_term: u32,
     /// Where symbolic values were fixed to one value while others were possible, by (file,

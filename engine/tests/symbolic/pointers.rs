@@ -125,3 +125,30 @@ int main(void) {
         "{got:#?}"
     );
 }
+
+/// A pointer advanced by a comparison's result, without a branch (expr's `nextarg`:
+/// `args += STREQ (*args, str)`), is one address on each path that decided the comparison:
+/// each access through it is taken at that address (counted), not resolved as a term.
+#[test]
+fn a_pointer_advanced_by_a_decided_comparison_is_one_address() {
+    let src = r#"#include <penumbra.h>
+static const char *const words[3] = {"+", "7", 0};
+int main(void) {
+    char op;
+    penumbra_make_symbolic(&op, sizeof op, "op");
+    const char *const *args = words;
+    args += (op == '+');
+    if (op == '+')
+        return **args - '0';
+    return **args == '+' ? 2 : 3;
+}"#;
+    let s = explore(src);
+    let mut got = outcomes(&s.tests, "op");
+    got.sort_by_key(|(_, what, _)| what.clone());
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert_eq!(got[0].1, "exit 2", "{got:#?}");
+    assert_ne!(got[0].2, i64::from(b'+'), "{got:#?}");
+    assert_eq!((got[1].1.as_str(), got[1].2), ("exit 7", i64::from(b'+')), "{got:#?}");
+    // `*args` on each of the two paths (the string it holds is then a constant address).
+    assert_eq!(s.fixed_addresses, 2);
+}
