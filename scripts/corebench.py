@@ -42,14 +42,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEX = re.compile(r"^[0-9a-f]{7,40}$")
 PROFILES = {"shadow": 600.0, "fast": 120.0}
-# Tests a run may write, per profile: every divergent test is replayed natively on four builds
-# (a second or more each on a busy machine), and a seeded cut run writes thousands.
-MAX_TESTS = {"shadow": 5000, "fast": 1000}
+# Tests a run may write, per profile. A run stops at this cap, so the fast profile's 120 s are
+# only spent where the cap is not reached first: seq's complete runs wrote 1,000 tests in 5 s, and
+# seq 77f89d01's exposing inputs come after about 1,700 diff paths. Every divergent test is
+# replayed natively on four builds (about 15 ms a test for seq and cut).
+MAX_TESTS = {"shadow": 5000, "fast": 5000}
 # Seconds a native replay run may take. A coreutils run on a test's few bytes ends in
-# milliseconds; one that waits is cut here. Most of tail's divergent tests are `tail -f`, which
-# follows its input file until killed: at 3 s, 1,000 of them outlasted the job's time limit.
+# milliseconds; one that waits is cut here.
 REPLAY_TIMEOUT = 3
-REPLAY_TIMEOUT_OF = {"tail": 1}
+# A utility's own limits, (replay timeout, tests): most of tail's divergent tests are `tail -f`,
+# which follows its input file until killed: at 3 s, 1,000 of them outlasted the job's time limit.
+OWN_LIMITS = {"tail": (1, 1000)}
 # The name suffix of the subject seeded also with CoREBench's regression.sh (its own column).
 WITH_TEST = "+regression-test"
 # Complete mode's symbolic environment: KLEE's for coreutils (OSDI 2008), one argument of up to
@@ -187,10 +190,12 @@ def pair_toml(r: Regression, regression_test: Path = None, hand: dict = None) ->
     ])
 
 
-def flags(profile: str, replay_timeout: float) -> list:
-    """A job's flags: the profile's budgets, replay's timeout per native run."""
-    return ['--max-time', f'{PROFILES[profile]:g}', '--max-tests', str(MAX_TESTS[profile]), '--interpreter', 'errors',
-            '--replay-timeout', f'{replay_timeout:g}']
+def flags(profile: str, utility: str = "") -> list:
+    """A job's flags: the profile's budgets, replay's timeout per native run (a utility's own
+    limits where it has them)."""
+    timeout, tests = OWN_LIMITS.get(utility, (REPLAY_TIMEOUT, MAX_TESTS[profile]))
+    return ['--max-time', f'{PROFILES[profile]:g}', '--max-tests', str(tests), '--interpreter', 'errors',
+            '--replay-timeout', f'{timeout:g}']
 
 
 def manifest_toml(regressions: list, profile: str) -> str:
@@ -205,15 +210,14 @@ def manifest_toml(regressions: list, profile: str) -> str:
         # Replay runs the interpreter only where a native run or the engine reports an error:
         # the natives are AddressSanitizer builds of the real revisions, and interpreting every
         # divergent test of a coreutils utility costs more than exploring.
-        f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT))}",
+        f"flags = {toml_list(flags(profile))}",
         # The job's wall-time limit: the run's own budget, then its replay.
         f"max_time = {seconds * 2 + 600:g}",
         f"prepare = {toml_list(['python3', str(ROOT / 'scripts' / 'commit-pair.py'), 'prepare'])}",
     ]
     for r in regressions:
-        # A utility with a replay timeout of its own: its subjects' flags say so.
-        own_flags = ([f"flags = {toml_list(flags(profile, REPLAY_TIMEOUT_OF[r.utility]))}"]
-                     if r.utility in REPLAY_TIMEOUT_OF else [])
+        # A utility with limits of its own: its subjects' flags say so.
+        own_flags = [f"flags = {toml_list(flags(profile, r.utility))}"] if r.utility in OWN_LIMITS else []
         lines += ["", "[[subject]]", f"name = {toml_string(r.name)}", f"project = {toml_string('pairs/' + r.name)}",
                   f"description = {toml_string(r.report)}", *own_flags]
         if r.regression_test:
