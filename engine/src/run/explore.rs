@@ -280,14 +280,21 @@ impl<'p, 'o> Runner<'p, 'o> {
     /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise
     /// the policy decides what becomes of it.
     pub fn end(&mut self, policy: &mut dyn Policy, path: EndedPath) -> Result<(), RunError> {
-        match Shadow::new(&mut self.ctx).end_in_execute_block(path) {
+        let end = Shadow::new(&mut self.ctx).end_in_execute_block(path)?;
+        // Where both versions exited in a block, a copy may diverge on their output.
+        let (forked, ended) = std::mem::take(&mut self.ctx.events).into_parts();
+        self.made.extend(forked);
+        match end {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
                 self.made.push(st);
-                Ok(())
             }
-            BlockEnd::Ended(path) => policy.path_ended(self, path),
+            BlockEnd::Ended(path) => policy.path_ended(self, path)?,
         }
+        for path in ended {
+            self.end(policy, path)?;
+        }
+        Ok(())
     }
 
     /// Counts a path's ending and writes its test, if it gets one: in shadow execution a test

@@ -10,6 +10,15 @@
 //! block another way is a divergence: the old version returning or ending early (then the new
 //! version's side runs on alone), or the new version doing so (the path follows it).
 //!
+//! Except where both sides exit: a function kept whole for each version (`change(main_old(),
+//! main_new())`, which unify writes where it cannot merge finer) ends the program inside its
+//! block on every path. The old version's exit is then held, the new version's side runs, and
+//! where it exits too the two exits are compared as the program's user sees them: the exit
+//! statuses, then what each side printed (as at a join). Where they agree the path ends as one
+//! exit, without a divergence; where they can differ, that is the divergence, at the block's
+//! branch. So a program merged whole diverges where its versions behave differently, not on
+//! every path.
+//!
 //! What each side prints is recorded and compared where the sides merge
 //! ([`block_output`](super::block_output)).
 //!
@@ -19,7 +28,7 @@
 use super::Shadow;
 use crate::run_error::RunError;
 use crate::symbolic::context::{EndedPath, Flow};
-use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Side, Written};
+use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Frame, Phase, Side, Written};
 use crate::symbolic::value::Val;
 use penumbra_ir::{execute_join, Body, Dest, Version};
 use penumbra_solver::TermId;
@@ -81,6 +90,7 @@ impl<'p> Shadow<'_, 'p> {
             old_at_join: None,
             written: Written::default(),
             old_written: None,
+            old_exit: None,
         }));
         st.mode = ExecMode::Block(Version::Old);
         self.jump(st, body, old_dest)?;
@@ -103,6 +113,11 @@ impl<'p> Shadow<'_, 'p> {
                 st.mode = ExecMode::Block(Version::New);
                 st.execute = Some(block);
                 self.jump(st, body, new_dest)?;
+            }
+            None if block.old_exit.is_some() => {
+                // The old version exited, the new one goes on past the block.
+                st.mode = ExecMode::Both;
+                self.diverge_at(st, Some(&block.at_branch), (Side::Exits, Side::Continues));
             }
             None => {
                 let old = block.old_at_join.expect("the old side reached the join first");
@@ -163,8 +178,9 @@ impl<'p> Shadow<'_, 'p> {
                 // Reported at the `penumbra_execute` branch, as for the old version.
                 let block = st.execute.take().expect("in a block");
                 st.mode = ExecMode::Both;
+                let old = if block.old_exit.is_some() { Side::Exits } else { Side::Continues };
                 let returning = std::mem::replace(st.frame_mut(), block.at_branch);
-                self.cx.diverge(st, Side::Continues, Side::Returns);
+                self.cx.diverge(st, old, Side::Returns);
                 *st.frame_mut() = returning;
                 false
             }
@@ -172,18 +188,19 @@ impl<'p> Shadow<'_, 'p> {
     }
 
     /// What a path that ended becomes. Outside a block it ends as it is. In the old version's
-    /// side, the old version alone ends (an error or exit in old code): a divergence, and the new
-    /// version's side runs on as a new state. In the new version's side: a divergence that ends
-    /// the path.
-    pub fn end_in_execute_block(&mut self, path: EndedPath) -> BlockEnd {
+    /// side, the old version alone ends (an error in old code): a divergence, and the new
+    /// version's side runs on as a new state; an exit is held for the new version's (see the
+    /// module documentation). In the new version's side: a divergence that ends the path, or,
+    /// where both exit, the two exits compared.
+    pub fn end_in_execute_block(&mut self, path: EndedPath) -> Result<BlockEnd, RunError> {
         if path.st.execute.is_none() {
-            return BlockEnd::Ended(path);
+            return Ok(BlockEnd::Ended(path));
         }
         let what = match &path.ending {
             Ending::Error(_) => Side::Fails,
             Ending::Exit(_) => Side::Exits,
             Ending::Unsupported { .. } => Side::Unsupported,
-            Ending::AssumeFalse(_) | Ending::Early(_) => return BlockEnd::Ended(path),
+            Ending::AssumeFalse(_) | Ending::Early(_) => return Ok(BlockEnd::Ended(path)),
         };
         let EndedPath { mut st, ending } = path;
         match st.mode {
@@ -191,17 +208,71 @@ impl<'p> Shadow<'_, 'p> {
                 let depth = st.execute.as_ref().map_or(0, |b| b.depth);
                 let prog = self.cx.prog;
                 let Some(body) = st.stack.get(depth - 1).and_then(|f| prog.module.funcs[f.func].body.as_ref()) else {
-                    return BlockEnd::Ended(EndedPath { st, ending });
+                    return Ok(BlockEnd::Ended(EndedPath { st, ending }));
                 };
-                self.leave_for_new(&mut st, body, what);
-                BlockEnd::Continue(st)
+                // An exit the engine's own exit sequence ran (`atexit` handlers as the only
+                // frames, not musl's `exit`) left no block frame to come back to.
+                let exiting = st.life.as_ref().is_some_and(|l| matches!(l.phase, Phase::Exiting { .. }));
+                match ending {
+                    Ending::Exit(status) if !exiting && st.stack.len() >= depth => {
+                        self.hold_exit_for_new(&mut st, body, status)
+                    }
+                    _ => self.leave_for_new(&mut st, body, what),
+                }
+                Ok(BlockEnd::Continue(st))
             }
             _ => {
-                st.execute = None;
+                let block = st.execute.take().expect("checked above");
                 st.mode = ExecMode::Both;
-                self.cx.diverge(&mut st, Side::Continues, what);
-                BlockEnd::Ended(EndedPath { st, ending })
+                match (block.old_exit, &ending) {
+                    (Some(old), Ending::Exit(new)) => {
+                        let (old_written, at) = (block.old_written.unwrap_or_default(), &block.at_branch);
+                        self.compare_exits((old, &old_written), (*new, &block.written), &mut st, at)?;
+                    }
+                    (Some(_), _) => self.diverge_at(&mut st, Some(&block.at_branch), (Side::Exits, what)),
+                    (None, _) => self.cx.diverge(&mut st, Side::Continues, what),
+                }
+                Ok(BlockEnd::Ended(EndedPath { st, ending }))
             }
+        }
+    }
+
+    /// The old version exited with `status` in its side: its output is kept, and the new
+    /// version's side runs from the branch (no divergence yet). `body` is the block's
+    /// function's.
+    fn hold_exit_for_new(&mut self, st: &mut ExecutionState, body: &Body, status: i32) {
+        let block = st.execute.as_deref_mut().expect("in a block");
+        let new_dest = block.new_dest.take().expect("the old side runs first");
+        block.old_exit = Some(status);
+        block.old_written = Some(std::mem::take(&mut block.written));
+        let (depth, at_branch) = (block.depth, block.at_branch.clone());
+        st.stack.truncate(depth);
+        *st.stack.last_mut().expect("the block's frame") = at_branch;
+        st.mode = ExecMode::Block(Version::New);
+        st.goto(body, new_dest, &mut self.cx.vals);
+    }
+
+    /// Both versions exited in their sides (`st` running both again, at the new version's
+    /// exit): different statuses are a divergence; equal ones leave the output, compared as
+    /// at a join (where it can differ, a copy of the state diverges and runs the exit again).
+    fn compare_exits(
+        &mut self,
+        (old, old_written): (i32, &Written),
+        (new, new_written): (i32, &Written),
+        st: &mut ExecutionState,
+        at: &Frame,
+    ) -> Result<(), RunError> {
+        if old != new {
+            let (o, n) = (self.cx.store.constant(8, old as u64 & 0xff), self.cx.store.constant(8, new as u64 & 0xff));
+            self.diverge_at(st, Some(at), (Side::Shows(o), Side::Shows(n)));
+            return Ok(());
+        }
+        // Decided at the block's branch, as a join's comparison is.
+        let prog = self.cx.prog;
+        let body = prog.module.funcs[at.func].body.as_ref();
+        match body.and_then(|b| b.layout.block_insts(at.block).last().copied()) {
+            Some(inst) => self.compare_block_output(st, inst, old_written, new_written, at),
+            None => Ok(()),
         }
     }
 

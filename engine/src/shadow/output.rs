@@ -152,7 +152,7 @@ impl<'p> Shadow<'_, 'p> {
     }
 
     /// Diverges `st` with `sides`, at the frame `at` if given (then restored).
-    fn diverge_at(&mut self, st: &mut ExecutionState, at: Option<&Frame>, sides: (Side, Side)) {
+    pub(super) fn diverge_at(&mut self, st: &mut ExecutionState, at: Option<&Frame>, sides: (Side, Side)) {
         let here = at.map(|frame| std::mem::replace(st.frame_mut(), frame.clone()));
         self.cx.diverge(st, sides.0, sides.1);
         if let Some(here) = here {

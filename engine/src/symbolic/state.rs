@@ -72,8 +72,11 @@ pub struct ExecuteBlock {
     pub old_at_join: Option<Frame>,
     /// What the side running now wrote to stdout and stderr (compared at `join`).
     pub written: Written,
-    /// What the old version's side wrote, once it got to `join`.
+    /// What the old version's side wrote, once it got to `join` or exited.
     pub old_written: Option<Written>,
+    /// The status the old version's side exited with, when it did (the new version's side
+    /// then runs, and an exit of its own is compared with this one).
+    pub old_exit: Option<i32>,
 }
 
 /// Where and how the two versions first took different sides on a path.

@@ -134,3 +134,45 @@ int main(void) {
     let places: Vec<_> = tests.iter().map(|t| (t.1, t.2.as_str(), t.3.as_str())).collect();
     assert_eq!((paths, places), (1, vec![(line, "printed to stderr", "printed to stderr")]));
 }
+
+/// A program merged whole, `change(main_old(x), main_new(x))` (as unify writes it where it
+/// cannot merge finer): each side ends the program. The exits are compared, status then
+/// output, so only where the versions behave differently is there a divergence: x = 5 (old
+/// prints "five", new "5!") and x = 200 (both print "big"; old exits 2, new 3). Every other
+/// input agrees: no other diff path.
+const WHOLE: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <penumbra.h>
+static int main_old(int x) {
+    if (x > 100) { puts("big"); exit(2); }
+    puts(x == 5 ? "five" : "small");
+    exit(0);
+}
+static int main_new(int x) {
+    if (x > 100) { puts("big"); exit(x == 200 ? 3 : 2); }
+    puts(x == 5 ? "5!" : "small");
+    exit(0);
+}
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    return change(main_old(x), main_new(x)); /* the block */
+}"#;
+
+fn whole_expected() -> (u64, Vec<(i64, u32, String, String)>) {
+    let line = line_of(WHOLE, "/* the block */");
+    let printed = || "printed to stdout".to_string();
+    (2, vec![(5, line, printed(), printed()), (200, line, "value 2".into(), "value 3".into())])
+}
+
+#[test]
+fn a_program_merged_whole_diverges_only_where_its_exits_differ() {
+    assert_eq!(divergences(&compile("block_whole", WHOLE)), whole_expected());
+}
+
+/// The same under musl: each side's `exit` is musl's, which flushes stdout through `write`
+/// before the `exit_group` system call.
+#[test]
+fn a_program_merged_whole_diverges_only_where_its_exits_differ_with_musl() {
+    assert_eq!(divergences(&compile_with_musl("block_whole", WHOLE)), whole_expected());
+}
