@@ -30,7 +30,7 @@ use crate::run_error::RunError;
 use crate::symbolic::context::{EndedPath, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Frame, Phase, Side, Written};
 use crate::symbolic::value::Val;
-use penumbra_ir::{execute_join, Body, Dest, Version};
+use penumbra_ir::{can_return, execute_join, Body, Dest, Version};
 use penumbra_solver::TermId;
 
 /// What a path ending inside a `penumbra_execute` block becomes.
@@ -77,11 +77,14 @@ impl<'p> Shadow<'_, 'p> {
         let (old_dest, new_dest) = (pick(o), pick(n));
         let (old_block, new_block) = (body.dests[old_dest].block, body.dests[new_dest].block);
         let prog = self.cx.prog;
-        let Some(join) = execute_join(body, frame.block, old_block, new_block, || {
+        let join = execute_join(body, frame.block, old_block, new_block, || {
             prog.post_dominators(frame.func).and_then(|p| p[frame.block].expand())
-        }) else {
+        });
+        // Sides that never meet again: a block only if neither can return (then each ends
+        // the program, and the exits are compared); otherwise an ordinary branch.
+        if join.is_none() && (can_return(body, old_block, frame.block) || can_return(body, new_block, frame.block)) {
             return Ok(None);
-        };
+        }
         st.execute = Some(Box::new(ExecuteBlock {
             depth: st.stack.len(),
             join,
@@ -101,7 +104,7 @@ impl<'p> Shadow<'_, 'p> {
     /// one, or the new one merges with the old one.
     fn after_jump_in_block(&mut self, st: &mut ExecutionState, body: &Body) -> Result<(), RunError> {
         let Some(block) = st.execute.as_deref() else { return Ok(()) };
-        if st.stack.len() != block.depth || st.frame().block != block.join || st.frame().idx != 0 {
+        if st.stack.len() != block.depth || Some(st.frame().block) != block.join || st.frame().idx != 0 {
             return Ok(());
         }
         let mut block = st.execute.take().expect("checked above");
@@ -124,7 +127,8 @@ impl<'p> Shadow<'_, 'p> {
                 // What the block computed leaves it through the join's parameters (the sides
                 // dominate nothing after the join): where the versions provably agree there,
                 // the pair collapses (refactoring elimination, as for `change`).
-                let params = body.block_params(block.join);
+                // (Only a block with a join gets here: `after_jump_in_block` matched it.)
+                let params = body.block_params(st.frame().block);
                 let mut values = st.frame().values.to_vec();
                 for (i, (value, &o)) in values.iter_mut().zip(old.values.iter()).enumerate() {
                     if *value == o {

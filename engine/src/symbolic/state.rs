@@ -63,7 +63,9 @@ impl ExecMode {
 pub struct ExecuteBlock {
     /// The call-stack depth of the branch's frame.
     pub depth: usize,
-    pub join: Block,
+    /// Where the sides meet; `None` for sides that never meet nor return (each ends the
+    /// program: their exits are compared).
+    pub join: Option<Block>,
     /// The new version's destination from the branch, while the old version runs.
     pub new_dest: Option<penumbra_ir::Dest>,
     /// The branch's frame, to start the new version's side from.

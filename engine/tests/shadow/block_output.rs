@@ -176,3 +176,19 @@ fn a_program_merged_whole_diverges_only_where_its_exits_differ() {
 fn a_program_merged_whole_diverges_only_where_its_exits_differ_with_musl() {
     assert_eq!(divergences(&compile_with_musl("block_whole", WHOLE)), whole_expected());
 }
+
+/// The same program with each version's function `_Noreturn`, called from the two sides of an
+/// `if`: the sides never meet again (the compiler ends each with `unreachable`) and neither
+/// can return, so they are a block without a join, whose exits are compared as above.
+#[test]
+fn sides_that_never_meet_and_each_exit_are_compared_at_their_exits() {
+    let src = WHOLE
+        .replace("static int main_old", "static _Noreturn void main_old")
+        .replace("static int main_new", "static _Noreturn void main_new")
+        .replace(
+            "return change(main_old(x), main_new(x)); /* the block */",
+            "if (penumbra_execute(PENUMBRA_OLD)) main_old(x); /* the block */\n    else main_new(x);",
+        );
+    assert!(src.contains("_Noreturn void main_new") && src.contains("else main_new(x);"), "{src}");
+    assert_eq!(divergences(&compile("block_whole_noreturn", &src)), whole_expected());
+}

@@ -127,6 +127,29 @@ pub fn execute_join(
     }
 }
 
+/// Whether a `return` is reachable from `from` without passing through `avoid`: an execute
+/// block's side that cannot reach one, nor the other side, ends the program (or loops) on
+/// every path, as a function merged whole for each version (`change(main_old(), main_new())`,
+/// both calling `exit`) does.
+pub fn can_return(body: &Body, from: Block, avoid: Block) -> bool {
+    let mut seen = vec![from];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        let Some(term) = body.layout.terminator(b) else { continue };
+        if matches!(body.insts[term], InstData::Return { .. }) {
+            return true;
+        }
+        for d in body.successors(term) {
+            let next = body.dests[d].block;
+            if next != avoid && !seen.contains(&next) {
+                seen.push(next);
+                work.push(next);
+            }
+        }
+    }
+    false
+}
+
 /// Whether `to` is reachable from `from` without passing through `avoid`.
 fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
     let mut seen = vec![from];
