@@ -132,30 +132,23 @@ pub fn execute_join(
 /// every path, as a function merged whole for each version (`change(main_old(), main_new())`,
 /// both calling `exit`) does.
 pub fn can_return(body: &Body, from: Block, avoid: Block) -> bool {
-    let mut seen = vec![from];
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        let Some(term) = body.layout.terminator(b) else { continue };
-        if matches!(body.insts[term], InstData::Return { .. }) {
-            return true;
-        }
-        for d in body.successors(term) {
-            let next = body.dests[d].block;
-            if next != avoid && !seen.contains(&next) {
-                seen.push(next);
-                work.push(next);
-            }
-        }
-    }
-    false
+    reaches_any(body, from, avoid, |b| {
+        body.layout.terminator(b).is_some_and(|term| matches!(body.insts[term], InstData::Return { .. }))
+    })
 }
 
 /// Whether `to` is reachable from `from` without passing through `avoid`.
 fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
+    reaches_any(body, from, avoid, |b| b == to)
+}
+
+/// Whether a block for which `found` holds is reachable from `from` (itself included) without
+/// passing through `avoid`.
+fn reaches_any(body: &Body, from: Block, avoid: Block, found: impl Fn(Block) -> bool) -> bool {
     let mut seen = vec![from];
     let mut work = vec![from];
     while let Some(b) = work.pop() {
-        if b == to {
+        if found(b) {
             return true;
         }
         let Some(term) = body.layout.terminator(b) else { continue };
