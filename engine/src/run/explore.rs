@@ -61,6 +61,10 @@ pub(crate) struct Runner<'p, 'o> {
     /// steps, or going on past a `penumbra_execute` block where a path ended — in order, for
     /// the search.
     made: Vec<ExecutionState>,
+    /// Of those, the ones that go on along the path that ended (its old version exited in a
+    /// `penumbra_execute` block, its new version's side runs on, no divergence yet): placed
+    /// as the path's own continuation, not as forks off it (a seed's path stays followed).
+    continuing: Vec<bool>,
     /// The blocks states entered, kept once a searcher weighs states (those that steer toward
     /// new code or the patch); other searches do not pay for it on every jump.
     coverage: Option<Coverage>,
@@ -69,7 +73,7 @@ pub(crate) struct Runner<'p, 'o> {
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
-        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage: None }
+        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), continuing: Vec::new(), coverage: None }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -105,8 +109,8 @@ impl<'p, 'o> Runner<'p, 'o> {
                     slab.free(id);
                     // The step may have made states (an ending inside a `penumbra_execute`
                     // block goes on as a new state).
-                    for s in std::mem::take(&mut self.made) {
-                        if let Some(s) = policy.place(self, s, true) {
+                    for (s, new) in self.take_made_states() {
+                        if let Some(s) = policy.place(self, s, new) {
                             let child = slab.insert(s);
                             searcher.add(child, None);
                             if weigh {
@@ -116,10 +120,10 @@ impl<'p, 'o> Runner<'p, 'o> {
                     }
                 }
                 None => {
-                    let new_states = std::mem::take(&mut self.made);
+                    let new_states = self.take_made_states();
                     let mut children = Vec::with_capacity(new_states.len());
-                    for s in new_states {
-                        if let Some(s) = policy.place(self, s, true) {
+                    for (s, new) in new_states {
+                        if let Some(s) = policy.place(self, s, new) {
                             children.push(slab.insert(s));
                         }
                     }
@@ -169,7 +173,7 @@ impl<'p, 'o> Runner<'p, 'o> {
             }
         }
         // An ending inside a `penumbra_execute` block goes on as a new state: not now.
-        self.made.clear();
+        self.take_made_states();
         Ok(())
     }
 
@@ -277,6 +281,14 @@ impl<'p, 'o> Runner<'p, 'o> {
         Ok(())
     }
 
+    /// The states made so far, each with whether it is new (a fork, not a path's own
+    /// continuation: [`Runner::continuing`]).
+    fn take_made_states(&mut self) -> Vec<(ExecutionState, bool)> {
+        let continuing = std::mem::take(&mut self.continuing);
+        let made = std::mem::take(&mut self.made);
+        made.into_iter().enumerate().map(|(i, s)| (s, !continuing.get(i).copied().unwrap_or(false))).collect()
+    }
+
     /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise
     /// the policy decides what becomes of it.
     pub fn end(&mut self, policy: &mut dyn Policy, path: EndedPath) -> Result<(), RunError> {
@@ -287,6 +299,10 @@ impl<'p, 'o> Runner<'p, 'o> {
         match end {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
+                if st.divergence.is_none() {
+                    self.continuing.resize(self.made.len(), false);
+                    self.continuing.push(true);
+                }
                 self.made.push(st);
             }
             BlockEnd::Ended(path) => policy.path_ended(self, path)?,

@@ -11,6 +11,12 @@ use penumbra_ir::Module;
 /// with the diff-path count.
 fn divergences(module: &Module) -> (u64, Vec<(i64, u32, String, String)>) {
     let summary = engine(module).unwrap_or_else(|e| panic!("{e}"));
+    (summary.diff_paths, divergences_of(&summary))
+}
+
+/// `(first input's little-endian value, line, old, new)` of each divergence test of a run,
+/// sorted.
+fn divergences_of(summary: &penumbra_engine::RunSummary) -> Vec<(i64, u32, String, String)> {
     let mut out: Vec<_> = summary
         .tests
         .iter()
@@ -24,7 +30,7 @@ fn divergences(module: &Module) -> (u64, Vec<(i64, u32, String, String)>) {
         })
         .collect();
     out.sort();
-    (summary.diff_paths, out)
+    out
 }
 
 const LETTERS: &str = r#"#include <stdio.h>
@@ -191,4 +197,21 @@ fn sides_that_never_meet_and_each_exit_are_compared_at_their_exits() {
         );
     assert!(src.contains("_Noreturn void main_new") && src.contains("else main_new(x);"), "{src}");
     assert_eq!(divergences(&compile("block_whole_noreturn", &src)), whole_expected());
+}
+
+/// Seeded mode on the program merged whole: a seed's path goes on into the new version's side
+/// after the old one exits (the same path, not a fork off it), so each seed that behaves
+/// differently is its divergence: of x = 4, 5, 6 only 5; of x = 199, 200, 201 only 200.
+#[test]
+fn seeds_of_a_program_merged_whole_diverge_where_their_exits_differ() {
+    use super::compare::seeded_config;
+    use super::oracle::{int, points};
+    let module = compile("block_whole_seeded", WHOLE);
+    for (lo, hi, diverging) in [(4, 6, 5), (199, 201, 200)] {
+        let vars = [int("x", lo, hi)];
+        let summary =
+            penumbra_engine::run(&module, &seeded_config(&vars, &points(&vars))).unwrap_or_else(|e| panic!("{e}"));
+        let found: Vec<i64> = divergences_of(&summary).into_iter().map(|d| d.0).collect();
+        assert_eq!((summary.diff_paths, found), (1, vec![diverging]), "seeds {lo}..={hi}");
+    }
 }
