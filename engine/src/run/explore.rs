@@ -59,12 +59,11 @@ pub(crate) struct Runner<'p, 'o> {
     next_progress: Option<Duration>,
     /// States made since the stepping state was taken from the search — forked off by its
     /// steps, or going on past a `penumbra_execute` block where a path ended — in order, for
-    /// the search.
-    made: Vec<ExecutionState>,
-    /// Of those, the ones that go on along the path that ended (its old version exited in a
-    /// `penumbra_execute` block, its new version's side runs on, no divergence yet): placed
-    /// as the path's own continuation, not as forks off it (a seed's path stays followed).
-    continuing: Vec<bool>,
+    /// the search. Each says whether it is new, a fork off the path; not new is a path's own
+    /// continuation (its old version exited in a `penumbra_execute` block, its new version's
+    /// side runs on, no divergence yet), placed as the path itself (a seed's path stays
+    /// followed).
+    made: Vec<(ExecutionState, bool)>,
     /// The blocks states entered, kept once a searcher weighs states (those that steer toward
     /// new code or the patch); other searches do not pay for it on every jump.
     coverage: Option<Coverage>,
@@ -73,7 +72,7 @@ pub(crate) struct Runner<'p, 'o> {
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
-        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), continuing: Vec::new(), coverage: None }
+        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage: None }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -109,7 +108,7 @@ impl<'p, 'o> Runner<'p, 'o> {
                     slab.free(id);
                     // The step may have made states (an ending inside a `penumbra_execute`
                     // block goes on as a new state).
-                    for (s, new) in self.take_made_states() {
+                    for (s, new) in std::mem::take(&mut self.made) {
                         if let Some(s) = policy.place(self, s, new) {
                             let child = slab.insert(s);
                             searcher.add(child, None);
@@ -120,7 +119,7 @@ impl<'p, 'o> Runner<'p, 'o> {
                     }
                 }
                 None => {
-                    let new_states = self.take_made_states();
+                    let new_states = std::mem::take(&mut self.made);
                     let mut children = Vec::with_capacity(new_states.len());
                     for (s, new) in new_states {
                         if let Some(s) = policy.place(self, s, new) {
@@ -173,7 +172,7 @@ impl<'p, 'o> Runner<'p, 'o> {
             }
         }
         // An ending inside a `penumbra_execute` block goes on as a new state: not now.
-        self.take_made_states();
+        self.made.clear();
         Ok(())
     }
 
@@ -274,19 +273,11 @@ impl<'p, 'o> Runner<'p, 'o> {
     #[inline(never)]
     fn take_made(&mut self, policy: &mut dyn Policy, made: StepEvents) -> Result<(), RunError> {
         let (forked, ended) = made.into_parts();
-        self.made.extend(forked);
+        self.made.extend(forked.into_iter().map(|s| (s, true)));
         for path in ended {
             self.end(policy, path)?;
         }
         Ok(())
-    }
-
-    /// The states made so far, each with whether it is new (a fork, not a path's own
-    /// continuation: [`Runner::continuing`]).
-    fn take_made_states(&mut self) -> Vec<(ExecutionState, bool)> {
-        let continuing = std::mem::take(&mut self.continuing);
-        let made = std::mem::take(&mut self.made);
-        made.into_iter().enumerate().map(|(i, s)| (s, !continuing.get(i).copied().unwrap_or(false))).collect()
     }
 
     /// A path ended: inside a `penumbra_execute` block it may go on as a new state; otherwise
@@ -295,15 +286,12 @@ impl<'p, 'o> Runner<'p, 'o> {
         let end = Shadow::new(&mut self.ctx).end_in_execute_block(path)?;
         // Where both versions exited in a block, a copy may diverge on their output.
         let (forked, ended) = std::mem::take(&mut self.ctx.events).into_parts();
-        self.made.extend(forked);
+        self.made.extend(forked.into_iter().map(|s| (s, true)));
         match end {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
-                if st.divergence.is_none() {
-                    self.continuing.resize(self.made.len(), false);
-                    self.continuing.push(true);
-                }
-                self.made.push(st);
+                let new = st.divergence.is_some();
+                self.made.push((st, new));
             }
             BlockEnd::Ended(path) => policy.path_ended(self, path)?,
         }

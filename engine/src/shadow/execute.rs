@@ -30,7 +30,7 @@ use crate::run_error::RunError;
 use crate::symbolic::context::{EndedPath, Flow};
 use crate::symbolic::state::{Ending, ExecMode, ExecuteBlock, ExecutionState, Frame, Phase, Side, Written};
 use crate::symbolic::value::Val;
-use penumbra_ir::{can_return, execute_join, Body, Dest, Version};
+use penumbra_ir::{can_return, execute_join, Body, Dest, Inst, Version};
 use penumbra_solver::TermId;
 
 /// What a path ending inside a `penumbra_execute` block becomes.
@@ -153,8 +153,7 @@ impl<'p> Shadow<'_, 'p> {
                 st.mode = ExecMode::Both;
                 // What the sides printed, compared where they merge (at the branch's place).
                 let old_written = block.old_written.unwrap_or_default();
-                let inst = body.layout.block_insts(block.at_branch.block).last().copied();
-                if let Some(inst) = inst {
+                if let Some(inst) = self.branch_inst(&block.at_branch) {
                     self.compare_block_output(st, inst, &old_written, &block.written, &block.at_branch)?;
                 }
             }
@@ -183,9 +182,7 @@ impl<'p> Shadow<'_, 'p> {
                 let block = st.execute.take().expect("in a block");
                 st.mode = ExecMode::Both;
                 let old = if block.old_exit.is_some() { Side::Exits } else { Side::Continues };
-                let returning = std::mem::replace(st.frame_mut(), block.at_branch);
-                self.cx.diverge(st, old, Side::Returns);
-                *st.frame_mut() = returning;
+                self.diverge_at(st, Some(&block.at_branch), (old, Side::Returns));
                 false
             }
         }
@@ -272,12 +269,17 @@ impl<'p> Shadow<'_, 'p> {
             return Ok(());
         }
         // Decided at the block's branch, as a join's comparison is.
-        let prog = self.cx.prog;
-        let body = prog.module.funcs[at.func].body.as_ref();
-        match body.and_then(|b| b.layout.block_insts(at.block).last().copied()) {
+        match self.branch_inst(at) {
             Some(inst) => self.compare_block_output(st, inst, old_written, new_written, at),
             None => Ok(()),
         }
+    }
+
+    /// The `penumbra_execute` branch of a block whose branch frame is `at`: the last
+    /// instruction of its block.
+    fn branch_inst(&self, at: &Frame) -> Option<Inst> {
+        let body = self.cx.prog.module.funcs[at.func].body.as_ref()?;
+        body.layout.block_insts(at.block).last().copied()
     }
 
     /// The old version left its side early (`old` says how): record the divergence and run the
