@@ -168,11 +168,24 @@ def hand_annotations() -> dict:
     return tomllib.loads(HAND_ANNOTATIONS.read_text()) if HAND_ANNOTATIONS.is_file() else {}
 
 
+def memory_limit_mb(regression_test: str) -> int:
+    """The memory CoREBench's test gives the utility (`ulimit -v KIB` in regression.sh), in MiB
+    rounded up; 0 where it sets none. Its memory-exhaustion regression (`cut -b2147483648-`
+    under `ulimit -v 20000`) shows natively only so."""
+    script = Path(regression_test) if regression_test else None
+    limits = re.findall(r"\bulimit -v (\d+)", script.read_text()) if script and script.is_file() else []
+    return max(-(-int(kib) // 1024) for kib in limits) if limits else 0
+
+
 def pair_toml(r: Regression, regression_test: Path = None, hand: dict = None) -> str:
     """The pair of `r`; with `regression_test` (CoREBench's regression.sh), seeded mode's seeds
-    also come from the invocations that script makes; `hand` is its hand annotation, if any."""
-    extra = [f"regression_test = {toml_string(str(regression_test))}",
-             'seed_suites = ["era", "corebench"]'] if regression_test else []
+    also come from the invocations that script makes; `hand` is its hand annotation, if any.
+    Replay runs the builds under the memory limit that script sets, if any (both subjects of
+    the regression: the limit is the regression's environment, not a seed)."""
+    limit = memory_limit_mb(r.regression_test)
+    extra = [f"flags = {toml_list(['--native-memory-limit', str(limit)])}"] if limit else []
+    if regression_test:
+        extra += [f"regression_test = {toml_string(str(regression_test))}", 'seed_suites = ["era", "corebench"]']
     if hand:
         extra += [f"accept_differences = {toml_list(hand['accept_differences'])}",
                   f"hand_annotation = {toml_string(hand['why'])}"]

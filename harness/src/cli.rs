@@ -581,6 +581,13 @@ pub struct NativeArgs {
     /// not `unconfirmed`.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = Interpret::Always)]
     pub interpreter: Interpret,
+    /// The memory each native run may have, in MiB, as under `ulimit -v` (tests of memory
+    /// exhaustion, such as CoREBench's `ulimit -v 20000`): a build without AddressSanitizer
+    /// gets that much address space; in one with it (whose shadow memory alone takes terabytes
+    /// of address space) any one allocation larger than MIB fails, malloc returning NULL. The
+    /// interpreter runs without the limit.
+    #[arg(long, value_name = "MIB")]
+    pub native_memory_limit: Option<u64>,
 }
 
 /// When replay runs the interpreter (`--interpreter`).

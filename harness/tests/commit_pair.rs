@@ -227,7 +227,11 @@ fn sample_corebench(dir: &Path, regressions: &str) -> std::path::PathBuf {
         ("ae494d4b_d461bfd2", "tail"),
     ] {
         std::fs::create_dir_all(subjects.join("tests").join(test)).unwrap();
-        let script = format!("#! /bin/sh\nversiondir=$1\necho a:b | $versiondir/src/{utility} -d: -f2 > out\n");
+        let mut script = format!("#! /bin/sh\nversiondir=$1\necho a:b | $versiondir/src/{utility} -d: -f2 > out\n");
+        if utility == "cut" {
+            // A memory-exhaustion test, as CoREBench's 2e636af1_ec48bead: replay gets its limit.
+            script.push_str("(ulimit -v 20000; : | $versiondir/src/cut -b2147483648- > err 2>&1) || fail=1\n");
+        }
         std::fs::write(subjects.join("tests").join(test).join("regression.sh"), script).unwrap();
     }
     std::fs::write(subjects.join("regressions.txt"), regressions).unwrap();
@@ -305,6 +309,8 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
     let with_test = std::fs::read_to_string(out.join("pairs/cut-ec48bead-be7932e8+regression-test/pair.toml")).unwrap();
     let script = corebench_dir.join("subjects/coreutils/tests/ec48bead_be7932e8/regression.sh").canonicalize().unwrap();
     let plain = std::fs::read_to_string(out.join("pairs/cut-ec48bead-be7932e8/pair.toml")).unwrap();
+    // regression.sh's `ulimit -v 20000` (KiB) is replay's limit, in MiB rounded up.
+    assert!(plain.ends_with("\nflags = [\"--native-memory-limit\", \"20\"]\n"), "{plain}");
     assert_eq!(
         with_test,
         format!("{plain}regression_test = \"{}\"\nseed_suites = [\"era\", \"corebench\"]\n", script.display())

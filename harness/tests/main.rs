@@ -17,6 +17,7 @@ mod output_safety;
 mod program_files;
 mod real_builds;
 mod replay;
+mod replay_memory;
 mod replay_scratch;
 mod replay_verdicts;
 mod run_cli;

@@ -23,7 +23,7 @@ int main(void) {
 "#;
 
 /// `penumbra ARGS... --json` succeeded; its stdout as JSON.
-fn json_of(args: &[&std::ffi::OsStr]) -> Value {
+pub fn json_of(args: &[&std::ffi::OsStr]) -> Value {
     let out = penumbra(args);
     out.assert_no_panic();
     out.assert_status(0);
@@ -31,7 +31,7 @@ fn json_of(args: &[&std::ffi::OsStr]) -> Value {
 }
 
 /// The only test of a replayed test array.
-fn only(tests: &Value) -> &Value {
+pub fn only(tests: &Value) -> &Value {
     let tests = tests.as_array().expect("an array of tests");
     assert_eq!(tests.len(), 1, "{tests:#?}");
     &tests[0]
@@ -40,7 +40,7 @@ fn only(tests: &Value) -> &Value {
 /// The program's bitcode compiled against musl's headers (scripts/musl-clang-15, as a real
 /// build on musl compiles it): its native replay build is a static musl one, without
 /// AddressSanitizer.
-fn musl_bitcode(file: &CFile) -> std::path::PathBuf {
+pub fn musl_bitcode(file: &CFile) -> std::path::PathBuf {
     let bitcode = file.path.with_extension("bc");
     let status = std::process::Command::new(repo_root().join("scripts/musl-clang-15"))
         .args(["-c", "-emit-llvm", "-O0", "-g", "-Xclang", "-disable-O0-optnone", "-I"])

@@ -255,7 +255,9 @@ fn salvage(
         let Some(value) = job.args.get(i + 1) else { break };
         if arg == "--replay-timeout" {
             args.extend(["--timeout".into(), value.into()]);
-        } else if arg == "--interpreter" || REPLAY_FILE_FLAGS.contains(&arg.as_str()) {
+        } else if ["--interpreter", "--native-memory-limit"].contains(&arg.as_str())
+            || REPLAY_FILE_FLAGS.contains(&arg.as_str())
+        {
             args.extend([arg.into(), value.into()]);
         }
     }

@@ -37,6 +37,13 @@ pub struct NativeBuild {
     pub runtime: bool,
 }
 
+impl NativeBuild {
+    /// The executable to run, with whether it has AddressSanitizer.
+    pub fn as_exe(&self) -> native::Exe<'_> {
+        native::Exe { path: &self.exe, asan: self.sanitizers }
+    }
+}
+
 /// AddressSanitizer's runtime, and the replay runtime's marks of its own compilation.
 const ASAN_RUNTIME: &str = "__asan_init";
 const RUNTIME_ASAN: &str = "penumbra_replay_asan";

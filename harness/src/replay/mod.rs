@@ -74,6 +74,8 @@ pub struct Options {
     pub native: Option<Prebuilt>,
     /// When the interpreter runs a test (`--interpreter`).
     pub interpret: Interpret,
+    /// The memory each native run may have, in MiB (`--native-memory-limit`).
+    pub memory_limit_mb: Option<u64>,
 }
 
 /// Native executables built outside penumbra (`--native-old`, `--native-new`, `--native-fixed`,
@@ -142,8 +144,18 @@ pub fn options(
     if jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
+    if native_args.native_memory_limit == Some(0) {
+        bail!("--native-memory-limit must be at least 1 (MiB)");
+    }
     let native = Prebuilt::from_args(native_args)?;
-    Ok(Options { timeout, fixes, jobs: jobs.unwrap_or(0), native, interpret: native_args.interpreter })
+    Ok(Options {
+        timeout,
+        fixes,
+        jobs: jobs.unwrap_or(0),
+        native,
+        interpret: native_args.interpreter,
+        memory_limit_mb: native_args.native_memory_limit,
+    })
 }
 
 /// Replays every test of `dir`, writes `dir/report.json` and returns the report.
@@ -199,6 +211,7 @@ fn replay_tests(
         timeout: options.timeout,
         command: &info.command,
         interpret: options.interpret,
+        memory_limit_mb: options.memory_limit_mb,
     };
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<ReplayedTest>>>> = Mutex::new((0..tests.len()).map(|_| None).collect());
@@ -241,6 +254,7 @@ fn replay_tests(
         tests,
         wall: start.elapsed(),
         timeout: options.timeout,
+        memory_limit_mb: options.memory_limit_mb,
         builds: builds.described(interpreter.is_some()),
         not_replayed: left,
     };
@@ -283,6 +297,7 @@ struct Replayer<'a> {
     /// The command that wrote the tests (`shadow`, `run`): what their records claim.
     command: &'a str,
     interpret: Interpret,
+    memory_limit_mb: Option<u64>,
 }
 
 /// Whether a version's run needs the interpreter beside its native run (`--interpreter
@@ -402,7 +417,7 @@ fn load_tests(dir: &Path, info: &RunInfo) -> Result<Vec<SidecarTest>> {
 /// Runs one test on old and new (and the fixes, when they decide something), natively and
 /// under the interpreter, and decides its class.
 fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result<ReplayedTest> {
-    let Replayer { dir, builds, interpreter, timeout, command, interpret: when } = *context;
+    let Replayer { dir, builds, interpreter, timeout, command, interpret: when, memory_limit_mb } = *context;
     let read;
     let ktest = match &test.ktest {
         TestSource::Line(ktest) => ktest,
@@ -457,12 +472,13 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         // creates, changes or removes files does so there, never where replay runs.
         files: Some(native::TestFiles { dir: &files_dir, files: &files }),
         env: &inputs.env,
+        memory_limit_mb,
     };
     let interpret = |program: Option<&penumbra_engine::concrete::Program>, version: Version| {
         let interpreter = interpreter?;
         Some(interpreter.run(program.unwrap_or(&interpreter.program), ktest, version))
     };
-    let (native_old, native_new) = native::run_pair(&builds.old.exe, &builds.new.exe, &input)?;
+    let (native_old, native_new) = native::run_pair(builds.old.as_exe(), builds.new.as_exe(), &input)?;
     let claims = Claims::of(&test.record, command);
     let interpreted_old = needs_interpreter(when, &builds.old, &native_old, claims.old.as_ref())
         .then(|| interpret(None, Version::Old))
@@ -484,7 +500,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     for (i, fix) in builds.fixes.iter().enumerate().filter(|_| output_differs) {
         let interpreted = interpreter.and_then(|t| t.fixes.get(i));
         let mut version = |build: &builds::NativeBuild, program, name: String| -> Result<Decided> {
-            let native_run = native::run(&build.exe, &input)?;
+            let native_run = native::run(build.as_exe(), &input)?;
             let interpreted =
                 needs_interpreter(when, build, &native_run, None).then(|| interpret(program, Version::New)).flatten();
             let own_shared = shared_ub(&native_run.ub, &shared, across_trees);

@@ -409,6 +409,19 @@ pub struct RunInput<'a> {
     /// The test's environment (`NAME=VALUE`): the program sees these, `PATH` (for the
     /// sanitizers' symbolizer) and the runtime's own variables, nothing of replay's.
     pub env: &'a [String],
+    /// The memory the program may have, in MiB (`--native-memory-limit`): see [`Exe`].
+    pub memory_limit_mb: Option<u64>,
+}
+
+/// A native executable and whether it has AddressSanitizer, which decides how a memory limit
+/// holds: without it, as `ulimit -v` (the run's address space); with it, whose shadow memory
+/// takes terabytes of address space at start-up, as any one allocation larger than the limit
+/// failing (malloc returns NULL, as it would once `ulimit -v`'s limit is reached): the
+/// exhaustion a program with a bounded input meets in one allocation sized by that input.
+#[derive(Clone, Copy, Debug)]
+pub struct Exe<'a> {
+    pub path: &'a Path,
+    pub asan: bool,
 }
 
 /// Files a test gives its program: each name and contents, in the directory `dir`.
@@ -485,7 +498,7 @@ impl UbReport {
 /// Runs `first` and `second` on `input` at the same time, each with scratch files and a
 /// directory of its own: a test on which both wait until the timeout (`tail -f` following its
 /// input file) costs one timeout, not two.
-pub fn run_pair(first: &Path, second: &Path, input: &RunInput) -> Result<(NativeRun, NativeRun)> {
+pub fn run_pair(first: Exe, second: Exe, input: &RunInput) -> Result<(NativeRun, NativeRun)> {
     let beside = |p: &Path| {
         let mut name = p.file_name().unwrap_or_default().to_os_string();
         name.push("-2");
@@ -504,7 +517,7 @@ pub fn run_pair(first: &Path, second: &Path, input: &RunInput) -> Result<(Native
 }
 
 /// Runs `exe` on one test.
-pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
+pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
     let out_path = input.scratch.with_extension("stdout");
     let err_path = input.scratch.with_extension("stderr");
     // The sanitizers report into files of their own (`<log>.<pid>`), never into the program's
@@ -514,7 +527,12 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
     let with_log = |options: &str| format!("{options}:log_path=\"{}\"", log.display());
     let create = |p: &Path| File::create(p).with_context(|| format!("cannot create {}", p.display()));
     let stdin = File::open(input.stdin).with_context(|| format!("cannot open {}", input.stdin.display()))?;
-    let exe = &std::path::absolute(exe)?;
+    let asan_options = match input.memory_limit_mb {
+        Some(mb) if exe.asan => format!("{ASAN_OPTIONS}:allocator_may_return_null=1:max_allocation_size_mb={mb}"),
+        _ => ASAN_OPTIONS.to_string(),
+    };
+    let address_space = input.memory_limit_mb.filter(|_| !exe.asan).map(|mb| mb.saturating_mul(1 << 20));
+    let exe = &std::path::absolute(exe.path)?;
     let objects = std::path::absolute(input.objects)?;
     let mut cmd = Command::new(exe);
     if let Some(TestFiles { dir, files }) = input.files {
@@ -539,7 +557,7 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
     }
     cmd.args(input.args.iter().skip(1).map(|a| OsStr::from_bytes(a)))
         .env("KTEST_FILE", &objects)
-        .env("ASAN_OPTIONS", with_log(ASAN_OPTIONS))
+        .env("ASAN_OPTIONS", with_log(&asan_options))
         .env("UBSAN_OPTIONS", with_log(UBSAN_OPTIONS))
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(create(&out_path)?))
@@ -550,12 +568,19 @@ pub fn run(exe: &Path, input: &RunInput) -> Result<NativeRun> {
     // another process's, sees its parent changed and ends itself (old and new start at once,
     // so a kill often lands in that window).
     let replay = std::process::id() as libc::pid_t;
-    // SAFETY: `prctl`, `getppid` and `raise` are async-signal-safe and touch no memory of ours.
+    // SAFETY: `prctl`, `getppid`, `raise` and `setrlimit` are async-signal-safe and touch no
+    // memory of ours.
     unsafe {
         cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             if libc::getppid() != replay {
                 libc::raise(libc::SIGKILL);
+            }
+            if let Some(bytes) = address_space {
+                let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
             }
             Ok(())
         });

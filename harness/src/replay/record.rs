@@ -141,6 +141,9 @@ pub struct ReplayReport<T = ReplayedRecord> {
     pub fixes: Vec<FixVersions>,
     /// Per run of one build on one test.
     pub timeout_s: f64,
+    /// The memory each native run had, in MiB (`--native-memory-limit`; absent: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_mb: Option<u64>,
     /// By version: `old`, `new` and, with fixes, `fixed` and `fix-parent` (`fixed-2`, ... for
     /// more fixes).
     pub builds: BTreeMap<String, BuildRecord>,

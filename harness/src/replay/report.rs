@@ -138,6 +138,8 @@ pub struct Report {
     pub tests: Vec<ReplayedTest>,
     pub wall: Duration,
     pub timeout: Duration,
+    /// `--native-memory-limit`, in MiB.
+    pub memory_limit_mb: Option<u64>,
     /// What each build has and who decides its errors.
     pub builds: Vec<BuildLine>,
     /// Tests an interrupt left unreplayed (not in `tests`).
@@ -167,6 +169,7 @@ impl Report {
                 })
                 .collect(),
             timeout_s: self.timeout.as_secs_f64(),
+            memory_limit_mb: self.memory_limit_mb,
             builds: self.builds.iter().map(|b| (b.version.to_string(), b.record())).collect(),
             classes: Class::ALL.iter().map(|&c| (c, self.count(c) as u64)).collect(),
             not_replayed: self.not_replayed as u64,
