@@ -43,6 +43,16 @@ def spaced(items, n):
     return [items[i * len(items) // n] for i in range(n)]
 
 
+def covering_sample(records, n):
+    """Every test whose path entered code first (`new_code`: KLEE's covering-new states), then
+    evenly spaced others up to n in all. The first alone cover every block the run entered, so
+    a long run's coverage no longer depends on which of its tests an even sample happens to
+    pick (one binary's cut measured 80.1 % and 87.4 % so)."""
+    first = [r for r in records if r.get("new_code")]
+    rest = [r for r in records if not r.get("new_code")]
+    return first + spaced(rest, max(0, n - len(first)))
+
+
 def test_environment(record):
     """A test's argv (after argv[0]), stdin, files and environment, from its tests.jsonl line."""
     inputs = record["inputs"]
@@ -106,12 +116,13 @@ def check_test(a, record, scratch):
 
 
 def coverage(a, records):
-    """gcov line coverage of src/UTILITY.c over up to --coverage-tests tests: (covered, lines, n)."""
+    """gcov line coverage of src/UTILITY.c over the tests that entered code first and others up
+    to --coverage-tests in all (covering_sample): (covered, lines, n)."""
     src = os.path.join(a.gcov_tree, "src")
     for f in os.listdir(src):
         if f.endswith(".gcda"):
             os.remove(os.path.join(src, f))
-    chosen = spaced(records, a.coverage_tests)
+    chosen = covering_sample(records, a.coverage_tests)
     binary = os.path.join(src, a.utility)
     argv0 = os.path.basename(a.bitcode).encode()
 
@@ -255,7 +266,8 @@ def report(a):
     w("build and under `penumbra exec --ktest` (the concrete interpreter over the same bitcode): *replayed* counts")
     w("the tests whose native stdout and exit status equal penumbra's, and whose native status is the one the")
     w("symbolic run recorded. *Coverage* is gcov's line coverage of `src/UTIL.c` (a gcc --coverage build of the")
-    w("same source, glibc) over up to %d of the tests, evenly spaced (all when fewer)." % a.coverage_tests)
+    w("same source, glibc) over every test whose path entered code first (`new_code`) and others, evenly spaced,")
+    w("up to %d tests in all." % a.coverage_tests)
     w("*Bitwuzla* counts the queries that reached the SMT solver (the rest were decided by the caches, the")
     w("independence split and the range solver). Paths/s counts every ended path with its test written.\n")
     w("Machine: %s; %s.\n" % (machine(), time.strftime("%Y-%m-%d")))

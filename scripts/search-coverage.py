@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """search-coverage.py: issue 38's protocol, penumbra's side. Per utility of Debian's coreutils 9.1
 and per searcher: `penumbra run --libc musl UTIL.bc` in KLEE's environment (--sym-args 0 2 4
---sym-files 1 8 --sym-stdin 8) for SECONDS, then up to SAMPLE tests (evenly spaced, halt tests
-included, as KLEE's figure includes its .early tests) replayed on the gcov build by
+--sym-files 1 8 --sym-stdin 8) for SECONDS, then every test whose path entered code first
+(`new_code`, KLEE's covering-new states: together they cover every block the run entered) and
+evenly spaced others up to SAMPLE in all (halt tests included, as KLEE's figure includes its
+.early tests) replayed on the gcov build by
 coreutils_eval's harness (fresh directory, regular stdin/stdout, empty environment): line
 coverage of src/UTIL.c, paths, tests, peak memory. Results go to OUT.jsonl (one line per run,
 appended, so an interrupted batch resumes) and, with --table, results/search.md, KLEE's figures

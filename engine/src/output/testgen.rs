@@ -239,6 +239,11 @@ pub struct TestRecord {
     /// are written: those stay byte-identical across runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
+    /// The path was the first to enter some block of the program, or forked off one that was
+    /// after it did (KLEE's covering-new states): the tests that gain coverage over those
+    /// before them, and a sample of a long run's tests that keeps its coverage.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_code: bool,
 }
 
 /// One line of `tests.jsonl`: the test's record, the program's argument list and, with
@@ -404,6 +409,7 @@ impl TestWriter {
             new: None,
             ktest: None,
             time_s: None,
+            new_code: st.covered_new,
         };
         if let Some(d) = &st.divergence {
             record.line = Some(d.line);

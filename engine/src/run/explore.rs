@@ -64,15 +64,16 @@ pub(crate) struct Runner<'p, 'o> {
     /// side runs on, no divergence yet), placed as the path itself (a seed's path stays
     /// followed).
     made: Vec<(ExecutionState, bool)>,
-    /// The blocks states entered, kept once a searcher weighs states (those that steer toward
-    /// new code or the patch); other searches do not pay for it on every jump.
-    coverage: Option<Coverage>,
+    /// The blocks states entered: the searchers that steer toward new code or the patch
+    /// weigh states by it, and a path that enters a block first says so on its test.
+    coverage: Coverage,
 }
 
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
-        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage: None }
+        let coverage = Coverage::new(&ctx.prog.module);
+        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -85,9 +86,6 @@ impl<'p, 'o> Runner<'p, 'o> {
         policy: &mut dyn Policy,
     ) -> Result<(), RunError> {
         let weigh = searcher.wants_updates();
-        if weigh && self.coverage.is_none() {
-            self.coverage = Some(Coverage::new(&self.ctx.prog.module));
-        }
         for st in initial {
             let id = slab.insert(st);
             searcher.add(id, None);
@@ -178,9 +176,9 @@ impl<'p, 'o> Runner<'p, 'o> {
 
     /// Tells a weighing searcher where state `id` now is.
     fn update(&self, searcher: &mut dyn Searcher, slab: &Slab, id: StateId) {
-        let (Some(st), Some(coverage)) = (slab.get(id), &self.coverage) else { return };
+        let Some(st) = slab.get(id) else { return };
         let prog = self.ctx.prog;
-        searcher.update(id, st, &View { module: &prog.module, funcs: &prog.funcs, coverage });
+        searcher.update(id, st, &View { module: &prog.module, funcs: &prog.funcs, coverage: &self.coverage });
     }
 
     /// Tells the observer that exploration is over.
@@ -226,10 +224,8 @@ impl<'p, 'o> Runner<'p, 'o> {
                     st.value_attempts = 0;
                 }
                 Flow::Jumped => {
-                    if let (Some(coverage), Some(frame)) = (&mut self.coverage, st.stack.last()) {
-                        if frame.idx == 0 {
-                            coverage.mark(frame.func, frame.block);
-                        }
+                    if let Some(frame) = st.stack.last().filter(|f| f.idx == 0) {
+                        st.covered_new |= self.coverage.mark(frame.func, frame.block);
                     }
                     st.resolve_attempts = 0;
                     st.value_attempts = 0;
@@ -273,7 +269,7 @@ impl<'p, 'o> Runner<'p, 'o> {
     #[inline(never)]
     fn take_made(&mut self, policy: &mut dyn Policy, made: StepEvents) -> Result<(), RunError> {
         let (forked, ended) = made.into_parts();
-        self.made.extend(forked.into_iter().map(|s| (s, true)));
+        self.made.extend(forked.into_iter().map(|s| (fork_child(s), true)));
         for path in ended {
             self.end(policy, path)?;
         }
@@ -286,7 +282,7 @@ impl<'p, 'o> Runner<'p, 'o> {
         let end = Shadow::new(&mut self.ctx).end_in_execute_block(path)?;
         // Where both versions exited in a block, a copy may diverge on their output.
         let (forked, ended) = std::mem::take(&mut self.ctx.events).into_parts();
-        self.made.extend(forked.into_iter().map(|s| (s, true)));
+        self.made.extend(forked.into_iter().map(|s| (fork_child(s), true)));
         match end {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
@@ -418,4 +414,11 @@ impl Slab {
         self.len = 0;
         states
     }
+}
+
+/// A state forked off a path: it has entered no block first yet (the path it forked from
+/// keeps its own mark), as KLEE's `ExecutionState::branch` clears `coveredNew`.
+fn fork_child(mut st: ExecutionState) -> ExecutionState {
+    st.covered_new = false;
+    st
 }

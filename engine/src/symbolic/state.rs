@@ -362,6 +362,9 @@ pub struct ExecutionState {
     /// Where the program is in its life around `main` (`interp::lifecycle`); `None`: in
     /// `main`, no `atexit` handler registered (most programs, always).
     pub life: Option<Box<Life>>,
+    /// The path was the first to enter some block (or forked off one that was, since):
+    /// KLEE's `coveredNew`, written on its test as `new_code`.
+    pub covered_new: bool,
 }
 
 /// Constructors, `main`, or the exit sequence, and the `atexit` handlers registered so far.
@@ -402,6 +405,7 @@ impl ExecutionState {
             resolve_attempts: 0,
             value_attempts: 0,
             life: None,
+            covered_new: false,
         }
     }
 

@@ -205,3 +205,30 @@ fn the_tests_of_states_alive_at_the_deadline_stay_within_the_test_budget() {
     assert_eq!(s.tests_count, all - 3, "{}", s.human());
     assert_eq!(s.stopped_by.as_deref(), Some("max-instructions"), "{}", s.human());
 }
+
+/// Two independent branches make four paths and four new blocks (the sides of each): every
+/// path but one enters one first. A forked state starts without the mark (KLEE's
+/// `coveredNew`), the path it forked from keeps its own: depth-first, `!a` takes both of the
+/// second branch's sides first; then the path of `a` enters `n += 1` first and forks, and its
+/// fork `a && !b` enters nothing first.
+#[test]
+fn a_test_says_whether_its_path_entered_a_block_first() {
+    let module = compile(
+        r#"#include "penumbra.h"
+int main(void) {
+  int a, b, n = 0;
+  penumbra_make_symbolic(&a, sizeof a, "a");
+  penumbra_make_symbolic(&b, sizeof b, "b");
+  if (a) n += 1; else n += 2;
+  if (b) n += 4; else n += 8;
+  return n;
+}
+"#,
+    );
+    let mut c = config();
+    c.search = SearchKind::Dfs;
+    let s = run_with(&module, &c);
+    // Exit status n: 5 = a, b; 9 = a, !b; 6 = !a, b; 10 = !a, !b.
+    let marks: Vec<(i32, bool)> = s.tests.iter().map(|t| (t.exit_code.expect("an exit"), t.new_code)).collect();
+    assert_eq!(marks, [(10, true), (6, true), (9, false), (5, true)]);
+}
