@@ -87,7 +87,17 @@ mod tests {
         let names: Vec<&str> = Class::ALL.iter().map(|c| c.as_str()).collect();
         assert_eq!(
             names,
-            ["unconfirmed", "regression", "output-diff", "both-error", "fix", "expected", "silent", "replay-failed"]
+            [
+                "unconfirmed",
+                "regression",
+                "output-diff",
+                "both-error",
+                "fix",
+                "expected",
+                "stderr-diff",
+                "silent",
+                "replay-failed"
+            ]
         );
         let listed: Vec<&str> =
             doc["classes"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();

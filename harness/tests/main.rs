@@ -19,6 +19,7 @@ mod real_builds;
 mod replay;
 mod replay_memory;
 mod replay_scratch;
+mod replay_stderr;
 mod replay_verdicts;
 mod run_cli;
 mod shadow_budgets;

@@ -39,6 +39,9 @@ pub enum Class {
     /// With `--fixed-version`: an output difference a fix explains (the fix behaves like new, or
     /// like the fix's parent).
     Expected,
+    /// The same stdout and exit status, no error; standard error differs (a new warning, a
+    /// reworded message).
+    StderrDiff,
     /// The same visible behaviour: the versions differ only inside the program.
     Silent,
     /// The replay runtime could not feed the test to a build (see runtime.c); not a
@@ -47,13 +50,14 @@ pub enum Class {
 }
 
 impl Class {
-    pub const ALL: [Class; 8] = [
+    pub const ALL: [Class; 9] = [
         Class::Unconfirmed,
         Class::Regression,
         Class::OutputDiff,
         Class::BothError,
         Class::Fix,
         Class::Expected,
+        Class::StderrDiff,
         Class::Silent,
         Class::ReplayFailed,
     ];
@@ -66,6 +70,7 @@ impl Class {
             Class::BothError => "both-error",
             Class::Fix => "fix",
             Class::Expected => "expected",
+            Class::StderrDiff => "stderr-diff",
             Class::Silent => "silent",
             Class::ReplayFailed => "replay-failed",
         }
@@ -76,10 +81,10 @@ impl Class {
         Class::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
-    /// Whether the class is an observable difference between the versions: an output or
-    /// exit status that differs, or an error in one version only.
+    /// Whether the class is an observable difference between the versions: an output, exit
+    /// status or standard error that differs, or an error in one version only.
     pub fn observable(self) -> bool {
-        matches!(self, Class::Regression | Class::OutputDiff | Class::Fix | Class::Expected)
+        matches!(self, Class::Regression | Class::OutputDiff | Class::Fix | Class::Expected | Class::StderrDiff)
     }
 
     /// Whether the class is a bug candidate of the new version rather than a difference the
@@ -98,6 +103,7 @@ impl Class {
             Class::BothError => "error in both versions",
             Class::Fix => "error only in old",
             Class::Expected => "the fix behaves like new, or like the fix's parent",
+            Class::StderrDiff => "only standard error differs",
             Class::Silent => "no visible difference",
             Class::ReplayFailed => "the test could not be fed to a build",
         }
@@ -388,6 +394,6 @@ mod tests {
             "{unknown}"
         );
         let observable: Vec<Class> = Class::ALL.into_iter().filter(|c| c.observable()).collect();
-        assert_eq!(observable, [Class::Regression, Class::OutputDiff, Class::Fix, Class::Expected]);
+        assert_eq!(observable, [Class::Regression, Class::OutputDiff, Class::Fix, Class::Expected, Class::StderrDiff]);
     }
 }

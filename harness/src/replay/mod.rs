@@ -39,7 +39,7 @@ use crate::run_info::RunInfo;
 use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 pub use builds::Builds;
-use classify::Fix;
+use classify::{Class, Fix};
 use interpreter::Interpreter;
 use native::{RunInput, RunOutcome, UbReport};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
@@ -516,7 +516,14 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         };
         fixes.push(Fix { fixed, parent });
     }
-    let class = class_of(&old, &new, &fixes);
+    let mut class = class_of(&old, &new, &fixes);
+    // The same stdout and exit status: standard error may still differ (natively: the
+    // interpreter keeps no stderr).
+    let stderr_diff =
+        (class == Class::Silent).then(|| native::stderr_difference(&native_old.stderr, &native_new.stderr)).flatten();
+    if stderr_diff.is_some() {
+        class = Class::StderrDiff;
+    }
     // A report recorded as no error that the interpreter confirms as an error of a version is
     // that error, and not recorded.
     let no_error = |r: &UbReport| !confirms(interpreted_old.as_ref(), r) && !confirms(interpreted_new.as_ref(), r);
@@ -539,5 +546,6 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         interpreted,
         shared_ub,
         null_argument_ub,
+        stderr_diff,
     })
 }

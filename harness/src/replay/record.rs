@@ -89,6 +89,19 @@ pub struct Verdict {
     /// For `unconfirmed`: the witnesses and what each said, version by version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disagreement: Option<String>,
+    /// For `stderr-diff`: the first line where the versions' standard error differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_diff: Option<StderrDiff>,
+}
+
+/// Where old's and new's standard error first differ (their process ids written `<pid>`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct StderrDiff {
+    /// The line's number, from 1.
+    pub line: u32,
+    /// Each version's line (its first 200 characters; `(no line)` past its end).
+    pub old: String,
+    pub new: String,
 }
 
 /// How one fix ran an output difference, and what it says of it.

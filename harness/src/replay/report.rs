@@ -8,7 +8,9 @@ use super::builds::BuildLine;
 use super::classify::{judge, Class, Fix};
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
-use super::record::{DecidedBy, Decider, FixRecord, FixVersions, OutcomeRecord, ReplayReport, SharedUb, Verdict};
+use super::record::{
+    DecidedBy, Decider, FixRecord, FixVersions, OutcomeRecord, ReplayReport, SharedUb, StderrDiff, Verdict,
+};
 use super::verdict::Decided;
 use crate::digest::sha256_hex;
 use crate::inputs::show_input;
@@ -42,6 +44,8 @@ pub struct ReplayedTest {
     /// UBSan's reports of a null argument to a parameter declared never null, in one version
     /// only: no error of it ([`UbReport::is_null_argument`]).
     pub null_argument_ub: Vec<UbReport>,
+    /// For `stderr-diff`: where the versions' standard error first differ.
+    pub stderr_diff: Option<StderrDiff>,
 }
 
 impl ReplayedTest {
@@ -100,6 +104,7 @@ impl ReplayedTest {
                 .map(|r| SharedUb { place: r.brief_place(), text: r.text.clone() })
                 .collect(),
             disagreement: self.disagreement(),
+            stderr_diff: self.stderr_diff.clone(),
         }
     }
 
@@ -238,6 +243,10 @@ impl Report {
                 }
                 if let Some(text) = t.disagreement() {
                     let _ = writeln!(out, "    disagree: {text}");
+                }
+                if let Some(d) = &t.stderr_diff {
+                    let _ = writeln!(out, "    stderr line {}: old {}", d.line, excerpt(d.old.as_bytes()));
+                    let _ = writeln!(out, "    stderr line {}: new {}", d.line, excerpt(d.new.as_bytes()));
                 }
             }
         }

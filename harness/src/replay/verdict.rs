@@ -212,7 +212,7 @@ mod tests {
     }
 
     fn native(outcome: RunOutcome, ub: &[&UbReport]) -> NativeRun {
-        NativeRun { outcome, ub: ub.iter().map(|&r| r.clone()).collect() }
+        NativeRun { outcome, ub: ub.iter().map(|&r| r.clone()).collect(), stderr: Vec::new() }
     }
 
     fn oob(line: u32) -> InterpOutcome {
