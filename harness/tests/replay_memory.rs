@@ -90,3 +90,48 @@ fn a_memory_limit_of_zero_is_refused() {
     assert_ne!(run.status, Some(0));
     assert!(run.stderr.contains("--native-memory-limit must be at least 1"), "{}", run.stderr);
 }
+
+/// New allocates `n` bytes where old allocates one: `n` above `--max-object-size` (16 MiB) is
+/// too large for the new version only, a divergence whose test ends there (before, the path
+/// ended early with no test: CoREBench's `cut -b2147483648-` was never written).
+const UNBOUNDED_IN_NEW: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include "penumbra.h"
+int main(void) {
+  unsigned n;
+  penumbra_make_symbolic(&n, sizeof n, "n");
+  if (n == 0)
+    return 2;
+  char *p = malloc(change(1u, n));
+  if (!p) {
+    fputs("memory exhausted\n", stderr);
+    return 1;
+  }
+  p[0] = 1;
+  puts("ok");
+  return 0;
+}
+"#;
+
+#[test]
+fn an_object_too_large_in_the_new_version_only_is_a_divergence() {
+    let file = write_c("unbounded.c", UNBOUNDED_IN_NEW);
+    let line = crate::support::line_of(UNBOUNDED_IN_NEW, "malloc(change");
+    for (limit, class) in [(None, "silent"), (Some("8"), "output-diff")] {
+        let out = file.dir.path().join(format!("out-{}", limit.unwrap_or("none")));
+        let extra: Vec<&str> = limit.map(|l| vec!["--native-memory-limit", l]).unwrap_or_default();
+        let mut args: Vec<&OsStr> = vec!["shadow".as_ref(), file.path.as_os_str(), "--output-dir".as_ref()];
+        args.extend([out.as_os_str(), "--replay".as_ref(), "--json".as_ref()]);
+        args.extend(extra.iter().map(OsStr::new));
+        let s = json_of(&args);
+        let t = only(&s["tests"]);
+        let n = u32::from_le_bytes(crate::support::test_object(t, "n").try_into().expect("a 4-byte n"));
+        assert!(n > 16 << 20, "n = {n}: {t}");
+        assert_eq!(
+            (t["kind"].as_str(), t["reason"].as_str(), t["line"].as_u64(), t["old"].as_str(), t["new"].as_str()),
+            (Some("divergence"), Some("object-too-large"), Some(u64::from(line)), Some("passes"), Some("fails")),
+            "{t}"
+        );
+        assert_eq!(t["class"], class, "limit {limit:?}: {t}");
+    }
+}

@@ -10,7 +10,9 @@
 //! four-way question (an overflow in the new version only is a regression).
 //!
 //! Storage is bounded: a path on which the size may exceed `--max-object-size` forks, and the
-//! side above it ends early (`object-too-large`, counted). A size the path fixes to one value
+//! side above it ends early (`object-too-large`, counted); where only one version's size may
+//! exceed it, the versions diverge there (a new version that allocates without bound is how
+//! a memory-exhaustion regression shows). A size the path fixes to one value
 //! (the common case: a length that earlier branches decided) costs two queries and leaves a
 //! plain object.
 //!
@@ -48,10 +50,16 @@ impl<'p> Resolver<'_, 'p> {
         let limit = self.cx.config.max_object_size;
         let k = self.cx.store.constant(64, limit);
         let (big_o, big_n) = (self.cx.store.ugt(o, k), self.cx.store.ugt(n, k));
-        let too_large = self.cx.store.or(big_o, big_n);
+        // Sizes of each version: a four-way check. An object too large in one version only is
+        // a divergence (the new version's: its test ends there, and replay under a memory
+        // limit shows what the allocation does natively; the old version's: the new one goes on).
+        let too_large = if o == n { big_n } else { self.cx.store.shadow(big_o, big_n) };
         if let Some(ending) = self.cx.check(st, too_large, |_, _| Ending::Early(EarlyReason::ObjectTooLarge))? {
             return Ok(Err(ending));
         }
+        // After a divergence at the check, the size is the new version's alone.
+        let size = self.cx.view(st, size);
+        let (o, n) = if self.cx.store.has_shadow(size) { self.cx.store.projections(size) } else { (size, size) };
         let old = self.largest(st, o, limit)?;
         let new = if n == o { old } else { self.largest(st, n, limit)? };
         let capacity = old.0.max(new.0);
