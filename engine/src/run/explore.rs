@@ -33,6 +33,9 @@ pub(crate) trait Policy {
     /// A state that stepped without ending, or was made by the step (`new`): whether it stays
     /// in the search (`Some`) or leaves it.
     fn place(&mut self, runner: &mut Runner<'_, '_>, st: ExecutionState, new: bool) -> Option<ExecutionState>;
+    /// The old version exited in a `penumbra_execute` block and `st`, not diverged, starts the
+    /// new version's side (both exits are compared at its end).
+    fn new_side_starts(&mut self, _: &ExecutionState) {}
 }
 
 /// Every state is explored and every path gets its test at once: complete shadow execution,
@@ -287,6 +290,9 @@ impl<'p, 'o> Runner<'p, 'o> {
             BlockEnd::Continue(st) => {
                 self.ctx.stats.states += 1;
                 let new = st.divergence.is_some();
+                if !new {
+                    policy.new_side_starts(&st);
+                }
                 self.made.push((st, new));
             }
             BlockEnd::Ended(path) => policy.path_ended(self, path)?,

@@ -26,8 +26,9 @@ use penumbra_solver::{satisfies, ForkList, Model, TermId, TermStore};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// The concolic phase: states follow their seed; a state that diverged is queued as a
-/// divergence point, and the paths the seeds end are held back until every seed ran. A fork off
+/// The concolic phase: states follow their seed; a state that diverged, or that starts the new
+/// version's side of a block after the old version exited in it, is queued as a point, and the
+/// paths the seeds end are held back until every seed ran. A fork off
 /// the seed that diverged leaves the search; the seed's own path, where it diverges itself, is
 /// queued and still followed to its end (what the seed confirms: Shadow's test of the seed).
 #[derive(Default)]
@@ -66,6 +67,19 @@ impl Policy for Concolic {
             None
         } else {
             Some(st)
+        }
+    }
+
+    /// A seed's old version exited in a block whose new side runs next (a program merged whole:
+    /// `change(main_old(), main_new())`): the versions parted there, though whether they
+    /// behave differently shows only at the new version's exit. The state is queued as a
+    /// point, so that BSE explores the new version's side beside the seed's old path, as from
+    /// a divergence; the seed goes on through it.
+    fn new_side_starts(&mut self, st: &ExecutionState) {
+        if st.follows_seed() {
+            let mut point = st.clone();
+            point.seed = None;
+            self.points.push(point);
         }
     }
 }

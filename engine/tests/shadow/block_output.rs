@@ -215,3 +215,43 @@ fn seeds_of_a_program_merged_whole_diverge_where_their_exits_differ() {
         assert_eq!((summary.diff_paths, found), (1, vec![diverging]), "seeds {lo}..={hi}");
     }
 }
+
+/// New prints "5!" for x = 5 where old, which never asks, prints "small".
+const WHOLE_NEW_CASE: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <penumbra.h>
+static int main_old(int x) {
+    if (x > 100) { puts("big"); exit(2); }
+    puts("small");
+    exit(0);
+}
+static int main_new(int x) {
+    if (x > 100) { puts("big"); exit(2); }
+    puts(x == 5 ? "5!" : "small");
+    exit(0);
+}
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    return change(main_old(x), main_new(x)); /* the block */
+}"#;
+
+/// Seeded mode explores the new version's side from where each seed's old version exited, as
+/// from a divergence (BSE): the seed x = 4 behaves alike in both, and its old path (x <= 100)
+/// leaves x = 5 open, on which new prints "5!": found though no seed takes it. The seed x = 300
+/// takes old's other side, where new behaves alike: nothing.
+#[test]
+fn seeds_of_a_program_merged_whole_explore_the_new_side_beside_their_old_path() {
+    use super::compare::seeded_config;
+    use super::oracle::int;
+    let module = compile("block_whole_new_case", WHOLE_NEW_CASE);
+    let line = line_of(WHOLE_NEW_CASE, "/* the block */");
+    let printed = || "printed to stdout".to_string();
+    for (seed, expected) in [(4, vec![(5, line, printed(), printed())]), (300, vec![])] {
+        let vars = [int("x", i64::from(i32::MIN), i64::from(i32::MAX))];
+        let summary =
+            penumbra_engine::run(&module, &seeded_config(&vars, &[vec![seed]])).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(divergences_of(&summary), expected, "seed x = {seed}");
+        assert_eq!(summary.divergence_points, 1, "the seed's new side is one point");
+    }
+}
