@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import penumbra_schema  # noqa: E402
 HEX = re.compile(r"^[0-9a-f]{7,40}$")
 PROFILES = {"shadow": 600.0, "fast": 120.0}
 # Tests a run may write, per profile. A run stops at this cap, so the fast profile's 120 s are
@@ -305,6 +307,16 @@ def job_records(results: Path) -> dict:
     return records
 
 
+def exposes(test: dict) -> bool:
+    """Whether a job's test exposes the regression: `regression` by Shadow's rule, and for an
+    error in new only (which stays `regression` whatever the fixes do) the fix removes it (its
+    parent has it, the fix not): an error another commit fixed, or one the fix keeps, is some
+    other bug of the introducing commit (cut 7380cf79's out-of-bounds read is the bug 2e636af1
+    fixes, not the one 06aeeecb fixes)."""
+    explained = penumbra_schema.explaining_judgements()
+    return test["class"] == "regression" and not any(f["judgement"] in explained for f in test.get("fixes", []))
+
+
 def mode_cell(record) -> dict:
     """One mode's numbers: outcome, diff paths, classes, first regression test's time."""
     if record is None:
@@ -320,7 +332,8 @@ def mode_cell(record) -> dict:
     for t in tests:
         classes[t["class"]] = classes.get(t["class"], 0) + 1
     cell["classes"] = dict(sorted(classes.items()))
-    times = [t["time_s"] for t in tests if t["class"] == "regression" and t.get("time_s") is not None]
+    cell["exposing"] = sum(1 for t in tests if exposes(t))
+    times = [t["time_s"] for t in tests if exposes(t) and t.get("time_s") is not None]
     cell["first_regression_s"] = round(min(times), 3) if times else None
     if record["outcome"] in ("not-prepared", "no-seeds", "error"):
         cell["error"] = record.get("error") or ""
@@ -401,7 +414,9 @@ def markdown(rows: list, profile_note: str) -> str:
             return c["outcome"]
         regression = c["classes"].get("regression", 0)
         first = f", first at {c['first_regression_s']:g} s" if c.get("first_regression_s") is not None else ""
-        return f"{c['diff_paths']} diff paths, {regression} regression{first}"
+        other = regression - c.get("exposing", regression)
+        other_bug = f" ({other} of another bug: its fix is not this one)" if other else ""
+        return f"{c['diff_paths']} diff paths, {regression} regression{other_bug}{first}"
     exposed = sum(r["exposed"] for r in rows)
     built = sum(r["built"] for r in rows)
     lines = [
@@ -410,7 +425,8 @@ def markdown(rows: list, profile_note: str) -> str:
         profile_note,
         "",
         f"{len(rows)} regressions, {built} built, {exposed} exposed (a test classified `regression` by Shadow's rule:"
-        " it behaves differently in old and new, and the fix's parent and the fix do not explain the difference).",
+        " it behaves differently in old and new, and the fix's parent and the fix do not explain the difference;"
+        " an error in new only counts where the fix removes it).",
         "",
         "| regression | utility | built | annotation | invocations touching | complete | seeded | exposed | reason of a miss | seeded with regression.sh |",
         "|---|---|---|---|---|---|---|---|---|---|",

@@ -44,6 +44,12 @@ def class_names(pred=lambda c: True):
     return [c["name"] for c in classes() if pred(c)]
 
 
+def explaining_judgements():
+    """The fixes' judgements that explain a test (`penumbra replay`'s `fixes[].judgement`): an
+    output difference so judged is expected; an error in new only, another bug than the fix's."""
+    return [j["name"] for j in schema()["judgements"] if j["explains"]]
+
+
 def observable(c):
     """An observable difference between the versions (output, exit status, an error in one)."""
     return c["observable"]

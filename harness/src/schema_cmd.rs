@@ -10,7 +10,7 @@
 
 use crate::batch::store::JobRecord;
 use crate::batch::table::{BatchRow, VOLATILE_COLUMNS};
-use crate::replay::classify::Class;
+use crate::replay::classify::{Class, Judgement};
 use crate::replay::record::{ReplayReport, ReplayedRecord};
 use crate::run_info::RunInfo;
 use anyhow::Result;
@@ -45,14 +45,17 @@ pub fn schema() -> Value {
             })
         })
         .collect();
+    let judgements: Vec<Value> =
+        Judgement::ALL.iter().map(|&j| json!({"name": j, "meaning": j.meaning(), "explains": j.explains()})).collect();
     let columns = BatchRow::columns();
     let volatile = &columns[columns.len() - VOLATILE_COLUMNS..];
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "penumbra's JSON outputs",
-        "description": "Each output's schema is named in `outputs`; `classes`, `batch_columns` and `volatile_columns` list the replay classes (most severe first) and the columns of results.csv in order.",
+        "description": "Each output's schema is named in `outputs`; `classes`, `judgements`, `batch_columns` and `volatile_columns` list the replay classes (most severe first), the fixes' judgements of a test (`explains`: an output difference it explains is expected, an error in new only it explains is not the one the fix removes) and the columns of results.csv in order.",
         "outputs": outputs,
         "classes": classes,
+        "judgements": judgements,
         "batch_columns": columns,
         "volatile_columns": volatile,
         "$defs": generator.take_definitions(true),

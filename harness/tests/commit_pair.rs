@@ -213,7 +213,7 @@ ae494d4be80df2aff50a2ac46fdc0c23de109ea3 d461bfd2743547360793acd2118d4c08ad7b84a
 
 fn corebench(args: &[&str]) -> Output {
     let mut cmd = Command::new("python3");
-    cmd.arg(repo_root().join("scripts/corebench.py")).args(args);
+    cmd.arg(repo_root().join("scripts/corebench.py")).args(args).env("PENUMBRA", penumbra_bin());
     run_command(cmd)
 }
 
@@ -337,7 +337,8 @@ fn a_malformed_regressions_file_is_refused_with_its_line() {
 }
 
 /// `corebench.py table`: one row per regression from the build record and the batch's job
-/// records, whether it was exposed (a `regression` test, the earliest one's time and mode) and
+/// records, whether it was exposed (a `regression` test no fix explains, the earliest one's time
+/// and mode) and
 /// for every miss its reason: not built, a failed preparation (unify's refusal named), no
 /// divergence, or divergences none of which is a regression.
 #[test]
@@ -386,7 +387,11 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     job(
         "cut-ec48bead-be7932e8",
         "complete",
-        &format!(r#""outcome": "ok", {}, {selection}, "tests": [{{"class": "silent", "time_s": 1.0}}]"#, summary(1)),
+        // An error in new only that the fix's parent no longer has: another bug's regression.
+        &format!(
+            r#""outcome": "ok", {}, {selection}, "tests": [{{"class": "silent", "time_s": 1.0}}, {{"class": "regression", "time_s": 0.5, "fixes": [{{"judgement": "parent-like-fix"}}]}}]"#,
+            summary(2)
+        ),
     );
     job(
         "cut-ec48bead-be7932e8",
@@ -446,12 +451,16 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     );
     let cut = &rows[0];
     assert_eq!(cut["seeded"]["first_regression_s"], 3.5);
+    assert_eq!(
+        (&cut["complete"]["first_regression_s"], &cut["complete"]["exposing"]),
+        (&serde_json::Value::Null, &serde_json::json!(0))
+    );
     assert_eq!(cut["seeded"]["classes"], serde_json::json!({"expected": 1, "regression": 2}));
     assert_eq!((cut["touching"].as_u64(), cut["invocations"].as_u64()), (Some(121), Some(228)));
     let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
     assert!(readme.contains("3 regressions, 2 built, 1 exposed"), "{readme}");
     assert!(
-        readme.contains("| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 1 diff paths, 0 regression | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |"),
+        readme.contains("| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 2 diff paths, 1 regression (1 of another bug: its fix is not this one) | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |"),
         "{readme}"
     );
 }

@@ -216,6 +216,37 @@ int main(void) { int x; penumbra_make_symbolic(&x, sizeof x, "x"); printf("%d\n"
     assert_eq!(report["classes"]["regression"], 1);
 }
 
+/// An error in new only stays `regression` whatever the fixes do, and they say whether it is the
+/// error the fix removes: offbyone.c's n = 4 overflows in new; a fix whose parent overflows too
+/// and that does not is `unexplained` (the fix removes it: this regression's fix); a fix whose
+/// parent no longer overflows is `parent-like-fix` (another commit fixed it); a fix that still
+/// overflows is `fix-like-new`.
+#[test]
+fn the_fixes_say_whether_an_error_in_new_is_the_one_they_remove() {
+    let source = std::fs::read_to_string(example("offbyone.c")).unwrap();
+    let overflows = source.replace("change(", "penumbra_keep_new(");
+    let keeps_new = format!("#define penumbra_keep_new(a, b) (b)\n{overflows}");
+    let keeps_old = format!("#define penumbra_keep_new(a, b) (a)\n{overflows}");
+    assert_ne!(overflows, source, "offbyone.c has a change()");
+    for (fixed, parent, judgement) in [
+        (&keeps_old, &keeps_new, "unexplained"),
+        (&keeps_old, &keeps_old, "parent-like-fix"),
+        (&keeps_new, &keeps_new, "fix-like-new"),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (fixed, parent) = (write_c("fixed.c", fixed), write_c("parent.c", parent));
+        let (fixed_path, parent_path) = (fixed.path.display().to_string(), parent.path.display().to_string());
+        let flags = ["--fixed-version", fixed_path.as_str(), "--fix-parent-version", parent_path.as_str()];
+        let tests = shadow_replay(&example("offbyone.c"), &dir.path().join("out"), &flags);
+        let four = find(&tests, "n", |v| v == 4);
+        assert_eq!(four.class, "regression", "{four:?}");
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/report.json")).unwrap()).expect("JSON");
+        let record = report["tests"].as_array().unwrap().iter().find(|t| t["inputs"]["n"]["int"] == 4).unwrap();
+        assert_eq!(record["fixes"][0]["judgement"], judgement, "{record}");
+    }
+}
+
 #[test]
 fn symbolic_arguments_and_stdin_reach_the_native_run() {
     // The new version also accepts 'b' as the first character of argv[1], and looks at one

@@ -8,7 +8,7 @@
 
 use super::manifest::{Job, SeedSelection, Skip};
 use super::runner::{Finished, REPLAY_FILE_FLAGS};
-use crate::replay::classify::Class;
+use crate::replay::classify::{Class, Judgement};
 use anyhow::{bail, Context, Result};
 use penumbra_engine::RunSummary;
 use schemars::JsonSchema;
@@ -27,6 +27,15 @@ pub struct TestBrief {
     /// When the engine found it, in seconds from the start of the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
+    /// Each fix's judgement, where the fixes ran (an output difference, an error in new only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<FixBrief>,
+}
+
+/// A fix's judgement of a test (the rest of the test's `fixes` entry stays out of the record).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct FixBrief {
+    pub judgement: Judgement,
 }
 
 /// One finished job, as stored in `jobs/<id>.json`.

@@ -7,7 +7,8 @@
 //! difference between old and new is *expected* if the fix's parent and the fix behave the same
 //! on the test (the fix did not touch this behaviour), or the fix behaves like new (the fixed
 //! program keeps the difference); otherwise it is a *regression*. An error in new only stays a
-//! `regression` whatever the fixes do. With several fixes (the flags repeated, paired in order),
+//! `regression` whatever the fixes do; their judgements say whether it is the error the fix
+//! removes (`unexplained`: the fix's parent errs, the fix does not) or another one. With several fixes (the flags repeated, paired in order),
 //! the rule chosen here: `expected` if ANY fix explains the difference by either condition;
 //! `regression` if no fix explains it and at least one fix was fed the test; `output-diff` if no
 //! fix could be fed it (every judgement [`Judgement::Undecided`]). Without a fix's parent only
@@ -195,8 +196,8 @@ impl<T> Fix<T> {
     }
 }
 
-/// What one fix says of an output difference between old and new (Shadow's rule, see the
-/// module's header), the first condition that holds.
+/// What one fix says of an output difference between old and new, or of an error in new only
+/// (Shadow's rule, see the module's header), the first condition that holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Judgement {
@@ -211,6 +212,11 @@ pub enum Judgement {
 }
 
 impl Judgement {
+    pub const ALL: [Judgement; 4] =
+        [Judgement::FixLikeNew, Judgement::ParentLikeFix, Judgement::Unexplained, Judgement::Undecided];
+
+    /// Whether the fix explains the test: an output difference it explains is `expected`; an
+    /// error in new only it explains is not the error the fix removes.
     pub fn explains(self) -> bool {
         matches!(self, Judgement::FixLikeNew | Judgement::ParentLikeFix)
     }

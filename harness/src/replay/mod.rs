@@ -494,10 +494,14 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     let new = decide("new", &witnesses(&native_new, &builds.new, &interpreted_new, claims.new.as_ref()), &shared_new);
     let output_differs = matches!((&old.outcome, &new.outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }))
         && old.outcome != new.outcome;
-    // The fixes run only where they decide: an output difference.
+    let new_errs_only = matches!((&old.outcome, &new.outcome), (RunOutcome::Exit { .. }, RunOutcome::Error(_)));
+    // The fixes run where they decide (an output difference) or say whether they fix it (an
+    // error in new only, which stays a `regression`: a fix that removes it is the one this
+    // regression's report is about; one that keeps it, or whose parent had it no more, is
+    // about another bug).
     let mut interpreted_fixes = Vec::new();
     let mut fixes = Vec::new();
-    for (i, fix) in builds.fixes.iter().enumerate().filter(|_| output_differs) {
+    for (i, fix) in builds.fixes.iter().enumerate().filter(|_| output_differs || new_errs_only) {
         let interpreted = interpreter.and_then(|t| t.fixes.get(i));
         let mut version = |build: &builds::NativeBuild, program, name: String| -> Result<Decided> {
             let native_run = native::run(build.as_exe(), &input)?;
