@@ -21,6 +21,9 @@
 //!
 //! The model is the value of each set closest to zero as a signed number (the
 //! non-negative one on a tie), so that generated inputs read naturally.
+//!
+//! First of all, a query whose new constraints contradict what its constraints fix a term to
+//! (`t == c`) is unsat ([`equalities`]): the engine pins what it concretizes that way.
 
 use std::time::Instant;
 
@@ -401,7 +404,11 @@ impl Layer for RangeSolver {
     fn solve(&mut self, ctx: &mut Ctx<'_>, q: &Query<'_>, next: &mut Next<'_>) -> Result<Answer, SolverError> {
         let start = Instant::now();
         ctx.stats.range_queries += 1;
-        let answer = match domains::decide(ctx.store, ctx.vars, &mut self.sets, q) {
+        let decided = match equalities::contradicted(ctx.store, q) {
+            true => Some(Answer::Unsat),
+            false => domains::decide(ctx.store, ctx.vars, &mut self.sets, q),
+        };
+        let answer = match decided {
             Some(a) => {
                 ctx.stats.range_hits += 1;
                 a
@@ -415,6 +422,7 @@ impl Layer for RangeSolver {
 
 mod domains;
 mod enumerate;
+mod equalities;
 mod solutions;
 
 #[cfg(test)]
