@@ -428,23 +428,53 @@ def markdown(rows: list, profile_note: str) -> str:
         " it behaves differently in old and new, and the fix's parent and the fix do not explain the difference;"
         " an error in new only counts where the fix removes it).",
         "",
+        *([f"Rows marked † ({sum(r.get('earlier', False) for r in rows)}) are those of an earlier table: this run's "
+           "OUT ran no job of them (`table --keep-earlier`).", ""] if any(r.get("earlier") for r in rows) else []),
         "| regression | utility | built | annotation | invocations touching | complete | seeded | exposed | reason of a miss | seeded with regression.sh |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         touching = f"{r['touching']}/{r['invocations']}" if r["touching"] is not None else "-"
         annotation = r["annotation"] + (f" ({', '.join(r['unified'])})" if r["unified"] else "") if r["annotation"] else "-"
-        lines.append(f"| {r['regression']} | {r['utility']} | {'yes' if r['built'] else 'no'} | {annotation} | {touching} | "
+        lines.append(f"| {r['regression']}{' †' if r.get('earlier') else ''} | {r['utility']} | {'yes' if r['built'] else 'no'} | {annotation} | {touching} | "
                      f"{mode_text(r['complete'])} | {mode_text(r['seeded'])} | "
                      f"{('yes (' + ', '.join(r['exposed_by']) + ')') if r['exposed'] else 'no'} | {r['miss_reason'] or ''} | "
                      f"{mode_text(r['seeded_with_regression_test'])} |")
     return "\n".join(lines) + "\n"
 
 
-def write_table(regressions: list, out: Path, results_dir: Path):
+def keep_earlier(rows: list, results_dir: Path) -> int:
+    """Replaces each row of a regression OUT ran no job of (and did not fail to build) with its row
+    in RESULTS/corebench.json
+    (a table written before, from another OUT: a batch resumed on another machine, or run for
+    some regressions again), marked `earlier`, its note taken off again. Returns how many."""
+    earlier_file = results_dir / "corebench.json"
+    if not earlier_file.is_file():
+        return 0
+    earlier = {r["regression"]: r for r in json.loads(earlier_file.read_text())}
+    kept = 0
+    for i, row in enumerate(rows):
+        cells = [row[m] for m in MODES] + [row["seeded_with_regression_test"]]
+        old = earlier.get(row["regression"])
+        # A build that failed here is news too.
+        if old is None or row.get("build_error") or any(c["outcome"] != "not run" for c in cells):
+            continue
+        old = dict(old, earlier=True)
+        note = old.pop("note", None)
+        if note and old.get("miss_reason"):
+            old["miss_reason"] = old["miss_reason"].removesuffix(f"; {note}")
+        rows[i] = old
+        kept += 1
+    return kept
+
+
+def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = False):
     """Writes the table; RESULTS/notes.toml (`NAME = "why"`, written by hand after reading a
-    miss's tests and its bug report) adds to each miss what the recorded numbers cannot say."""
+    miss's tests and its bug report) adds to each miss what the recorded numbers cannot say.
+    With `keep`, regressions OUT ran nothing of keep their rows of the table there before
+    ([`keep_earlier`]), and the plots, which would show only OUT's jobs, are left as they were."""
     rows = table(regressions, out, results_dir)
+    kept = keep_earlier(rows, results_dir) if keep else 0
     notes_file = results_dir / "notes.toml"
     notes = tomllib.loads(notes_file.read_text()) if notes_file.is_file() else {}
     unknown = sorted(set(notes) - {r["regression"] for r in rows})
@@ -463,8 +493,9 @@ def write_table(regressions: list, out: Path, results_dir: Path):
             f"`python3 scripts/corebench.py table COREBENCH OUT {results_dir}`.")
     (results_dir / "README.md").write_text(markdown(rows, note))
     (results_dir / "corebench.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
-    for plot in sorted((out / "results").glob("*.svg")):
-        shutil.copy2(plot, results_dir / plot.name)
+    if not kept:
+        for plot in sorted((out / "results").glob("*.svg")):
+            shutil.copy2(plot, results_dir / plot.name)
     return rows
 
 
@@ -488,6 +519,8 @@ def main():
     t.add_argument("corebench", type=Path)
     t.add_argument("out", type=Path)
     t.add_argument("results", type=Path)
+    t.add_argument("--keep-earlier", action="store_true",
+                   help="a regression OUT ran no job of keeps its row of RESULTS/corebench.json (marked earlier)")
     a = ap.parse_args()
     try:
         regressions = load(a.corebench)
@@ -498,7 +531,7 @@ def main():
         if a.command == "build":
             sys.exit(build(regressions, a.out.resolve(), a.only))
         if a.command == "table":
-            rows = write_table(regressions, a.out.resolve(), a.results)
+            rows = write_table(regressions, a.out.resolve(), a.results, a.keep_earlier)
             print(f"corebench: {sum(r['exposed'] for r in rows)} of {len(rows)} exposed; {a.results}/README.md",
                   file=sys.stderr)
             return

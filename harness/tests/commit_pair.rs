@@ -459,10 +459,32 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     assert_eq!((cut["touching"].as_u64(), cut["invocations"].as_u64()), (Some(121), Some(228)));
     let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
     assert!(readme.contains("3 regressions, 2 built, 1 exposed"), "{readme}");
-    assert!(
-        readme.contains("| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 2 diff paths, 1 regression (1 of another bug: its fix is not this one) | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |"),
-        "{readme}"
-    );
+    let cut_line = "| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 2 diff paths, 1 regression (1 of another bug: its fix is not this one) | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |";
+    assert!(readme.contains(cut_line), "{readme}");
+    // The same table from an OUT that ran only some regressions (another machine): with
+    // --keep-earlier the others keep their rows, marked; without, they are "not run".
+    for mode in ["complete", "seeded"] {
+        std::fs::remove_file(out.join(format!("results/jobs/cut-ec48bead-be7932e8.{mode}.default.json"))).unwrap();
+    }
+    let args = |keep: bool| {
+        let mut a = vec!["table".to_string(), dir.path().join("corebench").display().to_string()];
+        a.extend([out.display().to_string(), results.display().to_string()]);
+        a.extend(keep.then(|| "--keep-earlier".to_string()));
+        a
+    };
+    let kept = corebench(&args(true).iter().map(String::as_str).collect::<Vec<_>>());
+    kept.assert_status(0);
+    let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
+    assert!(readme.contains("3 regressions, 2 built, 1 exposed") && readme.contains("Rows marked † (1)"), "{readme}");
+    assert!(readme.contains(&cut_line.replacen("be7932e8 |", "be7932e8 † |", 1)), "{readme}");
+    let rows: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(results.join("corebench.json")).unwrap()).unwrap();
+    assert_eq!((rows[0]["earlier"].as_bool(), rows[2]["earlier"].as_bool()), (Some(true), None));
+    assert_eq!(rows[2]["miss_reason"], "not built: coreutils-rev: bootstrap of 7eff5901^ failed; a 2005 tree");
+    let plain = corebench(&args(false).iter().map(String::as_str).collect::<Vec<_>>());
+    plain.assert_status(0);
+    let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
+    assert!(readme.contains("3 regressions, 2 built, 0 exposed") && !readme.contains("†"), "{readme}");
 }
 
 /// Kind "build"'s project: a program of two C files, a header and a makefile.
