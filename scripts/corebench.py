@@ -399,24 +399,30 @@ def table(regressions: list, out: Path, results_dir: Path) -> list:
         for mode in MODES:
             row[mode] = mode_cell(records.get((r.name, mode)))
         row["seeded_with_regression_test"] = mode_cell(records.get((r.name + WITH_TEST, "seeded")))
-        exposing = [(row[m]["first_regression_s"], m) for m in MODES if row[m].get("first_regression_s") is not None]
-        row["exposed"] = bool(exposing)
-        # The modes that exposed it, the first to do so first.
-        row["exposed_by"] = [mode for _, mode in sorted(exposing)]
-        row["miss_reason"] = None if exposing else miss_reason(row)
+        settle(row)
         rows.append(row)
     return rows
 
 
+def settle(row: dict):
+    """Whether the row's regression was exposed, by which modes (the first to do so first), and
+    for a miss its reason, from its cells."""
+    exposing = [(row[m]["first_regression_s"], m) for m in MODES if row[m].get("first_regression_s") is not None]
+    row["exposed"] = bool(exposing)
+    row["exposed_by"] = [mode for _, mode in sorted(exposing)]
+    row["miss_reason"] = None if exposing else miss_reason(row)
+
+
 def markdown(rows: list, profile_note: str) -> str:
     def mode_text(c):
+        mark = " †" if c.get("earlier") else ""
         if "diff_paths" not in c:
-            return c["outcome"]
+            return c["outcome"] + mark
         regression = c["classes"].get("regression", 0)
         first = f", first at {c['first_regression_s']:g} s" if c.get("first_regression_s") is not None else ""
         other = regression - c.get("exposing", regression)
         other_bug = f" ({other} of another bug: its fix is not this one)" if other else ""
-        return f"{c['diff_paths']} diff paths, {regression} regression{other_bug}{first}"
+        return f"{c['diff_paths']} diff paths, {regression} regression{other_bug}{first}{mark}"
     exposed = sum(r["exposed"] for r in rows)
     built = sum(r["built"] for r in rows)
     lines = [
@@ -428,8 +434,9 @@ def markdown(rows: list, profile_note: str) -> str:
         " it behaves differently in old and new, and the fix's parent and the fix do not explain the difference;"
         " an error in new only counts where the fix removes it).",
         "",
-        *([f"Rows marked † ({sum(r.get('earlier', False) for r in rows)}) are those of an earlier table: this run's "
-           "OUT ran no job of them (`table --keep-earlier`).", ""] if any(r.get("earlier") for r in rows) else []),
+        *([f"Rows marked † ({sum(r.get('earlier', False) for r in rows)}), and cells marked †, are those of an "
+           "earlier table: this run's OUT ran no job of them (`table --keep-earlier`).", ""]
+          if any(r.get("earlier") or any(r[k].get("earlier") for k in CELLS) for r in rows) else []),
         "| regression | utility | built | annotation | invocations touching | complete | seeded | exposed | reason of a miss | seeded with regression.sh |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -443,28 +450,39 @@ def markdown(rows: list, profile_note: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+CELLS = (*MODES, "seeded_with_regression_test")
+
+
 def keep_earlier(rows: list, results_dir: Path) -> int:
-    """Replaces each row of a regression OUT ran no job of (and did not fail to build) with its row
-    in RESULTS/corebench.json
-    (a table written before, from another OUT: a batch resumed on another machine, or run for
-    some regressions again), marked `earlier`, its note taken off again. Returns how many."""
+    """Takes what OUT did not run from RESULTS/corebench.json (a table written before, from
+    another OUT: a batch resumed on another machine, or run for some regressions again): a
+    regression OUT ran no job of (and did not fail to build) keeps its whole row, marked
+    `earlier`, its note taken off again; one OUT ran some jobs of keeps the cells of the others,
+    each marked `earlier`, and is settled again. Returns how many rows took something."""
     earlier_file = results_dir / "corebench.json"
     if not earlier_file.is_file():
         return 0
     earlier = {r["regression"]: r for r in json.loads(earlier_file.read_text())}
     kept = 0
     for i, row in enumerate(rows):
-        cells = [row[m] for m in MODES] + [row["seeded_with_regression_test"]]
         old = earlier.get(row["regression"])
-        # A build that failed here is news too.
-        if old is None or row.get("build_error") or any(c["outcome"] != "not run" for c in cells):
+        missing = [k for k in CELLS if row[k]["outcome"] == "not run"]
+        # A build that failed here is news too; an earlier row that ran nothing either adds nothing.
+        if old is None or row.get("build_error") or not missing:
             continue
-        old = dict(old, earlier=True)
-        note = old.pop("note", None)
-        if note and old.get("miss_reason"):
-            old["miss_reason"] = old["miss_reason"].removesuffix(f"; {note}")
-        rows[i] = old
         kept += 1
+        if len(missing) == len(CELLS):
+            # The row is marked as a whole (its cells' marks are those of a table before it).
+            old = dict(old, earlier=True, **{k: {n: v for n, v in old[k].items() if n != "earlier"} for k in CELLS if k in old})
+            note = old.pop("note", None)
+            if note and old.get("miss_reason"):
+                old["miss_reason"] = old["miss_reason"].removesuffix(f"; {note}")
+            rows[i] = old
+            continue
+        for k in missing:
+            if old.get(k, {}).get("outcome", "not run") != "not run":
+                row[k] = dict(old[k], earlier=True)
+        settle(row)
     return kept
 
 

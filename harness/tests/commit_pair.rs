@@ -461,17 +461,24 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     assert!(readme.contains("3 regressions, 2 built, 1 exposed"), "{readme}");
     let cut_line = "| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 2 diff paths, 1 regression (1 of another bug: its fix is not this one) | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |";
     assert!(readme.contains(cut_line), "{readme}");
-    // The same table from an OUT that ran only some regressions (another machine): with
-    // --keep-earlier the others keep their rows, marked; without, they are "not run".
-    for mode in ["complete", "seeded"] {
-        std::fs::remove_file(out.join(format!("results/jobs/cut-ec48bead-be7932e8.{mode}.default.json"))).unwrap();
-    }
+    // The same table from an OUT that ran only some jobs (another machine): with --keep-earlier
+    // a cell OUT did not run keeps the earlier table's, and a row it ran nothing of the whole
+    // row, marked; without, they are "not run".
     let args = |keep: bool| {
         let mut a = vec!["table".to_string(), dir.path().join("corebench").display().to_string()];
         a.extend([out.display().to_string(), results.display().to_string()]);
         a.extend(keep.then(|| "--keep-earlier".to_string()));
         a
     };
+    let job_file = |mode: &str| out.join(format!("results/jobs/cut-ec48bead-be7932e8.{mode}.default.json"));
+    std::fs::remove_file(job_file("seeded")).unwrap();
+    corebench(&args(true).iter().map(String::as_str).collect::<Vec<_>>()).assert_status(0);
+    let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
+    assert!(readme.contains("1 exposed") && readme.contains("Rows marked † (0), and cells marked †"), "{readme}");
+    assert!(readme.contains("| 3 diff paths, 2 regression, first at 3.5 s † | yes (seeded) |"), "{readme}");
+    // The next table from that OUT keeps the merged row's cells again; then without its
+    // complete job too, the whole row is the earlier one.
+    std::fs::remove_file(job_file("complete")).unwrap();
     let kept = corebench(&args(true).iter().map(String::as_str).collect::<Vec<_>>());
     kept.assert_status(0);
     let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
