@@ -47,6 +47,12 @@ def bitcode(util):
     return bc
 
 
+def commit():
+    """The checkout's commit (the binary is assumed built from it)."""
+    p = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True)
+    return p.stdout.strip() or None
+
+
 def run_one(penumbra, util, search, seconds, sample):
     bc = bitcode(util)
     out = tempfile.mkdtemp(prefix="search-%s-%s-" % (util, search))
@@ -82,6 +88,7 @@ def run_one(penumbra, util, search, seconds, sample):
         "tests": summary["tests_count"], "replayed": n, "covered": covered, "lines": lines,
         "pct": round(100.0 * covered / lines, 1) if lines else None,
         "peak_mib": round(peak), "wall_s": round(wall, 1), "stopped_by": summary.get("stopped_by"),
+        "new_code_tests": sum(1 for r in records if r.get("new_code")), "commit": commit(),
     }
     print(json.dumps(row), flush=True)
     with open(RUNS, "a") as f:
