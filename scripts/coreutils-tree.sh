@@ -7,6 +7,8 @@
 #   asan  CC=clang-15 with AddressSanitizer and UBSan (replay's flags: `penumbra replay
 #         --print-build-flags`): the native old and new builds of a patch subject, and the runs
 #         of the project's tests
+#   klee  CC=wllvm on glibc's headers with the KLEE tutorial's flags: the bitcode KLEE explores
+#         beside penumbra (scripts/klee-coverage.py)
 # WORK defaults to ~/.cache/penumbra/coreutils-eval. A configure takes about 3 minutes here and
 # a make about 2 (2 cores).
 set -euo pipefail
@@ -57,6 +59,8 @@ for kind in "$@"; do
     case $kind in
     musl) (. "$root/scripts/wllvm-env.sh" musl && build "$work/musl" "" CC=wllvm CFLAGS="$PENUMBRA_CFLAGS") ;;
     gcov) build "$work/gcov" "" CC=gcc CFLAGS="-O0 -g --coverage" ;;
+    klee) (. "$root/scripts/wllvm-env.sh" && build "$work/klee" "" CC=wllvm \
+        CFLAGS="-g -O1 -Xclang -disable-llvm-passes -D__NO_STRING_INLINES -D_FORTIFY_SOURCE=0 -U__OPTIMIZE__") ;;
     # Sanitized configure checks must not fail on leaks (a check that leaks is not a failing one).
     # Stamped with its flags: a tree built with non-recoverable UBSan (before issue 34) is rebuilt.
     asan)
@@ -65,7 +69,7 @@ for kind in "$@"; do
             exit 1
         }
         ASAN_OPTIONS=detect_leaks=0 build "$work/asan" "$asan_flags" CC=clang-15 CFLAGS="$asan_flags" LDFLAGS="$asan_ldflags" ;;
-    *) echo "coreutils-tree: unknown tree kind $kind (musl, gcov, asan)" >&2; exit 2 ;;
+    *) echo "coreutils-tree: unknown tree kind $kind (musl, gcov, asan, klee)" >&2; exit 2 ;;
     esac
     echo "$work/$kind"
 done

@@ -8,8 +8,7 @@ evenly spaced others up to SAMPLE in all (halt tests included, as KLEE's figure 
 coreutils_eval's harness (fresh directory, regular stdin/stdout, empty environment): line
 coverage of src/UTIL.c, paths, tests, peak memory. Results go to OUT.jsonl (one line per run,
 appended, so an interrupted batch resumes) and, with --table, results/search.md, KLEE's figures
-beside them from results/klee-coreutils.json (measured on this machine with ../shared/klee.md's
-recipe; this script does not run KLEE).
+beside them from results/klee-coreutils.json (scripts/klee-coverage.py measures them).
 
 The builds are scripts/coreutils-tree.sh's musl and gcov trees (WORK, default
 ~/.cache/penumbra/coreutils-eval); the bitcode is extracted from the musl tree.
@@ -105,8 +104,12 @@ def table(note):
     out = ["# Search: penumbra's searchers beside KLEE on coreutils 9.1", "",
            "Protocol (issue 38): each utility 60 s in KLEE's environment (`--sym-args 0 2 4 --sym-files 1 8 "
            "--sym-stdin 8`), one run at a time, gcov line coverage of `src/UTIL.c` from one gcov build "
-           "replaying up to 5,000 tests of each run, evenly spaced, with tests for the states alive at the "
-           "deadline (KLEE's .early files, penumbra's `early` tests). KLEE 3.3 (POSIX runtime, klee-uclibc, "
+           "replaying the run's tests with tests for the states alive at the deadline (KLEE's .early files, "
+           "penumbra's `early` tests): KLEE's every test (`python3 scripts/klee-coverage.py run UTIL...`, "
+           "KLEE built by scripts/build-klee.sh); penumbra's every test that entered code first (`new_code`: "
+           "together they cover every block the run entered) and others evenly spaced up to 5,000 (rows of "
+           "2026-11-28's second set on; before, 5,000 evenly spaced tests of each tool's run, which moved one "
+           "binary's cut figure by 7 points). KLEE 3.3 (POSIX runtime, klee-uclibc, "
            "Z3), default search and depth-first: %s. penumbra: `python3 scripts/search-coverage.py run "
            "--search %s UTIL...`, then `python3 scripts/search-coverage.py table`; the runs are in "
            "results/search.jsonl." % (klee["source"], ",".join(searches)), "",
