@@ -190,9 +190,12 @@ pub fn brief_interpreted(run: &InterpOutcome) -> String {
 }
 
 /// The class of a test from its decided versions: `unconfirmed` where a version's witnesses
-/// disagree (unless a version could not be fed the test at all), else from the outcomes.
+/// disagree (unless a version could not be fed the test at all), else from the outcomes. The
+/// fixes' versions count only where they decide the class (an output difference): on an error
+/// in new only they say which bug it is, and the class stays `regression`.
 pub fn class_of(old: &Decided, new: &Decided, fixes: &[Fix<Decided>]) -> Class {
-    let fix_versions = fixes.iter().flat_map(Fix::versions);
+    let fixes_decide = matches!((&old.outcome, &new.outcome), (RunOutcome::Exit { .. }, RunOutcome::Exit { .. }));
+    let fix_versions = fixes.iter().filter(|_| fixes_decide).flat_map(Fix::versions);
     let versions: Vec<&Decided> = [old, new].into_iter().chain(fix_versions).collect();
     let failed = versions.iter().any(|d| matches!(d.outcome, RunOutcome::ReplayFailed(_)));
     if !failed && versions.iter().any(|d| d.disagreement.is_some()) {
