@@ -171,7 +171,7 @@ mod tests {
             let mut s = TermStore::default();
             let (vx, vy) = (s.new_var("x", 4), s.new_var("y", 4));
             let (x, y) = (s.var(vx), s.var(vy));
-            let mut term = |s: &mut TermStore, rng: &mut u64| {
+            let term = |s: &mut TermStore, rng: &mut u64| {
                 let k = s.constant(4, next(rng) % 16);
                 match next(rng) % 5 {
                     0 => s.add(x, y),
