@@ -15,7 +15,6 @@
 //! its version is decided against the other version's ([`super::verdict`]). A non-zero exit
 //! status is output, not an error (`contract.md`).
 
-use super::record::StderrDiff;
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
 use penumbra_ir::BuildFlags;
@@ -625,6 +624,17 @@ fn without_pid(bytes: &[u8], pid: u32) -> Vec<u8> {
         i += digits;
     }
     out
+}
+
+/// Where old's and new's standard error first differ (their process ids written `<pid>`): a
+/// `stderr-diff` test's record.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct StderrDiff {
+    /// The line's number, from 1.
+    pub line: u32,
+    /// Each version's line (its first 200 characters; `(no line)` past its end).
+    pub old: String,
+    pub new: String,
 }
 
 /// Where two runs' standard error first differ: the line's number (from 1) and each run's

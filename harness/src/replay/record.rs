@@ -9,6 +9,7 @@
 
 use super::classify::{Class, Judgement};
 use super::native::RunOutcome;
+pub use super::native::StderrDiff;
 use crate::digest::sha256_hex;
 use penumbra_engine::output::testgen::TestRecord;
 use schemars::JsonSchema;
@@ -92,16 +93,6 @@ pub struct Verdict {
     /// For `stderr-diff`: the first line where the versions' standard error differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_diff: Option<StderrDiff>,
-}
-
-/// Where old's and new's standard error first differ (their process ids written `<pid>`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct StderrDiff {
-    /// The line's number, from 1.
-    pub line: u32,
-    /// Each version's line (its first 200 characters; `(no line)` past its end).
-    pub old: String,
-    pub new: String,
 }
 
 /// How one fix ran an output difference, and what it says of it.
