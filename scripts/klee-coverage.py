@@ -229,9 +229,9 @@ def table():
             figures[util]["note"] = r["stopped"]
         origin[f"{util} {search}"] = "scripts/klee-coverage.py, %s: every test replayed (%d of them)" % (
             r.get("date"), r.get("replayed") or 0)
-    doc["source"] = ("KLEE 3.3 (POSIX runtime, klee-uclibc, Z3) on this 2-core machine: each figure's origin in "
-                     "`measured_by` (scripts/klee-coverage.py, results/klee-runs.jsonl), the others by "
-                     "../shared/klee.md's recipe on 2026-11-27 (5,000 tests evenly spaced where there were more)")
+    doc["source"] = ("measured on this 2-core machine, in a 6-GiB memory cgroup: the figures `measured_by` names "
+                     "by scripts/klee-coverage.py (results/klee-runs.jsonl), the others by ../shared/klee.md's "
+                     "recipe on 2026-11-27 (5,000 tests evenly spaced where there were more)")
     with open(FIGURES, "w") as f:
         f.write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
 
