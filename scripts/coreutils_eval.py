@@ -134,15 +134,21 @@ def coverage(a, records):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         list(pool.map(one, chosen))
-    source = "%s.c" % a.utility
+    pct, lines = gcov_percent(src, a.utility)
+    if pct is None:
+        return None, None, len(chosen)
+    return round(pct * lines / 100), lines, len(chosen)
+
+
+def gcov_percent(src, utility):
+    """gcov's line coverage of src/UTILITY.c from the counters in `src` (the gcov tree's src/):
+    (percent, lines), or (None, None) when gcov says nothing of it."""
+    source = "%s.c" % utility
     p = subprocess.run(["gcov", "-n", "-o", src, os.path.join(src, source)], cwd=src, stdout=subprocess.PIPE,
                        stderr=subprocess.DEVNULL, text=True)
     # "File 'src/cut.c'\nLines executed:45.12% of 400"
     m = re.search(r"File '[^']*%s'\s*\nLines executed:([0-9.]+)%% of (\d+)" % re.escape(source), p.stdout)
-    if not m:
-        return None, None, len(chosen)
-    lines = int(m.group(2))
-    return round(float(m.group(1)) * lines / 100), lines, len(chosen)
+    return (float(m.group(1)), int(m.group(2))) if m else (None, None)
 
 
 def utility(a):

@@ -123,13 +123,6 @@ def environment(objects):
     return args, objects.get("stdin", b""), files, {}
 
 
-def gcov_percent(src, util):
-    p = subprocess.run(["gcov", "-n", "-o", src, os.path.join(src, util + ".c")], cwd=src, stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL, text=True)
-    m = re.search(r"File '[^']*%s\.c'\s*\nLines executed:([0-9.]+)%% of (\d+)" % re.escape(util), p.stdout)
-    return (float(m.group(1)), int(m.group(2))) if m else (None, None)
-
-
 def coverage(util, out, sample):
     """Line coverage of src/UTIL.c over the run's tests: ended paths' first, then with `.early`."""
     gcov = sh(["bash", os.path.join(ROOT, "scripts", "coreutils-tree.sh"), "gcov"])
@@ -155,9 +148,9 @@ def coverage(util, out, sample):
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             list(pool.map(one, ended))
-            pct_ended, lines = gcov_percent(src, util)
+            pct_ended, lines = ce.gcov_percent(src, util)
             list(pool.map(one, early))
-        pct, lines = gcov_percent(src, util)
+        pct, lines = ce.gcov_percent(src, util)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return {"tests": len(tests), "replayed": len(chosen), "replayed_early": len(early), "skipped": len(skipped),
