@@ -32,6 +32,7 @@ pub mod native;
 pub mod record;
 pub mod report;
 pub mod scratch;
+pub mod stderr;
 pub mod verdict;
 
 use crate::cli::{Interpret, NativeArgs, ReplayArgs};
@@ -524,7 +525,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     // The same stdout and exit status: standard error may still differ (natively: the
     // interpreter keeps no stderr).
     let stderr_diff =
-        (class == Class::Silent).then(|| native::stderr_difference(&native_old.stderr, &native_new.stderr)).flatten();
+        (class == Class::Silent).then(|| stderr::stderr_difference(&native_old.stderr, &native_new.stderr)).flatten();
     if stderr_diff.is_some() {
         class = Class::StderrDiff;
     }

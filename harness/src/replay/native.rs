@@ -592,7 +592,7 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
     let pid = child.id();
     let status = wait_bounded(&mut child, input.timeout)?;
     let stdout = read(&out_path)?;
-    let stderr_bytes = without_pid(&read(&err_path)?, pid);
+    let stderr_bytes = super::stderr::without_pid(&read(&err_path)?, pid);
     let stderr = String::from_utf8_lossy(&stderr_bytes).into_owned();
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
@@ -603,58 +603,6 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
         Some(status) => ended(status, stdout, &stderr, &sanitizer_log),
     };
     Ok(NativeRun { outcome, ub, stderr: stderr_bytes })
-}
-
-/// `bytes` with every decimal number equal to `pid` (one not inside a longer number) written
-/// `<pid>`: a message naming its process differs between any two runs.
-fn without_pid(bytes: &[u8], pid: u32) -> Vec<u8> {
-    let pid = pid.to_string();
-    let pid = pid.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 {
-            out.push(bytes[i]);
-            i += 1;
-            continue;
-        }
-        let number = &bytes[i..i + digits];
-        out.extend_from_slice(if number == pid { b"<pid>" } else { number });
-        i += digits;
-    }
-    out
-}
-
-/// Where old's and new's standard error first differ (their process ids written `<pid>`): a
-/// `stderr-diff` test's record.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct StderrDiff {
-    /// The line's number, from 1.
-    pub line: u32,
-    /// Each version's line (its first 200 characters; `(no line)` past its end).
-    pub old: String,
-    pub new: String,
-}
-
-/// Where two runs' standard error first differ: the line's number (from 1) and each run's
-/// line, or `None` when they are the same.
-pub fn stderr_difference(old: &[u8], new: &[u8]) -> Option<StderrDiff> {
-    if old == new {
-        return None;
-    }
-    let (mut a, mut b) = (old.split(|&c| c == b'\n'), new.split(|&c| c == b'\n'));
-    for line in 1.. {
-        let (x, y) = (a.next(), b.next());
-        if x != y {
-            // A line as text, cut to its first 200 characters.
-            let text = |l: Option<&[u8]>| {
-                l.map_or("(no line)".to_string(), |l| String::from_utf8_lossy(l).chars().take(200).collect())
-            };
-            return Some(StderrDiff { line, old: text(x), new: text(y) });
-        }
-    }
-    unreachable!("two different byte strings differ in some line")
 }
 
 /// How a run that exited with `status` ended, UBSan's reports aside.
@@ -799,28 +747,6 @@ pub(crate) fn signal_name(sig: i32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_process_id_is_written_pid_only_where_it_is_a_whole_number() {
-        assert_eq!(
-            without_pid(b"prog[4242]: 4242 14242 42420 x4242\n", 4242),
-            b"prog[<pid>]: <pid> 14242 42420 x<pid>\n"
-        );
-        assert_eq!(without_pid(b"no number", 7), b"no number");
-    }
-
-    #[test]
-    fn stderr_differs_at_its_first_differing_line() {
-        assert_eq!(stderr_difference(b"a\nb\n", b"a\nb\n"), None);
-        let d = stderr_difference(b"a\nwarning: x\n", b"a\nwarning: y\n").unwrap();
-        assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (2, "warning: x", "warning: y"));
-        let d = stderr_difference(b"", b"seq: extra\n").unwrap();
-        assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (1, "", "seq: extra"));
-        let d = stderr_difference(b"a\n", b"a\nb\n").unwrap();
-        assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (2, "", "b"));
-        let d = stderr_difference(b"a", b"a\n").unwrap();
-        assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (2, "(no line)", ""));
-    }
 
     #[test]
     fn the_printed_build_flags_are_those_replay_compiles_and_links_with() {

@@ -9,7 +9,7 @@
 
 use super::classify::{Class, Judgement};
 use super::native::RunOutcome;
-pub use super::native::StderrDiff;
+pub use super::stderr::StderrDiff;
 use crate::digest::sha256_hex;
 use penumbra_engine::output::testgen::TestRecord;
 use schemars::JsonSchema;
