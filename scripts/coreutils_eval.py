@@ -54,7 +54,9 @@ def covering_sample(records, n):
 
 
 def test_environment(record):
-    """A test's argv (after argv[0]), stdin, files and environment, from its tests.jsonl line."""
+    """A test's argv (after argv[0]), stdin, files, environment and the kinds --sym-file-types
+    gave stdin and the files ({"stdin": "pipe", "A": "terminal"}; regular where absent), from its
+    tests.jsonl line."""
     inputs = record["inputs"]
     data = {name: bytes.fromhex(value["hex"]) for name, value in inputs.items()}
     n_args = int.from_bytes(data.get("n_args", b"\0\0\0\0"), "little")
@@ -66,37 +68,103 @@ def test_environment(record):
         if word == "--env" and i + 1 < len(words):
             name, _, value = words[i + 1].partition("=")
             env[name] = value
-    return args, data.get("stdin", b""), files, env
+    kinds = {name[: -len("-type")]: TYPE_OBJECT_KINDS.get(value[:1], "regular")
+             for name, value in data.items() if name.endswith("-type")}
+    return args, data.get("stdin", b""), files, env, kinds
 
 
-def run_in(scratch, argv, stdin, files, env, executable=None):
+# penumbra's type objects (--sym-file-types; runtime/musl/penumbra_posix.c reads them so).
+TYPE_OBJECT_KINDS = {b"\x01": "pipe", b"\x02": "terminal"}
+# A terminal holds its bytes, then this many ends of file (as harness/src/replay/file_kinds.rs).
+TERMINAL_EOFS = 4
+
+
+def terminal(contents):
+    """A pseudo-terminal holding contents unchanged, a line at a time, then ends of file (as
+    `penumbra replay` makes one: canonical mode, every special character off but end of file,
+    which is a byte contents lacks): (master, slave) descriptors."""
+    import termios
+    unused = [b for b in range(1, 256) if b != 10 and b not in contents]
+    eof, other = unused[0], unused[1]
+    master, slave = os.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[0] = attrs[1] = 0
+    attrs[3] = termios.ICANON
+    for special in (termios.VERASE, termios.VKILL, termios.VEOL, termios.VEOL2, termios.VWERASE,
+                    termios.VREPRINT, termios.VLNEXT):
+        attrs[6][special] = bytes([other])
+    attrs[6][termios.VEOF] = bytes([eof])
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    os.write(master, contents + bytes([eof]) * TERMINAL_EOFS)
+    return master, slave
+
+
+def run_in(scratch, argv, stdin, files, env, executable=None, kinds=None):
     """Runs argv in a fresh directory holding the test's files, its standard input and output
-    regular files (as penumbra models them and `penumbra replay` gives them): (status, stdout)."""
+    (as penumbra models them and `penumbra replay` gives them: regular files, or the pipes and
+    terminals `kinds` names): (status, stdout)."""
+    kinds = kinds or {}
     shutil.rmtree(scratch, ignore_errors=True)
     cwd = os.path.join(scratch, "cwd")
     os.makedirs(cwd)
+    held, writers = [], []
     for name, contents in files.items():
-        with open(os.path.join(cwd, name), "wb") as f:
-            f.write(contents)
+        path = os.path.join(cwd, name)
+        kind = kinds.get(name, "regular")
+        if kind == "pipe":
+            os.mkfifo(path)
+
+            def write(path=path, contents=contents):
+                with open(path, "wb") as f:  # waits for the program to open it
+                    f.write(contents)
+            writers.append((path, threading.Thread(target=write, daemon=True)))
+            writers[-1][1].start()
+        elif kind == "terminal":
+            master, slave = terminal(contents)
+            held += [master, slave]
+            os.symlink(os.ttyname(slave), path)
+        else:
+            with open(path, "wb") as f:
+                f.write(contents)
     stdin_path = os.path.join(scratch, "stdin")
     with open(stdin_path, "wb") as f:
         f.write(stdin)
     stdout_path = os.path.join(scratch, "stdout")
+    stdin_kind = kinds.get("stdin", "regular")
     try:
         with open(stdin_path, "rb") as stdin_file, open(stdout_path, "wb") as stdout_file:
-            p = subprocess.run(argv, stdin=stdin_file, cwd=cwd, env=env, executable=executable,
-                               stdout=stdout_file, stderr=subprocess.DEVNULL, timeout=NATIVE_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return "timeout", b""
+            if stdin_kind == "terminal":
+                master, slave = terminal(stdin)
+                held += [master, slave]
+                source, given = slave, None
+            else:
+                source, given = (subprocess.PIPE, stdin) if stdin_kind == "pipe" else (stdin_file, None)
+            p = subprocess.Popen(argv, stdin=source, cwd=cwd, env=env, executable=executable,
+                                 stdout=stdout_file, stderr=subprocess.DEVNULL)
+            try:
+                p.communicate(given, timeout=NATIVE_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                return "timeout", b""
+    finally:
+        for path, writer in writers:
+            if writer.is_alive():  # never opened: a reader of ours lets the writer end
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                writer.join()
+                os.close(fd)
+        for fd in held:
+            os.close(fd)
     with open(stdout_path, "rb") as f:
         return p.returncode, f.read()
 
 
 def check_test(a, record, scratch):
     """One sampled test: native binary vs penumbra exec vs the recorded status."""
-    args, stdin, files, env = test_environment(record)
+    args, stdin, files, env, kinds = test_environment(record)
     argv0 = os.path.basename(a.bitcode)
-    native = run_in(scratch + "-native", [argv0.encode()] + args, stdin, files, env, executable=a.native)
+    native = run_in(scratch + "-native", [argv0.encode()] + args, stdin, files, env, executable=a.native,
+                    kinds=kinds)
     ktest = os.path.join(os.path.abspath(a.out), record["name"] + ".ktest")
     exec_argv = [a.penumbra, "exec", "--libc", "musl", argv0, "--ktest", ktest]
     p = subprocess.run(exec_argv, cwd=os.path.dirname(os.path.abspath(a.bitcode)), stdout=subprocess.PIPE,
@@ -128,9 +196,9 @@ def coverage(a, records):
 
     def one(record):
         # A directory per worker thread; gcov merges the counters of concurrent runs under a lock.
-        args, stdin, files, env = test_environment(record)
+        args, stdin, files, env, kinds = test_environment(record)
         scratch = os.path.join(a.scratch, "cov-%d" % threading.get_ident())
-        run_in(scratch, [argv0] + args, stdin, files, env, executable=binary)
+        run_in(scratch, [argv0] + args, stdin, files, env, executable=binary, kinds=kinds)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         list(pool.map(one, chosen))

@@ -6,7 +6,8 @@ flags) in the same environment as penumbra (--sym-args 0 2 4 --sym-files 1 8 --s
 SECONDS, in a memory cgroup of --memory-gib where the machine lets one be made; then KLEE's tests
 (every one by default; --sample N: N evenly spaced) replayed on the same gcov build and by the
 same harness as penumbra's (coreutils_eval.run_in: a fresh directory with the test's file,
-regular stdin and stdout, an empty environment): line coverage of src/UTIL.c, once over the
+stdin and the file as regular files, pipes or terminals as their stat objects' st_mode says,
+regular stdout, an empty environment): line coverage of src/UTIL.c, once over the
 tests of ended paths and once with the tests KLEE writes for the states alive at the deadline
 (`.early`, its --dump-states-on-halt, on by default). A test KLEE's halt cut short inside its
 argument set-up (no argNN for its n_args) cannot be replayed and is counted as skipped.
@@ -112,15 +113,24 @@ def ktest_objects(path):
     return objects
 
 
+def stat_kind(stat):
+    """The kind of file KLEE's symbolic stat object (`stdin-stat`, `A-data-stat`: a struct stat,
+    st_mode at byte 24) gives a test: a FIFO is a pipe, a character device a terminal, anything
+    else (a regular file, or a type the solver left free) a regular file."""
+    mode = int.from_bytes(stat[24:28], "little") & 0o170000
+    return {0o010000: "pipe", 0o020000: "terminal"}.get(mode, "regular")
+
+
 def environment(objects):
-    """argv (after argv[0]), stdin and files of a KLEE test; None for one cut short in KLEE's
-    argument set-up."""
+    """argv (after argv[0]), stdin, files and the kinds of file its stat objects make stdin and
+    the files of a KLEE test; None for one cut short in KLEE's argument set-up."""
     n_args = int.from_bytes(objects.get("n_args", b"\0\0\0\0")[:4], "little")
     if any("arg%02d" % i not in objects for i in range(n_args)):
         return None
     args = [objects["arg%02d" % i].split(b"\0")[0] for i in range(n_args)]
     files = {k[:-len("-data")]: v for k, v in objects.items() if k.endswith("-data")}
-    return args, objects.get("stdin", b""), files, {}
+    kinds = {k[:-len("-stat")].replace("-data", ""): stat_kind(v) for k, v in objects.items() if k.endswith("-stat")}
+    return args, objects.get("stdin", b""), files, {}, kinds
 
 
 def coverage(util, out, sample):
@@ -142,9 +152,9 @@ def coverage(util, out, sample):
         if env is None:
             skipped.append(test)
             return
-        args, stdin, files, variables = env
+        args, stdin, files, variables, kinds = env
         ce.run_in(os.path.join(scratch, "c%d" % threading.get_ident()), [util.encode()] + args, stdin, files,
-                  variables, executable=os.path.join(src, util))
+                  variables, executable=os.path.join(src, util), kinds=kinds)
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             list(pool.map(one, ended))

@@ -123,6 +123,10 @@ pub struct Environment {
     /// `--sym-files COUNT SIZE`: files A, B, ... of `SIZE` symbolic bytes each, made by the C
     /// layer of programs linked with musl (objects `A-data`, `B-data`, ...).
     pub sym_files: Option<(u32, u32)>,
+    /// `--sym-file-types`: standard input and each file is a regular file, a pipe or a terminal
+    /// as a one-byte object says (`stdin-type`, `A-type`, ...: 1 a pipe, 2 a terminal, else a
+    /// regular file), made by the same C layer; KLEE's symbolic `stat` in a bounded form.
+    pub sym_file_types: bool,
     /// `--env NAME=VALUE`: the environment (`envp`), empty by default.
     pub env: Vec<String>,
 }
@@ -146,6 +150,9 @@ impl Environment {
         }
         if let Some((count, size)) = self.sym_files {
             words.extend(["--sym-files".to_string(), count.to_string(), size.to_string()]);
+        }
+        if self.sym_file_types {
+            words.push("--sym-file-types".to_string());
         }
         for var in &self.env {
             words.extend(["--env".to_string(), var.clone()]);

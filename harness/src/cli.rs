@@ -308,6 +308,11 @@ pub struct ExecArgs {
     /// given with --input A-data=VALUE, ...
     #[arg(long = "sym-files", value_names = ["COUNT", "SIZE"], num_args = 2, conflicts_with = "ktest")]
     pub sym_files: Option<Vec<u32>>,
+    /// Standard input and the files are regular files, pipes or terminals as objects
+    /// stdin-type, A-type, ... say (1 a pipe, 2 a terminal, else a regular file; given with
+    /// --input stdin-type=1, ...). Needs --libc musl.
+    #[arg(long = "sym-file-types", conflicts_with = "ktest")]
+    pub sym_file_types: bool,
     /// An environment variable of the program (repeatable); the environment is otherwise
     /// empty.
     #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_var, conflicts_with = "ktest")]
@@ -485,6 +490,13 @@ pub struct ExploreArgs {
     /// those names (as KLEE's --sym-files; objects A-data, B-data, ...). Needs --libc musl.
     #[arg(long = "sym-files", value_names = ["COUNT", "SIZE"], num_args = 2)]
     pub sym_files: Option<Vec<u32>>,
+    /// Standard input and each --sym-files file may be a regular file, a pipe or a terminal
+    /// (KLEE's symbolic stat, bounded): one-byte objects stdin-type, A-type, ... (1 a pipe,
+    /// 2 a terminal, else a regular file) decide what fstat, stat, lseek and isatty say where
+    /// the program asks; native replay gives the program a pipe or a pseudo-terminal.
+    /// Needs --libc musl.
+    #[arg(long = "sym-file-types")]
+    pub sym_file_types: bool,
     /// An environment variable of the program (repeatable); the environment is otherwise
     /// empty. Recorded in every test, and set in native replay (which clears the rest).
     #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_var)]

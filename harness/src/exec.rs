@@ -40,6 +40,7 @@ pub fn run(args: &ExecArgs) -> Result<ExitCode> {
                 args: argv,
                 max_steps: max_steps(args),
                 sym_files: crate::inputs::sym_files(args.sym_files.as_deref())?,
+                sym_file_types: args.sym_file_types,
                 env: args.env.clone(),
                 stdin: read_stdin(args.stdin.as_deref())?,
                 ..RunConfig::default()

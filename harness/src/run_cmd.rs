@@ -125,6 +125,7 @@ pub fn engine_config(
             sym_args,
             sym_stdin: args.sym_stdin,
             sym_files: crate::inputs::sym_files(args.sym_files.as_deref())?,
+            sym_file_types: args.sym_file_types,
             env: args.env.clone(),
         },
         output,

@@ -198,6 +198,12 @@ fn environment_objects(env: &penumbra_engine::config::Environment) -> Vec<(Strin
             objects.push((format!("{letter}-data"), size));
         }
     }
+    if env.sym_file_types {
+        objects.push(("stdin-type".to_string(), 1));
+        for letter in (b'A'..).take(env.sym_files.map_or(0, |(count, _)| count) as usize).map(char::from) {
+            objects.push((format!("{letter}-type"), 1));
+        }
+    }
     objects
 }
 

@@ -11,6 +11,7 @@ mod commit_pair;
 mod coreutils_eras;
 mod exec_corpus;
 mod exec_errors;
+mod file_types;
 mod float_symbolic;
 mod musl;
 mod output_safety;

@@ -10,14 +10,14 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// What replay reports of a run's stdout.
-fn sha256(text: &str) -> String {
+pub(crate) fn sha256(text: &str) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `penumbra CMD FILE --libc musl ARGS... --json --output-dir DIR/out` (DIR: the file's
 /// directory), its summary.
-fn musl_json(cmd: &str, file: &CFile, args: &[&str]) -> Value {
+pub(crate) fn musl_json(cmd: &str, file: &CFile, args: &[&str]) -> Value {
     let out_dir = file.dir.path().join("out");
     let mut all: Vec<&std::ffi::OsStr> = vec![cmd.as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()];
     all.extend(args.iter().map(std::ffi::OsStr::new));
@@ -32,7 +32,7 @@ fn json(out: &crate::support::Output) -> Value {
 }
 
 /// A test's object `name` as bytes; the test must have it.
-fn object(test: &Value, name: &str) -> Vec<u8> {
+pub(crate) fn object(test: &Value, name: &str) -> Vec<u8> {
     assert!(test["inputs"][name].is_object(), "no object {name} in {test}");
     crate::support::test_object(test, name)
 }

@@ -6,12 +6,18 @@
  * regular file of the --sym-stdin bytes, stdout and stderr regular files, as native replay
  * gives them. Every other call goes to the engine (__penumbra_kernel), which answers the
  * standard streams' reads and writes and the process's fixed facts, and ends a path at a call
- * it does not model. Files are read-only: opening one for writing fails with EACCES. */
+ * it does not model. Files are read-only: opening one for writing fails with EACCES.
+ * With --sym-file-types, standard input and each file is a regular file, a pipe or a terminal
+ * as a one-byte object says (stdin-type, A-type, ...: 1 a pipe, 2 a terminal, any other value
+ * a regular file), as KLEE's symbolic stat lets them be: fstat and stat say so, a pipe or a
+ * terminal does not seek (ESPIPE), and only a terminal answers the terminal ioctls (isatty).
+ * A path forks on the type only where the program asks. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -19,8 +25,10 @@
 #include "kstat.h"
 
 long __penumbra_kernel(long n, long a1, long a2, long a3, long a4, long a5, long a6);
-/* The --sym-files option: COUNT << 32 | SIZE (0 without it). */
+/* The --sym-files option: COUNT << 32 | SIZE (0 without it), and TYPES_BIT for
+ * --sym-file-types. */
 unsigned long __penumbra_sym_files(void);
+#define TYPES_BIT (1UL << 63)
 void penumbra_make_symbolic(void *addr, size_t size, const char *name);
 
 #define MAX_FILES 26
@@ -32,10 +40,32 @@ void penumbra_make_symbolic(void *addr, size_t size, const char *name);
 struct sym_file {
 	unsigned char *data;
 	size_t size;
+	/* The file's type object (--sym-file-types), else 0: a regular file. */
+	unsigned char *type;
 };
 
 static struct sym_file files[MAX_FILES];
 static unsigned nfiles;
+/* Standard input's type object (--sym-file-types), else 0: a regular file. */
+static unsigned char *stdin_type;
+
+enum file_kind { REGULAR, PIPE, TERMINAL };
+
+/* The kind a type object says (the values native replay reads the same way). */
+static enum file_kind kind_of(const unsigned char *type)
+{
+	if (!type) return REGULAR;
+	if (*type == 1) return PIPE;
+	if (*type == 2) return TERMINAL;
+	return REGULAR;
+}
+
+static unsigned char *type_object(const char *name)
+{
+	unsigned char *type = malloc(1);
+	penumbra_make_symbolic(type, 1, name);
+	return type;
+}
 
 struct open_file {
 	struct sym_file *file;
@@ -51,7 +81,7 @@ static struct open_file open_files[MAX_OPEN];
 void __penumbra_posix_init(void)
 {
 	unsigned long spec = __penumbra_sym_files();
-	unsigned count = spec >> 32;
+	unsigned count = (spec & ~TYPES_BIT) >> 32;
 	size_t size = spec & 0xffffffff;
 	if (count > MAX_FILES) count = MAX_FILES;
 	for (unsigned i = 0; i < count; i++) {
@@ -62,6 +92,14 @@ void __penumbra_posix_init(void)
 		if (size) penumbra_make_symbolic(files[i].data, size, name);
 	}
 	nfiles = count;
+	if (spec & TYPES_BIT) {
+		stdin_type = type_object("stdin-type");
+		for (unsigned i = 0; i < count; i++) {
+			char name[] = "A-type";
+			name[0] = 'A' + i;
+			files[i].type = type_object(name);
+		}
+	}
 }
 
 static struct sym_file *lookup(const char *path)
@@ -78,22 +116,43 @@ static struct open_file *open_file(long fd)
 	return f->file ? f : 0;
 }
 
-static long stat_of(struct kstat *st, unsigned long ino, unsigned long size)
+/* A pipe and a terminal have no size; a terminal is a pseudo-terminal's device, as in replay. */
+static long stat_of(struct kstat *st, unsigned long ino, unsigned long size, enum file_kind kind)
 {
 	memset(st, 0, sizeof *st);
 	st->st_dev = 1;
 	st->st_ino = ino;
 	st->st_nlink = 1;
-	st->st_mode = S_IFREG | 0644;
-	st->st_size = size;
 	st->st_blksize = 4096;
-	st->st_blocks = (size + 511) / 512;
+	if (kind == PIPE) {
+		st->st_mode = S_IFIFO | 0600;
+	} else if (kind == TERMINAL) {
+		st->st_mode = S_IFCHR | 0620;
+		st->st_rdev = 136 << 8;
+	} else {
+		st->st_mode = S_IFREG | 0644;
+		st->st_size = size;
+		st->st_blocks = (size + 511) / 512;
+	}
 	return 0;
 }
 
 static long file_stat(struct kstat *st, const struct sym_file *f)
 {
-	return stat_of(st, FILE_INO + (f - files), f->size);
+	return stat_of(st, FILE_INO + (f - files), f->size, kind_of(f->type));
+}
+
+/* ioctl on standard input or a symbolic file of this kind: a terminal answers TCGETS and
+ * TIOCGWINSZ (isatty asks the second) with zeroed settings and size, as replay's
+ * pseudo-terminal has none set. */
+static long file_ioctl(enum file_kind kind, long request, long arg)
+{
+	if (kind != TERMINAL) return -ENOTTY;
+	switch (request) {
+	case TCGETS: memset((void *)arg, 0, 36); return 0; /* the kernel's struct termios */
+	case TIOCGWINSZ: memset((void *)arg, 0, sizeof(struct winsize)); return 0;
+	}
+	return -EINVAL;
 }
 
 static long sym_open(const char *path, long flags)
@@ -134,6 +193,7 @@ static long sym_readv(struct open_file *f, const struct iovec *iov, long count)
 
 static long sym_lseek(struct open_file *f, long off, long whence)
 {
+	if (kind_of(f->file->type) != REGULAR) return -ESPIPE;
 	long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f->pos : whence == SEEK_END ? (long)f->file->size : -1;
 	if (base < 0 || base + off < 0) return -EINVAL;
 	return f->pos = base + off;
@@ -169,9 +229,9 @@ static long std_fstat(long fd, struct kstat *st)
 		long at = __penumbra_kernel(SYS_lseek, 0, 0, SEEK_CUR, 0, 0, 0);
 		long end = __penumbra_kernel(SYS_lseek, 0, 0, SEEK_END, 0, 0, 0);
 		__penumbra_kernel(SYS_lseek, 0, at, SEEK_SET, 0, 0, 0);
-		return stat_of(st, 1, end);
+		return stat_of(st, 1, end, kind_of(stdin_type));
 	}
-	if (fd == 1 || fd == 2) return stat_of(st, fd + 1, 0);
+	if (fd == 1 || fd == 2) return stat_of(st, fd + 1, 0, REGULAR);
 	return -EBADF;
 }
 
@@ -193,12 +253,19 @@ static int takes_fd(long n)
 long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6)
 {
 	struct open_file *f;
-	if (a1 >= 0 && a1 <= 2 && takes_fd(n)) {
+	/* The call first: a1 of another call (exit's status) may differ between the versions, and
+	 * a test of it here would be a divergence of its own. */
+	if (takes_fd(n) && a1 >= 0 && a1 <= 2) {
 		if (std_closed[a1]) return -EBADF;
 		if (n == SYS_close) {
 			std_closed[a1] = 1;
 			return 0;
 		}
+	}
+	if (stdin_type && takes_fd(n) && a1 == 0) {
+		enum file_kind kind = kind_of(stdin_type);
+		if (n == SYS_ioctl) return file_ioctl(kind, a2, a3);
+		if (kind != REGULAR && (n == SYS_lseek || n == SYS_pread64 || n == SYS_fadvise64)) return -ESPIPE;
 	}
 	switch (n) {
 	case SYS_open:
@@ -238,7 +305,10 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		}
 		break;
 	case SYS_pread64:
-		if ((f = open_file(a1))) return sym_read(f, (unsigned char *)a2, a3, a4);
+		if ((f = open_file(a1))) {
+			if (kind_of(f->file->type) != REGULAR) return -ESPIPE;
+			return sym_read(f, (unsigned char *)a2, a3, a4);
+		}
 		break;
 	case SYS_readv:
 		if ((f = open_file(a1))) return sym_readv(f, (const struct iovec *)a2, a3);
@@ -260,10 +330,10 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		if (open_file(a1)) return -EBADF;
 		break;
 	case SYS_ioctl:
-		if (open_file(a1)) return -ENOTTY;
+		if ((f = open_file(a1))) return file_ioctl(kind_of(f->file->type), a2, a3);
 		break;
 	case SYS_fadvise64:
-		if (open_file(a1)) return 0;
+		if ((f = open_file(a1))) return kind_of(f->file->type) == REGULAR ? 0 : -ESPIPE;
 		break;
 	}
 	return __penumbra_kernel(n, a1, a2, a3, a4, a5, a6);

@@ -18,6 +18,8 @@ pub struct RunConfig {
     pub stdin: Vec<u8>,
     /// `--sym-files COUNT SIZE` (programs linked with musl make the files' objects).
     pub sym_files: Option<(u32, u32)>,
+    /// `--sym-file-types` (programs linked with musl make the type objects).
+    pub sym_file_types: bool,
     /// The environment, `NAME=VALUE` strings (`envp`, for a `main` or C library that reads it).
     pub env: Vec<String>,
     /// Executed instructions after which the run stops with [`Outcome::StepLimit`]
@@ -46,6 +48,7 @@ impl Default for RunConfig {
             args: vec![b"program".to_vec()],
             stdin: Vec::new(),
             sym_files: None,
+            sym_file_types: false,
             env: Vec::new(),
             max_steps: None,
             stack_limit: crate::address::STACK_LIMIT,

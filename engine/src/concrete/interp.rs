@@ -125,7 +125,7 @@ fn run(prog: &Program<'_>, config: &RunConfig) -> RunResult {
         version: config.version,
         config,
         machine: Machine {
-            sym_files: config.sym_files.map_or(0, pack_sym_files),
+            sym_files: pack_sym_files(config.sym_files, config.sym_file_types),
             ..Machine::new(mem, prog.runtime, &config.stdin)
         },
         frames: Vec::new(),

@@ -151,10 +151,12 @@ pub fn check_environment(prog: &Program, config: &EngineConfig) -> Result<(), Ru
         )));
     }
     let has_posix_layer = prog.module.func_by_name(crate::libc::syscall::SYM_FILES).is_some();
-    if env.sym_files.is_some() && !has_posix_layer {
-        return Err(RunError::Config(
-            "--sym-files needs the C library's POSIX layer, which penumbra's models lack: add --libc musl".into(),
-        ));
+    for (asked, option) in [(env.sym_files.is_some(), "--sym-files"), (env.sym_file_types, "--sym-file-types")] {
+        if asked && !has_posix_layer {
+            return Err(RunError::Config(format!(
+                "{option} needs the C library's POSIX layer, which penumbra's models lack: add --libc musl"
+            )));
+        }
     }
     Ok(())
 }

@@ -12,7 +12,8 @@
 /// The engine's system call entry point (the C layer's fallback).
 pub const ENTRY: &str = "__penumbra_kernel";
 
-/// The native that tells the C layer the `--sym-files` option: `COUNT << 32 | SIZE`.
+/// The native that tells the C layer the `--sym-files` option, `COUNT << 32 | SIZE`, and
+/// `--sym-file-types` ([`FILE_TYPES_BIT`]).
 pub const SYM_FILES: &str = "__penumbra_sym_files";
 
 /// The native behind musl's `aligned_alloc` (runtime/musl/penumbra_alloc.c checks the
@@ -111,9 +112,16 @@ pub fn classify(n: u64) -> Option<Syscall> {
     })
 }
 
-/// The `--sym-files COUNT SIZE` option as `__penumbra_sym_files` returns it.
-pub fn pack_sym_files((count, size): (u32, u32)) -> u64 {
-    (u64::from(count) << 32) | u64::from(size)
+/// The bit of `__penumbra_sym_files`'s answer that says `--sym-file-types`: standard input
+/// and the files are regular files, pipes or terminals as their objects (`stdin-type`,
+/// `A-type`, ...) say.
+pub const FILE_TYPES_BIT: u64 = 1 << 63;
+
+/// The `--sym-files COUNT SIZE` and `--sym-file-types` options as `__penumbra_sym_files`
+/// returns them.
+pub fn pack_sym_files(files: Option<(u32, u32)>, types: bool) -> u64 {
+    let files = files.map_or(0, |(count, size)| (u64::from(count) << 32) | u64::from(size));
+    files | if types { FILE_TYPES_BIT } else { 0 }
 }
 
 /// Standard input's new position after `lseek(0, offset, whence)` over `len` bytes from `pos`,
@@ -198,6 +206,14 @@ mod tests {
         assert_eq!(classify(99), Some(Syscall::Fixed(-errno::ENOSYS)), "sysinfo: none (sort's physmem)");
         assert_eq!(name(99), "system call sysinfo (99)");
         assert_eq!(name(302), "system call prlimit64 (302)");
+    }
+
+    #[test]
+    fn the_options_pack_for_the_c_layer() {
+        assert_eq!(pack_sym_files(None, false), 0);
+        assert_eq!(pack_sym_files(Some((2, 8)), false), (2 << 32) | 8);
+        assert_eq!(pack_sym_files(Some((2, 8)), true), FILE_TYPES_BIT | (2 << 32) | 8);
+        assert_eq!(pack_sym_files(None, true), FILE_TYPES_BIT);
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! `--sym-arg N` takes the next object as an argument string (up to its first NUL),
 //! `--sym-args MIN MAX N` takes an `n_args` object and then that many argument objects,
 //! `--sym-stdin N` takes the next object as standard input, `--env NAME=VALUE` is an environment
-//! variable, `--sym-files COUNT SIZE` says the files' objects (`A-data`, ...) are among the program's own (musl's C layer makes them as
-//! the program starts), and any other word is a concrete argument. The objects left are the
-//! program's own.
+//! variable, `--sym-files COUNT SIZE` says the files' objects (`A-data`, ...) and
+//! `--sym-file-types` their type objects (`stdin-type`, `A-type`, ...) are among the program's
+//! own (musl's C layer makes them as the program starts), and any other word is a concrete
+//! argument. The objects left are the program's own.
 
 use super::ktest::{le_int, KTest, KTestObject};
 use super::testgen::TestRecord;
@@ -25,6 +26,9 @@ pub struct ReplayInputs {
     /// `--sym-files COUNT SIZE` (their objects, `A-data`, ..., are among `objects`: the C layer
     /// of musl programs makes them; native replay writes them as files A, B, ...).
     pub sym_files: Option<(u32, u32)>,
+    /// `--sym-file-types` (their objects, `stdin-type`, `A-type`, ..., follow the files' among
+    /// `objects`; native replay makes standard input and the files pipes or terminals).
+    pub sym_file_types: bool,
     /// `--env NAME=VALUE` words: the environment.
     pub env: Vec<String>,
     /// The program's symbolic objects, in creation order.
@@ -178,6 +182,7 @@ pub fn replay_inputs(test: &KTest) -> Result<ReplayInputs, ReplayError> {
                 };
                 out.sym_files = Some((number()?, number()?));
             }
+            "--sym-file-types" => out.sym_file_types = true,
             "--env" => out.env.push(words.next().ok_or_else(|| ReplayError::TruncatedOption(word.clone()))?.clone()),
             _ => out.args.push(word.clone().into_bytes()),
         }
@@ -196,6 +201,7 @@ pub fn replay_config(test: &KTest, version: Version) -> Result<RunConfig, Replay
         args: inputs.args,
         stdin: inputs.stdin,
         sym_files: inputs.sym_files,
+        sym_file_types: inputs.sym_file_types,
         env: inputs.env,
         ..RunConfig::default()
     })

@@ -27,6 +27,7 @@
 pub mod builds;
 pub mod classify;
 pub mod elf;
+pub mod file_kinds;
 pub mod interpreter;
 pub mod native;
 pub mod record;
@@ -41,6 +42,7 @@ use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 pub use builds::Builds;
 use classify::{Class, Fix};
+use file_kinds::FileKind;
 use interpreter::Interpreter;
 use native::{RunInput, RunOutcome, UbReport};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
@@ -434,16 +436,28 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     let mut own = &ktest.objects[ktest.objects.len() - inputs.objects.len()..];
     // `--sym-files`: the files' objects (made first, by musl's C layer) become files A, B, ...
     // in the directory the program runs in; the native program makes only the rest.
-    let mut files = Vec::new();
-    if let Some((count, _)) = inputs.sym_files {
-        for letter in (b'A'..).take(count as usize).map(char::from) {
-            match own.split_first() {
-                Some((o, rest)) if o.name == format!("{letter}-data") => {
-                    files.push((letter.to_string(), o.bytes.clone()));
-                    own = rest;
-                }
-                _ => bail!("{}: --sym-files {count} but no object {letter}-data where expected", test.name),
+    // `--sym-file-types`: their type objects (stdin-type, A-type, ...) follow.
+    let file_count = inputs.sym_files.map_or(0, |(count, _)| count as usize);
+    let mut take = |name: String, option: &str| -> Result<Vec<u8>> {
+        match own.split_first() {
+            Some((o, rest)) if o.name == name => {
+                own = rest;
+                Ok(o.bytes.clone())
             }
+            _ => bail!("{}: {option} but no object {name} where expected", test.name),
+        }
+    };
+    let letters = || (b'A'..).take(file_count).map(char::from);
+    let mut files = Vec::new();
+    for letter in letters() {
+        let bytes = take(format!("{letter}-data"), "--sym-files")?;
+        files.push(native::TestFile { name: letter.to_string(), bytes, kind: FileKind::Regular });
+    }
+    let mut stdin_kind = FileKind::Regular;
+    if inputs.sym_file_types {
+        stdin_kind = FileKind::of_object(&take("stdin-type".to_string(), "--sym-file-types")?);
+        for (file, letter) in files.iter_mut().zip(letters()) {
+            file.kind = FileKind::of_object(&take(format!("{letter}-type"), "--sym-file-types")?);
         }
     }
     if !own.is_empty() {
@@ -466,6 +480,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     let input = RunInput {
         args: &inputs.args,
         stdin: &stdin,
+        stdin_kind,
         objects: &objects,
         scratch: &scratch.join("run"),
         timeout,

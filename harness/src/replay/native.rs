@@ -15,6 +15,7 @@
 //! its version is decided against the other version's ([`super::verdict`]). A non-zero exit
 //! status is output, not an error (`contract.md`).
 
+use super::file_kinds::{Feeders, FileKind};
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
 use penumbra_ir::BuildFlags;
@@ -398,6 +399,8 @@ pub struct RunInput<'a> {
     pub args: &'a [Vec<u8>],
     /// A file with the program's stdin.
     pub stdin: &'a Path,
+    /// Whether stdin is that file, or a pipe or terminal holding its bytes (`--sym-file-types`).
+    pub stdin_kind: FileKind,
     /// The `.ktest` file of the program's own objects.
     pub objects: &'a Path,
     /// Where stdout and stderr go meanwhile (two files with this prefix).
@@ -424,11 +427,19 @@ pub struct Exe<'a> {
     pub asan: bool,
 }
 
-/// Files a test gives its program: each name and contents, in the directory `dir`.
+/// Files a test gives its program, in the directory `dir`.
 #[derive(Clone, Copy)]
 pub struct TestFiles<'a> {
     pub dir: &'a Path,
-    pub files: &'a [(String, Vec<u8>)],
+    pub files: &'a [TestFile],
+}
+
+/// One file of a test: its name, contents and kind (`--sym-file-types`).
+#[derive(Clone, Debug)]
+pub struct TestFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub kind: FileKind,
 }
 
 /// One native run: how it ended (UBSan's reports aside) and what UBSan reported on the way.
@@ -529,7 +540,12 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
     let log = std::path::absolute(input.scratch.with_extension("san"))?;
     let with_log = |options: &str| format!("{options}:log_path=\"{}\"", log.display());
     let create = |p: &Path| File::create(p).with_context(|| format!("cannot create {}", p.display()));
-    let stdin = File::open(input.stdin).with_context(|| format!("cannot open {}", input.stdin.display()))?;
+    let mut feeders = Feeders::default();
+    let stdin_bytes = match input.stdin_kind {
+        FileKind::Regular => Vec::new(),
+        _ => read(input.stdin)?,
+    };
+    let stdin = feeders.stdin(input.stdin_kind, input.stdin, &stdin_bytes)?;
     let asan_options = match input.memory_limit_mb {
         Some(mb) if exe.asan => format!("{ASAN_OPTIONS}:allocator_may_return_null=1:max_allocation_size_mb={mb}"),
         _ => ASAN_OPTIONS.to_string(),
@@ -542,9 +558,8 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
         // Afresh for each run: a run may have changed or removed them.
         let _ = std::fs::remove_dir_all(dir);
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        for (name, bytes) in files {
-            let path = dir.join(name);
-            std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        for TestFile { name, bytes, kind } in files {
+            feeders.file(&dir.join(name), *kind, bytes)?;
         }
         cmd.current_dir(dir);
     }
@@ -562,7 +577,7 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
         .env("KTEST_FILE", &objects)
         .env("ASAN_OPTIONS", with_log(&asan_options))
         .env("UBSAN_OPTIONS", with_log(UBSAN_OPTIONS))
-        .stdin(Stdio::from(stdin))
+        .stdin(stdin)
         .stdout(Stdio::from(create(&out_path)?))
         .stderr(Stdio::from(create(&err_path)?));
     // The run dies with the thread that waits for it: a replay killed from outside (a batch's
@@ -589,8 +604,11 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
         });
     }
     let mut child = cmd.spawn().with_context(|| format!("cannot run {}", exe.display()))?;
+    // Our copies of the program's standard streams close: a pipe ends when the program's does.
+    drop(cmd);
     let pid = child.id();
     let status = wait_bounded(&mut child, input.timeout)?;
+    drop(feeders);
     let stdout = read(&out_path)?;
     let stderr_bytes = super::stderr::without_pid(&read(&err_path)?, pid);
     let stderr = String::from_utf8_lossy(&stderr_bytes).into_owned();

@@ -274,7 +274,8 @@ impl NativeCall<'_, '_> {
             | LibcFn::IsStdin => return self.stdio(native),
             LibcFn::Syscall => return self.syscall(),
             LibcFn::SymFiles => {
-                let spec = self.cx.config.env.sym_files.map_or(0, crate::libc::syscall::pack_sym_files);
+                let env = &self.cx.config.env;
+                let spec = crate::libc::syscall::pack_sym_files(env.sym_files, env.sym_file_types);
                 Some(self.cx.store.constant(64, spec))
             }
             LibcFn::Destructor => {
