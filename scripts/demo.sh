@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The newcomer's first command: installs what is missing, builds penumbra (release), and runs
 # shadow symbolic execution with native replay on two bundled example patches, printing the
-# classified report of each.
+# classified report of each, and ends by writing the first one's report.html (penumbra report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,5 +39,9 @@ for example in examples/foo.c; do
     "$penumbra" shadow "$example" --output-dir "$out" --replay
 done
 echo
+echo "== penumbra report target/demo/offbyone: the tests grouped by difference, ranked, as a page"
+"$penumbra" report target/demo/offbyone
+echo
 echo "Tests (.ktest and tests.jsonl) and report.json are in target/demo/*/."
-echo "Next: penumbra shadow --help, penumbra replay --help, and the README."
+echo "Open the report in a browser: file://$(pwd)/target/demo/offbyone/report.html"
+echo "Next: penumbra shadow --help, penumbra replay --help, penumbra report --help, and the README."

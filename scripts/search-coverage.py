@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """search-coverage.py: issue 38's protocol, penumbra's side. Per utility of Debian's coreutils 9.1
 and per searcher: `penumbra run --libc musl UTIL.bc` in KLEE's environment (--sym-args 0 2 4
---sym-files 1 8 --sym-stdin 8) for SECONDS, then every test whose path entered code first
+--sym-files 1 8 --sym-stdin 8, and --sym-file-types: stdin and the file may be pipes or terminals,
+as KLEE's symbolic stat lets them be) for SECONDS, then every test whose path entered code first
 (`new_code`, KLEE's covering-new states: together they cover every block the run entered) and
 evenly spaced others up to SAMPLE in all (halt tests included, as KLEE's figure includes its
 .early tests) replayed on the gcov build by
-coreutils_eval's harness (fresh directory, regular stdin/stdout, empty environment): line
+coreutils_eval's harness (fresh directory, stdin and the file of the test's kinds, regular stdout,
+empty environment): line
 coverage of src/UTIL.c, paths, tests, peak memory. Results go to OUT.jsonl (one line per run,
 appended, so an interrupted batch resumes) and, with --table, results/search.md, KLEE's figures
 beside them from results/klee-coreutils.json (scripts/klee-coverage.py measures them).
@@ -52,13 +54,13 @@ def commit():
     return p.stdout.strip() or None
 
 
-def run_one(penumbra, util, search, seconds, sample):
+def run_one(penumbra, util, search, seconds, sample, file_types):
     bc = bitcode(util)
     out = tempfile.mkdtemp(prefix="search-%s-%s-" % (util, search))
     shutil.rmtree(out)
     cmd = [penumbra, "run", "--libc", "musl", os.path.basename(bc)] + ce.ENVIRONMENT + [
         "--max-time", str(seconds), "--max-tests", "0", "--max-output-mb", "4096", "--search", search,
-        "--output-dir", out]
+        "--output-dir", out] + (["--sym-file-types"] if file_types else [])
     t0 = time.monotonic()
     p = subprocess.run(["/usr/bin/time", "-f", "peak_kb=%M"] + cmd, cwd=os.path.dirname(bc),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
@@ -88,6 +90,7 @@ def run_one(penumbra, util, search, seconds, sample):
         "pct": round(100.0 * covered / lines, 1) if lines else None,
         "peak_mib": round(peak), "wall_s": round(wall, 1), "stopped_by": summary.get("stopped_by"),
         "new_code_tests": sum(1 for r in records if r.get("new_code")), "commit": commit(),
+        "file_types": file_types,
     }
     print(json.dumps(row), flush=True)
     with open(RUNS, "a") as f:
@@ -147,6 +150,9 @@ def main():
     r.add_argument("--seconds", type=int, default=60)
     r.add_argument("--sample", type=int, default=5000)
     r.add_argument("--penumbra", default=os.path.join(ROOT, "target", "release", "penumbra"))
+    r.add_argument("--no-file-types", action="store_true",
+                   help="standard input and the file regular files only (without --sym-file-types; KLEE's "
+                        "symbolic stat lets them be pipes or terminals too)")
     r.add_argument("utilities", nargs="*")
     t = sp.add_parser("table")
     t.add_argument("--note", default="", help="a sentence on how the runs were made (the machine's load)")
@@ -157,7 +163,7 @@ def main():
                    stdout=subprocess.DEVNULL)
     for u in a.utilities or UTILITIES:
         for s in a.search.split(","):
-            run_one(a.penumbra, u, s, a.seconds, a.sample)
+            run_one(a.penumbra, u, s, a.seconds, a.sample, not a.no_file_types)
 
 
 if __name__ == "__main__":

@@ -94,6 +94,18 @@ pub enum Command {
     /// error; a non-zero exit status is output. Prints the tests grouped by class, most severe
     /// first, and writes OUTDIR/report.json.
     Replay(ReplayArgs),
+    /// Group a replayed run's tests by difference, rank the groups, and write a page to read.
+    ///
+    /// Reads OUTDIR/report.json (`penumbra replay OUTDIR`, or `shadow --replay`) and
+    /// OUTDIR/tests.jsonl, and writes OUTDIR/clusters.json and OUTDIR/report.html. Tests are in one
+    /// cluster when they have the same class, parted at the same source line the same way,
+    /// ended the same way in each version, and differ on the same first output line once
+    /// numbers and quoted words are abstracted; each cluster's representative is its simplest
+    /// input. Clusters are ranked regressions first, then output differences, fixes,
+    /// standard-error differences, errors in both, unconfirmed, expected and silent; within a
+    /// class, differences in both the exit and the output first, then those fewer inputs reach.
+    /// The page needs no server and no network: open it from the file system.
+    Report(ReportArgs),
     /// Run many shadow jobs from a TOML manifest (subjects x modes x configs) in parallel.
     ///
     /// Each job is a child `penumbra shadow ... --json` process (with `--replay` when the
@@ -608,6 +620,17 @@ pub enum Interpret {
     #[default]
     Always,
     Errors,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// A replayed run's output directory (it holds report.json and tests.jsonl).
+    #[arg(value_name = "OUTDIR")]
+    pub outdir: PathBuf,
+    /// Show the first N clusters in full on the page (all are in its table and in
+    /// clusters.json).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub top: usize,
 }
 
 #[derive(Args, Debug)]

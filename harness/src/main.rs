@@ -12,8 +12,10 @@ mod exec;
 mod inputs;
 mod interrupt;
 mod ir_cmd;
+mod markup;
 mod progress;
 mod replay;
+mod report;
 mod reserved_file;
 mod run_cmd;
 mod run_info;
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         cli::Command::Run(args) => cli::sym_args(&matches).and_then(|sym| run_cmd::run(&args, sym)),
         cli::Command::Shadow(args) => cli::sym_args(&matches).and_then(|sym| shadow_cmd::run(&args, sym)),
         cli::Command::Replay(args) => replay::run(&args),
+        cli::Command::Report(args) => report::run(&args),
         cli::Command::Batch(args) => batch::run(&args),
         cli::Command::Unify(args) => unify_cmd::run(&args),
         cli::Command::Project(args) => unify_cmd::project(&args),

@@ -22,6 +22,7 @@ mod replay_memory;
 mod replay_scratch;
 mod replay_stderr;
 mod replay_verdicts;
+mod report_html;
 mod run_cli;
 mod shadow_budgets;
 mod shadow_examples;

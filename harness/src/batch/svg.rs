@@ -7,6 +7,7 @@
 //! number of decimals, every collection is ordered) and needs no font or plotting library.
 
 use super::store::JobRecord;
+use crate::markup::escape;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -16,10 +17,6 @@ const FONT: &str = "font-family=\"sans-serif\"";
 /// A mode/config pair: one series in every plot.
 fn series_of(r: &JobRecord) -> String {
     format!("{}/{}", r.mode, r.config)
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// A "nice" tick step (1, 2 or 5 times a power of ten) giving about `target` ticks up to `max`.

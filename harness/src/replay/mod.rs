@@ -33,7 +33,7 @@ pub mod native;
 pub mod record;
 pub mod report;
 pub mod scratch;
-pub mod stderr;
+pub mod streams;
 pub mod verdict;
 
 use crate::cli::{Interpret, NativeArgs, ReplayArgs};
@@ -540,7 +540,11 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
     // The same stdout and exit status: standard error may still differ (natively: the
     // interpreter keeps no stderr).
     let stderr_diff =
-        (class == Class::Silent).then(|| stderr::stderr_difference(&native_old.stderr, &native_new.stderr)).flatten();
+        (class == Class::Silent).then(|| streams::first_difference(&native_old.stderr, &native_new.stderr)).flatten();
+    let stdout_diff = match (&old.outcome, &new.outcome) {
+        (RunOutcome::Exit { stdout: a, .. }, RunOutcome::Exit { stdout: b, .. }) => streams::first_difference(a, b),
+        _ => None,
+    };
     if stderr_diff.is_some() {
         class = Class::StderrDiff;
     }
@@ -566,6 +570,7 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         interpreted,
         shared_ub,
         null_argument_ub,
+        stdout_diff,
         stderr_diff,
     })
 }

@@ -610,7 +610,7 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
     let status = wait_bounded(&mut child, input.timeout)?;
     drop(feeders);
     let stdout = read(&out_path)?;
-    let stderr_bytes = super::stderr::without_pid(&read(&err_path)?, pid);
+    let stderr_bytes = super::streams::without_pid(&read(&err_path)?, pid);
     let stderr = String::from_utf8_lossy(&stderr_bytes).into_owned();
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);

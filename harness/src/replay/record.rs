@@ -9,7 +9,7 @@
 
 use super::classify::{Class, Judgement};
 use super::native::RunOutcome;
-pub use super::stderr::StderrDiff;
+pub use super::streams::LineDiff;
 use crate::digest::sha256_hex;
 use penumbra_engine::output::testgen::TestRecord;
 use schemars::JsonSchema;
@@ -90,9 +90,13 @@ pub struct Verdict {
     /// For `unconfirmed`: the witnesses and what each said, version by version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disagreement: Option<String>,
+    /// For an output difference: the first line where the versions' standard output differ
+    /// (absent where only the exit status does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout_diff: Option<LineDiff>,
     /// For `stderr-diff`: the first line where the versions' standard error differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stderr_diff: Option<StderrDiff>,
+    pub stderr_diff: Option<LineDiff>,
 }
 
 /// How one fix ran an output difference, and what it says of it.

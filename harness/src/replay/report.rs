@@ -9,7 +9,7 @@ use super::classify::{judge, Class, Fix};
 use super::interpreter::InterpOutcome;
 use super::native::{RunOutcome, UbReport};
 use super::record::{
-    DecidedBy, Decider, FixRecord, FixVersions, OutcomeRecord, ReplayReport, SharedUb, StderrDiff, Verdict,
+    DecidedBy, Decider, FixRecord, FixVersions, LineDiff, OutcomeRecord, ReplayReport, SharedUb, Verdict,
 };
 use super::verdict::Decided;
 use crate::digest::sha256_hex;
@@ -44,8 +44,10 @@ pub struct ReplayedTest {
     /// UBSan's reports of a null argument to a parameter declared never null, in one version
     /// only: no error of it ([`UbReport::is_null_argument`]).
     pub null_argument_ub: Vec<UbReport>,
+    /// Where the versions' standard output first differ, when both exited and it does.
+    pub stdout_diff: Option<LineDiff>,
     /// For `stderr-diff`: where the versions' standard error first differ.
-    pub stderr_diff: Option<StderrDiff>,
+    pub stderr_diff: Option<LineDiff>,
 }
 
 impl ReplayedTest {
@@ -104,6 +106,7 @@ impl ReplayedTest {
                 .map(|r| SharedUb { place: r.brief_place(), text: r.text.clone() })
                 .collect(),
             disagreement: self.disagreement(),
+            stdout_diff: self.stdout_diff.clone(),
             stderr_diff: self.stderr_diff.clone(),
         }
     }

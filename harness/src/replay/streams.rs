@@ -1,6 +1,7 @@
-//! A native run's standard error, compared between versions: the process id written `<pid>`
-//! (any two runs differ in it), and the first line where old's and new's differ (a
-//! `stderr-diff` test's record).
+//! A native run's standard output and error, compared between versions: the process id
+//! written `<pid>` in standard error (any two runs differ in it), and the first line where
+//! old's and new's differ (an `output-diff` test's `stdout_diff`, a `stderr-diff` test's
+//! `stderr_diff`).
 
 /// `bytes` with every decimal number equal to `pid` (one not inside a longer number) written
 /// `<pid>`: a message naming its process differs between any two runs.
@@ -23,10 +24,10 @@ pub fn without_pid(bytes: &[u8], pid: u32) -> Vec<u8> {
     out
 }
 
-/// Where old's and new's standard error first differ (their process ids written `<pid>`): a
-/// `stderr-diff` test's record.
+/// Where old's and new's standard output, or error (their process ids written `<pid>`), first
+/// differ.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct StderrDiff {
+pub struct LineDiff {
     /// The line's number, from 1.
     pub line: u32,
     /// Each version's line (its first 200 characters; `(no line)` past its end).
@@ -34,9 +35,9 @@ pub struct StderrDiff {
     pub new: String,
 }
 
-/// Where two runs' standard error first differ: the line's number (from 1) and each run's
-/// line, or `None` when they are the same.
-pub fn stderr_difference(old: &[u8], new: &[u8]) -> Option<StderrDiff> {
+/// Where two runs' output first differs: the line's number (from 1) and each run's line, or
+/// `None` when they are the same.
+pub fn first_difference(old: &[u8], new: &[u8]) -> Option<LineDiff> {
     if old == new {
         return None;
     }
@@ -48,7 +49,7 @@ pub fn stderr_difference(old: &[u8], new: &[u8]) -> Option<StderrDiff> {
             let text = |l: Option<&[u8]>| {
                 l.map_or("(no line)".to_string(), |l| String::from_utf8_lossy(l).chars().take(200).collect())
             };
-            return Some(StderrDiff { line, old: text(x), new: text(y) });
+            return Some(LineDiff { line, old: text(x), new: text(y) });
         }
     }
     unreachable!("two different byte strings differ in some line")
@@ -69,14 +70,14 @@ mod tests {
 
     #[test]
     fn stderr_differs_at_its_first_differing_line() {
-        assert_eq!(stderr_difference(b"a\nb\n", b"a\nb\n"), None);
-        let d = stderr_difference(b"a\nwarning: x\n", b"a\nwarning: y\n").unwrap();
+        assert_eq!(first_difference(b"a\nb\n", b"a\nb\n"), None);
+        let d = first_difference(b"a\nwarning: x\n", b"a\nwarning: y\n").unwrap();
         assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (2, "warning: x", "warning: y"));
-        let d = stderr_difference(b"", b"seq: extra\n").unwrap();
+        let d = first_difference(b"", b"seq: extra\n").unwrap();
         assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (1, "", "seq: extra"));
-        let d = stderr_difference(b"a\n", b"a\nb\n").unwrap();
+        let d = first_difference(b"a\n", b"a\nb\n").unwrap();
         assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (2, "", "b"));
-        let d = stderr_difference(b"a", b"a\n").unwrap();
+        let d = first_difference(b"a", b"a\n").unwrap();
         assert_eq!((d.line, d.old.as_str(), d.new.as_str()), (2, "(no line)", ""));
     }
 }
