@@ -629,7 +629,7 @@ pub struct ReportArgs {
     pub outdir: PathBuf,
     /// Show the first N clusters in full on the page (all are in its table and in
     /// clusters.json).
-    #[arg(long, value_name = "N", default_value_t = 50)]
+    #[arg(long, value_name = "N", default_value_t = crate::report::DETAILED)]
     pub top: usize,
 }
 

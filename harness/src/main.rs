@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         cli::Command::Run(args) => cli::sym_args(&matches).and_then(|sym| run_cmd::run(&args, sym)),
         cli::Command::Shadow(args) => cli::sym_args(&matches).and_then(|sym| shadow_cmd::run(&args, sym)),
         cli::Command::Replay(args) => replay::run(&args),
-        cli::Command::Report(args) => report::run(&args),
+        cli::Command::Report(args) => report::run(&args.outdir, args.top),
         cli::Command::Batch(args) => batch::run(&args),
         cli::Command::Unify(args) => unify_cmd::run(&args),
         cli::Command::Project(args) => unify_cmd::project(&args),

@@ -168,6 +168,15 @@ fn batch_writes_tables_and_plots_with_exact_counts_and_classes() {
         assert!(svg.trim_end().ends_with("</svg>"), "{plot}");
         assert!(svg.contains("threshold") || plot == "divergences_over_time.svg", "{plot} names the subjects");
     }
+    // The batch's page lists every job, links the replayed one's page (its one cluster: the
+    // output difference at threshold.c's divergence) and holds the plots.
+    let index = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_eq!(index.matches("<tr><td>").count(), 8, "{index}");
+    assert_eq!(index.matches("<a href=\"reports/").count(), 4, "the four threshold jobs: {index}");
+    assert!(index.contains("<span class=\"output-diff\">output-diff</span> at threshold.c:"), "{index}");
+    assert_eq!(index.matches("<svg").count(), 4, "{index}");
+    let pages: Vec<_> = std::fs::read_dir(out.join("reports")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(pages.len(), 8, "a page and clusters.json per replayed job: {pages:?}");
     // Every test carries the time it was found at: nothing on the time plot is approximated.
     let over_time = std::fs::read_to_string(out.join("divergences_over_time.svg")).unwrap();
     assert!(!over_time.contains("approximated"), "{over_time}");

@@ -1,6 +1,7 @@
 //! `penumbra batch MANIFEST.toml`: many `penumbra shadow` runs (subjects x modes x configs),
 //! one child process per job, in parallel, each under a time and a memory limit, with the
-//! results gathered into `results.csv`, `results.json` and SVG plots.
+//! results gathered into `results.csv`, `results.json`, SVG plots and `report.html` (each
+//! replayed job's page and clusters in `reports/`).
 //!
 //! - [`manifest`]: the TOML manifest and its expansion into jobs;
 //! - [`runner`]: one job as a child process, its limits and outcome;
@@ -23,6 +24,7 @@ mod svg;
 pub mod table;
 
 use crate::cli::{BatchArgs, BatchCommand, BatchMergeArgs};
+use crate::report::index::{write_index, JobLine};
 use anyhow::{bail, Context, Result};
 use manifest::Job;
 use std::collections::{BTreeMap, BTreeSet};
@@ -284,12 +286,27 @@ fn merge(args: &BatchMergeArgs) -> Result<ExitCode> {
     for (rec, from) in all.values() {
         if !same_dir(from, &out) {
             store::save(&out, rec)?;
+            copy_job_report(from, &out, &rec.id)?;
         }
     }
     let records: Vec<&JobRecord> = all.values().map(|(r, _)| r).collect();
     write_outputs(&out, &name, &records)?;
     eprintln!("merged {} job records from {} directories into {}", records.len(), args.dirs.len(), out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// A replayed job's page and clusters, from the shard's directory into the merged one.
+fn copy_job_report(from: &Path, out: &Path, id: &str) -> Result<()> {
+    let (from, to) = (from.join(crate::report::index::REPORTS), out.join(crate::report::index::REPORTS));
+    let (page, clusters) = crate::report::index::job_files(id);
+    for file in [page, clusters] {
+        if from.join(&file).is_file() {
+            std::fs::create_dir_all(&to).with_context(|| format!("cannot create {}", to.display()))?;
+            std::fs::copy(from.join(&file), to.join(&file))
+                .with_context(|| format!("cannot copy {} into {}", from.join(&file).display(), to.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -299,7 +316,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `results.csv`, `results.json` and the plots, each replaced atomically.
+/// `results.csv`, `results.json`, the plots and the index page, each replaced atomically.
 fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let table = table::build(records);
@@ -336,6 +353,11 @@ fn write_outputs(out: &Path, name: &str, records: &[&JobRecord]) -> Result<()> {
         std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
         std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let jobs: Vec<JobLine> = records
+        .iter()
+        .map(|r| JobLine { id: &r.id, subject: &r.subject, mode: &r.mode, config: &r.config, outcome: &r.outcome })
+        .collect();
+    write_index(out, name, &jobs)?;
     let counts = records.iter().fold(BTreeMap::new(), |mut m, r| {
         *m.entry(r.outcome.as_str()).or_insert(0usize) += 1;
         m

@@ -118,9 +118,30 @@ pub fn run(exe: &Path, job: &Job, scratch: &Path) -> io::Result<Finished> {
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
     if let Some(dir) = &tests_dir {
+        keep_report(job, dir, scratch);
         let _ = std::fs::remove_dir_all(dir);
     }
     result
+}
+
+/// A replayed job's page and clusters (`penumbra report`), kept in the batch's `reports/`
+/// before its tests go. A job that wrote no report (killed, not replayed) has none;
+/// a page that cannot be written is said and the job stands.
+fn keep_report(job: &Job, tests_dir: &Path, scratch: &Path) {
+    if !tests_dir.join("report.json").is_file() {
+        return;
+    }
+    let Some(reports) = scratch.parent().map(|out| out.join(crate::report::index::REPORTS)) else { return };
+    let kept = crate::report::write(tests_dir, crate::report::DETAILED).and_then(|_| {
+        let (page, clusters) = crate::report::index::job_files(&job.id);
+        std::fs::create_dir_all(&reports)?;
+        std::fs::copy(tests_dir.join("report.html"), reports.join(page))?;
+        std::fs::copy(tests_dir.join("clusters.json"), reports.join(clusters))?;
+        Ok(())
+    });
+    if let Err(e) = kept {
+        eprintln!("penumbra: batch: job {}: no report page: {e:#}", job.id);
+    }
 }
 
 /// A job's files in the batch's scratch directory: the child's stdout and stderr, and the

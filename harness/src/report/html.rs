@@ -10,7 +10,7 @@ use crate::markup::escape;
 use crate::replay::record::LineDiff;
 use std::fmt::Write as _;
 
-const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}\
+pub const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}\
 th{background:#f3f3f3}pre,code{font-family:monospace;background:#f7f7f7}pre{padding:.5em;overflow-x:auto}\
 mark{background:#ffd36b}.site{background:#fff0c0;font-weight:bold}section{border-top:2px solid #ddd;margin-top:1.5em}\

@@ -4,8 +4,8 @@
 
 pub mod clusters;
 mod html;
+pub mod index;
 
-use crate::cli::ReportArgs;
 use crate::replay::classify::Class;
 use crate::replay::file_kinds::FileKind;
 use crate::replay::record::{ReplayReport, ReplayedRecord};
@@ -44,6 +44,9 @@ pub struct Page<'a> {
 
 use clusters::Cluster;
 
+/// Clusters a page shows in full by default (`--top`; a batch's job pages).
+pub const DETAILED: usize = 50;
+
 /// Source lines shown around a divergence site, each side.
 const CONTEXT_LINES: u32 = 2;
 
@@ -64,9 +67,9 @@ impl Page<'_> {
     }
 }
 
-pub fn run(args: &ReportArgs) -> Result<ExitCode> {
-    let dir = &args.outdir;
-    let written = write(dir, args.top)?;
+/// `penumbra report OUTDIR --top N`.
+pub fn run(dir: &Path, top: usize) -> Result<ExitCode> {
+    let written = write(dir, top)?;
     println!(
         "penumbra: {} tests in {} clusters; wrote {} and {}",
         written.tests,
@@ -170,7 +173,7 @@ fn commands(dir: &Path) -> Result<BTreeMap<String, Command>> {
 }
 
 /// The directory's SVG plots, by file name (a batch's results directory has them).
-fn plots(dir: &Path) -> Result<Vec<(String, String)>> {
+pub fn plots(dir: &Path) -> Result<Vec<(String, String)>> {
     let mut plots = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         let path = entry?.path();
