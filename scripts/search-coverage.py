@@ -16,7 +16,7 @@ The builds are scripts/coreutils-tree.sh's musl and gcov trees (WORK, default
 ~/.cache/penumbra/coreutils-eval); the bitcode is extracted from the musl tree.
 
 usage: search-coverage.py run --search S[,S...] [--seconds 60] [--sample 5000] UTIL...
-       search-coverage.py table [--note TEXT]
+       search-coverage.py table [--note TEXT]   (TEXT: a new bullet of the runs section)
 """
 import argparse
 import json
@@ -97,6 +97,22 @@ def run_one(penumbra, util, search, seconds, sample, file_types):
         f.write(json.dumps(row) + "\n")
 
 
+RUNS_HEADING = "## Runs"
+
+
+def earlier_runs():
+    """The runs section of the current results/search.md (each set of runs, a bullet), kept as it
+    is by `table`, which appends --note to it."""
+    try:
+        text = open(os.path.join(ROOT, "results", "search.md")).read()
+    except FileNotFoundError:
+        return []
+    if "\n" + RUNS_HEADING + "\n" not in text:
+        return []
+    section = text.split("\n" + RUNS_HEADING + "\n", 1)[1]
+    return [line for line in section.strip("\n").split("\n")]
+
+
 def table(note):
     rows = {}
     for line in open(RUNS):
@@ -106,19 +122,21 @@ def table(note):
     searches = sorted({s for (_, s) in rows}, key=lambda s: (s != "interleaved", s))
     out = ["# Search: penumbra's searchers beside KLEE on coreutils 9.1", "",
            "Protocol (issue 38): each utility 60 s in KLEE's environment (`--sym-args 0 2 4 --sym-files 1 8 "
-           "--sym-stdin 8`), one run at a time, gcov line coverage of `src/UTIL.c` from one gcov build "
-           "replaying the run's tests with tests for the states alive at the deadline (KLEE's .early files, "
-           "penumbra's `early` tests): KLEE's every test (`python3 scripts/klee-coverage.py run UTIL...`, "
-           "KLEE built by scripts/build-klee.sh); penumbra's every test that entered code first (`new_code`: "
-           "together they cover every block the run entered) and others evenly spaced up to 5,000 (rows of "
-           "2026-11-28's second set on; before, 5,000 evenly spaced tests of each tool's run, which moved one "
-           "binary's cut figure by 7 points). KLEE 3.3 (POSIX runtime, klee-uclibc, "
-           "Z3), default search and depth-first: %s. penumbra: `python3 scripts/search-coverage.py run "
-           "--search %s UTIL...`, then `python3 scripts/search-coverage.py table`; the runs are in "
-           "results/search.jsonl." % (klee["source"], ",".join(searches)), "",
-           "Cells: line coverage (peak memory). The default search is `interleaved`, which in a "
-           "single-version run is random-path alone (with at most 6,000 live states and a test for each "
-           "state alive at the deadline), so its column is also random-path's.%s" % (" " + note if note else ""), "",
+           "--sym-stdin 8`; for penumbra also `--sym-file-types`, as KLEE's symbolic stat lets standard input "
+           "and the file be pipes or terminals), one run at a time, gcov line coverage of `src/UTIL.c` from "
+           "one gcov build replaying the run's tests, with tests for the states alive at the deadline (KLEE's "
+           ".early files, penumbra's `early` tests), standard input and the file made the kind each test "
+           "says (penumbra's type objects; KLEE's stat objects' `st_mode`): KLEE's every test (`python3 "
+           "scripts/klee-coverage.py run UTIL...`, KLEE built by scripts/build-klee.sh); penumbra's every "
+           "test that entered code first (`new_code`: together they cover every block the run entered) and "
+           "others evenly spaced up to 5,000. KLEE 3.3 (POSIX runtime, klee-uclibc, Z3), default search and "
+           "depth-first: %s. penumbra: `python3 scripts/search-coverage.py run --search %s UTIL...`, then "
+           "`python3 scripts/search-coverage.py table`; the runs are in results/search.jsonl, each row with "
+           "its commit." % (klee["source"], ",".join(searches)), "",
+           "Cells: line coverage (peak memory), the last run of each utility and search (the runs are "
+           "listed below). The default search is `interleaved`, which in a single-version run is "
+           "random-path alone (with at most 6,000 live states and a test for each state alive at the "
+           "deadline), so its column is also random-path's.", "",
            "| utility | KLEE default | KLEE dfs | " + " | ".join("penumbra " + s for s in searches) + " |",
            "|---|---|---|" + "---|" * len(searches)]
     wins = 0
@@ -135,8 +153,9 @@ def table(note):
         d = rows.get((u, "interleaved"))
         if d and (kd is None or d["pct"] >= kd):
             wins += 1
+    runs = earlier_runs() + (["- " + note] if note else [])
     out += ["", "penumbra's default at least KLEE's default on %d of %d utilities (a utility where KLEE "
-            "failed counts)." % (wins, len(UTILITIES)), ""]
+            "failed counts)." % (wins, len(UTILITIES)), "", RUNS_HEADING, ""] + runs + [""]
     with open(os.path.join(ROOT, "results", "search.md"), "w") as f:
         f.write("\n".join(out))
     print("\n".join(out))
@@ -155,7 +174,8 @@ def main():
                         "symbolic stat lets them be pipes or terminals too)")
     r.add_argument("utilities", nargs="*")
     t = sp.add_parser("table")
-    t.add_argument("--note", default="", help="a sentence on how the runs were made (the machine's load)")
+    t.add_argument("--note", default="", help="a bullet for the runs section: which runs, at which commit, "
+                   "on how loaded a machine (the earlier bullets stay)")
     a = ap.parse_args()
     if a.cmd == "table":
         return table(a.note)

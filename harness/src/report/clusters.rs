@@ -177,46 +177,72 @@ fn difference(t: &ReplayedRecord) -> Option<String> {
     Some(format!("{stream} line {line}: '{}' / '{}'", abstracted(old), abstracted(new)))
 }
 
-/// `text` with its runs of digits written `N`, its quoted words `'…'` (as coreutils quotes the
-/// words of its input), its control characters `?`, cut to [`TEXT_LIMIT`] characters.
+/// `text` with what carries a test's input abstracted: a quoted part (as coreutils quotes the
+/// words of its input, shell escapes and all: `'a'$'\n'`; from a quote to the line's last such
+/// quote, in any quotes) written `'…'`, a run of digits `N`, a
+/// run of characters that are no text (control characters, bytes that are not UTF-8, characters
+/// beyond ASCII but quotes) `?`; cut to [`TEXT_LIMIT`] characters.
 pub fn abstracted(text: &str) -> String {
     let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let close = match c {
-            '\'' => Some('\''),
-            '"' => Some('"'),
-            '‘' => Some('’'),
-            '`' => Some('\''),
-            _ => None,
-        };
-        if let Some(close) = close {
-            let rest: String = chars.clone().collect();
-            if let Some(end) = rest.find(close) {
-                out.push(c);
-                out.push('…');
-                out.push(close);
-                for _ in 0..rest[..end].chars().count() + 1 {
-                    chars.next();
-                }
-                continue;
-            }
-        }
-        if c.is_ascii_digit() {
-            while chars.peek().is_some_and(char::is_ascii_digit) {
-                chars.next();
-            }
-            out.push('N');
-        } else if c.is_control() {
-            out.push('?');
-        } else {
-            out.push(c);
-        }
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (done, left) = abstract_chars(rest);
+        out.push_str(&done);
+        rest = left;
     }
     if out.chars().count() > TEXT_LIMIT {
         out = out.chars().take(TEXT_LIMIT).chain(std::iter::once('…')).collect();
     }
     out
+}
+
+/// The quote that closes one opened by `c`, if `c` opens one.
+fn closing_quote(c: char) -> Option<char> {
+    match c {
+        '\'' | '`' => Some('\''),
+        '"' => Some('"'),
+        '‘' => Some('’'),
+        '“' => Some('”'),
+        _ => None,
+    }
+}
+
+/// Whether `c` is no text a program prints as such (see [`abstracted`]).
+fn is_binary(c: char) -> bool {
+    c.is_control() || (!c.is_ascii() && !matches!(c, '‘' | '’' | '“' | '”'))
+}
+
+/// Abstracts `text` up to its first quoted part (which ends at the line's last such quote): the
+/// part done and the rest.
+fn abstract_chars(text: &str) -> (String, &str) {
+    let mut out = String::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if let Some(close) = closing_quote(c) {
+            let after = i + c.len_utf8();
+            // To the line's last such quote: a quoted name may hold quotes and spaces of its own
+            // (`' -in'`, shell-escaped), and two quoted words in a row are input both.
+            if let Some(end) = text[after..].rfind(close) {
+                // One spelling whatever the quotes: `'x'` and `"x'y"` name input alike.
+                out.push_str("'…'");
+                return (out, &text[after + end + close.len_utf8()..]);
+            }
+        }
+        if c.is_ascii_digit() {
+            while chars.peek().is_some_and(|(_, d)| d.is_ascii_digit()) {
+                chars.next();
+            }
+            out.push('N');
+        } else if is_binary(c) {
+            while chars.peek().is_some_and(|&(_, d)| is_binary(d)) {
+                chars.next();
+            }
+            out.push('?');
+        } else {
+            out.push(c);
+        }
+    }
+    (out, "")
 }
 
 /// How simple a test's input is: (non-zero bytes, bytes, name).
@@ -241,10 +267,22 @@ mod tests {
         assert_eq!(abstracted("cut: invalid byte 'x9', line 12"), "cut: invalid byte '…', line N");
         assert_eq!(
             abstracted("seq: invalid floating point argument: ‘1e’"),
-            "seq: invalid floating point argument: ‘…’"
+            "seq: invalid floating point argument: '…'"
         );
-        assert_eq!(abstracted("a\tb 0x1f"), "a?b NxNf");
+        assert_eq!(abstracted("a\u{1}\u{2}b 0x1f"), "a?b NxNf", "a run of control characters is one ?");
         assert_eq!(abstracted("it's"), "it's", "a lone quote stays");
+        assert_eq!(
+            abstracted(r"dd: failed to open ''\''x'\'''$'\n': No such file"),
+            "dd: failed to open '…': No such file",
+            "a word quoted with shell escapes is one quoted word"
+        );
+        assert_eq!(abstracted("say 'a b' now"), "say '…' now", "a quoted phrase");
+        assert_eq!(
+            abstracted("dd: failed to open ' \"-in': No such file"),
+            "dd: failed to open '…': No such file",
+            "a quoted name with a space and a quote of its own"
+        );
+        assert_eq!(abstracted("\u{fffd}\u{fffd}?\u{465}"), "???", "characters that are no text");
     }
 
     #[test]
