@@ -629,9 +629,13 @@ pub struct ReportArgs {
     pub outdir: PathBuf,
     /// Show the first N clusters in full on the page (all are in its table and in
     /// clusters.json).
-    #[arg(long, value_name = "N", default_value_t = crate::report::DETAILED)]
+    #[arg(long, value_name = "N", default_value_t = REPORT_TOP)]
     pub top: usize,
 }
+
+/// Clusters a report page shows in full by default (`penumbra report --top`; a batch's job
+/// pages).
+pub const REPORT_TOP: usize = 50;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {

@@ -132,7 +132,7 @@ fn keep_report(job: &Job, tests_dir: &Path, scratch: &Path) {
         return;
     }
     let Some(reports) = scratch.parent().map(|out| out.join(crate::report::index::REPORTS)) else { return };
-    let kept = crate::report::write(tests_dir, crate::report::DETAILED).and_then(|_| {
+    let kept = crate::report::write(tests_dir, crate::cli::REPORT_TOP).and_then(|_| {
         let (page, clusters) = crate::report::index::job_files(&job.id);
         std::fs::create_dir_all(&reports)?;
         std::fs::copy(tests_dir.join("report.html"), reports.join(page))?;

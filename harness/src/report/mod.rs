@@ -44,9 +44,6 @@ pub struct Page<'a> {
 
 use clusters::Cluster;
 
-/// Clusters a page shows in full by default (`--top`; a batch's job pages).
-pub const DETAILED: usize = 50;
-
 /// Source lines shown around a divergence site, each side.
 const CONTEXT_LINES: u32 = 2;
 
