@@ -1,6 +1,8 @@
-//! Standard input and the test's files as `--sym-file-types` made them for one native run: a
-//! regular file, a pipe or a terminal (a pseudo-terminal), so that `fstat`, `lseek` and
-//! `isatty` answer natively as they did on the test's path (runtime/musl/penumbra_posix.c).
+//! Standard input and the test's files as musl's C layer made them on the test's path
+//! (runtime/musl/penumbra_posix.c): which of a test's objects are the files' contents and kinds
+//! ([`TestEnvironment`]), and for one native run each of them a regular file, a pipe or a
+//! terminal (a pseudo-terminal), so that `fstat`, `lseek` and `isatty` answer natively as they
+//! did on the path.
 //!
 //! A pipe holds the bytes and then ends (the writer closes). A named pipe's writer waits for
 //! the program to open it; one the program never opens is let go after the run. A terminal is
@@ -10,6 +12,8 @@
 //! terminal is a symbolic link to the pseudo-terminal (`lstat` sees the link).
 
 use anyhow::{bail, Context, Result};
+use penumbra_engine::output::ktest::KTestObject;
+use penumbra_engine::output::replay::ReplayInputs;
 use std::ffi::CString;
 use std::fs::File;
 use std::io::Write;
@@ -39,6 +43,64 @@ impl FileKind {
             _ => FileKind::Regular,
         }
     }
+
+    /// The kind in words, for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Regular => "regular file",
+            FileKind::Pipe => "pipe",
+            FileKind::Terminal => "terminal",
+        }
+    }
+}
+
+/// One file of a test: its name, contents and kind.
+#[derive(Clone, Debug)]
+pub struct TestFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub kind: FileKind,
+}
+
+/// A test's objects that musl's C layer made, split off the program's own: the files
+/// (`--sym-files`: `A-data`, ... first) and the kinds (`--sym-file-types`: `stdin-type`,
+/// `A-type`, ... next).
+pub struct TestEnvironment<'a> {
+    pub files: Vec<TestFile>,
+    pub stdin_kind: FileKind,
+    /// The objects left: the program's own (`make_symbolic`), in creation order.
+    pub program_objects: &'a [KTestObject],
+}
+
+impl<'a> TestEnvironment<'a> {
+    /// Splits `inputs`' own objects as the C layer made them; an object missing where the
+    /// options say it comes is an error naming it.
+    pub fn of(inputs: &'a ReplayInputs) -> Result<Self> {
+        let mut own = inputs.own.as_slice();
+        let mut take = |name: String, option: &str| -> Result<Vec<u8>> {
+            match own.split_first() {
+                Some((o, rest)) if o.name == name => {
+                    own = rest;
+                    Ok(o.bytes.clone())
+                }
+                _ => bail!("{option} but no object {name} where expected"),
+            }
+        };
+        let letters = || (b'A'..).take(inputs.sym_files.map_or(0, |(count, _)| count as usize)).map(char::from);
+        let mut files = Vec::new();
+        for letter in letters() {
+            let bytes = take(format!("{letter}-data"), "--sym-files")?;
+            files.push(TestFile { name: letter.to_string(), bytes, kind: FileKind::Regular });
+        }
+        let mut stdin_kind = FileKind::Regular;
+        if inputs.sym_file_types {
+            stdin_kind = FileKind::of_object(&take("stdin-type".to_string(), "--sym-file-types")?);
+            for (file, letter) in files.iter_mut().zip(letters()) {
+                file.kind = FileKind::of_object(&take(format!("{letter}-type"), "--sym-file-types")?);
+            }
+        }
+        Ok(TestEnvironment { files, stdin_kind, program_objects: own })
+    }
 }
 
 /// The most a pipe takes before a reader reads (Linux's default pipe size): standard input as
@@ -61,23 +123,24 @@ pub struct Feeders {
 }
 
 impl Feeders {
-    /// Standard input of `kind` holding `bytes` (a regular file: the file `regular`, which holds
-    /// them).
-    pub fn stdin(&mut self, kind: FileKind, regular: &Path, bytes: &[u8]) -> Result<Stdio> {
+    /// Standard input of `kind` holding the bytes of the file `path` (a regular file: that file).
+    pub fn stdin(&mut self, kind: FileKind, path: &Path) -> Result<Stdio> {
+        if kind == FileKind::Regular {
+            return Ok(Stdio::from(File::open(path).with_context(|| format!("cannot open {}", path.display()))?));
+        }
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         Ok(match kind {
-            FileKind::Regular => {
-                Stdio::from(File::open(regular).with_context(|| format!("cannot open {}", regular.display()))?)
-            }
+            FileKind::Regular => unreachable!("opened above"),
             FileKind::Pipe => {
                 if bytes.len() > PIPE_BYTES {
                     bail!("standard input as a pipe holds at most {PIPE_BYTES} bytes, the test's {}", bytes.len());
                 }
                 let (read, write) = pipe()?;
-                File::from(write).write_all(bytes).context("cannot write standard input's pipe")?;
+                File::from(write).write_all(&bytes).context("cannot write standard input's pipe")?;
                 Stdio::from(read)
             }
             FileKind::Terminal => {
-                let (master, slave, _) = terminal(bytes)?;
+                let (master, slave, _) = terminal(&bytes)?;
                 let stdin = slave.try_clone().context("cannot duplicate a terminal")?;
                 self.terminals.push((master, slave));
                 Stdio::from(stdin)

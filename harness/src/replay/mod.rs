@@ -42,7 +42,7 @@ use crate::seconds::seconds;
 use anyhow::{bail, Context, Result};
 pub use builds::Builds;
 use classify::{Class, Fix};
-use file_kinds::FileKind;
+use file_kinds::TestEnvironment;
 use interpreter::Interpreter;
 use native::{RunInput, RunOutcome, UbReport};
 use penumbra_engine::output::ktest::{KTest, KTestObject};
@@ -432,34 +432,11 @@ fn replay_test(context: &Replayer, test: &SidecarTest, scratch: &Path) -> Result
         }
     };
     let inputs = replay_inputs(ktest).with_context(|| format!("cannot replay {}", test.name))?;
-    // The program's own objects are the test's last ones (argv and stdin objects come first).
-    let mut own = &ktest.objects[ktest.objects.len() - inputs.objects.len()..];
-    // `--sym-files`: the files' objects (made first, by musl's C layer) become files A, B, ...
-    // in the directory the program runs in; the native program makes only the rest.
-    // `--sym-file-types`: their type objects (stdin-type, A-type, ...) follow.
-    let file_count = inputs.sym_files.map_or(0, |(count, _)| count as usize);
-    let mut take = |name: String, option: &str| -> Result<Vec<u8>> {
-        match own.split_first() {
-            Some((o, rest)) if o.name == name => {
-                own = rest;
-                Ok(o.bytes.clone())
-            }
-            _ => bail!("{}: {option} but no object {name} where expected", test.name),
-        }
-    };
-    let letters = || (b'A'..).take(file_count).map(char::from);
-    let mut files = Vec::new();
-    for letter in letters() {
-        let bytes = take(format!("{letter}-data"), "--sym-files")?;
-        files.push(native::TestFile { name: letter.to_string(), bytes, kind: FileKind::Regular });
-    }
-    let mut stdin_kind = FileKind::Regular;
-    if inputs.sym_file_types {
-        stdin_kind = FileKind::of_object(&take("stdin-type".to_string(), "--sym-file-types")?);
-        for (file, letter) in files.iter_mut().zip(letters()) {
-            file.kind = FileKind::of_object(&take(format!("{letter}-type"), "--sym-file-types")?);
-        }
-    }
+    // `--sym-files`, `--sym-file-types`: the objects musl's C layer made first become files A,
+    // B, ... in the directory the program runs in and the kinds of them and of stdin; the native
+    // program makes only the rest, its own.
+    let TestEnvironment { files, stdin_kind, program_objects: own } =
+        TestEnvironment::of(&inputs).with_context(|| format!("cannot replay {}", test.name))?;
     if !own.is_empty() {
         if let Some(plain) = builds.all().find(|b| !b.runtime) {
             bail!(

@@ -15,7 +15,7 @@
 //! its version is decided against the other version's ([`super::verdict`]). A non-zero exit
 //! status is output, not an error (`contract.md`).
 
-use super::file_kinds::{Feeders, FileKind};
+use super::file_kinds::{Feeders, FileKind, TestFile};
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
 use penumbra_ir::BuildFlags;
@@ -434,14 +434,6 @@ pub struct TestFiles<'a> {
     pub files: &'a [TestFile],
 }
 
-/// One file of a test: its name, contents and kind (`--sym-file-types`).
-#[derive(Clone, Debug)]
-pub struct TestFile {
-    pub name: String,
-    pub bytes: Vec<u8>,
-    pub kind: FileKind,
-}
-
 /// One native run: how it ended (UBSan's reports aside) and what UBSan reported on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NativeRun {
@@ -541,11 +533,7 @@ pub fn run(exe: Exe, input: &RunInput) -> Result<NativeRun> {
     let with_log = |options: &str| format!("{options}:log_path=\"{}\"", log.display());
     let create = |p: &Path| File::create(p).with_context(|| format!("cannot create {}", p.display()));
     let mut feeders = Feeders::default();
-    let stdin_bytes = match input.stdin_kind {
-        FileKind::Regular => Vec::new(),
-        _ => read(input.stdin)?,
-    };
-    let stdin = feeders.stdin(input.stdin_kind, input.stdin, &stdin_bytes)?;
+    let stdin = feeders.stdin(input.stdin_kind, input.stdin)?;
     let asan_options = match input.memory_limit_mb {
         Some(mb) if exe.asan => format!("{ASAN_OPTIONS}:allocator_may_return_null=1:max_allocation_size_mb={mb}"),
         _ => ASAN_OPTIONS.to_string(),

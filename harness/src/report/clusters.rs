@@ -105,16 +105,17 @@ pub fn cluster(tests: &[ReplayedRecord]) -> Vec<Cluster> {
             }
         })
         .collect();
-    clusters.sort_by(|a, b| {
-        (class_order(a.class), std::cmp::Reverse(visibility(a)), a.count, &a.site, &a.difference, &a.old_end).cmp(&(
-            class_order(b.class),
-            std::cmp::Reverse(visibility(b)),
-            b.count,
-            &b.site,
-            &b.difference,
-            &b.old_end,
-        ))
-    });
+    let order = |c: &Cluster| {
+        (
+            class_order(c.class),
+            std::cmp::Reverse(visibility(c)),
+            c.count,
+            c.site.clone(),
+            c.difference.clone(),
+            c.old_end.clone(),
+        )
+    };
+    clusters.sort_by_cached_key(order);
     for (i, c) in clusters.iter_mut().enumerate() {
         c.rank = i as u32 + 1;
         c.why = reason(c);

@@ -7,7 +7,7 @@ mod html;
 pub mod index;
 
 use crate::replay::classify::Class;
-use crate::replay::file_kinds::FileKind;
+use crate::replay::file_kinds::TestEnvironment;
 use crate::replay::record::{ReplayReport, ReplayedRecord};
 use anyhow::{bail, Context, Result};
 use penumbra_engine::output::replay::replay_inputs;
@@ -126,27 +126,8 @@ fn commands(dir: &Path) -> Result<BTreeMap<String, Command>> {
         };
         let (Some(name), Ok(sidecar)) = (name, serde_json::from_str::<SidecarInputs>(line)) else { continue };
         let Ok(inputs) = replay_inputs(&sidecar.to_ktest()) else { continue };
-        let kind_of = |object: &str| {
-            let kind = inputs
-                .own
-                .iter()
-                .find(|o| o.name == object)
-                .map_or(FileKind::Regular, |o| FileKind::of_object(&o.bytes));
-            match kind {
-                FileKind::Regular => "regular file",
-                FileKind::Pipe => "pipe",
-                FileKind::Terminal => "terminal",
-            }
-        };
-        let files = inputs
-            .own
-            .iter()
-            .filter_map(|o| o.name.strip_suffix("-data").map(|letter| (letter.to_string(), o.bytes.clone())))
-            .map(|(letter, bytes)| {
-                let kind = kind_of(&format!("{letter}-type"));
-                (letter, bytes, kind)
-            })
-            .collect();
+        let Ok(environment) = TestEnvironment::of(&inputs) else { continue };
+        let files = environment.files.into_iter().map(|f| (f.name, f.bytes, f.kind.name())).collect();
         let program = inputs.args.first().map_or(String::new(), |a| {
             let a = String::from_utf8_lossy(a).into_owned();
             a.rsplit('/').next().unwrap_or(&a).to_string()
@@ -154,15 +135,10 @@ fn commands(dir: &Path) -> Result<BTreeMap<String, Command>> {
         let command = Command {
             program,
             args: inputs.args.iter().skip(1).cloned().collect(),
-            stdin_kind: kind_of("stdin-type"),
+            stdin_kind: environment.stdin_kind.name(),
             stdin: inputs.stdin.clone(),
             files,
-            objects: inputs
-                .own
-                .iter()
-                .filter(|o| !o.name.ends_with("-data") && !o.name.ends_with("-type"))
-                .map(|o| crate::inputs::show_input(&o.name, &o.bytes))
-                .collect(),
+            objects: environment.program_objects.iter().map(|o| crate::inputs::show_input(&o.name, &o.bytes)).collect(),
         };
         commands.insert(name, command);
     }
