@@ -7,10 +7,11 @@
 use super::builds::BuildLine;
 use super::classify::{judge, Class, Fix};
 use super::interpreter::InterpOutcome;
-use super::native::{RunOutcome, UbReport};
+use super::native::RunOutcome;
 use super::record::{
     DecidedBy, Decider, FixRecord, FixVersions, LineDiff, OutcomeRecord, ReplayReport, SharedUb, Verdict,
 };
+use super::sanitizer::UbReport;
 use super::verdict::Decided;
 use crate::digest::sha256_hex;
 use crate::inputs::show_input;

@@ -18,8 +18,9 @@
 
 use super::classify::{classify, Class, Fix};
 use super::interpreter::InterpOutcome;
-use super::native::{NativeRun, RunOutcome, UbReport};
+use super::native::{NativeRun, RunOutcome};
 pub use super::record::Decider;
+use super::sanitizer::UbReport;
 use serde_json::Value;
 
 /// What the engine's record says of how one version ended: an error or not, in a few words.
