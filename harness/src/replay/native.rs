@@ -16,7 +16,7 @@
 //! status is output, not an error (`contract.md`).
 
 use super::file_kinds::{Feeders, FileKind, TestFile};
-use super::sanitizer::{error_report, take_logs, ub_reports, UbReport};
+use super::sanitizer::{error_report, take_logs, ub_reports, UbReport, RUNTIME_FILE};
 use anyhow::{bail, Context, Result};
 use penumbra_ir::frontend::{write_headers, InputKind, CLANG};
 use penumbra_ir::BuildFlags;
@@ -31,7 +31,6 @@ use std::time::{Duration, Instant};
 
 /// The replay runtime's source, written next to the builds.
 const RUNTIME_C: &str = include_str!("runtime.c");
-pub(super) const RUNTIME_FILE: &str = "penumbra_replay_runtime.c";
 /// The runtime's exit status for "this test cannot be replayed" (see runtime.c).
 const REPLAY_FAILED: i32 = 125;
 const REPLAY_MARKER: &str = "penumbra-replay: ";

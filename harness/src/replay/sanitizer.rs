@@ -5,6 +5,10 @@
 use anyhow::{Context, Result};
 use std::path::Path;
 
+/// The replay runtime's source file as the native builds compile it: its frames in a stack are
+/// not the program's.
+pub const RUNTIME_FILE: &str = "penumbra_replay_runtime.c";
+
 /// One UBSan report: `FILE:LINE:COL: runtime error: TEXT`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UbReport {
@@ -115,7 +119,7 @@ pub fn error_report(sanitizer_log: &str, stderr: &str) -> Option<String> {
         let frames = lines.iter().chain(&err[i + 1..]);
         let caller = frames.filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
             let place = l.split_whitespace().last()?;
-            (place.contains(".c:") && !place.contains(super::native::RUNTIME_FILE) && !place.contains("sanitizer"))
+            (place.contains(".c:") && !place.contains(RUNTIME_FILE) && !place.contains("sanitizer"))
                 .then(|| short_place(place))
         });
         return Some(match caller {
