@@ -3,6 +3,7 @@
 2016, evaluated) as one `penumbra batch` manifest.
 
     COREUTILS_GIT=... GNULIB_GIT=... corebench.py run COREBENCH OUT [--profile shadow|fast] [--only NAME]...
+                                                  [--slurm [--sbatch OPTION]...]  # on a SLURM cluster
     corebench.py manifest COREBENCH OUT [--profile shadow|fast] [--only NAME]...  # the manifest only
     corebench.py build COREBENCH OUT [--only NAME]...            # build the trees only
     corebench.py table COREBENCH OUT RESULTS                     # the table of OUT's batch
@@ -525,6 +526,13 @@ def main():
         p.add_argument("corebench", type=Path)
         p.add_argument("out", type=Path)
         p.add_argument("--profile", choices=sorted(PROFILES), default="fast")
+        if name == "run":
+            p.add_argument("--slurm", action="store_true",
+                           help="submit the batch to SLURM (`penumbra batch --slurm`: a preparation job builds the "
+                                "trees, an array task per job, a collection job); OUT must be on a file system the "
+                                "nodes share; follow it with `penumbra batch OUT/corebench.toml --out OUT/results --status`")
+            p.add_argument("--sbatch", action="append", default=[], metavar="OPTION",
+                           help="an option for every sbatch (repeatable: --sbatch=--partition=long)")
         p.add_argument("--only", action="append", default=[],
                        help="a regression's name (repeatable): the manifest holds only these (the job records of "
                             "earlier runs stay in OUT/results/jobs, and `table` reads them all)")
@@ -566,7 +574,10 @@ def main():
             if not os.environ.get(var):
                 sys.exit(f"corebench: set {var} (a clone or bare git directory)")
         penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
-        sys.exit(subprocess.run([penumbra, "batch", str(manifest), "--out", str(a.out.resolve() / "results")]).returncode)
+        command = [penumbra, "batch", str(manifest), "--out", str(a.out.resolve() / "results")]
+        if a.slurm:
+            command += ["--slurm", "--", *a.sbatch]
+        sys.exit(subprocess.run(command).returncode)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@
 #   - dpkg-dev, for `apt-get source`, and musl-dev, for real builds on musl (scripts/musl-clang-15);
 #   - git, for `penumbra unify --git` (and its test);
 #   - chromium, in which a test renders `penumbra report`'s page headless (as a person opens it);
+#   - slurm-wlm and munge, for the test that runs `penumbra batch --slurm` on a real single-node
+#     SLURM (scripts/slurm-local.sh starts its daemons in a directory of their own; none is
+#     started or configured system-wide);
 # then wllvm (PyPI), the compiler wrapper that records the bitcode of real builds, in a venv of
 # its own under ~/.cache/penumbra/wllvm (scripts/wllvm-env.sh puts it on the PATH), and musl as
 # bitcode for `--libc musl` (scripts/build-musl.sh: about a minute, once; cached).
@@ -14,7 +17,8 @@
 set -euo pipefail
 
 packages=(clang-15 llvm-15-dev llvm-15-tools zlib1g-dev build-essential python3 python3-venv meson
-          ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3 dpkg-dev musl-dev git chromium)
+          ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3 dpkg-dev musl-dev git chromium
+          slurm-wlm munge)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

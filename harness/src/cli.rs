@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive). Every flag's help text is the user's documentation.
 
+pub use crate::batch_args::BatchArgs;
 use anyhow::{bail, Result};
 use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
 use penumbra_engine::SymArg;
@@ -671,48 +672,6 @@ pub struct ReplayArgs {
     /// `new_outcome`, `decided_by` and, where they apply, `shared_ub` and `disagreement`).
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct BatchArgs {
-    #[command(subcommand)]
-    pub command: Option<BatchCommand>,
-    /// The batch manifest (TOML): `name`, `[defaults]`, `[configs]` and `[[subject]]` entries.
-    #[arg(required = true, value_name = "MANIFEST.toml")]
-    pub manifest: Option<PathBuf>,
-    /// Run N jobs at a time (default: the number of CPUs).
-    #[arg(short = 'j', long, value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Write results into DIR (default: results/<name> under the current directory).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Run only shard I of N (1-based; every N-th job), for cluster job arrays; join the
-    /// shards' results with `penumbra batch merge`.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
-    /// Run at most K jobs this time; the rest stay for a later run.
-    #[arg(long, value_name = "K")]
-    pub limit: Option<usize>,
-    /// Run every job again, even those with a finished record.
-    #[arg(long)]
-    pub force: bool,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum BatchCommand {
-    /// Join the job records of several result directories (shards) into one results set.
-    Merge(BatchMergeArgs),
-}
-
-#[derive(Args, Debug)]
-pub struct BatchMergeArgs {
-    /// Result directories (each with a `jobs/` subdirectory) of the same batch.
-    #[arg(required = true, value_name = "DIR")]
-    pub dirs: Vec<PathBuf>,
-    /// Write the merged results into DIR (default: results/<name>).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
 }
 
 /// The `--sym-arg` and `--sym-args` options of the exploring subcommand (`run` or `shadow`) in

@@ -4,6 +4,7 @@
 //! exit statuses. Library crates report errors with `thiserror`; `anyhow` is used only here.
 
 mod batch;
+mod batch_args;
 mod cli;
 mod compile;
 mod compile_db;

@@ -1,13 +1,14 @@
 //! `penumbra schema`: the JSON Schema of what penumbra writes, generated from the types that
 //! write and read it (so it cannot drift from them): the run summary (`--json`, `run.json`),
 //! a test record (a `tests.jsonl` line), a replayed test and `report.json`, a batch row
-//! (`results.csv`, `results.json`) and job record, and the replay classes.
+//! (`results.csv`, `results.json`), job record and SLURM submission, and the replay classes.
 //!
 //! Besides the definitions (`$defs`), the document lists what scripts need without walking
 //! them: `classes` (each with its meaning, whether it is an observable difference and whether
 //! it is a bug candidate), `batch_columns` in `results.csv`'s order and `volatile_columns`
 //! (those that vary from run to run).
 
+use crate::batch::slurm::Submitted;
 use crate::batch::store::JobRecord;
 use crate::batch::table::{BatchRow, VOLATILE_COLUMNS};
 use crate::replay::classify::{Class, Judgement};
@@ -31,6 +32,7 @@ pub fn schema() -> Value {
         "report.json": generator.subschema_for::<ReplayReport>(),
         "results.csv / results.json row": generator.subschema_for::<BatchRow>(),
         "jobs/ID.json": generator.subschema_for::<JobRecord>(),
+        "slurm/submissions.jsonl line (batch --slurm)": generator.subschema_for::<Submitted>(),
         "class": generator.subschema_for::<Class>(),
     });
     let classes: Vec<Value> = Class::ALL

@@ -55,7 +55,7 @@ EOF
 /// A batch directory: the manifest, the preparation script and two subjects made from the
 /// bundled threshold example (the change `x > 5` to `x > 10`): one whose native builds are
 /// its old and new version, one whose two builds are both the new version.
-fn projects_dir() -> tempfile::TempDir {
+pub fn projects_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::write(root.join("manifest.toml"), MANIFEST).unwrap();

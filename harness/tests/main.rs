@@ -27,5 +27,6 @@ mod run_cli;
 mod shadow_budgets;
 mod shadow_examples;
 mod shadow_semantics;
+mod slurm;
 mod symbolic_sizes;
 mod unify;

@@ -2,6 +2,7 @@
 //!
 //! ```toml
 //! name = "suite"                      # results go to results/<name>/ by default
+//! out = "/shared/penumbra/suite"      # or here (relative to the manifest); --out wins
 //!
 //! [defaults]                          # every subject field except name/source can default here
 //! mode = ["complete", "seeded"]       # one mode or a list: each mode is a job
@@ -75,6 +76,9 @@ fn builtin_configs() -> BTreeMap<String, Vec<String>> {
 #[serde(deny_unknown_fields)]
 struct RawManifest {
     name: Spanned<String>,
+    /// The results directory, relative to the manifest (read by [`output_dir`]).
+    #[allow(dead_code)]
+    out: Option<String>,
     #[serde(default)]
     defaults: RawSettings,
     #[serde(default)]
@@ -220,6 +224,8 @@ pub struct Job {
     pub skip: Option<Skip>,
     /// A prepared subject's seed selection.
     pub seed_selection: Option<SeedSelection>,
+    /// Whether the job is a `project` subject's (its program made by a preparation).
+    pub project: bool,
 }
 
 /// Why a job is recorded without running.
@@ -247,15 +253,22 @@ pub struct Manifest {
     pub jobs: Vec<Job>,
 }
 
-/// The batch's `name`, read before the rest (the default output directory depends on it and
-/// preparations write there).
-pub fn batch_name(text: &str, path: &Path) -> Result<String> {
+/// The batch's name and its results directory, read before the rest (preparations write
+/// there): `--out` if given, else the manifest's `out` (relative to the manifest), else
+/// `results/<name>` under the current directory.
+pub fn name_and_output(text: &str, path: &Path, out: Option<&Path>) -> Result<(String, PathBuf)> {
     #[derive(Deserialize)]
     struct NameOnly {
         name: String,
+        out: Option<String>,
     }
     let raw: NameOnly = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(raw.name)
+    let dir = match (out, &raw.out) {
+        (Some(out), _) => out.to_path_buf(),
+        (None, Some(out)) => path.parent().unwrap_or(Path::new("")).join(out),
+        (None, None) => PathBuf::from("results").join(&raw.name),
+    };
+    Ok((raw.name, dir))
 }
 
 /// Prepares a `project` subject (see the module's documentation).
@@ -524,6 +537,7 @@ pub fn expand(plan: Plan, prepare: &mut Preparer) -> Result<Manifest> {
                     replay: s.replay,
                     skip: skip.clone(),
                     seed_selection: prepared.as_ref().and_then(|p| p.seed_selection.clone()),
+                    project: matches!(s.program, Program::Project(_)),
                 });
             }
         }
@@ -551,6 +565,7 @@ fn unprepared_jobs(s: &SubjectPlan, dir: &Path, reason: String) -> Vec<Job> {
                 replay: s.replay,
                 skip: Some(Skip::NotPrepared(reason.clone())),
                 seed_selection: None,
+                project: true,
             });
         }
     }
@@ -618,6 +633,15 @@ mod tests {
             std::fs::write(d.path().join(f), "int main(void){return 0;}").unwrap();
         }
         d
+    }
+
+    #[test]
+    fn the_results_directory_is_the_command_lines_else_the_manifests_else_results_name() {
+        let path = Path::new("/m/batch.toml");
+        let with_out = "name = \"n\"\nout = \"shared/n\"\n";
+        assert_eq!(name_and_output(with_out, path, None).unwrap(), ("n".to_string(), PathBuf::from("/m/shared/n")));
+        assert_eq!(name_and_output(with_out, path, Some(Path::new("o"))).unwrap().1, PathBuf::from("o"));
+        assert_eq!(name_and_output("name = \"n\"", path, None).unwrap().1, PathBuf::from("results/n"));
     }
 
     #[test]

@@ -19,11 +19,12 @@ mod cells;
 pub mod manifest;
 mod progress;
 pub mod runner;
+pub mod slurm;
 pub mod store;
 mod svg;
 pub mod table;
 
-use crate::cli::{BatchArgs, BatchCommand, BatchMergeArgs};
+use crate::batch_args::{BatchArgs, BatchCommand, BatchMergeArgs};
 use crate::report::index::{write_index, JobLine};
 use anyhow::{bail, Context, Result};
 use manifest::Job;
@@ -46,11 +47,28 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
         None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
     };
     let text = manifest::read(path)?;
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => PathBuf::from("results").join(manifest::batch_name(&text, path)?),
-    };
-    let manifest = manifest::parse(&text, path, &mut |p| prepare(p, &out))?;
+    let (_, out) = manifest::name_and_output(&text, path, args.out.as_deref())?;
+    // Looking at a batch (or submitting one whose preparation is a job of its own) prepares
+    // nothing: what an earlier preparation left is read, and a subject without one counts as
+    // not prepared yet.
+    let run_preparations = !(args.status || args.prepared || (args.slurm && !args.prepare_locally));
+    let manifest = manifest::parse(&text, path, &mut |p| match run_preparations {
+        true => prepare(p, &out),
+        false => read_prepared(p, &out),
+    })?;
+    if args.prepare_only {
+        return Ok(prepared_only(&manifest, &out));
+    }
+    let existing = store::load_all(&out)?;
+    if args.status {
+        return slurm::status(&manifest, &out, &existing);
+    }
+    if args.slurm {
+        return slurm::submit(
+            &slurm::Submission { args, manifest_path: path, manifest: &manifest, out: &out },
+            &existing,
+        );
+    }
 
     // The shard's slice: every N-th job in manifest order, so that slices of a manifest with
     // expensive subjects next to each other stay balanced.
@@ -61,20 +79,20 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
         .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
         .map(|(_, j)| j)
         .collect();
-    let existing = store::load_all(&out)?;
     let mut finished: BTreeMap<String, JobRecord> = BTreeMap::new();
     let mut todo = Vec::new();
     for job in &jobs {
         let fp = store::fingerprint(job)?;
-        match existing.get(&job.id) {
-            Some(r) if !args.force && r.fingerprint == fp && r.batch == manifest.name => {
+        match current_record(job, &fp, &existing, &manifest.name, args.force) {
+            Some(r) => {
                 finished.insert(job.id.clone(), r.clone());
             }
-            _ => todo.push((*job, fp)),
+            None => todo.push((*job, fp)),
         }
     }
     let skipped = finished.len();
-    let runnable = args.limit.map_or(todo.len(), |k| k.min(todo.len()));
+    let limit = if args.collect { Some(0) } else { args.limit };
+    let runnable = limit.map_or(todo.len(), |k| k.min(todo.len()));
     let left_over = todo.len() - runnable;
     todo.truncate(runnable);
     eprintln!(
@@ -177,11 +195,49 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A job's record if it is current: written by this batch for the job as it is now (same
+/// fingerprint), and not to be rerun (`--force`).
+fn current_record<'a>(
+    job: &Job,
+    fingerprint: &str,
+    existing: &'a BTreeMap<String, JobRecord>,
+    batch: &str,
+    force: bool,
+) -> Option<&'a JobRecord> {
+    existing.get(&job.id).filter(|r| !force && r.fingerprint == fingerprint && r.batch == batch)
+}
+
+/// `--prepare-only`: what was prepared; the exit status says whether every subject was.
+fn prepared_only(manifest: &manifest::Manifest, out: &Path) -> ExitCode {
+    let mut subjects: BTreeMap<&str, bool> = BTreeMap::new();
+    for job in &manifest.jobs {
+        let failed = matches!(job.skip, Some(manifest::Skip::NotPrepared(_)));
+        *subjects.entry(job.subject.as_str()).or_insert(false) |= failed;
+    }
+    let failed = subjects.values().filter(|&&f| f).count();
+    eprintln!(
+        "batch {}: {} subjects, {} prepared in {}, {failed} not",
+        manifest.name,
+        subjects.len(),
+        subjects.len() - failed,
+        out.join("prepared").display()
+    );
+    if failed > 0 {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Where a `project` subject's preparation writes: `OUT/prepared/<subject>`.
+fn preparation_dir(p: &manifest::Preparation, out: &Path) -> Result<PathBuf> {
+    Ok(std::path::absolute(out.join("prepared").join(&p.subject))?)
+}
+
 /// Runs a `project` subject's preparation into `OUT/prepared/<subject>` and reads what it made.
 /// Its output goes to our stderr: preparing a real project (fetching, configuring and building
 /// it) takes minutes the first time, and the user should see why.
 fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> {
-    let target = std::path::absolute(out.join("prepared").join(&p.subject))?;
+    let target = preparation_dir(p, out)?;
     std::fs::create_dir_all(&target).with_context(|| format!("cannot create {}", target.display()))?;
     eprintln!("batch: preparing {} ({} {} {})", p.subject, p.command.join(" "), p.project, target.display());
     // A command given as a path is relative to the manifest, like every path in it.
@@ -216,7 +272,16 @@ fn prepare(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> 
         let said = if last.is_empty() { String::new() } else { format!(": {}", last.trim()) };
         bail!("{} {} failed ({status}){said}", p.command.join(" "), p.project);
     }
+    read_prepared(p, out)
+}
+
+/// What a preparation left in `OUT/prepared/<subject>` (its `prepared.json`), not running it.
+fn read_prepared(p: &manifest::Preparation, out: &Path) -> Result<manifest::Prepared> {
+    let target = preparation_dir(p, out)?;
     let file = target.join("prepared.json");
+    if !file.is_file() {
+        bail!("not prepared yet ({} does not exist: `penumbra batch --prepare-only` writes it)", file.display());
+    }
     let text =
         std::fs::read_to_string(&file).with_context(|| format!("the preparation wrote no {}", file.display()))?;
     let mut prepared: manifest::Prepared =
