@@ -147,3 +147,75 @@ fn a_run_not_replayed_is_explained() {
     assert_ne!(report.status, Some(0));
     assert!(report.stderr.contains("has no report.json: replay the run first"), "{}", report.stderr);
 }
+
+/// Three output differences, one made by a changed value in code both versions have (line 7),
+/// two by statements the patch adds (the `penumbra_execute(NEW)` block of line 8 and Shadow's
+/// `if (change(0, c))` of line 11): those two rank first, though their sites come later and
+/// each is one input, and say why.
+const ADDED_CODE: &str = r#"#include <stdio.h>
+#include "penumbra.h"
+int main(void) {
+    int x;
+    penumbra_make_symbolic(&x, sizeof x, "x");
+    if (x < 0 || x > 10) return 2;
+    printf("%d\n", change(x, x == 1 ? 5 : x));
+    if (penumbra_execute(NEW)) {
+        if (x > 7) printf("warning: large\n");
+    }
+    if (change(0, x == 3)) printf("three\n");
+    return 0;
+}
+"#;
+
+#[test]
+fn differences_made_by_added_code_rank_first_in_their_class() {
+    let file = write_c("added.c", ADDED_CODE);
+    let out = file.dir.path().join("out");
+    let dir = out.as_os_str();
+    penumbra(["shadow".as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), dir, "--replay".as_ref()])
+        .assert_status(0);
+    let tests = std::fs::read_to_string(out.join("tests.jsonl")).unwrap();
+    let marked: Vec<(u64, String)> = tests
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|t| t["kind"] == "divergence")
+        .map(|t| {
+            (
+                t["line"].as_u64().unwrap(),
+                t["new_only_code"].as_str().unwrap_or("-").rsplit('/').next().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut marked = marked;
+    marked.sort();
+    assert_eq!(marked, [(7, "-".to_string()), (8, "added.c:8".to_string()), (11, "added.c:11".to_string())], "{tests}");
+
+    penumbra(["report".as_ref(), dir]).assert_status(0);
+    let clusters = read_json(&out.join("clusters.json"));
+    let rows: Vec<[String; 4]> = clusters
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| ["class", "site", "new_only_code", "why"].map(|k| c[k].as_str().unwrap_or("-").to_string()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            [
+                "output-diff",
+                "added.c:8",
+                "added.c:8",
+                "output-diff: runs code only the new version has (added.c:8); their output differs; 1 input"
+            ],
+            [
+                "output-diff",
+                "added.c:11",
+                "added.c:11",
+                "output-diff: runs code only the new version has (added.c:11); their output differs; 1 input"
+            ],
+            ["output-diff", "added.c:7", "-", "output-diff: their output differs; 1 input"],
+        ]
+        .map(|r| r.map(str::to_string)),
+        "{clusters:#}"
+    );
+}

@@ -244,6 +244,11 @@ pub struct TestRecord {
     /// before them, and a sample of a long run's tests that keeps its coverage.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub new_code: bool,
+    /// Shadow execution: where the code only the new version has (statements the patch adds:
+    /// a `penumbra_execute(NEW)` block, or the branch of an `if (change(0, c))`) starts,
+    /// `FILE:LINE`, when the versions parted there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_only_code: Option<String>,
 }
 
 /// One line of `tests.jsonl`: the test's record, the program's argument list and, with
@@ -410,12 +415,17 @@ impl TestWriter {
             ktest: None,
             time_s: None,
             new_code: st.covered_new,
+            new_only_code: None,
         };
         if let Some(d) = &st.divergence {
             record.line = Some(d.line);
             record.file = Some(d.file.clone()).filter(|f| !f.is_empty());
             record.old = Some(d.old.describe(store, model));
             record.new = Some(d.new.describe(store, model));
+            record.new_only_code = d.new_code.as_ref().map(|l| match l.file.is_empty() {
+                true => l.line.to_string(),
+                false => format!("{}:{}", l.file, l.line),
+            });
         } else if let (true, Ending::Error(e)) = (st.mode.is_shadow(), ending) {
             record.line = Some(e.location.line);
             record.file = Some(e.location.file.clone()).filter(|f| !f.is_empty());

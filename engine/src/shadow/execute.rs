@@ -85,11 +85,15 @@ impl<'p> Shadow<'_, 'p> {
         if join.is_none() && (can_return(body, old_block, frame.block) || can_return(body, new_block, frame.block)) {
             return Ok(None);
         }
+        let at_branch = frame.clone();
+        if Some(new_block) != join {
+            st.in_new_code = Some(std::rc::Rc::new(self.cx.location(st)));
+        }
         st.execute = Some(Box::new(ExecuteBlock {
             depth: st.stack.len(),
             join,
             new_dest: Some(new_dest),
-            at_branch: frame.clone(),
+            at_branch,
             old_at_join: None,
             written: Written::default(),
             old_written: None,
@@ -156,6 +160,8 @@ impl<'p> Shadow<'_, 'p> {
                 if let Some(inst) = self.branch_inst(&block.at_branch) {
                     self.compare_block_output(st, inst, &old_written, &block.written, &block.at_branch)?;
                 }
+                // Past the block without a divergence: what follows is both versions' code.
+                st.in_new_code = None;
             }
         }
         Ok(())

@@ -122,6 +122,12 @@ impl Context<'_> {
             }
         }
         let forked = outcomes.len() > 1;
+        // `if (change(0, c))`: the old version never takes the branch, so where the new one
+        // does it runs code only it has (statements the patch adds, as Shadow annotates them).
+        let added = matches!(site, Site::Branch) && {
+            let (old, _) = self.store.projections(cond);
+            self.store.as_const(old) == Some(0)
+        };
         let mut states: Vec<(bool, ExecutionState)> = Vec::with_capacity(outcomes.len());
         let last = outcomes.len() - 1;
         for (i, (outcome, model)) in outcomes.into_iter().enumerate() {
@@ -138,6 +144,9 @@ impl Context<'_> {
                 s.trail.push(Decision { inst, side: outcome as u32 });
             }
             if !outcome.is_same() {
+                if added && outcome.new_value() {
+                    s.in_new_code = Some(Rc::new(self.location(&s)));
+                }
                 let (old, new) = self.describe(&s, site, outcome);
                 self.diverge(&mut s, old, new);
             }
@@ -208,7 +217,9 @@ impl Context<'_> {
     pub fn diverge(&mut self, st: &mut ExecutionState, old: Side, new: Side) {
         debug_assert_eq!(st.mode, ExecMode::Both, "only a state running both versions diverges");
         let loc = self.location(st);
-        st.divergence = Some(Rc::new(Divergence { func: loc.func, line: loc.line, file: loc.file, old, new }));
+        let new_code = st.in_new_code.take();
+        st.divergence =
+            Some(Rc::new(Divergence { func: loc.func, line: loc.line, file: loc.file, old, new, new_code }));
         st.mode = ExecMode::Diverged;
         self.stats.divergences += 1;
     }

@@ -92,6 +92,9 @@ pub struct Divergence {
     pub old: Side,
     /// What the new version did.
     pub new: Side,
+    /// Where the block of code only the new version has starts, when the versions parted in
+    /// one (its statements ran, or its output, exit or return differed from the old code's).
+    pub new_code: Option<Rc<Location>>,
 }
 
 /// What one version did where the versions parted.
@@ -365,6 +368,10 @@ pub struct ExecutionState {
     /// The path was the first to enter some block (or forked off one that was, since):
     /// KLEE's `coveredNew`, written on its test as `new_code`.
     pub covered_new: bool,
+    /// Shadow execution, in a `penumbra_execute` block whose new side is code only the new
+    /// version has (statements the patch adds), or entering the branch of an `if (change(0,
+    /// c))`: where it starts. A divergence there keeps it ([`Divergence::new_code`]).
+    pub in_new_code: Option<Rc<Location>>,
 }
 
 /// Constructors, `main`, or the exit sequence, and the `atexit` handlers registered so far.
@@ -406,6 +413,7 @@ impl ExecutionState {
             value_attempts: 0,
             life: None,
             covered_new: false,
+            in_new_code: None,
         }
     }
 

@@ -10,9 +10,11 @@
 //!
 //! Rank: regressions first, then output differences, fixes, standard-error differences, errors
 //! in both, unconfirmed, expected, silent, replay failures (what a person acts on first);
-//! within a class, differences seen in both the exit status and the output before those seen
-//! in one, then clusters reached by fewer inputs (a rare difference hides among many tests),
-//! then by site. Every input to the order is in the cluster, so the order is deterministic.
+//! within a class, differences made where code only the new version has starts (statements the
+//! patch adds: `penumbra_execute(NEW)` blocks, `if (change(0, c))` branches) before the others, then those seen in both the
+//! exit status and the output before those seen in one, then clusters reached by fewer inputs
+//! (a rare difference hides among many tests), then by site. Every input to the order is in
+//! the cluster, so the order is deterministic.
 
 use crate::replay::classify::Class;
 use crate::replay::record::{LineDiff, OutcomeRecord, ReplayedRecord};
@@ -40,6 +42,10 @@ pub struct Cluster {
     /// The first differing line of standard output (or, for `stderr-diff`, of standard error),
     /// numbers written `N` and quoted words `'…'`: `stdout line 2: 'N item' / 'N items'`.
     pub difference: Option<String>,
+    /// `FILE:LINE` where the code only the new version has starts (see the test's
+    /// `new_only_code`), if the versions of one of its tests parted there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_only_code: Option<String>,
     /// Tests in the cluster.
     pub count: u64,
     /// The simplest test of the cluster (see the module documentation).
@@ -89,6 +95,7 @@ pub fn cluster(tests: &[ReplayedRecord]) -> Vec<Cluster> {
         .map(|((class, site, old_at_site, new_at_site, old_end, new_end, difference), members)| {
             let representative =
                 members.iter().min_by_key(|t| simplicity(t)).map_or(String::new(), |t| t.record.name.clone());
+            let new_only_code = members.iter().find_map(|t| t.record.new_only_code.as_deref()).map(short_site);
             Cluster {
                 rank: 0,
                 class,
@@ -96,6 +103,7 @@ pub fn cluster(tests: &[ReplayedRecord]) -> Vec<Cluster> {
                 old_at_site,
                 new_at_site,
                 why: String::new(),
+                new_only_code,
                 count: members.len() as u64,
                 representative,
                 tests: members.iter().map(|t| t.record.name.clone()).collect(),
@@ -108,9 +116,10 @@ pub fn cluster(tests: &[ReplayedRecord]) -> Vec<Cluster> {
     let order = |c: &Cluster| {
         (
             class_order(c.class),
+            c.new_only_code.is_none(),
             std::cmp::Reverse(visibility(c)),
             c.count,
-            c.site.clone(),
+            c.site.as_deref().map(site_order),
             c.difference.clone(),
             c.old_end.clone(),
         )
@@ -136,7 +145,11 @@ fn reason(c: &Cluster) -> String {
         (false, false) => "both end the same way",
     };
     let inputs = if c.count == 1 { "1 input".to_string() } else { format!("{} inputs", c.count) };
-    format!("{}: {seen}; {inputs}", c.class.as_str())
+    let new_code = match &c.new_only_code {
+        Some(at) => format!("runs code only the new version has ({at}); "),
+        None => String::new(),
+    };
+    format!("{}: {new_code}{seen}; {inputs}", c.class.as_str())
 }
 
 /// A version's end as a cluster tells it (`abstract`: an error's numbers and quoted words
@@ -252,6 +265,22 @@ fn simplicity(t: &ReplayedRecord) -> (usize, usize, &str) {
     let nonzero = inputs.iter().map(|i| i.bytes.iter().filter(|&&b| b != 0).count()).sum();
     let bytes = inputs.iter().map(|i| i.bytes.len()).sum();
     (nonzero, bytes, t.record.name.as_str())
+}
+
+/// A site's place in the order: its file, then its line as a number (`cut.c:9` before `cut.c:10`).
+fn site_order(site: &str) -> (String, u32) {
+    match site.rsplit_once(':') {
+        Some((file, line)) => (file.to_string(), line.parse().unwrap_or(u32::MAX)),
+        None => (site.to_string(), 0),
+    }
+}
+
+/// `FILE:LINE` with the file's name only (`src/cut.c:12` -> `cut.c:12`).
+fn short_site(site: &str) -> String {
+    match site.rsplit_once(':') {
+        Some((file, line)) => format!("{}:{line}", file_name(file)),
+        None => site.to_string(),
+    }
 }
 
 /// The file name of a path (`src/cut.c` -> `cut.c`).
