@@ -148,10 +148,11 @@ fn a_run_not_replayed_is_explained() {
     assert!(report.stderr.contains("has no report.json: replay the run first"), "{}", report.stderr);
 }
 
-/// Three output differences, one made by a changed value in code both versions have (line 7),
-/// two by statements the patch adds (the `penumbra_execute(NEW)` block of line 8 and Shadow's
-/// `if (change(0, c))` of line 11): those two rank first, though their sites come later and
-/// each is one input, and say why.
+/// Five output differences: three made by statements the patch adds (the `penumbra_execute(NEW)`
+/// block of line 8, Shadow's `if (change(0, c))` of line 11, and of line 12 with a condition that
+/// branches itself), two by changed code both versions have (a value, line 7; a condition,
+/// line 13): the three rank first, though their sites come later and each is one input, and
+/// say why.
 const ADDED_CODE: &str = r#"#include <stdio.h>
 #include "penumbra.h"
 int main(void) {
@@ -163,6 +164,8 @@ int main(void) {
         if (x > 7) printf("warning: large\n");
     }
     if (change(0, x == 3)) printf("three\n");
+    if (change(0, x == 5 && x != 4)) printf("five\n");
+    if (change(x == 6, x == 6 || x == 2)) printf("six\n");
     return 0;
 }
 "#;
@@ -188,7 +191,8 @@ fn differences_made_by_added_code_rank_first_in_their_class() {
         .collect();
     let mut marked = marked;
     marked.sort();
-    assert_eq!(marked, [(7, "-".to_string()), (8, "added.c:8".to_string()), (11, "added.c:11".to_string())], "{tests}");
+    let expected = [(7, "-"), (8, "added.c:8"), (11, "added.c:11"), (12, "added.c:12"), (13, "-")];
+    assert_eq!(marked, expected.map(|(line, at)| (line, at.to_string())), "{tests}");
 
     penumbra(["report".as_ref(), dir]).assert_status(0);
     let clusters = read_json(&out.join("clusters.json"));
@@ -213,7 +217,14 @@ fn differences_made_by_added_code_rank_first_in_their_class() {
                 "added.c:11",
                 "output-diff: runs code only the new version has (added.c:11); their output differs; 1 input"
             ],
+            [
+                "output-diff",
+                "added.c:12",
+                "added.c:12",
+                "output-diff: runs code only the new version has (added.c:12); their output differs; 1 input"
+            ],
             ["output-diff", "added.c:7", "-", "output-diff: their output differs; 1 input"],
+            ["output-diff", "added.c:13", "-", "output-diff: their output differs; 1 input"],
         ]
         .map(|r| r.map(str::to_string)),
         "{clusters:#}"

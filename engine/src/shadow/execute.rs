@@ -86,7 +86,8 @@ impl<'p> Shadow<'_, 'p> {
             return Ok(None);
         }
         let at_branch = frame.clone();
-        if Some(new_block) != join {
+        // Code only the new version has: its side runs something, the old version's nothing.
+        if Some(old_block) == join && Some(new_block) != join {
             st.in_new_code = Some(std::rc::Rc::new(self.cx.location(st)));
         }
         st.execute = Some(Box::new(ExecuteBlock {

@@ -14,7 +14,7 @@ use super::context::{Context, EndedPath};
 use super::fork::{Branch, Site};
 use super::state::{Decision, Divergence, EarlyReason, Ending, ExecMode, ExecutionState, Side};
 use crate::run_error::RunError;
-use penumbra_ir::Inst;
+use penumbra_ir::{Inst, InstData};
 use penumbra_solver::{eval_version, mask, satisfies, Model, Outcome, TermId, Version as TermVersion};
 use std::rc::Rc;
 
@@ -124,10 +124,7 @@ impl Context<'_> {
         let forked = outcomes.len() > 1;
         // `if (change(0, c))`: the old version never takes the branch, so where the new one
         // does it runs code only it has (statements the patch adds, as Shadow annotates them).
-        let added = matches!(site, Site::Branch) && {
-            let (old, _) = self.store.projections(cond);
-            self.store.as_const(old) == Some(0)
-        };
+        let added = matches!(site, Site::Branch) && self.guards_added_code(st, inst);
         let mut states: Vec<(bool, ExecutionState)> = Vec::with_capacity(outcomes.len());
         let last = outcomes.len() - 1;
         for (i, (outcome, model)) in outcomes.into_iter().enumerate() {
@@ -210,6 +207,16 @@ impl Context<'_> {
             self.events.fork(s);
         }
         Ok(None)
+    }
+
+    /// Whether `inst`, in `st`'s current function, is a branch into code only the new version
+    /// has (`penumbra_ir::guards_added_code`).
+    fn guards_added_code(&self, st: &ExecutionState, inst: Inst) -> bool {
+        let Some(body) = self.prog.module.funcs[st.frame().func].body.as_ref() else { return false };
+        match body.insts[inst] {
+            InstData::Brif { cond, .. } => penumbra_ir::guards_added_code(body, cond),
+            _ => false,
+        }
     }
 
     /// Marks `st` as diverged at its current instruction: from now on it follows the new

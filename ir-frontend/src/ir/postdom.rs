@@ -7,7 +7,7 @@
 //! (return, unreachable, unsupported) flows into. Blocks that cannot reach the exit (infinite
 //! loops) have no post-dominator.
 
-use super::{Block, Body, InstData, Value, ValueDef};
+use super::{Block, Body, InstData, IntCC, Value, ValueDef, Version};
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::SecondaryMap;
 
@@ -191,4 +191,63 @@ pub fn tests_execute(body: &Body, v: Value) -> bool {
     }
     let mut seen_execute = false;
     walk(body, v, 0, &mut seen_execute) && seen_execute
+}
+
+/// Whether a branch on `cond` guards code only the new version has, as Shadow annotates an
+/// addition: `if (change(0, c))`, the old version's condition the constant false as written
+/// (not merely on some path: `change(isprint(c), 1)` is a changed condition, not new code).
+pub fn guards_added_code(body: &Body, cond: Value) -> bool {
+    old_is_zero(body, cond, 0)
+}
+
+/// Whether `v` is, in the old version as written, the constant 0: the constant itself, a
+/// `change` whose old operand is, its truth (`!= 0`) or a cast of it, or the merge of a `change`
+/// whose new operand branches (`change(0, a && b)`: a `penumbra_execute` block whose old side
+/// passes 0 to the merge).
+fn old_is_zero(body: &Body, v: Value, depth: u32) -> bool {
+    let zero = |v: Value| matches!(body.values[v].def, ValueDef::Const(0));
+    if depth > 8 {
+        return false;
+    }
+    match body.values[v].def {
+        ValueDef::Const(0) => true,
+        ValueDef::Result(inst) => match &body.insts[inst] {
+            InstData::Change { args: [old, _] } => old_is_zero(body, *old, depth + 1),
+            InstData::Icmp { cc: IntCC::Ne, args: [a, b] } => {
+                (zero(*b) && old_is_zero(body, *a, depth + 1)) || (zero(*a) && old_is_zero(body, *b, depth + 1))
+            }
+            InstData::Cast { arg, .. } => old_is_zero(body, *arg, depth + 1),
+            _ => false,
+        },
+        ValueDef::Param(join, i) => body.layout.blocks().iter().any(|&side| old_side_passes_zero(body, side, join, i)),
+        _ => false,
+    }
+}
+
+/// Whether block `side` is the old version's side of a `penumbra_execute(OLD)` branch that only
+/// passes 0 to `join` as its parameter `i`.
+fn old_side_passes_zero(body: &Body, side: Block, join: Block, i: u32) -> bool {
+    let &[jump] = body.layout.block_insts(side) else { return false };
+    let InstData::Jump { dest } = body.insts[jump] else { return false };
+    let passes_zero = body.dests[dest].block == join
+        && body.dest_args(dest).get(i as usize).is_some_and(|&a| matches!(body.values[a].def, ValueDef::Const(0)));
+    passes_zero
+        && body.layout.blocks().iter().filter_map(|&b| body.layout.terminator(b)).any(|term| match body.insts[term] {
+            InstData::Brif { cond, then_dest, .. } => body.dests[then_dest].block == side && is_execute_old(body, cond),
+            _ => false,
+        })
+}
+
+/// Whether `v` is `penumbra_execute(OLD)`, or its truth or a cast of it.
+fn is_execute_old(body: &Body, v: Value) -> bool {
+    let zero = |v: Value| matches!(body.values[v].def, ValueDef::Const(0));
+    let ValueDef::Result(inst) = body.values[v].def else { return false };
+    match &body.insts[inst] {
+        InstData::Execute { version } => *version == Version::Old,
+        InstData::Icmp { cc: IntCC::Ne, args: [a, b] } => {
+            (zero(*b) && is_execute_old(body, *a)) || (zero(*a) && is_execute_old(body, *b))
+        }
+        InstData::Cast { arg, .. } => is_execute_old(body, *arg),
+        _ => false,
+    }
 }
