@@ -214,6 +214,14 @@ def gcov_percent(src, utility):
     source = "%s.c" % utility
     p = subprocess.run(["gcov", "-n", "-o", src, os.path.join(src, source)], cwd=src, stdout=subprocess.PIPE,
                        stderr=subprocess.DEVNULL, text=True)
+    keep = os.environ.get("KEEP_GCOV")
+    if keep:
+        # The annotated source (each line's count) for comparing two tools' covered lines:
+        # KEEP_GCOV=PREFIX writes PREFIX.UTILITY.gcov (the last measurement of a run).
+        annotated = subprocess.run(["gcov", "-t", "-o", src, os.path.join(src, source)], cwd=src,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+        with open("%s.%s.gcov" % (keep, utility), "w") as f:
+            f.write(annotated)
     # "File 'src/cut.c'\nLines executed:45.12% of 400"
     m = re.search(r"File '[^']*%s'\s*\nLines executed:([0-9.]+)%% of (\d+)" % re.escape(source), p.stdout)
     return (float(m.group(1)), int(m.group(2))) if m else (None, None)

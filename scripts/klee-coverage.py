@@ -15,6 +15,9 @@ argument set-up (no argNN for its n_args) cannot be replayed and is counted as s
 Rows go to results/klee-runs.jsonl (appended); `table` updates results/klee-coreutils.json, the
 figures search-coverage.py's table sets beside penumbra's (the last row per utility and search).
 
+With KEEP_GCOV=PREFIX the run keeps gcov's annotated source as PREFIX.UTIL.gcov (to compare the
+lines two runs cover).
+
     KLEE_GIT=... KLEE_UCLIBC_GIT=... klee-coverage.py run [--search default|dfs] [--seconds 60] UTIL...
     klee-coverage.py table
 """

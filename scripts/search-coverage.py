@@ -15,6 +15,9 @@ beside them from results/klee-coreutils.json (scripts/klee-coverage.py measures 
 The builds are scripts/coreutils-tree.sh's musl and gcov trees (WORK, default
 ~/.cache/penumbra/coreutils-eval); the bitcode is extracted from the musl tree.
 
+With KEEP_GCOV=PREFIX the run keeps gcov's annotated source as PREFIX.UTIL.gcov (to compare the
+lines two runs cover).
+
 usage: search-coverage.py run --search S[,S...] [--seconds 60] [--sample 5000] UTIL...
        search-coverage.py table [--note TEXT]   (TEXT: a new bullet of the runs section)
 """
