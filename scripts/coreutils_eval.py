@@ -218,7 +218,8 @@ def gcov_percent(src, utility):
     if keep:
         # The annotated source (each line's count) for comparing two tools' covered lines:
         # KEEP_GCOV=PREFIX writes PREFIX.UTILITY.gcov (the last measurement of a run).
-        annotated = subprocess.run(["gcov", "-t", "-o", src, os.path.join(src, source)], cwd=src,
+        # From the tree's root: the object files name their source `src/UTILITY.c`.
+        annotated = subprocess.run(["gcov", "-t", "-o", src, os.path.join(src, source)], cwd=os.path.dirname(src),
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
         with open("%s.%s.gcov" % (keep, utility), "w") as f:
             f.write(annotated)
