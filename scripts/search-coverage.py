@@ -57,13 +57,13 @@ def commit():
     return p.stdout.strip() or None
 
 
-def run_one(penumbra, util, search, seconds, sample, file_types):
+def run_one(penumbra, util, search, seconds, sample, file_types, flags=()):
     bc = bitcode(util)
     out = tempfile.mkdtemp(prefix="search-%s-%s-" % (util, search))
     shutil.rmtree(out)
     cmd = [penumbra, "run", "--libc", "musl", os.path.basename(bc)] + ce.ENVIRONMENT + [
         "--max-time", str(seconds), "--max-tests", "0", "--max-output-mb", "4096", "--search", search,
-        "--output-dir", out] + (["--sym-file-types"] if file_types else [])
+        "--output-dir", out] + (["--sym-file-types"] if file_types else []) + list(flags)
     t0 = time.monotonic()
     p = subprocess.run(["/usr/bin/time", "-f", "peak_kb=%M"] + cmd, cwd=os.path.dirname(bc),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
@@ -95,6 +95,8 @@ def run_one(penumbra, util, search, seconds, sample, file_types):
         "new_code_tests": sum(1 for r in records if r.get("new_code")), "commit": commit(),
         "file_types": file_types,
     }
+    if flags:
+        row["flags"] = " ".join(flags)  # an experiment's, not the protocol's: table leaves it out
     print(json.dumps(row), flush=True)
     with open(RUNS, "a") as f:
         f.write(json.dumps(row) + "\n")
@@ -120,6 +122,8 @@ def table(note):
     rows = {}
     for line in open(RUNS):
         r = json.loads(line)
+        if r.get("flags"):
+            continue  # an experiment's extra options: not the protocol
         rows[(r["utility"], r["search"])] = r  # the last run of a pair counts
     klee = json.load(open(KLEE))
     searches = sorted({s for (_, s) in rows}, key=lambda s: (s != "interleaved", s))
@@ -175,6 +179,9 @@ def main():
     r.add_argument("--no-file-types", action="store_true",
                    help="standard input and the file regular files only (without --sym-file-types; KLEE's "
                         "symbolic stat lets them be pipes or terminals too)")
+    r.add_argument("--flag", action="append", default=[], dest="flags",
+                   help="an extra `penumbra run` option (repeatable, `--flag=--max-states=20000`): an experiment, "
+                        "recorded in the row as `flags`, which the table leaves out")
     r.add_argument("utilities", nargs="*")
     t = sp.add_parser("table")
     t.add_argument("--note", default="", help="a bullet for the runs section: which runs, at which commit, "
@@ -186,7 +193,7 @@ def main():
                    stdout=subprocess.DEVNULL)
     for u in a.utilities or UTILITIES:
         for s in a.search.split(","):
-            run_one(a.penumbra, u, s, a.seconds, a.sample, not a.no_file_types)
+            run_one(a.penumbra, u, s, a.seconds, a.sample, not a.no_file_types, a.flags)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ impl SearchKind {
 }
 
 /// Limits on a run. Count budgets make runs deterministic; time and memory are best effort.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budgets {
     /// Instructions executed over all states; when reached, the run stops.
     pub max_instructions: Option<u64>,
@@ -55,6 +55,12 @@ pub struct Budgets {
     pub max_time: Option<Duration>,
     /// Resident memory of the process in MiB; when reached, the run stops.
     pub max_memory_mb: Option<u64>,
+    /// Resident memory in MiB that caps the states: when it is reached, the states alive
+    /// then are as many as the run holds from then on (at a fork beyond, only the side the
+    /// state's model takes is followed, as at `max_states`), lowered again where memory grows
+    /// on; so a run keeps as many states as its memory allows, whatever each costs (KLEE's
+    /// memory inhibit, which stops forking at its memory cap).
+    pub fork_memory_mb: Option<u64>,
     /// Tests written; when reached, the run stops (no test is written past it).
     pub max_tests: Option<u64>,
     /// MiB of disk the tests take (`tests.jsonl`, and each `.ktest` file as a 4 KiB block);

@@ -10,9 +10,14 @@ use std::path::PathBuf;
 /// 2,000 MB; whole programs need more).
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 
-/// `--max-states`' default: states of coreutils' utilities cost 25-60 KiB each (cut, tr), so
-/// random-path stays under 500 MiB (results/search.md).
-pub const DEFAULT_MAX_STATES: usize = 6_000;
+/// `--max-states`' default: a guard on the count; memory (`--fork-memory`) is what caps the
+/// states of a real program (coreutils' cost 25-100 KiB each: printf holds some 40,000 in
+/// its memory, tr a few thousand; results/search.md).
+pub const DEFAULT_MAX_STATES: usize = 100_000;
+
+/// The default `--fork-memory`: the states are capped at 384 MiB, so runs stay near 500 MiB
+/// (the term store and the solver grow on after it).
+pub const DEFAULT_FORK_MEMORY_MB: u64 = 384;
 
 /// The default `--max-tests`: a run stops writing (and exploring) after 100,000 tests.
 pub const DEFAULT_MAX_TESTS: u64 = 100_000;
@@ -443,9 +448,10 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
     /// At most N states alive at once: further forks follow the side the state's model takes
-    /// and count the other as dropped (the summary says how many). The default keeps the
-    /// searchers that spread (random-path, interleaved) within a few hundred MiB; depth-first
-    /// search rarely holds more states than its path is deep. 0: no limit.
+    /// and count the other as dropped (the summary says how many). A guard on the count:
+    /// --fork-memory is what usually caps the states of the searchers that spread
+    /// (random-path, interleaved); depth-first search rarely holds more states than its path
+    /// is deep. 0: no limit.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     pub max_states: usize,
     /// At most N symbolic forks along a path (a deeper path ends early, with a test).
@@ -461,6 +467,14 @@ pub struct ExploreArgs {
     /// best effort). 0: no limit.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_MEMORY_MB)]
     pub max_memory: u64,
+    /// Hold as many states as MB MiB of resident memory allows (KLEE's memory inhibit): when
+    /// the process reaches it, the states alive then become the state cap (as --max-states:
+    /// a branch beyond it follows the side the state's model takes and counts the other as
+    /// dropped), lowered again if memory grows on by 32 MiB; forks resume as states end. Read
+    /// every 10 ms at most: where it is reached, the run's course depends on the machine, as
+    /// with --max-time. 0: no limit.
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_FORK_MEMORY_MB)]
+    pub fork_memory: u64,
     /// Stop once N tests are written (as KLEE's --stop-after-n-tests). 0: no limit. Whatever
     /// the limits, writing also stops while the output's file system has less than a tenth
     /// of its size, or 256 MiB, free (stopped by 'disk-space'); a failed write (a full disk or

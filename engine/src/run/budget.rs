@@ -28,6 +28,12 @@ pub(crate) struct Budget {
     /// When resident memory is read next: reading `/proc` costs microseconds, so it is read
     /// at most every [`MEMORY_CHECK_INTERVAL`] however often the cheap budgets are checked.
     next_memory_check: Instant,
+    /// Resident memory at the last read (MiB).
+    resident_mb: u64,
+    /// Resident memory when the state cap was last lowered for `fork_memory_mb`, and whether
+    /// memory has grown past it by [`FORK_MEMORY_STEP_MB`] since (taken by the run loop).
+    fork_memory_mark: u64,
+    pub fork_pressure: bool,
     /// The output size at which the file system's free space is read next.
     next_disk_check: u64,
     /// Why writing tests failed, if it did.
@@ -72,17 +78,24 @@ fn disk_space(dir: &Path) -> Option<DiskSpace> {
     Some(DiskSpace { free: stat.f_bavail as u64 * block, total: stat.f_blocks as u64 * block })
 }
 
+/// How much resident memory may grow above `fork_memory_mb` before the state cap is lowered
+/// again (the term store and the solver grow with the run, not only with its states).
+const FORK_MEMORY_STEP_MB: u64 = 32;
+
 /// How often [`Budget::exhausted`] reads resident memory at most.
 const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(10);
 
 impl Budget {
     pub fn new(budgets: &Budgets, start: Instant) -> Self {
         Budget {
-            budgets: budgets.clone(),
+            budgets: *budgets,
             start,
             stop: None,
             phase_deadline: None,
             next_memory_check: start,
+            resident_mb: 0,
+            fork_memory_mark: 0,
+            fork_pressure: false,
             next_disk_check: 0,
             output_error: None,
             output_stop: None,
@@ -115,7 +128,7 @@ impl Budget {
         if self.stop.is_some() {
             return true;
         }
-        let b = &self.budgets;
+        let b = self.budgets;
         let reason = if interrupted() {
             Some(StopReason::Interrupted)
         } else if b.max_paths.is_some_and(|max| stats.paths_ended() >= max) {
@@ -124,7 +137,8 @@ impl Budget {
             Some(StopReason::MaxInstructions)
         } else if b.max_time.is_some_and(|max| self.start.elapsed() >= max) {
             Some(StopReason::MaxTime)
-        } else if b.max_memory_mb.is_some_and(|max| self.over_memory(max, pending)) {
+        } else if self.read_memory() && b.max_memory_mb.is_some_and(|max| self.resident_mb + pending / (1 << 20) >= max)
+        {
             Some(StopReason::MaxMemory)
         } else {
             None
@@ -165,15 +179,23 @@ impl Budget {
         self.output_stop.is_some()
     }
 
-    /// Whether resident memory with `pending` bytes more reached `max` MiB, read at most every
-    /// [`MEMORY_CHECK_INTERVAL`].
-    fn over_memory(&mut self, max: u64, pending: u64) -> bool {
+    /// Reads resident memory if [`MEMORY_CHECK_INTERVAL`] passed since the last read and a
+    /// budget needs it (then `true`); sets [`Budget::fork_pressure`] where it reached
+    /// `fork_memory_mb` or grew by [`FORK_MEMORY_STEP_MB`] above it since it last did.
+    fn read_memory(&mut self) -> bool {
+        let b = &self.budgets;
         let now = Instant::now();
-        if now < self.next_memory_check {
+        if now < self.next_memory_check || (b.max_memory_mb.is_none() && b.fork_memory_mb.is_none()) {
             return false;
         }
         self.next_memory_check = now + MEMORY_CHECK_INTERVAL;
-        resident_mb().is_some_and(|rss| rss + pending / (1 << 20) >= max)
+        let Some(rss) = resident_mb() else { return false };
+        self.resident_mb = rss;
+        if b.fork_memory_mb.is_some_and(|max| rss >= max.max(self.fork_memory_mark + FORK_MEMORY_STEP_MB)) {
+            self.fork_memory_mark = rss;
+            self.fork_pressure = true;
+        }
+        true
     }
 }
 

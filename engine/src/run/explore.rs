@@ -245,6 +245,9 @@ impl<'p, 'o> Runner<'p, 'o> {
                 if self.budget.exhausted(&self.ctx.stats, self.ctx.store.pending_growth()) {
                     return Ok(self.stopped_here());
                 }
+                if std::mem::take(&mut self.budget.fork_pressure) {
+                    self.ctx.cap_states_for_memory();
+                }
                 if self.budget.phase_over() || self.ctx.stats.instructions >= slice_end {
                     return Ok(None);
                 }

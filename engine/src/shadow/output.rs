@@ -99,8 +99,7 @@ impl<'p> Shadow<'_, 'p> {
         let model_differs = eval(&self.cx.store, differ, &*st.model) & 1 == 1;
         let other = if model_differs { same } else { differ };
         let (res, model) = self.cx.solver.check_model_from(&self.cx.store, &st.pc, &[other], &st.model)?;
-        let budget_full =
-            self.cx.config.budgets.max_states.is_some_and(|max| self.cx.live_states + self.cx.events.forked() >= max);
+        let budget_full = self.cx.fork_room() == Some(0);
         // A state following a seed keeps the seed's side; only a divergence is worth a copy
         // (as at a four-way fork).
         let keep_one = budget_full || (st.follows_seed() && model_differs);

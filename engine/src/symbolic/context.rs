@@ -97,6 +97,10 @@ pub struct Context<'p> {
     pub(crate) events: StepEvents,
     /// States in the search (the one stepping included), for the state budget.
     pub(crate) live_states: usize,
+    /// The state cap `fork_memory_mb` set: the states alive when resident memory reached it
+    /// (lowered again where memory grows on); forks resume as states end (the run loop sets
+    /// it as it reads memory).
+    pub(crate) memory_state_cap: Option<usize>,
     /// Reused buffer (a native call's arguments).
     pub(crate) scratch: Vec<TermId>,
     /// Reused buffer (block and call arguments).
@@ -117,10 +121,31 @@ impl<'p> Context<'p> {
             stats: Stats::default(),
             events: StepEvents::default(),
             live_states: 0,
+            memory_state_cap: None,
             scratch: Vec::new(),
             vals: Vec::new(),
             seed_vars: FxHashMap::default(),
         }
+    }
+
+    /// How many more states a fork may make now: `None` without a limit, else what
+    /// `max_states` and the cap memory set leave.
+    pub fn fork_room(&self) -> Option<usize> {
+        let max = match (self.config.budgets.max_states, self.memory_state_cap) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        Some(max.saturating_sub(self.live_states + self.events.forked()))
+    }
+
+    /// Resident memory reached `fork_memory_mb`: the states alive now are as many as the run
+    /// may hold; where it grows on, an eighth fewer each time.
+    pub fn cap_states_for_memory(&mut self) {
+        let cap = match self.memory_state_cap {
+            None => self.live_states,
+            Some(cap) => cap.min(self.live_states) - cap.min(self.live_states) / 8,
+        };
+        self.memory_state_cap = Some(cap.max(1));
     }
 
     /// Records that a path branching off `st` ended: `st` with `extra` (the condition of the

@@ -91,7 +91,7 @@ impl Context<'_> {
         if self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
             return Ok(Branch::Early(EarlyReason::MaxDepth));
         }
-        if self.config.budgets.max_states.is_some_and(|max| self.live_states + self.events.forked() >= max) {
+        if self.fork_room() == Some(0) {
             // Not forked, still decided: the side taken joins the path condition.
             self.stats.dropped += 1;
             st.pc.push(taken);

@@ -112,8 +112,8 @@ impl Context<'_> {
         if outcomes.len() > 1 && self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
             return Ok(Branch::Early(EarlyReason::MaxDepth));
         }
-        if let Some(max) = self.config.budgets.max_states {
-            let room = max.saturating_sub(self.live_states + self.events.forked()) + 1;
+        if let Some(room) = self.fork_room() {
+            let room = room + 1;
             if outcomes.len() > room {
                 // Divergences are what the run is for: the same-outcomes go first.
                 outcomes.sort_by_key(|(outcome, _)| outcome.is_same());
