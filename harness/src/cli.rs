@@ -15,9 +15,9 @@ pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 /// its memory, tr a few thousand; results/search.md).
 pub const DEFAULT_MAX_STATES: usize = 100_000;
 
-/// The default `--fork-memory`: the states are capped at 384 MiB, so runs stay near 500 MiB
-/// (the term store and the solver grow on after it).
-pub const DEFAULT_FORK_MEMORY_MB: u64 = 384;
+/// The default `--fork-memory`: the states are capped at 320 MiB, so runs stay near 500 MiB
+/// (the term store, the solver and the states' own memory grow on after it).
+pub const DEFAULT_FORK_MEMORY_MB: u64 = 320;
 
 /// The default `--max-tests`: a run stops writing (and exploring) after 100,000 tests.
 pub const DEFAULT_MAX_TESTS: u64 = 100_000;
@@ -472,7 +472,7 @@ pub struct ExploreArgs {
     /// a branch beyond it follows the side the state's model takes and counts the other as
     /// dropped), lowered again if memory grows on by 32 MiB; forks resume as states end. Read
     /// every 10 ms at most: where it is reached, the run's course depends on the machine, as
-    /// with --max-time. 0: no limit.
+    /// with --max-time. At most three quarters of --max-memory. 0: no limit.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_FORK_MEMORY_MB)]
     pub fork_memory: u64,
     /// Stop once N tests are written (as KLEE's --stop-after-n-tests). 0: no limit. Whatever

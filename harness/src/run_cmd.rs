@@ -116,7 +116,11 @@ pub fn engine_config(
             max_paths: args.max_paths,
             max_time,
             max_memory_mb: (args.max_memory > 0).then_some(args.max_memory),
-            fork_memory_mb: (args.fork_memory > 0).then_some(args.fork_memory),
+            // Below the memory that stops the run, so that states are capped before it does.
+            fork_memory_mb: (args.fork_memory > 0).then(|| match args.max_memory {
+                0 => args.fork_memory,
+                max => args.fork_memory.min(max * 3 / 4),
+            }),
             max_tests: (args.max_tests > 0).then_some(args.max_tests),
             max_output_mb: (args.max_output_mb > 0).then_some(args.max_output_mb),
         },
