@@ -122,7 +122,9 @@ pub enum Command {
     /// job's complete tests are still replayed); a job dies with its batch. Every finished job is recorded in `OUT/jobs/<id>.json`, so an interrupted or killed batch
     /// resumes where it stopped; at the end `OUT/results.csv`, `OUT/results.json` and SVG plots
     /// (diff paths, exploration time and wall time per subject, divergences over time) are
-    /// written. `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`).
+    /// written. `penumbra batch merge DIR...` joins the job records of shards (`--shard I/N`);
+    /// `--slurm` submits the batch to a SLURM cluster as a job array (README: "Batches on a
+    /// cluster"), and `--status` shows where each job is.
     /// The table has a row per job: outcome, diff paths (and the manifest's expected count),
     /// for project subjects the tests and invocations of the project's test suite touching the
     /// patch, states, instructions, errors, seeded mode's divergence points (its concolic
@@ -135,6 +137,7 @@ pub enum Command {
     /// A manifest (`benches/suite/manifest.toml` is a full one):
     ///
     ///   name = "mine"                          # results go to results/mine/ by default
+    ///   out = "/shared/penumbra/mine"          # or here (relative to the manifest)
     ///   [defaults]                             # any subject field but name/source/project
     ///   mode = ["complete", "seeded"]          # each mode is a job
     ///   configs = ["caches-on", "caches-off"]  # built in; define more under [configs]
