@@ -29,9 +29,9 @@ int main(void) {
 }
 "#;
 
-/// The patch shadowed, replayed and reported: its directory.
-fn reported() -> (CFile, std::path::PathBuf) {
-    let file = write_c("patch.c", PATCH);
+/// `source`, written as `name`, shadowed and replayed: the file and the run's directory.
+fn shadowed(name: &str, source: &str) -> (CFile, std::path::PathBuf) {
+    let file = write_c(name, source);
     let out = file.dir.path().join("out");
     let shadow = penumbra([
         "shadow".as_ref(),
@@ -42,6 +42,12 @@ fn reported() -> (CFile, std::path::PathBuf) {
     ]);
     shadow.assert_no_panic();
     shadow.assert_status(0);
+    (file, out)
+}
+
+/// The patch shadowed, replayed and reported: its directory.
+fn reported() -> (CFile, std::path::PathBuf) {
+    let (file, out) = shadowed("patch.c", PATCH);
     let report = penumbra(["report".as_ref(), out.as_os_str()]);
     report.assert_no_panic();
     report.assert_status(0);
@@ -172,11 +178,8 @@ int main(void) {
 
 #[test]
 fn differences_made_by_added_code_rank_first_in_their_class() {
-    let file = write_c("added.c", ADDED_CODE);
-    let out = file.dir.path().join("out");
+    let (_file, out) = shadowed("added.c", ADDED_CODE);
     let dir = out.as_os_str();
-    penumbra(["shadow".as_ref(), file.path.as_os_str(), "--output-dir".as_ref(), dir, "--replay".as_ref()])
-        .assert_status(0);
     let tests = std::fs::read_to_string(out.join("tests.jsonl")).unwrap();
     let marked: Vec<(u64, String)> = tests
         .lines()

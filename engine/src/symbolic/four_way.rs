@@ -122,9 +122,6 @@ impl Context<'_> {
             }
         }
         let forked = outcomes.len() > 1;
-        // `if (change(0, c))`: the old version never takes the branch, so where the new one
-        // does it runs code only it has (statements the patch adds, as Shadow annotates them).
-        let added = matches!(site, Site::Branch) && self.guards_added_code(st, inst);
         let mut states: Vec<(bool, ExecutionState)> = Vec::with_capacity(outcomes.len());
         let last = outcomes.len() - 1;
         for (i, (outcome, model)) in outcomes.into_iter().enumerate() {
@@ -141,7 +138,10 @@ impl Context<'_> {
                 s.trail.push(Decision { inst, side: outcome as u32 });
             }
             if !outcome.is_same() {
-                if added && outcome.new_value() {
+                // `if (change(0, c))`: the old version never takes the branch, so where the new
+                // one does it runs code only it has (statements the patch adds, as Shadow
+                // annotates them). Asked only here: the test may look through the function.
+                if outcome.new_value() && matches!(site, Site::Branch) && self.guards_added_code(&s, inst) {
                     s.in_new_code = Some(Rc::new(self.location(&s)));
                 }
                 let (old, new) = self.describe(&s, site, outcome);

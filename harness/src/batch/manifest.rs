@@ -76,7 +76,7 @@ fn builtin_configs() -> BTreeMap<String, Vec<String>> {
 #[serde(deny_unknown_fields)]
 struct RawManifest {
     name: Spanned<String>,
-    /// The results directory, relative to the manifest (read by [`output_dir`]).
+    /// The results directory, relative to the manifest (read by [`name_and_output`]).
     #[allow(dead_code)]
     out: Option<String>,
     #[serde(default)]

@@ -82,12 +82,11 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     let mut finished: BTreeMap<String, JobRecord> = BTreeMap::new();
     let mut todo = Vec::new();
     for job in &jobs {
-        let fp = store::fingerprint(job)?;
-        match current_record(job, &fp, &existing, &manifest.name, args.force) {
-            Some(r) => {
+        match current_record(job, &existing, &manifest.name, args.force)? {
+            (_, Some(r)) => {
                 finished.insert(job.id.clone(), r.clone());
             }
-            None => todo.push((*job, fp)),
+            (fp, None) => todo.push((*job, fp)),
         }
     }
     let skipped = finished.len();
@@ -195,16 +194,17 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A job's record if it is current: written by this batch for the job as it is now (same
-/// fingerprint), and not to be rerun (`--force`).
+/// The job's fingerprint, and its record if that is current: written by this batch for the
+/// job as it is now (same fingerprint), and not to be rerun (`--force`).
 fn current_record<'a>(
     job: &Job,
-    fingerprint: &str,
     existing: &'a BTreeMap<String, JobRecord>,
     batch: &str,
     force: bool,
-) -> Option<&'a JobRecord> {
-    existing.get(&job.id).filter(|r| !force && r.fingerprint == fingerprint && r.batch == batch)
+) -> Result<(String, Option<&'a JobRecord>)> {
+    let fp = store::fingerprint(job)?;
+    let record = existing.get(&job.id).filter(|r| !force && r.fingerprint == fp && r.batch == batch);
+    Ok((fp, record))
 }
 
 /// `--prepare-only`: what was prepared; the exit status says whether every subject was.

@@ -12,7 +12,7 @@
 //! `OUT/slurm/submissions.jsonl`; the scripts and the tasks' logs are in `OUT/slurm/`.
 
 use super::manifest::{Job, Manifest};
-use super::store::{self, JobRecord};
+use super::store::JobRecord;
 use crate::batch_args::BatchArgs;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -62,8 +62,7 @@ pub fn submit(s: &Submission, existing: &BTreeMap<String, JobRecord>) -> Result<
     let mut todo: Vec<(usize, &Job)> = Vec::new();
     let mut finished: Vec<&JobRecord> = Vec::new();
     for (i, job) in manifest.jobs.iter().enumerate() {
-        let fp = store::fingerprint(job)?;
-        match super::current_record(job, &fp, existing, &manifest.name, args.force) {
+        match super::current_record(job, existing, &manifest.name, args.force)?.1 {
             Some(r) => finished.push(r),
             None => todo.push((i + 1, job)),
         }
@@ -278,13 +277,13 @@ fn scheduler_states(ids: &[String]) -> BTreeMap<String, String> {
 pub fn status(manifest: &Manifest, out: &Path, existing: &BTreeMap<String, JobRecord>) -> Result<ExitCode> {
     let submitted = submissions(out)?;
     // The last submission that asked for a job is the one whose task may still run it.
-    let mut task_of: BTreeMap<&str, (String, &Submitted)> = BTreeMap::new();
+    let mut task_of: BTreeMap<&str, String> = BTreeMap::new();
     for s in &submitted {
         for (i, id) in &s.tasks {
-            task_of.insert(id.as_str(), (format!("{}_{i}", s.array), s));
+            task_of.insert(id.as_str(), format!("{}_{i}", s.array));
         }
     }
-    let mut ids: Vec<String> = task_of.values().map(|(t, _)| t.clone()).collect();
+    let mut ids: Vec<String> = task_of.values().cloned().collect();
     if let Some(last) = submitted.last() {
         ids.extend(last.prepare.iter().cloned());
         ids.push(last.collect.clone());
@@ -294,34 +293,33 @@ pub fn status(manifest: &Manifest, out: &Path, existing: &BTreeMap<String, JobRe
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     println!("{:<width$}  state", "job");
     for job in &manifest.jobs {
-        let fp = store::fingerprint(job)?;
-        let state =
-            match (super::current_record(job, &fp, existing, &manifest.name, false), task_of.get(job.id.as_str())) {
-                (Some(r), _) => {
-                    *counts.entry("finished".to_string()).or_default() += 1;
-                    format!("finished: {} in {:.1} s", r.outcome, r.wall_s)
+        let record = super::current_record(job, existing, &manifest.name, false)?.1;
+        let state = match (record, task_of.get(job.id.as_str())) {
+            (Some(r), _) => {
+                *counts.entry("finished".to_string()).or_default() += 1;
+                format!("finished: {} in {:.1} s", r.outcome, r.wall_s)
+            }
+            (None, Some(task)) => match states.get(task) {
+                Some(state) => {
+                    // Counted by SLURM's word for it: `PENDING (Dependency)` is pending.
+                    *counts.entry(state.split(' ').next().unwrap_or("").to_lowercase()).or_default() += 1;
+                    format!("task {task}: {state}")
                 }
-                (None, Some((task, _))) => {
-                    let state = states.get(task).cloned().unwrap_or_else(|| "ended without a record".to_string());
-                    let count = match states.contains_key(task) {
-                        true => state.split(' ').next().unwrap_or("").to_lowercase(),
-                        false => state.clone(),
-                    };
-                    *counts.entry(count).or_default() += 1;
+                None => {
+                    let ended = "ended without a record";
+                    *counts.entry(ended.to_string()).or_default() += 1;
                     let log = out.join("slurm").join("logs").join(format!("task-{task}.out"));
-                    match states.contains_key(task) {
-                        true => format!("task {task}: {state}"),
-                        false => format!("task {task}: {state} (its log: {})", log.display()),
-                    }
+                    format!("task {task}: {ended} (its log: {})", log.display())
                 }
-                (None, None) => {
-                    *counts.entry("not submitted".to_string()).or_default() += 1;
-                    match existing.contains_key(&job.id) {
-                        true => "not run since its settings changed (its record is stale)".to_string(),
-                        false => "not run".to_string(),
-                    }
+            },
+            (None, None) => {
+                *counts.entry("not submitted".to_string()).or_default() += 1;
+                match existing.contains_key(&job.id) {
+                    true => "not run since its settings changed (its record is stale)".to_string(),
+                    false => "not run".to_string(),
                 }
-            };
+            }
+        };
         println!("{:<width$}  {state}", job.id);
     }
     let summary: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();

@@ -205,23 +205,34 @@ pub fn guards_added_code(body: &Body, cond: Value) -> bool {
 /// whose new operand branches (`change(0, a && b)`: a `penumbra_execute` block whose old side
 /// passes 0 to the merge).
 fn old_is_zero(body: &Body, v: Value, depth: u32) -> bool {
-    let zero = |v: Value| matches!(body.values[v].def, ValueDef::Const(0));
     if depth > 8 {
         return false;
     }
-    match body.values[v].def {
+    match body.values[truth_of(body, v)].def {
         ValueDef::Const(0) => true,
-        ValueDef::Result(inst) => match &body.insts[inst] {
-            InstData::Change { args: [old, _] } => old_is_zero(body, *old, depth + 1),
-            InstData::Icmp { cc: IntCC::Ne, args: [a, b] } => {
-                (zero(*b) && old_is_zero(body, *a, depth + 1)) || (zero(*a) && old_is_zero(body, *b, depth + 1))
-            }
-            InstData::Cast { arg, .. } => old_is_zero(body, *arg, depth + 1),
+        ValueDef::Result(inst) => match body.insts[inst] {
+            InstData::Change { args: [old, _] } => old_is_zero(body, old, depth + 1),
             _ => false,
         },
         ValueDef::Param(join, i) => body.layout.blocks().iter().any(|&side| old_side_passes_zero(body, side, join, i)),
         _ => false,
     }
+}
+
+/// The value `v` tests the truth of: `v` itself, or what it compares with 0 (`x != 0`, `0 !=
+/// x`) or casts, as C's conditions and `int` results wrap a value, as deep as they go.
+fn truth_of(body: &Body, mut v: Value) -> Value {
+    let zero = |v: Value| matches!(body.values[v].def, ValueDef::Const(0));
+    for _ in 0..8 {
+        let ValueDef::Result(inst) = body.values[v].def else { break };
+        v = match body.insts[inst] {
+            InstData::Icmp { cc: IntCC::Ne, args: [a, b] } if zero(b) => a,
+            InstData::Icmp { cc: IntCC::Ne, args: [a, b] } if zero(a) => b,
+            InstData::Cast { arg, .. } => arg,
+            _ => break,
+        };
+    }
+    v
 }
 
 /// Whether block `side` is the old version's side of a `penumbra_execute(OLD)` branch that only
@@ -240,14 +251,6 @@ fn old_side_passes_zero(body: &Body, side: Block, join: Block, i: u32) -> bool {
 
 /// Whether `v` is `penumbra_execute(OLD)`, or its truth or a cast of it.
 fn is_execute_old(body: &Body, v: Value) -> bool {
-    let zero = |v: Value| matches!(body.values[v].def, ValueDef::Const(0));
-    let ValueDef::Result(inst) = body.values[v].def else { return false };
-    match &body.insts[inst] {
-        InstData::Execute { version } => *version == Version::Old,
-        InstData::Icmp { cc: IntCC::Ne, args: [a, b] } => {
-            (zero(*b) && is_execute_old(body, *a)) || (zero(*a) && is_execute_old(body, *b))
-        }
-        InstData::Cast { arg, .. } => is_execute_old(body, *arg),
-        _ => false,
-    }
+    let ValueDef::Result(inst) = body.values[truth_of(body, v)].def else { return false };
+    matches!(body.insts[inst], InstData::Execute { version: Version::Old })
 }
