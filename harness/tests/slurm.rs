@@ -66,14 +66,15 @@ impl Cluster {
         assert_eq!(out.status, Some(0), "{program} {args:?}: {}", out.stderr);
     }
 
-    /// Waits until SLURM no longer lists job `id` (ended, whatever its end).
+    /// Waits until SLURM no longer lists job `id` (ended, whatever its end). A query the
+    /// controller did not answer says nothing: asked again.
     fn wait_for(&self, id: &str) {
         let start = Instant::now();
         loop {
             let mut cmd = self.command("squeue");
             cmd.args(["-h", "-j", id, "-o", "%T"]);
             let out = run_command(cmd);
-            if out.stdout_str().trim().is_empty() {
+            if out.status == Some(0) && out.stdout_str().trim().is_empty() {
                 return;
             }
             assert!(

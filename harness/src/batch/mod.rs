@@ -155,7 +155,11 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
         }
     });
     progress.finish();
-    let _ = std::fs::remove_dir(&scratch);
+    // Shards may share the directory (a SLURM array's tasks do): another may be about to
+    // write into it, so only a whole batch removes it (when empty).
+    if shard.is_none() {
+        let _ = std::fs::remove_dir(&scratch);
+    }
 
     if shard.is_some() {
         eprintln!(

@@ -1,6 +1,8 @@
 //! Job records: one JSON file per finished job in `<out>/jobs/`, written atomically (temporary
 //! file, fsync, rename), so that a batch killed at any moment leaves only whole records and a
-//! rerun skips exactly the jobs that finished.
+//! rerun skips exactly the jobs that finished. Several batch processes may write into one
+//! directory at once (shards, a SLURM array's tasks): each job's record has its own temporary
+//! file, and a reader leaves every temporary file alone.
 //!
 //! A record carries a fingerprint of what the job ran (arguments, limits, and the bytes of the
 //! source file and of the files replay runs or builds: `--native-*`, `--fixed-version`): a
@@ -177,8 +179,10 @@ pub fn save(out: &Path, rec: &JobRecord) -> Result<()> {
     Ok(())
 }
 
-/// Every record in `<out>/jobs/`, by id. Leftover temporary files of an interrupted run are
-/// removed; an unreadable record is an error (it was written atomically, so it was edited).
+/// Every record in `<out>/jobs/`, by id. Temporary files are not records: they are skipped,
+/// never removed, since another process sharing the directory may be writing one (a save
+/// of the same job truncates what an interrupted one left). An unreadable record is an error
+/// (it was written atomically, so it was edited).
 pub fn load_all(out: &Path) -> Result<BTreeMap<String, JobRecord>> {
     let dir = jobs_dir(out);
     let mut records = BTreeMap::new();
@@ -190,11 +194,7 @@ pub fn load_all(out: &Path) -> Result<BTreeMap<String, JobRecord>> {
     for entry in entries {
         let path = entry?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        if name.starts_with('.') && name.ends_with(".tmp") {
-            let _ = std::fs::remove_file(&path);
-            continue;
-        }
-        if !name.ends_with(".json") {
+        if !name.ends_with(".json") || name.starts_with('.') {
             continue;
         }
         let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -206,4 +206,28 @@ pub fn load_all(out: &Path) -> Result<BTreeMap<String, JobRecord>> {
         records.insert(rec.id.clone(), rec);
     }
     Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another batch process sharing the directory (a shard, a SLURM array's task) may be
+    /// between writing its record's temporary file and renaming it: reading leaves it there.
+    #[test]
+    fn reading_the_records_leaves_another_writers_temporary_file() {
+        let out = tempfile::tempdir().unwrap();
+        let rec: JobRecord = serde_json::from_value(serde_json::json!({
+            "batch": "b", "id": "a.complete.default", "subject": "a", "mode": "complete", "config": "default",
+            "source": "a.c", "args": [], "max_time": 1.0, "max_memory_mb": 1, "fingerprint": "0",
+            "outcome": "ok", "wall_s": 0.1, "peak_rss_mb": 1.0
+        }))
+        .unwrap();
+        save(out.path(), &rec).unwrap();
+        let writing = jobs_dir(out.path()).join(".b.complete.default.json.tmp");
+        std::fs::write(&writing, "{\"half\": ").unwrap();
+        let records = load_all(out.path()).unwrap();
+        assert_eq!(records.keys().collect::<Vec<_>>(), ["a.complete.default"]);
+        assert!(writing.is_file(), "another writer's temporary file stays");
+    }
 }
