@@ -21,8 +21,9 @@ pub enum SearchKind {
     CoveringNew,
     /// A draw weighted by the distance to the patch's changes not run yet (shadow runs).
     PatchDirected,
-    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed and
-    /// random-path on a quarter each (the command line's default).
+    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed,
+    /// random-path and covering-new on a sixth each, the states past a divergence site's first
+    /// [`EngineConfig::site_states`] in a pool of their own (the command line's default).
     Interleaved,
 }
 
@@ -243,6 +244,11 @@ pub struct EngineConfig {
     pub search: SearchKind,
     /// Seed of the random-path searcher.
     pub random_seed: u64,
+    /// Shadow runs with the default (interleaved) search: the states that diverged at one site
+    /// (line, function and the versions' sides) that run in the searchers' turns; the next
+    /// ones wait in a pool with a turn of its own (`search::Saturating`). `None`: no pool
+    /// (`--site-states 0`).
+    pub site_states: Option<u32>,
     pub budgets: Budgets,
     pub env: Environment,
     pub output: Output,
@@ -283,6 +289,9 @@ pub struct EngineConfig {
     pub halt_tests: bool,
 }
 
+/// [`EngineConfig::site_states`]' default.
+pub const DEFAULT_SITE_STATES: u32 = 64;
+
 /// [`EngineConfig::max_term_weight`]'s default.
 pub const DEFAULT_MAX_TERM_WEIGHT: u32 = 10_000;
 
@@ -298,6 +307,7 @@ impl Default for EngineConfig {
             mode: Mode::Single(Version::New),
             search: SearchKind::Dfs,
             random_seed: 0,
+            site_states: Some(DEFAULT_SITE_STATES),
             budgets: Budgets::default(),
             env: Environment { program_name: "program".into(), ..Environment::default() },
             output: Output::None,

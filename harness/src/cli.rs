@@ -358,8 +358,8 @@ pub struct ExecArgs {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchArg {
-    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed and
-    /// random-path on a quarter each (the default; seeded by `--random-seed`).
+    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed,
+    /// random-path and covering-new on a sixth each (the default; seeded by `--random-seed`).
     Interleaved,
     /// Depth-first.
     Dfs,
@@ -443,6 +443,12 @@ pub struct ExploreArgs {
     /// The search strategy.
     #[arg(long, value_enum, default_value_t = SearchArg::Interleaved)]
     pub search: SearchArg,
+    /// Shadow runs with the default search: N states that diverged at one site (the line
+    /// where the versions parted and the side each took) run in the search's turns; the next
+    /// wait in a pool, run depth-first on one selection in eight (and on all once nothing else
+    /// is left), so one divergence's subtree does not take the run from the rest. 0: no pool.
+    #[arg(long, value_name = "N", default_value_t = penumbra_engine::config::DEFAULT_SITE_STATES)]
+    pub site_states: u32,
     /// Write no test for the states still alive when time, memory or the instruction budget
     /// runs out (by default each gets one, ending early, as KLEE's --dump-states-on-halt).
     #[arg(long)]

@@ -108,6 +108,7 @@ pub fn engine_config(
             SearchArg::PatchDirected => SearchKind::PatchDirected,
             SearchArg::Interleaved => SearchKind::Interleaved,
         },
+        site_states: (args.site_states > 0).then_some(args.site_states),
         halt_tests: !args.no_halt_tests,
         budgets: Budgets {
             max_instructions: args.max_instructions,

@@ -98,7 +98,8 @@ pub fn run_observed(
         }
         _ => {
             runner.ctx.stats.states += initial.len() as u64;
-            let mut searcher = search::make(config.search, config.random_seed, config.mode.shadow().is_some());
+            let mut searcher =
+                search::make(config.search, config.random_seed, config.mode.shadow().is_some(), config.site_states);
             runner.explore(&mut slab, &mut *searcher, initial, &mut ExploreAll)?;
             unexplored = slab.len() as u64;
             runner.end_live(&mut slab, &mut ExploreAll)?;

@@ -195,7 +195,7 @@ pub(crate) fn run_seeded(
             })
             .collect();
         runner.ctx.stats.states += states.len() as u64;
-        let mut dfs = search::make(SearchKind::Dfs, 0, true);
+        let mut dfs = search::make(SearchKind::Dfs, 0, true, None);
         runner.explore(slab, &mut *dfs, states, &mut concolic)?;
         // A seed whose path did not end (a budget) leaves its state behind: drop it.
         runner.ctx.stats.dropped += slab.drain().len() as u64;
@@ -226,7 +226,7 @@ pub(crate) fn run_seeded(
         runner.budget.phase_deadline = Some(phase_end);
         let run_deadline = runner.budget.run_deadline();
         runner.ctx.solver.set_deadline(Some(run_deadline.map_or(phase_end, |run| run.min(phase_end))));
-        let mut bfs = search::make(SearchKind::Bfs, runner.ctx.config.random_seed, true);
+        let mut bfs = search::make(SearchKind::Bfs, runner.ctx.config.random_seed, true, None);
         let cut_before = runner.ctx.solver.stats().core_deadline;
         runner.explore(slab, &mut *bfs, vec![point], &mut reaching)?;
         runner.budget.phase_deadline = None;

@@ -14,7 +14,9 @@
 //! - [`Weighted`]: a draw weighted by the distance to a [`Goal`] (code not run yet, or the
 //!   patch's changes), from [`distance`] on the interprocedural control-flow graph.
 //! - [`Interleaved`]: searchers taking turns. The default: random-path; in shadow runs,
-//!   depth-first search on half of the turns, patch-directed and random-path on a quarter each.
+//!   depth-first search on half of the turns, patch-directed, random-path and covering-new on a
+//!   sixth each, and states past a divergence site's first few waiting in a pool
+//!   ([`Saturating`]).
 
 mod bfs;
 pub mod coverage;
@@ -22,6 +24,7 @@ mod dfs;
 pub mod distance;
 mod interleaved;
 mod random_path;
+mod saturate;
 mod weighted;
 
 pub use bfs::Bfs;
@@ -29,6 +32,7 @@ pub use coverage::Coverage;
 pub use dfs::Dfs;
 pub use interleaved::Interleaved;
 pub use random_path::RandomPath;
+pub use saturate::Saturating;
 pub use weighted::{Goal, Weighted};
 
 use crate::config::SearchKind;
@@ -84,8 +88,9 @@ pub trait Searcher {
 }
 
 /// The searcher for `kind`; `shadow`: the run executes two versions (the interleaved default
-/// then also steers toward the patch).
-pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
+/// then also steers toward the patch, and with `site_states` pools the states past a
+/// divergence site's first ones).
+pub fn make(kind: SearchKind, seed: u64, shadow: bool, site_states: Option<u32>) -> Box<dyn Searcher> {
     match kind {
         SearchKind::Dfs => Box::new(Dfs::default()),
         SearchKind::Bfs => Box::new(Bfs::default()),
@@ -95,22 +100,32 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool) -> Box<dyn Searcher> {
         // Measured on coreutils (results/search.md): covering-new taking turns with random-path
         // covers less than random-path alone on 5 of 6 utilities, so the default leaves it out.
         SearchKind::Interleaved if !shadow => Box::new(RandomPath::new(seed)),
-        // Shadow runs: depth-first search on half of the turns, the patch-directed searcher and
-        // random-path on a quarter each (results/search-patches.md: a divergence on 7 of the
-        // eleven coreutils patches in 120 s, where depth-first search taking turns with
-        // patch-directed reached 5 and random-path alone 7, but random-path alone, or with
+        // Shadow runs: depth-first search on half of the turns, the patch-directed searcher,
+        // random-path and covering-new on a sixth each (results/search-patches.md: a divergence
+        // on 7 of the eleven coreutils patches in 120 s, where depth-first search taking turns
+        // with patch-directed reached 5 and random-path alone 7, but random-path alone, or with
         // depth-first on a third of the turns, loses CoREBench du's regression, which
-        // depth-first search reaches in seconds). The forks of a state another searcher picks
-        // wait above it in the depth-first stack, so depth-first search goes on in its own
-        // subtree, keeping the solver's incremental stack and caches on one path.
-        SearchKind::Interleaved => Box::new(
-            Interleaved::new(vec![
-                Box::new(Dfs::default()),
-                Box::new(Weighted::new(Goal::Changes, seed ^ 0x2545_f491)),
-                Box::new(RandomPath::new(seed)),
-            ])
-            .with_turns(vec![0, 1, 0, 2]),
-        ),
+        // depth-first search reaches in seconds; covering-new's turns reach the options the
+        // patch reads, as `seq -s X N` for CoREBench seq 3786fb6d, exposed at 36 s with them
+        // and not in 120 s without). The forks of a state another searcher picks wait above it
+        // in the depth-first stack, so depth-first search goes on in its own subtree, keeping
+        // the solver's incremental stack and caches on one path.
+        SearchKind::Interleaved => {
+            let turns: Box<dyn Searcher> = Box::new(
+                Interleaved::new(vec![
+                    Box::new(Dfs::default()),
+                    Box::new(Weighted::new(Goal::Changes, seed ^ 0x2545_f491)),
+                    Box::new(RandomPath::new(seed)),
+                    Box::new(Weighted::new(Goal::Uncovered, seed ^ 0x9e37_79b9)),
+                ])
+                .with_turns(vec![0, 1, 0, 2, 0, 3]),
+            );
+            // States past a divergence site's first ones wait in a pool (`saturate.rs`).
+            match site_states {
+                Some(n) => Box::new(Saturating::new(turns, n)),
+                None => turns,
+            }
+        }
     }
 }
 
@@ -167,15 +182,15 @@ mod tests {
 
     #[test]
     fn dfs_takes_the_newest_and_bfs_the_oldest() {
-        assert_eq!(order(make(SearchKind::Dfs, 0, false)), vec![3, 2, 1, 0]);
-        assert_eq!(order(make(SearchKind::Bfs, 0, false)), vec![2, 1, 3, 0]);
+        assert_eq!(order(make(SearchKind::Dfs, 0, false, None)), vec![3, 2, 1, 0]);
+        assert_eq!(order(make(SearchKind::Bfs, 0, false, None)), vec![2, 1, 3, 0]);
     }
 
     #[test]
     fn random_path_is_deterministic_per_seed_and_visits_everything() {
         for kind in [SearchKind::RandomPath, SearchKind::Interleaved, SearchKind::CoveringNew] {
-            let a = order(make(kind, 7, true));
-            let b = order(make(kind, 7, true));
+            let a = order(make(kind, 7, true, Some(64)));
+            let b = order(make(kind, 7, true, Some(64)));
             assert_eq!(a, b, "{kind:?}");
             let mut sorted = a.clone();
             sorted.sort();
