@@ -114,7 +114,7 @@ rm -f "$out/.penumbra-failed"
 # The tools bootstrap needs (bootstrap.conf's buildreq), checked before minutes are spent.
 for tool in autoconf automake autopoint aclocal gettext makeinfo gperf bison m4 perl rsync xz patch; do
     command -v "$tool" >/dev/null ||
-        die "$tool is missing (Debian: apt-get install autoconf automake autopoint gettext texinfo gperf bison m4 rsync xz-utils patch)"
+        die "$tool is missing (bash scripts/install-deps.sh --evaluation; Debian: apt-get install autoconf automake autopoint gettext texinfo gperf bison m4 rsync xz-utils patch)"
 done
 
 # A tree built from another commit, or with another version string, is never reused.

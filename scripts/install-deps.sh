@@ -13,12 +13,20 @@
 # then wllvm (PyPI), the compiler wrapper that records the bitcode of real builds, in a venv of
 # its own under ~/.cache/penumbra/wllvm (scripts/wllvm-env.sh puts it on the PATH), and musl as
 # bitcode for `--libc musl` (scripts/build-musl.sh: about a minute, once; cached).
+# `--evaluation` adds what building historical coreutils trees from git takes (CoREBench,
+# scripts/corebench.py and scripts/coreutils-rev.sh: each revision is bootstrapped with autoconf,
+# automake, autopoint, gettext, texinfo, gperf, bison, m4 and rsync).
 # As root it runs apt-get itself; otherwise it prints the exact command to run and fails.
 set -euo pipefail
 
 packages=(clang-15 llvm-15-dev llvm-15-tools zlib1g-dev build-essential python3 python3-venv meson
           ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev z3 dpkg-dev musl-dev git chromium
           slurm-wlm munge)
+case "${1:-}" in
+    --evaluation) packages+=(autoconf automake autopoint gettext texinfo gperf bison m4 rsync xz-utils patch) ;;
+    "") ;;
+    *) echo "usage: install-deps.sh [--evaluation]" >&2; exit 2 ;;
+esac
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -419,6 +419,11 @@ impl Bitwuzla {
         *self.deadline = deadline;
     }
 
+    /// The deadline [`Bitwuzla::set_deadline`] set last.
+    pub fn deadline(&self) -> Option<Instant> {
+        *self.deadline
+    }
+
     /// Whether the deadline has passed or the process was interrupted.
     pub fn past_deadline(&self) -> bool {
         crate::interrupt::interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)

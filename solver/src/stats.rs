@@ -65,6 +65,8 @@ pub struct SolverStats {
     /// Incremental mode: context levels pushed and popped.
     pub core_pushes: u64,
     pub core_pops: u64,
+    /// Times the term manager was replaced by a fresh one (`core.rs`, renewal).
+    pub core_renewals: u64,
 
     /// Calls to `four_way`.
     pub four_way_calls: u64,
@@ -83,7 +85,7 @@ pub struct SolverStats {
 
 impl SolverStats {
     /// Every counter with its name, in declaration order.
-    pub fn fields(&self) -> [(&'static str, u64); 39] {
+    pub fn fields(&self) -> [(&'static str, u64); 40] {
         [
             ("queries", self.queries),
             ("trivial", self.trivial),
@@ -115,6 +117,7 @@ impl SolverStats {
             ("core_float_check_time_us", self.core_float_check_time_us),
             ("core_pushes", self.core_pushes),
             ("core_pops", self.core_pops),
+            ("core_renewals", self.core_renewals),
             ("four_way_calls", self.four_way_calls),
             ("four_way_two_way", self.four_way_two_way),
             ("four_way_queries", self.four_way_queries),
@@ -169,6 +172,7 @@ impl SolverStats {
             core_float_check_time_us,
             core_pushes,
             core_pops,
+            core_renewals,
             four_way_calls,
             four_way_two_way,
             four_way_queries,

@@ -127,6 +127,50 @@ fn incremental_core_pops_to_the_common_prefix() {
 }
 
 #[test]
+fn a_renewed_term_manager_answers_as_the_first() {
+    // Check k asks for t(x_k) = target, t = ((x_k * c1) ^ x_k) * c2 ^ x_k ... over 300
+    // constants: 120 checks translate about 72,000 terms (a variable of its own per check, so
+    // no two checks share a term), more than a term manager keeps (20,000) once it has answered
+    // 50 checks. The answers are checked against the same function in Rust.
+    let mut s = TermStore::default();
+    let constants = |k: u64| (0..300u64).map(move |j| (2 * (k * 300 + j) + 3) as u8);
+    let native = |k: u64, x: u8| constants(k).fold(x, |t, c| t.wrapping_mul(c) ^ x);
+    let config = SolverConfig { incremental: true, ..SolverConfig::no_caches() };
+    let mut solver = Solver::new(config).unwrap();
+    for k in 0..120u64 {
+        let (_, x) = byte_var(&mut s, &format!("x{k}"));
+        let mut t = x;
+        for c in constants(k) {
+            let c = s.constant(8, u64::from(c));
+            let product = s.mul(t, c);
+            t = s.xor(product, x);
+        }
+        let reachable: Vec<bool> = (0..256).fold(vec![false; 256], |mut seen, v| {
+            seen[usize::from(native(k, v as u8))] = true;
+            seen
+        });
+        // Every third check asks for a value no x gives, when there is one.
+        let unreachable = (0..256).find(|&v| !reachable[v]);
+        let target = match unreachable {
+            Some(v) if k % 3 == 0 => v as u64,
+            _ => u64::from(native(k, k as u8)),
+        };
+        let target_term = s.constant(8, target);
+        let c = s.eq(t, target_term);
+        let (r, m) = solver.check_model(&s, &[c], &[]).unwrap();
+        if reachable[target as usize] {
+            assert_eq!(r, SatResult::Sat, "check {k}");
+            let value = eval(&s, x, &m.unwrap()) as u8;
+            assert_eq!(u64::from(native(k, value)), target, "check {k}: x = {value}");
+        } else {
+            assert_eq!(r, SatResult::Unsat, "check {k}");
+        }
+    }
+    // Renewed after checks 51 and 102 (each past 50 checks of a manager over 20,000 terms).
+    assert_eq!(solver.stats().core_renewals, 2, "{:?}", solver.stats());
+}
+
+#[test]
 fn non_incremental_solving_gives_the_same_answers() {
     let mut s = TermStore::default();
     let (_, x) = byte_var(&mut s, "x");
