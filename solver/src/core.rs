@@ -17,7 +17,8 @@
 //!   held, and the memo holds every one since the start: coreutils tr's run
 //!   of 60 s peaked at 904 MiB with one manager, 424 MiB with renewal, and
 //!   ran 10,197 paths instead of 5,601 (a fresh instance's checks are
-//!   faster); expr, whose queries are few and large, runs as many paths.
+//!   faster); expr, whose queries are few and large, runs about as many
+//!   (29,310 paths in 40 s against 31,000-32,000).
 //! - **Models** list every variable of the query's constraints.
 //! - **Timeouts** (Bitwuzla's per-check time limit) answer `Unknown`.
 //! - The **query log**, when enabled, receives every query with its answer.
