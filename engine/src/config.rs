@@ -64,6 +64,13 @@ pub struct Budgets {
     pub fork_memory_mb: Option<u64>,
     /// Tests written; when reached, the run stops (no test is written past it).
     pub max_tests: Option<u64>,
+    /// Shadow execution: tests written per divergence site ([`Divergence::site`]); a diff
+    /// path at a site that has them is counted (`diff_paths_untested`) and writes no test, and
+    /// the run goes on. Without it, one divergence that a thousand paths share (an error
+    /// message reworded, both versions rejecting the input) can spend `max_tests` on itself.
+    ///
+    /// [`Divergence::site`]: crate::symbolic::state::Divergence::site
+    pub max_site_tests: Option<u64>,
     /// MiB of disk the tests take (`tests.jsonl`, and each `.ktest` file as a 4 KiB block);
     /// when reached, the run stops.
     pub max_output_mb: Option<u64>,

@@ -492,6 +492,13 @@ pub struct ExploreArgs {
     /// directory (run.json, whose space is reserved at the start, still says how it ended).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TESTS)]
     pub max_tests: u64,
+    /// Shadow runs: write at most N tests per divergence site (the line where the versions
+    /// parted and what each did there); later diff paths at that site are counted (the
+    /// summary's diff_paths_untested) but write no test, and the run goes on. So one divergence
+    /// that thousands of paths share (both versions rejecting the input with reworded
+    /// messages) does not spend --max-tests on itself. 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_site_tests: u64,
     /// Stop once the tests written take MB MiB of disk (tests.jsonl, and each .ktest file as
     /// the 4 KiB block it takes). 0: no limit.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_OUTPUT_MB)]

@@ -123,6 +123,7 @@ pub fn engine_config(
                 max => args.fork_memory.min(max * 3 / 4),
             }),
             max_tests: (args.max_tests > 0).then_some(args.max_tests),
+            max_site_tests: (args.max_site_tests > 0).then_some(args.max_site_tests),
             max_output_mb: (args.max_output_mb > 0).then_some(args.max_output_mb),
         },
         env: Environment {

@@ -1,8 +1,9 @@
 //! `penumbra shadow` budgets: `--max-depth` cuts complete mode's paths at a depth and every cut
 //! path that diverged still gives one test; `--bse-budget` bounds seeded mode's second phase,
 //! and a run it cut short says so (`stopped_by: "bse-budget"`) while each divergence it
-//! reached still has a test. Counts are exact: the programs fork a known number of times after
-//! one divergence.
+//! reached still has a test; `--max-site-tests` bounds the tests one divergence site writes
+//! and counts its other diff paths. Counts are exact: the programs fork a known number of times
+//! after one divergence.
 
 use crate::shadow_examples::shadow_summary;
 use crate::support::{line_of, write_c};
@@ -96,4 +97,21 @@ fn the_bse_budget_bounds_seeded_mode_and_the_run_says_it_was_cut() {
     assert_eq!(cut["tests"].as_array().unwrap().len() as u64, diff_paths);
     assert!(diff_paths < 1 << 40);
     assert_all_diverge_at_the_change(&cut, line_of(&big, "<- diverges"));
+}
+
+#[test]
+fn max_site_tests_bounds_one_sites_tests_and_the_summary_counts_the_rest() {
+    // All 16 diff paths diverge at one site (the changed line, old true, new false): with
+    // --max-site-tests 5 five of them write a test, the other eleven are counted, and the run
+    // explores every path (nothing stops it).
+    let source = program(4);
+    let line = line_of(&source, "<- diverges");
+    let file = write_c("site_tests.c", &source);
+    let capped = shadow_summary(&file.path, &["--max-site-tests", "5"]);
+    assert_eq!((capped["diff_paths"].as_u64(), capped["diff_paths_untested"].as_u64()), (Some(16), Some(11)));
+    assert_eq!(capped["tests"].as_array().unwrap().len(), 5, "{capped}");
+    assert_eq!(capped["stopped_by"], Value::Null);
+    assert_all_diverge_at_the_change(&capped, line);
+    let all = shadow_summary(&file.path, &[]);
+    assert_eq!(all["diff_paths_untested"].as_u64(), Some(0), "{all}");
 }

@@ -141,8 +141,11 @@ pub struct RunSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
     /// Shadow execution: paths that diverged and then ended (each has a test of kind
-    /// `divergence`).
+    /// `divergence`, but those counted in `diff_paths_untested`).
     pub diff_paths: u64,
+    /// Shadow execution: diff paths that wrote no test, their divergence site having written
+    /// `--max-site-tests` already.
+    pub diff_paths_untested: u64,
     /// Shadow execution: states that took a diff outcome (a path may fork after it diverged,
     /// so there can be more diff paths than divergences).
     pub divergences: u64,
@@ -264,6 +267,7 @@ impl RunSummary {
             version: config.mode.version_name(),
             mode: config.mode.shadow().map(|m| m.name().to_string()),
             diff_paths: s.diff_paths,
+            diff_paths_untested: s.diff_paths_untested,
             divergences: s.divergences,
             divergence_points: s.divergence_points,
             four_way: FourWayStats::new(s.four_way_checks, s.four_way_without_core),
@@ -327,7 +331,13 @@ impl RunSummary {
         }
         let mut rows: Vec<(&str, String)> = Vec::new();
         if let Some(mode) = &self.mode {
-            rows.push(("diff paths", self.diff_paths.to_string()));
+            rows.push((
+                "diff paths",
+                match self.diff_paths_untested {
+                    0 => self.diff_paths.to_string(),
+                    n => format!("{} ({n} without a test: their sites had --max-site-tests)", self.diff_paths),
+                },
+            ));
             if mode == "seeded" {
                 rows.push(("divergence points", self.divergence_points.to_string()));
             }

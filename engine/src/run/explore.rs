@@ -18,6 +18,7 @@ use crate::shadow::execute::BlockEnd;
 use crate::shadow::Shadow;
 use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
+use rustc_hash::FxHashMap;
 use std::time::Duration;
 
 /// Instructions a state runs without forking before it goes back to the search (KLEE's batching
@@ -70,13 +71,25 @@ pub(crate) struct Runner<'p, 'o> {
     /// The blocks states entered: the searchers that steer toward new code or the patch
     /// weigh states by it, and a path that enters a block first says so on its test.
     coverage: Coverage,
+    /// Diff paths per divergence site that wrote (or were to write) a test, where
+    /// [`crate::config::Budgets::max_site_tests`] bounds them.
+    site_tests: FxHashMap<String, u64>,
 }
 
 impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
         let coverage = Coverage::new(&ctx.prog.module);
-        Runner { ctx, tests, budget, observer, next_progress, made: Vec::new(), coverage }
+        Runner {
+            ctx,
+            tests,
+            budget,
+            observer,
+            next_progress,
+            made: Vec::new(),
+            coverage,
+            site_tests: FxHashMap::default(),
+        }
     }
 
     /// Explores from `initial` with `searcher` under `policy` until no state is left, a budget
@@ -332,6 +345,10 @@ impl<'p, 'o> Runner<'p, 'o> {
             let diff_path = path.st.divergence.is_some() && !matches!(path.ending, Ending::AssumeFalse(_));
             if diff_path {
                 stats.diff_paths += 1;
+                if !self.site_has_tests(&path.st) {
+                    self.ctx.stats.diff_paths_untested += 1;
+                    return Ok(());
+                }
             } else if !matches!(path.ending, Ending::Error(_)) {
                 return Ok(());
             }
@@ -339,6 +356,7 @@ impl<'p, 'o> Runner<'p, 'o> {
         if self.budget.output_full() {
             return Ok(());
         }
+        let stats = &mut self.ctx.stats;
         match self.tests.write(&self.ctx.store, &path.st, &path.ending) {
             Ok(()) => stats.tests += 1,
             Err(e) => {
@@ -350,6 +368,18 @@ impl<'p, 'o> Runner<'p, 'o> {
             self.budget.tests_written(stats.tests, self.tests.bytes(), dir);
         }
         Ok(())
+    }
+
+    /// Whether a diff path of `st` may still write a test at its divergence site (within
+    /// [`crate::config::Budgets::max_site_tests`]); counts the test it will write.
+    fn site_has_tests(&mut self, st: &ExecutionState) -> bool {
+        let (Some(max), Some(d)) = (self.ctx.config.budgets.max_site_tests, &st.divergence) else { return true };
+        if self.budget.output_full() {
+            return true;
+        }
+        let written = self.site_tests.entry(d.site()).or_insert(0);
+        *written += 1;
+        *written <= max
     }
 
     /// Tells the observer how the run goes, once a second.

@@ -110,8 +110,7 @@ impl Searcher for Saturating {
         }
         if let (Some(d), false) = (&st.divergence, self.counted[id.index()]) {
             self.counted[id.index()] = true;
-            let site = format!("{}:{}:{}:{}/{}", d.file, d.line, d.func, d.old, d.new);
-            let seen = self.sites.entry(site).or_insert(0);
+            let seen = self.sites.entry(d.site()).or_insert(0);
             *seen += 1;
             if *seen > self.site_states {
                 self.inner.remove(id);

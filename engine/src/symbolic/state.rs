@@ -97,6 +97,14 @@ pub struct Divergence {
     pub new_code: Option<Rc<Location>>,
 }
 
+impl Divergence {
+    /// The divergence's site, as the search's pool and the per-site test budget count it:
+    /// `file:line:function:old/new`, a value shown named by its kind only.
+    pub fn site(&self) -> String {
+        format!("{}:{}:{}:{}/{}", self.file, self.line, self.func, self.old, self.new)
+    }
+}
+
 /// What one version did where the versions parted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Side {

@@ -45,6 +45,9 @@ pub struct Stats {
     pub max_live_states: u64,
     /// Shadow execution: paths that diverged and ended.
     pub diff_paths: u64,
+    /// ... of which no test was written: their divergence site had its tests
+    /// ([`crate::config::Budgets::max_site_tests`]).
+    pub diff_paths_untested: u64,
     /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
     /// execution.
     pub divergence_points: u64,

@@ -26,6 +26,7 @@ mod operands;
 mod oracle;
 mod outputs;
 mod sanity;
+mod site_tests;
 mod suite;
 mod trace;
 
