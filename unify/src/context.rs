@@ -80,6 +80,54 @@ pub fn is_macro_call(src: &Source, call: Node, macros: &FxHashSet<String>) -> bo
         || (name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase()))
 }
 
+/// C library functions that only read their arguments and return a value: no side effect, no
+/// `errno`, no output through a pointer.
+const PURE_LIBRARY_FUNCTIONS: &[&str] = &[
+    "memchr",
+    "memcmp",
+    "memrchr",
+    "strcasecmp",
+    "strchr",
+    "strchrnul",
+    "strcmp",
+    "strcspn",
+    "strlen",
+    "strncasecmp",
+    "strncmp",
+    "strnlen",
+    "strpbrk",
+    "strrchr",
+    "strspn",
+    "strstr",
+];
+
+/// Whether `call` calls one of [`PURE_LIBRARY_FUNCTIONS`] with arguments that have no side
+/// effect (no assignment, increment or call): evaluating it once per version is the same as
+/// evaluating it once. Where such a call's arguments changed (`strcspn (arg, "eExX")` against
+/// `strcspn (arg, "xX")`), the whole call is changed: a `change` inside its arguments would run
+/// the library's loops over both versions' data at once, and they part there (the reject set's
+/// third byte is `x` in one version and its end in the other), a divergence in the library
+/// however alike the results.
+pub fn is_pure_library_call(src: &Source, call: Node) -> bool {
+    let Some(callee) = call.child_by_field_name("function") else { return false };
+    if call.kind() != "call_expression" || callee.kind() != "identifier" {
+        return false;
+    }
+    if !PURE_LIBRARY_FUNCTIONS.contains(&src.text(callee)) {
+        return false;
+    }
+    let Some(arguments) = call.child_by_field_name("arguments") else { return false };
+    let mut stack = vec![arguments];
+    while let Some(node) = stack.pop() {
+        if matches!(node.kind(), "assignment_expression" | "update_expression" | "call_expression") {
+            return false;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    true
+}
+
 /// The function-like macros a file defines.
 pub fn function_macros(src: &Source) -> FxHashSet<String> {
     let mut out = FxHashSet::default();

@@ -3,7 +3,8 @@
 //! Where the trees have the same shape it descends and copies the new version's text between
 //! the children it merges, so an edit ends up as deep as it can go: a changed operand, constant,
 //! condition, call argument or assigned value becomes `change(old, new)` around that expression
-//! alone (Shadow's patterns), a condition extended by `||`/`&&` keeps the shared part outside
+//! alone (Shadow's patterns; a pure library call such as `strcspn` is changed whole, see
+//! [`is_pure_library_call`]), a condition extended by `||`/`&&` keeps the shared part outside
 //! (`A || change(0, B)`), and statements only one version has run in `penumbra_execute` blocks.
 //! Where an edit cannot be pushed into an expression it climbs: to the statement (both versions'
 //! statements, each in its own execute block), and where a statement cannot be split (a changed
@@ -16,7 +17,8 @@
 
 use crate::align::{align, pair_moved, Item, Step};
 use crate::context::{
-    child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_truth_value, Ctx,
+    child_ctx, find_identifier_child, function_macros, has_variable_length, is_macro_call, is_pure_library_call,
+    is_truth_value, Ctx,
 };
 use crate::globals;
 use crate::grown_types::{extends_at_end, has_type_body};
@@ -462,6 +464,13 @@ impl<'a> Merger<'a> {
             if let Some(merged) = self.if_wrapped(o, n) {
                 return merged;
             }
+        }
+        if ctx == Ctx::Value
+            && self.in_function
+            && is_pure_library_call(self.old, o)
+            && is_pure_library_call(self.new, n)
+        {
+            return Ok(format!("change({}, {})", self.old.text(o), self.new.text(n)));
         }
         if ctx == Ctx::Value && is_expression(o) && is_expression(n) && is_truth_value(n) {
             if let Some(merged) = self.condition_extended(o, n) {

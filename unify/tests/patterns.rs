@@ -41,6 +41,20 @@ fn changed_operands_and_call_arguments_are_changed_where_they_are() {
 }
 
 #[test]
+fn a_pure_library_calls_changed_argument_changes_the_call_and_others_stay_where_they_are() {
+    let (old, new) = (
+        "#include <string.h>\nint puts(const char *);\nint f(const char *s) {\n  puts(\"a\");\n  int n = s[strcspn(s, \"eExX\")];\n  return n + strlen(s++);\n}\n",
+        "#include <string.h>\nint puts(const char *);\nint f(const char *s) {\n  puts(\"b\");\n  int n = s[strcspn(s, \"xX\")];\n  return n + strlen(s += 2);\n}\n",
+    );
+    // puts prints: its argument changes alone. strlen's argument has a side effect: the change
+    // stays inside.
+    assert_eq!(
+        unified(old, new).text,
+        "#include <string.h>\n#include \"penumbra.h\"\nint puts(const char *);\nint f(const char *s) {\n  puts(change(\"a\", \"b\"));\n  int n = s[change(strcspn(s, \"eExX\"), strcspn(s, \"xX\"))];\n  return n + strlen(change(s++, s += 2));\n}\n"
+    );
+}
+
+#[test]
 fn weakened_and_strengthened_conditions_keep_the_shared_part_outside() {
     let u = unified(
         "int f(int x) {\n  if (x < 0)\n    return 1;\n  if (x > 9 && x < 20)\n    return 2;\n  return 0;\n}\n",
