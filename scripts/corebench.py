@@ -331,7 +331,8 @@ def mode_cell(record) -> dict:
     cell = {"outcome": record["outcome"]}
     summary = record.get("summary") or {}
     if summary:
-        cell.update(diff_paths=summary.get("diff_paths", 0), stopped_by=summary.get("stopped_by"),
+        cell.update(diff_paths=summary.get("diff_paths", 0), untested=summary.get("diff_paths_untested", 0),
+                    stopped_by=summary.get("stopped_by"),
                     unsupported=summary.get("unsupported", 0), early=summary.get("early", 0),
                     engine_s=record.get("wall_s"))
     tests = record.get("tests") or []
@@ -379,7 +380,10 @@ def miss_reason(row: dict) -> str:
         for k, v in c["classes"].items():
             classes[k] = classes.get(k, 0) + v
     shown = ", ".join(f"{v} {k}" for k, v in sorted(classes.items()))
-    return no_seeds + f"diverged ({diverged} diff paths) but no test is a regression by Shadow's rule ({shown})"
+    untested = sum(c.get("untested", 0) for c in ran)
+    # Diff paths past their site's --max-site-tests were counted without a test.
+    tested = f", {untested} of them without a test (--max-site-tests)" if untested else ""
+    return no_seeds + f"diverged ({diverged} diff paths{tested}) but no test is a regression by Shadow's rule ({shown})"
 
 
 def table(regressions: list, out: Path, results_dir: Path) -> list:
