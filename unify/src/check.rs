@@ -197,8 +197,7 @@ impl Compiler {
 fn truth_changes_marked(text: &str) -> String {
     let src = crate::syntax::Source::parse(text);
     let mut callees = Vec::new();
-    let mut stack = vec![src.root()];
-    while let Some(node) = stack.pop() {
+    for node in crate::syntax::descendants(src.root()) {
         if node.kind() == "call_expression" && crate::context::is_truth_value(node) {
             if let Some(callee) = node.child_by_field_name("function") {
                 if crate::project::CHANGE_NAMES.contains(&src.text(callee)) {
@@ -206,8 +205,6 @@ fn truth_changes_marked(text: &str) -> String {
                 }
             }
         }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
     }
     callees.sort_by_key(|r| r.start);
     let mut out = String::with_capacity(text.len());

@@ -2,7 +2,7 @@
 //! an expression (a value, a place, a constant), truth-value positions, macro calls (by the
 //! file's `#define`s and the capitals convention), constant-looking array sizes.
 
-use crate::syntax::{children, Source};
+use crate::syntax::{children, descendants, Source};
 use rustc_hash::FxHashSet;
 use tree_sitter::Node;
 
@@ -117,31 +117,17 @@ pub fn is_pure_library_call(src: &Source, call: Node) -> bool {
         return false;
     }
     let Some(arguments) = call.child_by_field_name("arguments") else { return false };
-    let mut stack = vec![arguments];
-    while let Some(node) = stack.pop() {
-        if matches!(node.kind(), "assignment_expression" | "update_expression" | "call_expression") {
-            return false;
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
-    }
-    true
+    !descendants(arguments)
+        .any(|n| matches!(n.kind(), "assignment_expression" | "update_expression" | "call_expression"))
 }
 
 /// The function-like macros a file defines.
 pub fn function_macros(src: &Source) -> FxHashSet<String> {
-    let mut out = FxHashSet::default();
-    let mut stack = vec![src.root()];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "preproc_function_def" {
-            if let Some(name) = node.child_by_field_name("name") {
-                out.insert(src.text(name).to_string());
-            }
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
-    }
-    out
+    descendants(src.root())
+        .filter(|node| node.kind() == "preproc_function_def")
+        .filter_map(|node| node.child_by_field_name("name"))
+        .map(|name| src.text(name).to_string())
+        .collect()
 }
 
 /// `p` in `*p` / `**p`: a pointer declarator directly naming a variable.

@@ -4,7 +4,7 @@
 //! It needs the signature unchanged and every parameter named, so the dispatcher can pass them on.
 
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
-use crate::syntax::{children, function_declarator, is_static, parameters, Source};
+use crate::syntax::{children, descendants, function_declarator, is_static, parameters, Source};
 use crate::Reason;
 use tree_sitter::Node;
 
@@ -81,15 +81,10 @@ pub fn dispatch(old: &Source, o: Node, new: &Source, n: Node, name: &str) -> Res
 /// `tail` (the function's text from byte `at` on) with `__func__` and `__FUNCTION__` spelled as
 /// the function's own name.
 fn own_name_for_func(src: &Source, f: Node, at: usize, tail: &str, name: &str) -> String {
-    let mut spots = Vec::new();
-    let mut stack = vec![f];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "identifier" && matches!(src.text(node), "__func__" | "__FUNCTION__") {
-            spots.push(node.byte_range());
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
-    }
+    let mut spots: Vec<_> = descendants(f)
+        .filter(|node| node.kind() == "identifier" && matches!(src.text(*node), "__func__" | "__FUNCTION__"))
+        .map(|node| node.byte_range())
+        .collect();
     spots.sort_by_key(|r| r.start);
     let base = f.start_byte() + at;
     let mut out = String::new();

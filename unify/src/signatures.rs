@@ -7,7 +7,7 @@
 //! compares with its input under its own name.
 
 use crate::suffixes::{NEW_SUFFIX, OLD_SUFFIX};
-use crate::syntax::{children, declared_name, is_static, parameters, Source};
+use crate::syntax::{children, declared_name, descendants, is_static, parameters, Source};
 
 /// The static functions both texts define with a different number of parameters: each name
 /// with its definition's line in new.
@@ -30,15 +30,10 @@ pub fn renamed(old: &Source, new: &Source, names: &[String]) -> (String, String)
 }
 
 fn rename(src: &Source, names: &[String], suffix: &str) -> String {
-    let mut ends = Vec::new();
-    let mut stack = vec![src.root()];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "identifier" && names.iter().any(|n| n == src.text(node)) {
-            ends.push(node.end_byte());
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
-    }
+    let mut ends: Vec<usize> = descendants(src.root())
+        .filter(|node| node.kind() == "identifier" && names.iter().any(|n| n == src.text(*node)))
+        .map(|node| node.end_byte())
+        .collect();
     ends.sort_unstable();
     let mut out = String::with_capacity(src.text.len() + ends.len() * suffix.len());
     let mut at = 0;

@@ -86,6 +86,17 @@ pub fn is_comment(node: Node<'_>) -> bool {
     node.kind() == "comment"
 }
 
+/// Every node of `node`'s subtree, `node` first (depth-first, the last child first).
+pub fn descendants(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    let mut stack = vec![node];
+    std::iter::from_fn(move || {
+        let node = stack.pop()?;
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+        Some(node)
+    })
+}
+
 /// The node's children with their field names.
 pub fn children<'t>(node: Node<'t>) -> Vec<(Option<&'t str>, Node<'t>)> {
     let mut out = Vec::with_capacity(node.child_count() as usize);
