@@ -3,8 +3,8 @@
 //! interning, so that `x + 0`, `x & x`, `ite(true, a, b)`, `extract` of a
 //! `concat`, re-assembled byte extracts and the like never become nodes.
 //!
-//! Rewrites are local (they look at most two levels down) and never recurse
-//! on term depth. Each rewrite is checked against Bitwuzla by the random
+//! Rewrites are local (they look at most two levels down, and the bound on a
+//! value's magnitude in `bounds.rs` four) and never recurse on term depth. Each rewrite is checked against Bitwuzla by the random
 //! rewrite test (`tests/rewrites.rs`): no rewrite may change meaning.
 //!
 //! Canonical forms: commutative operators keep a constant operand on the
@@ -17,6 +17,8 @@
 //! outside 1..=64, or a wide operand where only the wide-capable constructors take one: see
 //! the invariants in `term.rs`; bad extract indices): those are bugs in the caller, which
 //! owns the types of its values, never a consequence of program input.
+
+mod bounds;
 
 use crate::semantics as sem;
 use crate::term::{check_wide_width, check_width, mask, Op, TermId, TermStore};
@@ -468,6 +470,13 @@ impl TermStore {
                     _ => {}
                 }
             }
+            // Two zero-extended values: compared in the wider of their own widths.
+            (None, None) if self.op(a) == Op::ZExt && self.op(b) == Op::ZExt => {
+                let (x, y) = (self.children(a)[0], self.children(b)[0]);
+                let inner = self.width(x).max(self.width(y));
+                let (x, y) = (self.zext(x, inner), self.zext(y, inner));
+                return self.eq(x, y);
+            }
             _ => {}
         }
         self.binary(Op::Eq, a, b)
@@ -492,6 +501,25 @@ impl TermStore {
             (Some(0), _) => {
                 let z = self.mk_const(w, 0);
                 self.ne(b, z)
+            }
+            // A zero-extended value against a constant: compared in its own width.
+            (None, Some(c)) if self.op(a) == Op::ZExt => {
+                let x = self.children(a)[0];
+                let xw = self.width(x);
+                if c > mask(xw) {
+                    return self.tt();
+                }
+                let k = self.mk_const(xw, c);
+                self.ult(x, k)
+            }
+            (Some(c), None) if self.op(b) == Op::ZExt => {
+                let x = self.children(b)[0];
+                let xw = self.width(x);
+                if c >= mask(xw) {
+                    return self.ff();
+                }
+                let k = self.mk_const(xw, c);
+                self.ult(k, x)
             }
             _ => self.binary(Op::Ult, a, b),
         }
@@ -640,6 +668,13 @@ impl TermStore {
             let x = self.children(t)[0];
             return self.zext(x, width);
         }
+        // The low bits of a value that fits in them, extended back to its width: the value.
+        if self.op(t) == Op::Extract && self.data(t).extract_lo() == 0 {
+            let x = self.children(t)[0];
+            if self.width(x) == width && self.max_unsigned(x) <= mask(tw) {
+                return x;
+            }
+        }
         if let Some(e) = self.through_const_ite(t, |s, k| s.zext(k, width)) {
             return e;
         }
@@ -659,6 +694,10 @@ impl TermStore {
         }
         if let Some(e) = self.through_const_ite(t, |s, k| s.sext(k, width)) {
             return e;
+        }
+        // A value whose sign bit is 0 extends with zeros.
+        if tw > 1 && self.max_unsigned(t) <= mask(tw - 1) {
+            return self.zext(t, width);
         }
         match self.op(t) {
             Op::SExt => {

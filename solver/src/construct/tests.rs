@@ -189,3 +189,58 @@ fn mismatched_widths_panic() {
     let b = s.constant(8, 1);
     s.add(x, b);
 }
+
+#[test]
+fn a_small_value_narrowed_and_extended_again_is_itself() {
+    let mut s = TermStore::default();
+    let c = s.new_var("c", 8);
+    let c = s.var(c);
+    // C's `(long)((int)c + i)` for an unsigned char c: sext(extract(zext(c) + i, 31, 0)).
+    let wide = s.zext(c, 64);
+    let i = s.constant(64, 15);
+    let sum = s.add(wide, i);
+    let low = s.extract(sum, 31, 0);
+    assert_eq!(s.sext(low, 64), sum);
+    assert_eq!(s.zext(low, 64), sum);
+    // Compared with a constant, it is a comparison of c: `c == 85 - 15`, or false past c's range.
+    let k = s.constant(64, 85);
+    let seventy = s.constant(8, 70);
+    assert_eq!(s.eq(sum, k), s.eq(c, seventy));
+    let far = s.constant(64, 300);
+    assert_eq!(s.eq(sum, far), s.ff());
+    // A value that may reach the sign bit still extends with it.
+    let x = s.new_var("x", 32);
+    let x = s.var(x);
+    let x64 = s.zext(x, 64);
+    let xlow = s.extract(x64, 31, 0);
+    assert_eq!(xlow, x);
+    let signed = s.sext(x, 64);
+    assert_eq!(s.op(signed), Op::SExt);
+    let minus_one = s.constant(64, u64::MAX);
+    let big = s.add(wide, minus_one);
+    let big_low = s.extract(big, 31, 0);
+    let big_signed = s.sext(big_low, 64);
+    assert_eq!(s.op(big_signed), Op::SExt);
+}
+
+#[test]
+fn unsigned_comparisons_of_a_zero_extended_value_narrow() {
+    let mut s = TermStore::default();
+    let c = s.new_var("c", 8);
+    let c = s.var(c);
+    let wide = s.zext(c, 64);
+    let k = s.constant(64, 0x5d);
+    let k8 = s.constant(8, 0x5d);
+    assert_eq!(s.ult(wide, k), s.ult(c, k8));
+    assert_eq!(s.ult(k, wide), s.ult(k8, c));
+    let far = s.constant(64, 256);
+    assert_eq!(s.ult(wide, far), s.tt());
+    let top = s.constant(64, 255);
+    assert_eq!(s.ult(top, wide), s.ff());
+    // Equality of two zero-extended values: in the wider inner width.
+    let d = s.new_var("d", 16);
+    let d = s.var(d);
+    let d64 = s.zext(d, 64);
+    let c16 = s.zext(c, 16);
+    assert_eq!(s.eq(wide, d64), s.eq(c16, d));
+}
