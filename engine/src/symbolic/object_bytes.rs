@@ -12,6 +12,14 @@
 //! An object whose size is a term (`malloc(n)` with a symbolic `n`, or a size that differs
 //! between the versions) keeps that term beside its bytes ([`ObjectBytes::size_term`]); its
 //! bytes are then its *capacity*, the largest size the path allows (`symbolic::sizes`).
+//!
+//! A write at a symbolic offset rewrites every byte as `ite(offset == i, value, old)`, which
+//! a concrete read wants; a read at a symbolic offset would then be a chain over all of them
+//! (a 256-byte table after one write is 256 `ite`s per read). So the bytes also remember the
+//! writes that made them from the bytes before the first symbolic one ([`WriteLog`]), until a
+//! fill, a copy or more than [`MAX_LOGGED_WRITES`] writes: a symbolic read is then the earlier
+//! bytes' chain under one `ite` per byte written, as an SMT array's `select(store(a, x, v), j)`
+//! would be (`memory::select_byte`).
 
 use penumbra_solver::TermId;
 use std::rc::Rc;
@@ -29,6 +37,38 @@ pub struct ObjectBytes {
     /// The object's size when it is not `len`: a 64-bit term, symbolic or holding a shadow,
     /// never above `len` on the path.
     size_term: Option<TermId>,
+    /// The writes that made these bytes since a symbolic-offset one (see the module
+    /// documentation).
+    log: Option<Rc<WriteLog>>,
+}
+
+/// The most writes a [`WriteLog`] holds (past them, reads use the bytes).
+pub const MAX_LOGGED_WRITES: usize = 16;
+
+/// Bytes made from `base` by writes, in order, the first at a symbolic offset: each the offset
+/// and the bytes written there.
+#[derive(Clone, Debug)]
+pub struct WriteLog {
+    pub base: ObjectBytes,
+    pub writes: Vec<(WriteAt, Rc<[TermId]>)>,
+}
+
+impl WriteLog {
+    /// The log with one more write, if it has room for it.
+    fn and(mut self, at: WriteAt, data: &[TermId]) -> Option<Rc<WriteLog>> {
+        (self.writes.len() < MAX_LOGGED_WRITES).then(|| {
+            self.writes.push((at, Rc::from(data)));
+            Rc::new(self)
+        })
+    }
+}
+
+/// Where a logged write went.
+#[derive(Copy, Clone, Debug)]
+pub enum WriteAt {
+    Const(usize),
+    /// A 64-bit term.
+    Sym(TermId),
 }
 
 impl ObjectBytes {
@@ -42,13 +82,13 @@ impl ObjectBytes {
         if len % CHUNK != 0 {
             chunks.push(Rc::from(vec![fill; len % CHUNK]));
         }
-        ObjectBytes { len, chunks: Rc::new(chunks), size_term: None }
+        ObjectBytes { len, chunks: Rc::new(chunks), size_term: None, log: None }
     }
 
     /// The bytes of a slice.
     pub fn from_slice(bytes: &[TermId]) -> Self {
         let chunks = bytes.chunks(CHUNK).map(Rc::from).collect();
-        ObjectBytes { len: bytes.len(), chunks: Rc::new(chunks), size_term: None }
+        ObjectBytes { len: bytes.len(), chunks: Rc::new(chunks), size_term: None, log: None }
     }
 
     pub fn len(&self) -> usize {
@@ -112,6 +152,9 @@ impl ObjectBytes {
     /// Overwrites the bytes from `offset` with `data` (in bounds, checked by the caller),
     /// copying only the chunks written that other states share.
     pub fn write(&mut self, offset: usize, data: &[TermId]) {
+        if let Some(log) = self.log.take() {
+            self.log = WriteLog::clone(&log).and(WriteAt::Const(offset), data);
+        }
         let chunks = Rc::make_mut(&mut self.chunks);
         let mut at = offset;
         let mut done = 0;
@@ -129,6 +172,7 @@ impl ObjectBytes {
     /// chunk covered whole becomes one shared chunk of `byte`, so `memset` of a large buffer
     /// costs a pointer per chunk.
     pub fn fill(&mut self, offset: usize, len: usize, byte: TermId) {
+        self.log = None;
         let chunks = Rc::make_mut(&mut self.chunks);
         let mut full: Option<Rc<[TermId]>> = None;
         let (mut at, end) = (offset, offset + len);
@@ -149,6 +193,7 @@ impl ObjectBytes {
     /// caller), reading `src` as it was before (so `src` may be a clone of `self`: `memmove`).
     /// A chunk covered whole at the same place in both is shared, not copied.
     pub fn copy_from(&mut self, dst_off: usize, src: &ObjectBytes, src_off: usize, len: usize) {
+        self.log = None;
         let chunks = Rc::make_mut(&mut self.chunks);
         let mut done = 0;
         while done < len {
@@ -164,8 +209,25 @@ impl ObjectBytes {
         }
     }
 
+    /// The writes that made these bytes from earlier ones, the first at a symbolic offset (none
+    /// after a fill, a copy, or more than [`MAX_LOGGED_WRITES`] writes).
+    pub fn write_log(&self) -> Option<&WriteLog> {
+        self.log.as_deref()
+    }
+
+    /// Records that these bytes were just made from `before` by writing `data` at the
+    /// symbolic `offset`.
+    pub fn log_symbolic_write(&mut self, before: &ObjectBytes, offset: TermId, data: &[TermId]) {
+        let log = match &before.log {
+            Some(log) => WriteLog::clone(log),
+            None => WriteLog { base: before.clone(), writes: Vec::new() },
+        };
+        self.log = log.and(WriteAt::Sym(offset), data);
+    }
+
     /// Replaces every byte `b` at offset `i` by `f(i, b)`.
     pub fn update_all(&mut self, mut f: impl FnMut(usize, TermId) -> TermId) {
+        self.log = None;
         let chunks = Rc::make_mut(&mut self.chunks);
         for (c, chunk) in chunks.iter_mut().enumerate() {
             for (j, byte) in Rc::make_mut(chunk).iter_mut().enumerate() {
