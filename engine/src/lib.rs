@@ -27,7 +27,7 @@
 //!   libc/      C library semantics both share (printf formatting, strtol, <ctype.h>, rand)
 //! ```
 //!
-//! `config`, `error` and `run_error` are used by every layer. A path is an
+//! `config`, `error`, `run_error` and `splitmix` (the seeded generator) are used by every layer. A path is an
 //! [`ExecutionState`](symbolic::state::ExecutionState) (frames of solver terms, copy-on-write
 //! memory, path condition with a model of it); the run loop steps the state a searcher picks
 //! until it forks (every decision on a term goes through `symbolic::fork`) or ends, and every
@@ -44,6 +44,7 @@ pub mod run;
 pub mod run_error;
 pub mod search;
 mod shadow;
+pub mod splitmix;
 pub mod symbolic;
 
 pub use config::{Budgets, EngineConfig, Environment, Mode, Output, SearchKind, ShadowMode, SymArg};

@@ -30,6 +30,7 @@ fn each_layer_of_the_engine_imports_only_those_below_it() {
     // The layers the crate documentation draws, each using only those below it.
     let order = [
         "error",
+        "splitmix",
         "libc",
         "address",
         "concrete",

@@ -3,7 +3,7 @@
 //! The run loop tells a [`Searcher`] about states as they appear (`add` for initial states,
 //! `forked` when a running state produced new ones) and disappear (`remove`), and asks it to
 //! `select` the state to step next. Every searcher is deterministic: DFS and BFS by
-//! construction, random-path from its seed ([`SplitMix64`]).
+//! construction, random-path from its seed ([`SplitMix64`](crate::splitmix::SplitMix64)).
 //!
 //! - [`Dfs`]: the newest state first (a stack).
 //! - [`Bfs`]: states in order of creation; a state that forks moves behind its children's
@@ -27,6 +27,7 @@ mod random_path;
 mod saturate;
 mod weighted;
 
+pub use crate::splitmix::SplitMix64;
 pub use bfs::Bfs;
 pub use coverage::Coverage;
 pub use dfs::Dfs;
@@ -129,29 +130,6 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool, site_states: Option<u32>)
     }
 }
 
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,15 +174,5 @@ mod tests {
             sorted.sort();
             assert_eq!(sorted, vec![0, 1, 2, 3], "{kind:?}");
         }
-    }
-
-    #[test]
-    fn splitmix_is_uniform_enough() {
-        let mut r = SplitMix64::new(1);
-        let mut counts = [0u32; 4];
-        for _ in 0..4000 {
-            counts[r.below(4)] += 1;
-        }
-        assert!(counts.iter().all(|&c| (900..1100).contains(&c)), "{counts:?}");
     }
 }

@@ -14,6 +14,7 @@ use super::stats::Stats;
 use super::value::Val;
 use crate::config::EngineConfig;
 use crate::error::{ErrorKind, Location, RuntimeError};
+use crate::splitmix::SplitMix64;
 use penumbra_solver::{eval_version, mask, Model, Solver, TermId, TermStore, Version as TermVersion};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -109,6 +110,8 @@ pub struct Context<'p> {
     /// (ordinal on the path, name, size). Runs along different seeds reuse them, so seeds that
     /// take the same path build the same path condition (and queue the same divergence point).
     pub(crate) seed_vars: FxHashMap<(usize, Rc<str>, u32), u32>,
+    /// Which side goes on where memory pressure keeps a branch from forking.
+    coin: SplitMix64,
 }
 
 impl<'p> Context<'p> {
@@ -125,7 +128,13 @@ impl<'p> Context<'p> {
             scratch: Vec::new(),
             vals: Vec::new(),
             seed_vars: FxHashMap::default(),
+            coin: SplitMix64::new(config.random_seed ^ 0x5eed_c014),
         }
+    }
+
+    /// A fair coin from the run's seed.
+    pub(crate) fn coin(&mut self) -> bool {
+        self.coin.below(2) == 1
     }
 
     /// How many more states a fork may make now: `None` without a limit, else what

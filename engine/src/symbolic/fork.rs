@@ -92,8 +92,19 @@ impl Context<'_> {
             return Ok(Branch::Early(EarlyReason::MaxDepth));
         }
         if self.fork_room() == Some(0) {
-            // Not forked, still decided: the side taken joins the path condition.
+            // Not forked, still decided, on a side drawn at random (KLEE's memory inhibit): had
+            // the model's side always gone on, every path under memory pressure would follow
+            // the first values found for the inputs (often all zeros: the shortest arguments).
             self.stats.dropped += 1;
+            if let (true, Some(model)) = (self.coin(), model) {
+                st.pc.push(other_cond);
+                st.model = Rc::new(model);
+                debug_assert!(
+                    satisfies(&self.store, &st.pc.to_vec(), &*st.model),
+                    "the solver's model satisfies the path"
+                );
+                return Ok(Branch::only(!model_side));
+            }
             st.pc.push(taken);
             return Ok(Branch::only(model_side));
         }

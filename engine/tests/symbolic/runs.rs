@@ -367,9 +367,11 @@ int main(void) {
 }
 
 /// A branch the state budget keeps from forking still decides the path (issue 14): with room
-/// for one state, the path takes the model's side of `x > 5` (x = 0: false) and records it, so
-/// the division's zero check (x == 10) is infeasible on it. Without the record the run reported
-/// a division by zero at x = 10, an input that returns at the branch. Every test replays.
+/// for one state, the path takes a side of `x > 5` drawn from the run's seed (KLEE's memory
+/// inhibit) and records it: the true side (x = 6, the solver's model of it) with random seeds 0
+/// and 1, the model's false side (x = 0) with 2 and 3, where the division's zero check
+/// (x == 10) is infeasible. Without the record the run reported a division by zero at x = 10,
+/// an input that returns at the branch. Every test replays.
 #[test]
 fn a_branch_not_forked_under_the_state_budget_still_records_its_side() {
     let src = r#"#include <penumbra.h>
@@ -384,10 +386,15 @@ int main(void) {
     let module = compile(src);
     let mut c = config();
     c.budgets.max_states = Some(1);
-    let s = run_with(&module, &c);
-    assert_eq!((s.paths_completed, s.errors, s.dropped_states), (1, 0, 1), "{}", s.human());
-    assert_eq!(int_input(&s.tests[0], "x"), 0);
-    assert_replays(&module, &c, &s);
+    let mut sides = Vec::new();
+    for seed in 0..4 {
+        c.random_seed = seed;
+        let s = run_with(&module, &c);
+        assert_eq!((s.paths_completed, s.errors, s.dropped_states), (1, 0, 1), "{}", s.human());
+        sides.push(int_input(&s.tests[0], "x"));
+        assert_replays(&module, &c, &s);
+    }
+    assert_eq!(sides, vec![6, 6, 0, 0]);
 }
 
 /// Under a full state budget a four-way fork keeps its divergence (issue 14): with room for one
