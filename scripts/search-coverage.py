@@ -142,8 +142,8 @@ def table(note):
            "its commit." % (klee["source"], ",".join(searches)), "",
            "Cells: line coverage (peak memory), the last run of each utility and search (the runs are "
            "listed below). The default search is `interleaved`, which in a single-version run is "
-           "random-path alone (with at most 6,000 live states and a test for each state alive at the "
-           "deadline), so its column is also random-path's.", "",
+           "random-path alone (forking held back once resident memory reaches 320 MiB, `--fork-memory`, "
+           "and a test for each state alive at the deadline), so its column is also random-path's.", "",
            "| utility | KLEE default | KLEE dfs | " + " | ".join("penumbra " + s for s in searches) + " |",
            "|---|---|---|" + "---|" * len(searches)]
     wins = 0
