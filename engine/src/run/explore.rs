@@ -121,11 +121,11 @@ impl<'p, 'o> Runner<'p, 'o> {
                     searcher.remove(id);
                     slab.free(id);
                     // The step may have made states (an ending inside a `penumbra_execute`
-                    // block goes on as a new state).
+                    // block goes on as a new state, the ended one's continuation).
                     for (s, new) in std::mem::take(&mut self.made) {
                         if let Some(s) = policy.place(self, s, new) {
                             let child = slab.insert(s);
-                            searcher.add(child, None);
+                            searcher.add(child, Some(id));
                             if weigh {
                                 self.update(searcher, slab, child);
                             }

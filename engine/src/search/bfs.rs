@@ -15,7 +15,7 @@ impl Searcher for Bfs {
         self.queue.front().copied()
     }
 
-    fn add(&mut self, id: StateId, _parent: Option<StateId>) {
+    fn add(&mut self, id: StateId, _ended: Option<StateId>) {
         self.queue.push_back(id);
     }
 

@@ -15,7 +15,7 @@ impl Searcher for Dfs {
         self.stack.last().copied()
     }
 
-    fn add(&mut self, id: StateId, _parent: Option<StateId>) {
+    fn add(&mut self, id: StateId, _ended: Option<StateId>) {
         self.stack.push(id);
     }
 

@@ -37,8 +37,8 @@ impl Searcher for Interleaved {
         self.searchers[turn].select()
     }
 
-    fn add(&mut self, id: StateId, parent: Option<StateId>) {
-        self.searchers.iter_mut().for_each(|s| s.add(id, parent));
+    fn add(&mut self, id: StateId, ended: Option<StateId>) {
+        self.searchers.iter_mut().for_each(|s| s.add(id, ended));
     }
 
     fn forked(&mut self, parent: StateId, children: &[StateId]) {

@@ -68,8 +68,10 @@ impl StateId {
 pub trait Searcher {
     /// The state to step next, if any is live (it stays live until `remove`).
     fn select(&mut self) -> Option<StateId>;
-    /// A state without a parent (an initial state).
-    fn add(&mut self, id: StateId, parent: Option<StateId>);
+    /// A state without a parent: an initial state (`ended` None) or the continuation of the
+    /// ended state `ended` (a run going on past a `penumbra_execute` block's first side; the
+    /// id may have been reused for `id` itself).
+    fn add(&mut self, id: StateId, ended: Option<StateId>);
     /// `parent` (still live) forked into `children` (new states).
     fn forked(&mut self, parent: StateId, children: &[StateId]);
     /// A state ended.

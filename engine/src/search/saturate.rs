@@ -76,9 +76,9 @@ impl Searcher for Saturating {
         self.inner.select()
     }
 
-    fn add(&mut self, id: StateId, parent: Option<StateId>) {
+    fn add(&mut self, id: StateId, ended: Option<StateId>) {
         self.fresh(id);
-        self.inner.add(id, parent);
+        self.inner.add(id, ended);
     }
 
     fn forked(&mut self, parent: StateId, children: &[StateId]) {

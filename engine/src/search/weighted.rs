@@ -137,7 +137,7 @@ impl Searcher for Weighted {
         Some(StateId::new(self.tree.find(r)))
     }
 
-    fn add(&mut self, id: StateId, _parent: Option<StateId>) {
+    fn add(&mut self, id: StateId, _ended: Option<StateId>) {
         self.live += 1;
         self.set(id, 1);
     }
