@@ -20,6 +20,11 @@
 //!   `shadow/controller_refactored` beside `run/controller_refactored` (the overhead of shadow
 //!   execution when no change has a semantic effect; target at most 1.3x).
 //!
+//! - `memory/translate`: `translate.c`, tr's translation table (256 bytes, three entries
+//!   written at symbolic offsets, eight bytes read through it at symbolic offsets), 256 paths:
+//!   what a symbolic-offset read of symbolically written bytes costs the solver (the write
+//!   log keeps each read a few `ite`s; 10.8 s at a6b01f7, when each was a chain of 256);
+//!
 //! - `search/first_diff/<searcher>`: complete shadow execution until the first diff path (its
 //!   test written) of `deep_change.c`, whose change lies behind the first decision on the side
 //!   depth-first search takes last, and `search/suite/<searcher>` the same summed over the 42
@@ -97,6 +102,20 @@ fn caches(c: &mut Criterion) {
             });
         }
     }
+    group.finish();
+}
+
+fn memory(c: &mut Criterion) {
+    let module = program("translate.c");
+    let cfg = config(SolverConfig::default());
+    let mut group = c.benchmark_group("memory");
+    group.sample_size(10).throughput(Throughput::Elements(256));
+    group.bench_function("translate", |b| {
+        b.iter(|| {
+            let s = penumbra_engine::run(&module, &cfg).expect("runs");
+            assert_eq!(s.paths_completed, 256);
+        })
+    });
     group.finish();
 }
 
@@ -212,5 +231,5 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, paths, caches, interpreter, fork, shadow, search);
+criterion_group!(benches, paths, caches, memory, interpreter, fork, shadow, search);
 criterion_main!(benches);
