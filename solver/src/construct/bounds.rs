@@ -43,7 +43,16 @@ impl TermStore {
                 let m = b(0).max(b(1));
                 (u64::MAX >> m.leading_zeros()).min(top)
             }
-            Op::UDiv | Op::LShr => b(0),
+            Op::LShr => match self.as_const(kids[1]) {
+                Some(k) if k < 64 => b(0) >> k,
+                Some(_) => 0,
+                None => b(0),
+            },
+            // `x / 0` is all ones: only a nonzero divisor keeps the quotient below `x`.
+            Op::UDiv => match self.as_const(kids[1]) {
+                Some(n) if n > 0 => b(0) / n,
+                _ => top,
+            },
             Op::URem => match self.as_const(kids[1]) {
                 Some(n) if n > 0 => b(0).min(n - 1),
                 _ => b(0),

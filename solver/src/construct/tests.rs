@@ -221,6 +221,18 @@ fn a_small_value_narrowed_and_extended_again_is_itself() {
     let big_low = s.extract(big, 31, 0);
     let big_signed = s.sext(big_low, 64);
     assert_eq!(s.op(big_signed), Op::SExt);
+    // A quotient is at most its dividend only for a nonzero divisor: `0 / y` is all ones for
+    // y = 0 (the fuzz checks' finding), so its sign bit may be set.
+    let y = s.new_var("y", 4);
+    let y = s.var(y);
+    let zero = s.zero(4);
+    let q = s.udiv(zero, y);
+    let q16 = s.sext(q, 16);
+    assert_eq!(crate::eval(&s, q16, &|_| 0), 0xffff);
+    let two = s.constant(4, 2);
+    let half = s.udiv(y, two);
+    let half16 = s.sext(half, 16);
+    assert_eq!(half16, s.zext(half, 16));
 }
 
 #[test]
