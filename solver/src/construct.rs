@@ -4,8 +4,9 @@
 //! `concat`, re-assembled byte extracts and the like never become nodes.
 //!
 //! Rewrites are local (they look at most two levels down, and the bound on a
-//! value's magnitude in `bounds.rs` four) and never recurse on term depth. Each rewrite is checked against Bitwuzla by the random
-//! rewrite test (`tests/rewrites.rs`): no rewrite may change meaning.
+//! value's magnitude in `bounds.rs` four) and never recurse on term depth.
+//! Each rewrite is checked against Bitwuzla by the random rewrite test
+//! (`tests/rewrites.rs`): no rewrite may change meaning.
 //!
 //! Canonical forms: commutative operators keep a constant operand on the
 //! right and otherwise order operands by id; `x - c` becomes `x + (-c)`;

@@ -32,16 +32,15 @@ impl TermStore {
         let b = |i: usize| self.bound(kids[i], depth - 1);
         match d.op() {
             Op::ZExt => b(0),
-            Op::Extract => {
-                let shifted = b(0) >> d.extract_lo();
-                shifted.min(top)
-            }
+            // A wide operand's bits above 64 are not in `b(0)`'s reach.
+            Op::Extract if self.width(kids[0]) > 64 => top,
+            Op::Extract => (b(0) >> d.extract_lo()).min(top),
             Op::Add => b(0).checked_add(b(1)).filter(|&m| m <= top).unwrap_or(top),
             Op::Mul => b(0).checked_mul(b(1)).filter(|&m| m <= top).unwrap_or(top),
             Op::And => b(0).min(b(1)),
             Op::Or | Op::Xor => {
                 let m = b(0).max(b(1));
-                (u64::MAX >> m.leading_zeros()).min(top)
+                u64::MAX.checked_shr(m.leading_zeros()).unwrap_or(0).min(top)
             }
             Op::LShr => match self.as_const(kids[1]) {
                 Some(k) if k < 64 => b(0) >> k,

@@ -233,6 +233,15 @@ fn a_small_value_narrowed_and_extended_again_is_itself() {
     let half = s.udiv(y, two);
     let half16 = s.sext(half, 16);
     assert_eq!(half16, s.zext(half, 16));
+    // Two values bounded by 0 (a byte over a larger constant): their `|` is too.
+    let thousand = s.constant(16, 1000);
+    let c16 = s.zext(c, 16);
+    let small = s.udiv(c16, thousand);
+    let two_thousand = s.constant(16, 2000);
+    let smaller = s.udiv(c16, two_thousand);
+    let zero_or = s.or(small, smaller);
+    let zero_or32 = s.sext(zero_or, 32);
+    assert_eq!(zero_or32, s.zext(zero_or, 32));
 }
 
 #[test]
