@@ -27,11 +27,12 @@
 //!   libc/      C library semantics both share (printf formatting, strtol, <ctype.h>, rand)
 //! ```
 //!
-//! `config`, `error`, `run_error` and `splitmix` (the seeded generator) are used by every layer. A path is an
-//! [`ExecutionState`](symbolic::state::ExecutionState) (frames of solver terms, copy-on-write
-//! memory, path condition with a model of it); the run loop steps the state a searcher picks
-//! until it forks (every decision on a term goes through `symbolic::fork`) or ends, and every
-//! ended path becomes a test that `output::replay` can run concretely.
+//! `config`, `error`, `run_error` and `splitmix` (the seeded generator) are used by every
+//! layer. A path is an [`ExecutionState`](symbolic::state::ExecutionState) (frames of solver
+//! terms, copy-on-write memory, path condition with a model of it); the run loop steps the
+//! state a searcher picks until it forks (every decision on a term goes through
+//! `symbolic::fork`) or ends, and every ended path becomes a test that `output::replay` can run
+//! concretely.
 
 pub mod address;
 pub mod concrete;

@@ -27,7 +27,6 @@ mod random_path;
 mod saturate;
 mod weighted;
 
-pub use crate::splitmix::SplitMix64;
 pub use bfs::Bfs;
 pub use coverage::Coverage;
 pub use dfs::Dfs;

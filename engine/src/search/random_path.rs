@@ -6,7 +6,8 @@
 //! there are, the tree of forks from the initial states keeps its share of the walks.
 //! Deterministic for a given seed (the run loop's calls are deterministic).
 
-use super::{Searcher, SplitMix64, StateId};
+use super::{Searcher, StateId};
+use crate::splitmix::SplitMix64;
 
 const NONE: u32 = u32::MAX;
 

@@ -14,7 +14,8 @@
 //! when coverage grew, at most every [`RECOMPUTE_EVERY`] placements.
 
 use super::distance::{CallGraph, Distances};
-use super::{Searcher, SplitMix64, StateId, View};
+use super::{Searcher, StateId, View};
+use crate::splitmix::SplitMix64;
 use crate::symbolic::state::ExecutionState;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Block, Func, InstData, Module};

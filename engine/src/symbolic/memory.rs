@@ -13,7 +13,8 @@
 //!
 //! **Symbolic offsets.** [`select_byte`] reads a byte at a symbolic offset as an `ite` chain
 //! over the *runs* of equal bytes of the object (a large zeroed buffer with a few writes is a
-//! short chain) or of constants counting up with the offset (an identity table is one run); [`Memory::write_symbolic`] writes with one `ite` per byte of the object. The
+//! short chain) or of constants counting up with the offset (an identity table is one run);
+//! [`Memory::write_symbolic`] writes with one `ite` per byte of the object. The
 //! interpreter concretises an offset instead when the chain would exceed [`MAX_ITE_RUNS`] runs
 //! or the object [`MAX_SYMBOLIC_WRITE_BYTES`] bytes (counted in the run summary).
 
@@ -173,7 +174,7 @@ impl Memory {
             }
             t
         });
-        o.contents.log_symbolic_write(&before, offset, data);
+        o.contents.log_symbolic_write(before, offset, data);
     }
 }
 

@@ -153,7 +153,7 @@ impl ObjectBytes {
     /// copying only the chunks written that other states share.
     pub fn write(&mut self, offset: usize, data: &[TermId]) {
         if let Some(log) = self.log.take() {
-            self.log = WriteLog::clone(&log).and(WriteAt::Const(offset), data);
+            self.log = Rc::unwrap_or_clone(log).and(WriteAt::Const(offset), data);
         }
         let chunks = Rc::make_mut(&mut self.chunks);
         let mut at = offset;
@@ -217,10 +217,10 @@ impl ObjectBytes {
 
     /// Records that these bytes were just made from `before` by writing `data` at the
     /// symbolic `offset`.
-    pub fn log_symbolic_write(&mut self, before: &ObjectBytes, offset: TermId, data: &[TermId]) {
-        let log = match &before.log {
-            Some(log) => WriteLog::clone(log),
-            None => WriteLog { base: before.clone(), writes: Vec::new() },
+    pub fn log_symbolic_write(&mut self, mut before: ObjectBytes, offset: TermId, data: &[TermId]) {
+        let log = match before.log.take() {
+            Some(log) => Rc::unwrap_or_clone(log),
+            None => WriteLog { base: before, writes: Vec::new() },
         };
         self.log = log.and(WriteAt::Sym(offset), data);
     }
