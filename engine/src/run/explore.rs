@@ -13,11 +13,12 @@ use crate::config::StopReason;
 use crate::interp::Interp;
 use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
-use crate::search::{Coverage, Searcher, StateId, View};
+use crate::search::{self, Coverage, Searcher, StateId, View};
 use crate::shadow::execute::BlockEnd;
 use crate::shadow::Shadow;
 use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult};
 use crate::symbolic::state::{EarlyReason, Ending, ExecutionState};
+use penumbra_solver::TermId;
 use rustc_hash::FxHashMap;
 use std::time::Duration;
 
@@ -144,7 +145,8 @@ impl<'p, 'o> Runner<'p, 'o> {
                         Some(st) => {
                             slab.put(id, st);
                             if !children.is_empty() {
-                                searcher.forked(id, &children);
+                                let on = self.fork_subject(slab, &children);
+                                searcher.forked(id, &children, on);
                             }
                             if weigh {
                                 self.update(searcher, slab, id);
@@ -209,6 +211,17 @@ impl<'p, 'o> Runner<'p, 'o> {
 
     /// Steps `st` until it forks (new states in [`Runner::made`]), ends, leaves its seed, runs
     /// out of its time slice, or a budget stops the run.
+    /// The value the fork that made `children` chose among ([`search::fork_subject`]): the one
+    /// their conditions, the last each path condition holds, all test.
+    fn fork_subject(&self, slab: &Slab, children: &[StateId]) -> Option<TermId> {
+        let mut subjects = children.iter().map(|&c| {
+            let cond = slab.get(c)?.pc.last()?;
+            search::fork_subject(&self.ctx.store, cond)
+        });
+        let first = subjects.next()??;
+        subjects.all(|s| s == Some(first)).then_some(first)
+    }
+
     fn run_state(&mut self, st: &mut ExecutionState, policy: &mut dyn Policy) -> Result<Option<Ending>, RunError> {
         let prog = self.ctx.prog;
         let max_instructions = self.budget.max_instructions();

@@ -3,6 +3,7 @@
 //! is explored before the next (KLEE's BFS).
 
 use super::{Searcher, StateId};
+use penumbra_solver::TermId;
 use std::collections::VecDeque;
 
 #[derive(Default, Debug)]
@@ -19,7 +20,7 @@ impl Searcher for Bfs {
         self.queue.push_back(id);
     }
 
-    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+    fn forked(&mut self, parent: StateId, children: &[StateId], _on: Option<TermId>) {
         if self.queue.front() == Some(&parent) {
             self.queue.pop_front();
         } else if let Some(pos) = self.queue.iter().position(|&s| s == parent) {

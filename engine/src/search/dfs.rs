@@ -4,6 +4,7 @@
 //! back to theirs.
 
 use super::{Searcher, StateId};
+use penumbra_solver::TermId;
 
 #[derive(Default, Debug)]
 pub struct Dfs {
@@ -19,7 +20,7 @@ impl Searcher for Dfs {
         self.stack.push(id);
     }
 
-    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+    fn forked(&mut self, parent: StateId, children: &[StateId], _on: Option<TermId>) {
         match self.stack.iter().rposition(|&s| s == parent) {
             Some(pos) if pos + 1 < self.stack.len() => {
                 self.stack.splice(pos + 1..pos + 1, children.iter().copied());
@@ -52,13 +53,13 @@ mod tests {
     fn forks_of_a_state_below_the_top_wait_above_it() {
         let mut dfs = Dfs::default();
         dfs.add(StateId::new(0), None);
-        dfs.forked(StateId::new(0), &ids(&[1, 2]));
+        dfs.forked(StateId::new(0), &ids(&[1, 2]), None);
         // State 0 (below the top) forks: its children go right above it, and the top stays.
-        dfs.forked(StateId::new(0), &ids(&[3]));
+        dfs.forked(StateId::new(0), &ids(&[3]), None);
         assert_eq!(dfs.stack, ids(&[0, 3, 1, 2]));
         assert_eq!(dfs.select(), Some(StateId::new(2)));
         // The top forks: its children are the new top.
-        dfs.forked(StateId::new(2), &ids(&[4]));
+        dfs.forked(StateId::new(2), &ids(&[4]), None);
         assert_eq!(dfs.select(), Some(StateId::new(4)));
     }
 }

@@ -5,6 +5,7 @@
 
 use super::{Searcher, StateId, View};
 use crate::symbolic::state::ExecutionState;
+use penumbra_solver::TermId;
 
 pub struct Interleaved {
     searchers: Vec<Box<dyn Searcher>>,
@@ -41,8 +42,8 @@ impl Searcher for Interleaved {
         self.searchers.iter_mut().for_each(|s| s.add(id, ended));
     }
 
-    fn forked(&mut self, parent: StateId, children: &[StateId]) {
-        self.searchers.iter_mut().for_each(|s| s.forked(parent, children));
+    fn forked(&mut self, parent: StateId, children: &[StateId], on: Option<TermId>) {
+        self.searchers.iter_mut().for_each(|s| s.forked(parent, children, on));
     }
 
     fn remove(&mut self, id: StateId) {
@@ -73,7 +74,7 @@ mod tests {
         let make = || {
             let mut s = Interleaved::new(vec![Box::new(Dfs::default()), Box::new(Bfs::default())]);
             s.add(StateId::new(0), None);
-            s.forked(StateId::new(0), &ids(&[1, 2]));
+            s.forked(StateId::new(0), &ids(&[1, 2]), None);
             s
         };
         // In turn, depth-first takes the newest and breadth-first the oldest.

@@ -39,6 +39,7 @@ use crate::config::SearchKind;
 use crate::symbolic::program::FuncInfo;
 use crate::symbolic::state::ExecutionState;
 use penumbra_ir::Module;
+use penumbra_solver::{Op, TermId, TermStore};
 
 /// What a searcher may look at when a state is placed: the program and the run's coverage.
 pub struct View<'a> {
@@ -71,8 +72,9 @@ pub trait Searcher {
     /// ended state `ended` (a run going on past a `penumbra_execute` block's first side; the
     /// id may have been reused for `id` itself).
     fn add(&mut self, id: StateId, ended: Option<StateId>);
-    /// `parent` (still live) forked into `children` (new states).
-    fn forked(&mut self, parent: StateId, children: &[StateId]);
+    /// `parent` (still live) forked into `children` (new states); `on`: the value the fork
+    /// chose among, when it tested one for equality with a constant ([`fork_subject`]).
+    fn forked(&mut self, parent: StateId, children: &[StateId], on: Option<TermId>);
     /// A state ended.
     fn remove(&mut self, id: StateId);
     /// The state `id` was placed (made, or stepped to its next fork) and is now `st`: a
@@ -86,6 +88,24 @@ pub trait Searcher {
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// The value a fork chose among: the term its condition (as one side's path condition holds
+/// it) tests for equality with a constant, `x == K` or `x != K`. A program that looks a value up
+/// in a list (an option character in getopt's option string, an argument's bytes against each
+/// long option's name, a keyword table) tests it against one constant after another, forking at
+/// each; random-path takes such forks in a row as one choice among the values
+/// ([`RandomPath`]).
+pub fn fork_subject(store: &TermStore, cond: TermId) -> Option<TermId> {
+    let cond = if store.op(cond) == Op::Not { store.children(cond)[0] } else { cond };
+    if store.op(cond) != Op::Eq || store.has_shadow(cond) {
+        return None;
+    }
+    match *store.children(cond) {
+        [a, b] if store.is_const(b) && !store.is_const(a) => Some(a),
+        [a, b] if store.is_const(a) && !store.is_const(b) => Some(b),
+        _ => None,
     }
 }
 
@@ -139,6 +159,25 @@ mod tests {
         v.iter().map(|&i| StateId::new(i)).collect()
     }
 
+    /// A fork's subject is the term an equality with a constant tests, on either side of the
+    /// fork; an order, or an equality of two unknowns, has none.
+    #[test]
+    fn a_fork_on_an_equality_with_a_constant_has_the_other_side_as_subject() {
+        let mut store = TermStore::default();
+        let (x, y) = (store.new_var("x", 8), store.new_var("y", 8));
+        let (x, y) = (store.var(x), store.var(y));
+        let k = store.constant(8, 0x64);
+        let (is_k, k_is) = (store.eq(x, k), store.eq(k, x));
+        let is_not_k = store.not(is_k);
+        assert_eq!(fork_subject(&store, is_k), Some(x));
+        assert_eq!(fork_subject(&store, k_is), Some(x));
+        assert_eq!(fork_subject(&store, is_not_k), Some(x));
+        let below = store.ult(x, k);
+        let same = store.eq(x, y);
+        assert_eq!(fork_subject(&store, below), None);
+        assert_eq!(fork_subject(&store, same), None);
+    }
+
     /// Runs a searcher on a scripted binary tree: state 0 forks twice, then every selected state
     /// ends; returns the order in which states were selected.
     fn order(mut s: Box<dyn Searcher>) -> Vec<usize> {
@@ -148,7 +187,7 @@ mod tests {
         let mut forks = 0;
         while let Some(id) = s.select() {
             if forks < 3 {
-                s.forked(id, &ids(&[next]));
+                s.forked(id, &ids(&[next]), None);
                 next += 1;
                 forks += 1;
                 continue;

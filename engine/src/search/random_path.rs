@@ -4,10 +4,14 @@
 //! A state made from an ended one (the run going on past a `penumbra_execute` block's first
 //! side) is not a new root: all such continuations hang below one shared node, so however many
 //! there are, the tree of forks from the initial states keeps its share of the walks.
+//! Forks that test one value against one constant after another (a lookup in a list: getopt's
+//! option string, a table of long options or keywords) make one node whose children are the
+//! values found and the rest, rather than a chain in which the k-th constant's share is 2^-k.
 //! Deterministic for a given seed (the run loop's calls are deterministic).
 
 use super::{Searcher, StateId};
 use crate::splitmix::SplitMix64;
+use penumbra_solver::TermId;
 
 const NONE: u32 = u32::MAX;
 
@@ -16,6 +20,8 @@ struct Node {
     parent: u32,
     children: Vec<u32>,
     state: Option<StateId>,
+    /// The value the fork made here chose among ([`super::fork_subject`]), if any.
+    on: Option<TermId>,
 }
 
 #[derive(Debug)]
@@ -46,7 +52,7 @@ impl RandomPath {
     }
 
     fn new_node(&mut self, parent: u32, state: Option<StateId>) -> u32 {
-        let node = Node { parent, children: Vec::new(), state };
+        let node = Node { parent, children: Vec::new(), state, on: None };
         let n = match self.free.pop() {
             Some(n) => {
                 self.nodes[n as usize] = node;
@@ -97,12 +103,26 @@ impl Searcher for RandomPath {
         self.live += 1;
     }
 
-    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+    fn forked(&mut self, parent: StateId, children: &[StateId], on: Option<TermId>) {
         let Some(&p) = self.leaf_of.get(parent.index()) else { return };
         if p == NONE {
             return;
         }
+        // The state forked on the value the fork above it chose among: the program goes on
+        // testing that value against constants, one after another. The new states join their
+        // siblings there, so each value found is one child of a single choice, where a fork a
+        // level would halve the chance of each later constant in the list.
+        let above = self.nodes[p as usize].parent;
+        if on.is_some() && above != NONE && self.nodes[above as usize].on == on {
+            for &c in children {
+                let n = self.new_node(above, Some(c));
+                self.nodes[above as usize].children.push(n);
+            }
+            self.live += children.len();
+            return;
+        }
         self.nodes[p as usize].state = None;
+        self.nodes[p as usize].on = on;
         let mut kids = Vec::with_capacity(children.len() + 1);
         kids.push(self.new_node(p, Some(parent)));
         for &c in children {
@@ -154,7 +174,7 @@ mod tests {
     fn continuations_share_one_root() {
         let mut rp = RandomPath::new(3);
         rp.add(StateId::new(0), None);
-        rp.forked(StateId::new(0), &[StateId::new(1)]);
+        rp.forked(StateId::new(0), &[StateId::new(1)], None);
         for i in 2..12 {
             rp.add(StateId::new(i), Some(StateId::new(99)));
         }
@@ -169,5 +189,39 @@ mod tests {
         rp.add(StateId::new(2), Some(StateId::new(1)));
         assert_eq!(rp.roots.len(), 2);
         assert_eq!(rp.len(), 3);
+    }
+
+    /// A state looks a value up in a list of twenty constants, forking at each test: the twenty
+    /// states found and the one still looking are the children of one node and share the walks
+    /// (about 1 in 21 each, where as a chain the last constant's state had 1 in 2^20). A fork
+    /// on another value is a level of its own, and so is a later test of the first value below
+    /// it.
+    #[test]
+    fn forks_on_one_value_in_a_row_are_one_choice() {
+        let mut store = penumbra_solver::TermStore::default();
+        let (x, y) = (store.new_var("x", 8), store.new_var("y", 8));
+        let (x, y) = (Some(store.var(x)), Some(store.var(y)));
+        let mut rp = RandomPath::new(5);
+        rp.add(StateId::new(0), None);
+        for i in 1..=20 {
+            rp.forked(StateId::new(0), &[StateId::new(i)], x);
+        }
+        let mut walks = [0usize; 21];
+        for _ in 0..21_000 {
+            walks[rp.select().unwrap().index()] += 1;
+        }
+        assert!(walks.iter().all(|&n| (800..1200).contains(&n)), "walks per state: {walks:?}");
+        // State 20 forks on y, then on x again: two levels below the choice.
+        rp.forked(StateId::new(20), &[StateId::new(21)], y);
+        rp.forked(StateId::new(20), &[StateId::new(22)], x);
+        let root = rp.roots[0] as usize;
+        assert_eq!(rp.nodes[root].children.len(), 21);
+        let below_20 = rp.nodes[root].children[20] as usize;
+        assert_eq!(rp.nodes[below_20].on, y);
+        assert_eq!(rp.nodes[below_20].children.len(), 2);
+        let below_y = rp.nodes[below_20].children[0] as usize;
+        assert_eq!(rp.nodes[below_y].on, x);
+        assert_eq!(rp.nodes[below_y].children.len(), 2);
+        assert_eq!(rp.len(), 23);
     }
 }

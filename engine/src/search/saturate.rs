@@ -19,6 +19,7 @@
 
 use super::{Dfs, Searcher, StateId, View};
 use crate::symbolic::state::ExecutionState;
+use penumbra_solver::TermId;
 use rustc_hash::FxHashMap;
 
 /// The pool selects on one selection in this many (while the inner searcher has states).
@@ -81,7 +82,7 @@ impl Searcher for Saturating {
         self.inner.add(id, ended);
     }
 
-    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+    fn forked(&mut self, parent: StateId, children: &[StateId], on: Option<TermId>) {
         children.iter().for_each(|&c| self.fresh(c));
         if self.is_pooled(parent) {
             // A pooled state's forks diverged where it did: they stay with it.
@@ -89,9 +90,9 @@ impl Searcher for Saturating {
                 self.pooled[c.index()] = true;
                 self.counted[c.index()] = true;
             });
-            self.pool.forked(parent, children);
+            self.pool.forked(parent, children, on);
         } else {
-            self.inner.forked(parent, children);
+            self.inner.forked(parent, children, on);
         }
     }
 
@@ -163,12 +164,12 @@ mod tests {
         // its forks, one a selection, depth-first.
         s.add(id(0), None);
         s.update(id(0), &ExecutionState::new(Memory::default(), ExecMode::Both), &view);
-        s.forked(id(0), &[id(1)]);
+        s.forked(id(0), &[id(1)], None);
         s.update(id(1), &diverged_at(586), &view);
         let mut next = 2;
         for _ in 0..63 {
             let top = s.select().expect("states are live");
-            s.forked(top, &[id(next)]);
+            s.forked(top, &[id(next)], None);
             s.update(id(next), &diverged_at(586), &view);
             next += 1;
         }
@@ -176,18 +177,18 @@ mod tests {
         assert_eq!(s.select(), Some(id(next - 1)));
         assert_eq!(s.pool.len(), 0);
         // The 65th waits in the pool, and the state that has not diverged runs next ...
-        s.forked(id(next - 1), &[id(next)]);
+        s.forked(id(next - 1), &[id(next)], None);
         s.update(id(next), &diverged_at(586), &view);
         assert_eq!(s.pool.select(), Some(id(next)));
         assert_eq!(s.len(), 64 + 2);
         // ... and a divergence at another line counts on its own.
-        s.forked(id(0), &[id(next + 1)]);
+        s.forked(id(0), &[id(next + 1)], None);
         s.update(id(next + 1), &diverged_at(539), &view);
         assert!(!s.is_pooled(id(next + 1)));
         // The pool selects on one selection in POOL_TURN; its forks stay in it.
         let picks: Vec<_> = (0..POOL_TURN).map(|_| s.select().expect("live")).collect();
         assert_eq!(picks.iter().filter(|&&p| p == id(next)).count(), 1, "{picks:?}");
-        s.forked(id(next), &[id(next + 2)]);
+        s.forked(id(next), &[id(next + 2)], None);
         assert!(s.is_pooled(id(next + 2)));
         // With nothing else left, the pool runs on every selection.
         for i in (0..next + 2).filter(|&i| i != next) {

@@ -19,6 +19,7 @@ use crate::splitmix::SplitMix64;
 use crate::symbolic::state::ExecutionState;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{Block, Func, InstData, Module};
+use penumbra_solver::TermId;
 
 /// Placements between two recomputations of the distances (when coverage grew).
 const RECOMPUTE_EVERY: u32 = 64;
@@ -143,7 +144,7 @@ impl Searcher for Weighted {
         self.set(id, 1);
     }
 
-    fn forked(&mut self, parent: StateId, children: &[StateId]) {
+    fn forked(&mut self, parent: StateId, children: &[StateId], _on: Option<TermId>) {
         let w = self.weights.get(parent.index()).copied().unwrap_or(1).max(1);
         for &c in children {
             self.live += 1;

@@ -232,3 +232,41 @@ int main(void) {
     let marks: Vec<(i32, bool)> = s.tests.iter().map(|t| (t.exit_code.expect("an exit"), t.new_code)).collect();
     assert_eq!(marks, [(10, true), (6, true), (9, false), (5, true)]);
 }
+
+/// A symbolic character looked up in a list of 24 letters by a scan that forks at each, then
+/// 2^6 paths below each letter found. Random-path takes the scan's forks on the one character
+/// as one choice among the letters: within 400 paths it reaches the last letter, which at the
+/// end of a chain of 24 forks it would reach only after exhausting most of the others'
+/// subtrees (about 1,500 paths).
+#[test]
+fn random_path_reaches_the_last_entry_of_a_scanned_list() {
+    let module = compile(
+        r#"#include "penumbra.h"
+int main(void) {
+  char c;
+  unsigned char more[6];
+  penumbra_make_symbolic(&c, 1, "c");
+  penumbra_make_symbolic(more, sizeof more, "more");
+  const char *letters = "abcdefghijklmnopqrstuvwx", *p = letters;
+  while (*p && *p != c) p++;
+  if (!*p) return 0;
+  int n = 0;
+  for (int i = 0; i < 6; i++)
+    if (more[i] & 1) n++;
+  return n;
+}
+"#,
+    );
+    let mut c = config();
+    c.search = SearchKind::RandomPath;
+    c.budgets.max_paths = Some(400);
+    let s = run_with(&module, &c);
+    let letters: std::collections::BTreeSet<u8> =
+        s.tests.iter().map(|t| t.inputs.0[0].bytes[0]).filter(u8::is_ascii_lowercase).collect();
+    assert!(
+        letters.contains(&b'x'),
+        "letters reached: {:?}",
+        String::from_utf8_lossy(&letters.iter().copied().collect::<Vec<_>>())
+    );
+    assert!(letters.len() >= 20, "letters reached: {}", letters.len());
+}
