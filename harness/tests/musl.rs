@@ -182,6 +182,39 @@ fn an_unmodelled_system_call_is_unsupported_by_name() {
     assert!(out.stderr.contains("penumbra: unsupported: system call fork (57)"), "{}", out.stderr);
 }
 
+/// musl's `abort` raises SIGABRT with `tkill`: the path ends with an `abort` error, as without
+/// musl, not as an unsupported system call; the working directory "." is a directory, which
+/// reading fails on with EISDIR (as natively: replay sees the same).
+#[test]
+fn abort_is_an_error_and_the_working_directory_a_directory() {
+    let file = write_c(
+        "abort.c",
+        r#"#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 2) return 9;
+    if (argv[1][0] == 'x') abort();
+    int fd = open(argv[1], O_RDONLY);
+    if (fd < 0) return 1;
+    char c;
+    if (read(fd, &c, 1) < 0 && errno == EISDIR) return 4;
+    return 3;
+}
+"#,
+    );
+    let s = musl_json("run", &file, &["--sym-args", "1", "1", "1", "--sym-files", "1", "1", "--replay-check"]);
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    assert_eq!((s["errors"].as_u64(), s["unsupported"].as_u64()), (Some(1), Some(0)), "{s}");
+    assert_eq!(s["error_kinds"]["abort"].as_u64(), Some(1), "{s}");
+    let by_name: BTreeSet<(Vec<u8>, Option<i64>)> =
+        s["tests"].as_array().unwrap().iter().map(|t| (object(t, "arg00"), t["exit_code"].as_i64())).collect();
+    assert!(by_name.contains(&(b"x\0".to_vec(), None)), "{s}");
+    assert!(by_name.contains(&(b".\0".to_vec(), Some(4))), "{s}");
+    assert!(by_name.contains(&(b"A\0".to_vec(), Some(3))), "{s}");
+}
+
 /// Without musl's bitcode, `--libc musl` says how to build it.
 #[test]
 fn a_missing_musl_build_is_explained() {
@@ -232,7 +265,8 @@ int main(int argc, char **argv) {
 }
 
 /// Reading a symbolic file through musl's stdio (`fread`, `fstat`) and the names that are not
-/// a file: every status, each test replaying concretely to it.
+/// a file: every status, each test replaying concretely to it. The working directory "."
+/// opens too, as a directory (status 8), as it does natively.
 #[test]
 fn symbolic_files_read_and_stat_through_musl() {
     let file = write_c(
@@ -258,10 +292,11 @@ int main(int argc, char **argv) {
     assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
     let tests = s["tests"].as_array().unwrap();
     let statuses: Vec<i64> = tests.iter().map(|t| t["exit_code"].as_i64().unwrap()).collect();
-    assert_eq!(statuses.iter().copied().collect::<BTreeSet<_>>(), BTreeSet::from([1, 2, 3]), "{s}");
+    assert_eq!(statuses.iter().copied().collect::<BTreeSet<_>>(), BTreeSet::from([1, 2, 3, 8]), "{s}");
     for t in tests {
-        let opened = object(t, "arg00") == b"A\0";
-        assert_eq!(opened, t["exit_code"] != 1, "{t}");
+        let name = object(t, "arg00");
+        assert_eq!(name == b"A\0" || name == b".\0", t["exit_code"] != 1, "{t}");
+        assert_eq!(name == b".\0", t["exit_code"] == 8, "{t}");
         if t["exit_code"] == 2 {
             assert_eq!(&object(t, "A-data")[..2], b"xy");
         }

@@ -11,7 +11,10 @@
  * as a one-byte object says (stdin-type, A-type, ...: 1 a pipe, 2 a terminal, any other value
  * a regular file), as KLEE's symbolic stat lets them be: fstat and stat say so, a pipe or a
  * terminal does not seek (ESPIPE), and only a terminal answers the terminal ioctls (isatty).
- * A path forks on the type only where the program asks. */
+ * A path forks on the type only where the program asks.
+ * The working directory "." is a directory, as in native replay's: it opens for reading,
+ * fstat says S_IFDIR, and reading it fails with EISDIR (listing it is not modelled: getdents
+ * goes to the engine, which ends the path as unsupported). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +37,8 @@ void penumbra_make_symbolic(void *addr, size_t size, const char *name);
 #define MAX_FILES 26
 #define MAX_OPEN 64
 #define FIRST_FD 3
-/* Inode numbers: the standard streams 1-3, file A 10, B 11, ... */
+/* Inode numbers: the standard streams 1-3, the working directory 9, file A 10, B 11, ... */
+#define DIR_INO 9
 #define FILE_INO 10
 
 struct sym_file {
@@ -42,14 +46,17 @@ struct sym_file {
 	size_t size;
 	/* The file's type object (--sym-file-types), else 0: a regular file. */
 	unsigned char *type;
+	/* The working directory's entry (cwd below): no data, no type object. */
+	int directory;
 };
 
 static struct sym_file files[MAX_FILES];
 static unsigned nfiles;
+static struct sym_file cwd = { .directory = 1 };
 /* Standard input's type object (--sym-file-types), else 0: a regular file. */
 static unsigned char *stdin_type;
 
-enum file_kind { REGULAR, PIPE, TERMINAL };
+enum file_kind { REGULAR, PIPE, TERMINAL, DIRECTORY };
 
 /* The kind a type object says (the values native replay reads the same way). */
 static enum file_kind kind_of(const unsigned char *type)
@@ -58,6 +65,11 @@ static enum file_kind kind_of(const unsigned char *type)
 	if (*type == 1) return PIPE;
 	if (*type == 2) return TERMINAL;
 	return REGULAR;
+}
+
+static enum file_kind file_kind(const struct sym_file *f)
+{
+	return f->directory ? DIRECTORY : kind_of(f->type);
 }
 
 static unsigned char *type_object(const char *name)
@@ -106,6 +118,7 @@ static struct sym_file *lookup(const char *path)
 {
 	for (unsigned i = 0; i < nfiles; i++)
 		if (path[0] == 'A' + i && path[1] == 0) return &files[i];
+	if (path[0] == '.' && path[1] == 0) return &cwd;
 	return 0;
 }
 
@@ -129,6 +142,11 @@ static long stat_of(struct kstat *st, unsigned long ino, unsigned long size, enu
 	} else if (kind == TERMINAL) {
 		st->st_mode = S_IFCHR | 0620;
 		st->st_rdev = 136 << 8;
+	} else if (kind == DIRECTORY) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		st->st_size = 4096;
+		st->st_blocks = 8;
 	} else {
 		st->st_mode = S_IFREG | 0644;
 		st->st_size = size;
@@ -139,6 +157,7 @@ static long stat_of(struct kstat *st, unsigned long ino, unsigned long size, enu
 
 static long file_stat(struct kstat *st, const struct sym_file *f)
 {
+	if (f->directory) return stat_of(st, DIR_INO, 0, DIRECTORY);
 	return stat_of(st, FILE_INO + (f - files), f->size, kind_of(f->type));
 }
 
@@ -159,8 +178,8 @@ static long sym_open(const char *path, long flags)
 {
 	struct sym_file *f = lookup(path);
 	if (!f) return -ENOENT;
-	if ((flags & O_ACCMODE) != O_RDONLY) return -EACCES;
-	if (flags & O_DIRECTORY) return -ENOTDIR;
+	if ((flags & O_ACCMODE) != O_RDONLY) return f->directory ? -EISDIR : -EACCES;
+	if ((flags & O_DIRECTORY) && !f->directory) return -ENOTDIR;
 	for (int i = 0; i < MAX_OPEN; i++) {
 		if (!open_files[i].file) {
 			open_files[i] = (struct open_file){ f, 0, flags & ~O_CLOEXEC, (flags & O_CLOEXEC) ? FD_CLOEXEC : 0 };
@@ -173,6 +192,7 @@ static long sym_open(const char *path, long flags)
 static long sym_read(struct open_file *f, unsigned char *buf, size_t n, long at)
 {
 	size_t size = f->file->size;
+	if (f->file->directory) return -EISDIR;
 	if (at < 0 || (size_t)at >= size) return 0;
 	size_t k = size - at < n ? size - at : n;
 	memcpy(buf, f->file->data + at, k);
@@ -184,6 +204,7 @@ static long sym_readv(struct open_file *f, const struct iovec *iov, long count)
 	long total = 0;
 	for (long i = 0; i < count; i++) {
 		long k = sym_read(f, iov[i].iov_base, iov[i].iov_len, f->pos);
+		if (k < 0) return total ? total : k;
 		f->pos += k;
 		total += k;
 		if ((size_t)k < iov[i].iov_len) break;
@@ -193,7 +214,8 @@ static long sym_readv(struct open_file *f, const struct iovec *iov, long count)
 
 static long sym_lseek(struct open_file *f, long off, long whence)
 {
-	if (kind_of(f->file->type) != REGULAR) return -ESPIPE;
+	enum file_kind kind = file_kind(f->file);
+	if (kind == PIPE || kind == TERMINAL) return -ESPIPE;
 	long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f->pos : whence == SEEK_END ? (long)f->file->size : -1;
 	if (base < 0 || base + off < 0) return -EINVAL;
 	return f->pos = base + off;
@@ -291,7 +313,8 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 	case SYS_faccessat2: {
 		const char *path = (const char *)(n == SYS_access ? a1 : a2);
 		long mode = n == SYS_access ? a2 : a3;
-		if (nfiles && lookup(path)) return (mode & W_OK) ? -EACCES : 0;
+		struct sym_file *file = nfiles ? lookup(path) : 0;
+		if (file) return (mode & W_OK) && !file->directory ? -EACCES : 0;
 		break;
 	}
 	case SYS_fstat:
@@ -300,13 +323,14 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 	case SYS_read:
 		if ((f = open_file(a1))) {
 			long k = sym_read(f, (unsigned char *)a2, a3, f->pos);
-			f->pos += k;
+			if (k > 0) f->pos += k;
 			return k;
 		}
 		break;
 	case SYS_pread64:
 		if ((f = open_file(a1))) {
-			if (kind_of(f->file->type) != REGULAR) return -ESPIPE;
+			enum file_kind kind = file_kind(f->file);
+			if (kind == PIPE || kind == TERMINAL) return -ESPIPE;
 			return sym_read(f, (unsigned char *)a2, a3, a4);
 		}
 		break;
@@ -330,10 +354,10 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		if (open_file(a1)) return -EBADF;
 		break;
 	case SYS_ioctl:
-		if ((f = open_file(a1))) return file_ioctl(kind_of(f->file->type), a2, a3);
+		if ((f = open_file(a1))) return file_ioctl(file_kind(f->file), a2, a3);
 		break;
 	case SYS_fadvise64:
-		if ((f = open_file(a1))) return kind_of(f->file->type) == REGULAR ? 0 : -ESPIPE;
+		if ((f = open_file(a1))) return file_kind(f->file) == PIPE || file_kind(f->file) == TERMINAL ? -ESPIPE : 0;
 		break;
 	}
 	return __penumbra_kernel(n, a1, a2, a3, a4, a5, a6);

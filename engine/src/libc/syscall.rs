@@ -63,7 +63,14 @@ pub enum Syscall {
     /// `lseek(fd, offset, whence)`: standard input moves over its bytes; stdout and stderr
     /// do not seek (ESPIPE).
     Lseek,
+    /// `kill(pid, sig)`, `tkill(tid, sig)`, `tgkill(tgid, tid, sig)`: the signal is argument
+    /// `sig_arg`. SIGABRT to the process ends the path with an `abort` error (musl's `abort`
+    /// raises it); any other signal is not modelled.
+    Signal { sig_arg: usize },
 }
+
+/// The signal `abort` raises.
+pub const SIGABRT: u64 = 6;
 
 /// The standard streams' descriptors.
 pub fn is_std_stream(fd: u64) -> bool {
@@ -101,6 +108,8 @@ pub fn classify(n: u64) -> Option<Syscall> {
         9 | 11 | 12 | 25 | 28 => Fixed(-ENOMEM),
         // rt_sigaction, rt_sigprocmask, sched_yield
         13 | 14 | 24 => Fixed(0),
+        62 | 200 => Signal { sig_arg: 2 },
+        234 => Signal { sig_arg: 3 },
         // getpid, gettid, getppid
         39 | 186 => Fixed(PID as i64),
         110 => Fixed(1),
@@ -163,6 +172,8 @@ pub fn name(n: u64) -> String {
         59 => "execve",
         61 => "wait4",
         62 => "kill",
+        200 => "tkill",
+        234 => "tgkill",
         72 => "fcntl",
         79 => "getcwd",
         89 => "readlink",

@@ -4,6 +4,7 @@
 use super::super::machine::{Machine, Stream};
 use super::super::stop::{Fault, Stop};
 use super::Args;
+use crate::error::ErrorKind;
 use crate::libc::syscall::{self, errno, Syscall};
 
 pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Stop> {
@@ -15,6 +16,13 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
     let r = match call {
         Syscall::Exit => return Err(m.exit(a.get(1)?, true)),
         Syscall::Fixed(r) => r as u64,
+        Syscall::Signal { sig_arg } => {
+            let sig = a.get(sig_arg)?;
+            if sig == syscall::SIGABRT && a.get(1)? == syscall::PID {
+                return Err(Fault::error(ErrorKind::Abort, "abort() called (SIGABRT)").into());
+            }
+            return Err(Fault::unsupported(format!("{} of signal {sig}", syscall::name(n))).into());
+        }
         Syscall::OnStdStream { ok } if syscall::is_std_stream(a.get(1)?) => ok as u64,
         Syscall::OnStdStream { .. } => neg(errno::EBADF),
         Syscall::Lseek => match Stream::of_fd(a.get(1)?) {

@@ -9,6 +9,7 @@
 
 use super::{Model, NativeCall};
 use crate::address::Access;
+use crate::error::ErrorKind;
 use crate::libc::stdio::Stream;
 use crate::libc::syscall::{self, errno, Syscall};
 use crate::run_error::RunError;
@@ -47,6 +48,12 @@ impl NativeCall<'_, '_> {
         match call {
             Syscall::Exit => Ok(Err(Flow::End(Box::new(Ending::Exit(self.exit_status(a[1])?))))),
             Syscall::Fixed(r) => result(self, r),
+            Syscall::Signal { sig_arg } if word[sig_arg] == syscall::SIGABRT && word[1] == syscall::PID => {
+                Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::Abort, "abort() called (SIGABRT)")))))
+            }
+            Syscall::Signal { sig_arg } => Ok(Err(Flow::End(Box::new(
+                self.cx.unsupported(self.st, format!("{} of signal {}", syscall::name(n), word[sig_arg])),
+            )))),
             Syscall::OnStdStream { ok } if syscall::is_std_stream(word[1]) => result(self, ok),
             Syscall::OnStdStream { .. } => result(self, -errno::EBADF),
             Syscall::Lseek => match word[1] {
