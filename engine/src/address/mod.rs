@@ -8,6 +8,7 @@
 //! addresses in a concrete run, on every symbolic path, and on replay, and the same bad access
 //! gets the same error with the same message in both interpreters.
 
+mod chunked;
 pub mod image;
 pub mod layout;
 mod space;

@@ -20,11 +20,12 @@
 //! stays (about 60 bytes), so a run that makes ten million allocations holds about 600 MB of
 //! tombstones. The segment budgets ([`MAX_GLOBAL_BYTES`] and friends) bound the rest.
 
+use super::chunked::Chunked;
 #[cfg(doc)]
 use super::layout::MAX_GLOBAL_BYTES;
 use super::layout::{bytes_text, Segment, GLOBAL_BASE, MAX_ALIGN, NULL_PAGE_END, REDZONE};
 use crate::error::ErrorKind;
-use cranelift_entity::{entity_impl, PrimaryMap};
+use cranelift_entity::entity_impl;
 use penumbra_ir::{Func, Global, Module};
 use std::sync::Arc;
 
@@ -130,7 +131,8 @@ pub trait Contents: Clone {
 /// All objects of one run or path (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct AddressSpace<C> {
-    objects: PrimaryMap<ObjectId, Object<C>>,
+    /// Shared with the forks of a state chunk by chunk ([`Chunked`]).
+    objects: Chunked<ObjectId, Object<C>>,
     /// Per segment, `(base, object)` in increasing address order; shared between forks of a
     /// symbolic state until one of them allocates.
     index: Arc<[Vec<(u64, ObjectId)>; 3]>,
@@ -142,17 +144,17 @@ pub struct AddressSpace<C> {
     unsupported: Arc<Vec<Arc<str>>>,
 }
 
-impl<C> Default for AddressSpace<C> {
+impl<C: Clone> Default for AddressSpace<C> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<C> AddressSpace<C> {
+impl<C: Clone> AddressSpace<C> {
     pub fn new() -> Self {
         let first = |s: Segment| s.start() + REDZONE;
         AddressSpace {
-            objects: PrimaryMap::new(),
+            objects: Chunked::default(),
             index: Arc::new([Vec::new(), Vec::new(), Vec::new()]),
             next: [first(Segment::Global), first(Segment::Heap), first(Segment::Stack)],
             live: [0; 3],
@@ -170,7 +172,7 @@ impl<C> AddressSpace<C> {
 
     /// Two distinct objects for writing.
     pub fn two_objects_mut(&mut self, a: ObjectId, b: ObjectId) -> Option<[&mut Object<C>; 2]> {
-        self.objects.get_disjoint_mut([a, b]).ok()
+        self.objects.two_mut(a, b)
     }
 
     pub fn num_objects(&self) -> usize {
