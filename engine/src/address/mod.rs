@@ -6,7 +6,8 @@
 //! The concrete interpreter keeps bytes in its objects and the symbolic engine byte terms
 //! ([`Contents`]); everything else is this one piece of code, so a program sees the same
 //! addresses in a concrete run, on every symbolic path, and on replay, and the same bad access
-//! gets the same error with the same message in both interpreters.
+//! gets the same error with the same message in both interpreters. The table of objects is
+//! shared between a symbolic state's forks in chunks, copied on write (`chunked.rs`).
 
 mod chunked;
 pub mod image;
