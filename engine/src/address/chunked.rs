@@ -64,10 +64,15 @@ impl<K: EntityRef, V: Clone> Chunked<K, V> {
         let (ca, cb) = (a / CHUNK, b / CHUNK);
         if ca == cb {
             let chunk = Arc::make_mut(&mut self.chunks[ca]);
-            return chunk.get_disjoint_mut([a % CHUNK, b % CHUNK]).ok();
+            let (lo, hi) = (a.min(b) % CHUNK, a.max(b) % CHUNK);
+            let (left, right) = chunk.split_at_mut(hi);
+            let (x, y) = (&mut left[lo], &mut right[0]);
+            return Some(if a < b { [x, y] } else { [y, x] });
         }
-        let [x, y] = self.chunks.get_disjoint_mut([ca, cb]).ok()?;
-        Some([&mut Arc::make_mut(x)[a % CHUNK], &mut Arc::make_mut(y)[b % CHUNK]])
+        let (left, right) = self.chunks.split_at_mut(ca.max(cb));
+        let (lo, hi) = (Arc::make_mut(&mut left[ca.min(cb)]), Arc::make_mut(&mut right[0]));
+        let (x, y) = (&mut lo[a.min(b) % CHUNK], &mut hi[a.max(b) % CHUNK]);
+        Some(if a < b { [x, y] } else { [y, x] })
     }
 }
 
@@ -116,6 +121,8 @@ mod tests {
         let [x, y] = b.two_mut(Id(1), Id(2)).unwrap();
         *x += *y;
         assert_eq!(b[Id(1)], 3);
+        let [x, y] = b.two_mut(Id(70), Id(2)).unwrap();
+        assert_eq!((*x, *y), (70, 2));
         assert_eq!(b.values().count(), 100);
         assert_eq!(b.values().nth(99), Some(&3));
     }
