@@ -72,6 +72,13 @@ static enum file_kind file_kind(const struct sym_file *f)
 	return f->directory ? DIRECTORY : kind_of(f->type);
 }
 
+/* Pipes and terminals do not seek (ESPIPE): not for lseek, pread or fadvise. */
+static int seeks(const struct sym_file *f)
+{
+	enum file_kind kind = file_kind(f);
+	return kind != PIPE && kind != TERMINAL;
+}
+
 static unsigned char *type_object(const char *name)
 {
 	unsigned char *type = malloc(1);
@@ -157,8 +164,7 @@ static long stat_of(struct kstat *st, unsigned long ino, unsigned long size, enu
 
 static long file_stat(struct kstat *st, const struct sym_file *f)
 {
-	if (f->directory) return stat_of(st, DIR_INO, 0, DIRECTORY);
-	return stat_of(st, FILE_INO + (f - files), f->size, kind_of(f->type));
+	return stat_of(st, f->directory ? DIR_INO : FILE_INO + (f - files), f->size, file_kind(f));
 }
 
 /* ioctl on standard input or a symbolic file of this kind: a terminal answers TCGETS and
@@ -214,8 +220,7 @@ static long sym_readv(struct open_file *f, const struct iovec *iov, long count)
 
 static long sym_lseek(struct open_file *f, long off, long whence)
 {
-	enum file_kind kind = file_kind(f->file);
-	if (kind == PIPE || kind == TERMINAL) return -ESPIPE;
+	if (!seeks(f->file)) return -ESPIPE;
 	long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f->pos : whence == SEEK_END ? (long)f->file->size : -1;
 	if (base < 0 || base + off < 0) return -EINVAL;
 	return f->pos = base + off;
@@ -329,8 +334,7 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		break;
 	case SYS_pread64:
 		if ((f = open_file(a1))) {
-			enum file_kind kind = file_kind(f->file);
-			if (kind == PIPE || kind == TERMINAL) return -ESPIPE;
+			if (!seeks(f->file)) return -ESPIPE;
 			return sym_read(f, (unsigned char *)a2, a3, a4);
 		}
 		break;
@@ -357,7 +361,7 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		if ((f = open_file(a1))) return file_ioctl(file_kind(f->file), a2, a3);
 		break;
 	case SYS_fadvise64:
-		if ((f = open_file(a1))) return file_kind(f->file) == PIPE || file_kind(f->file) == TERMINAL ? -ESPIPE : 0;
+		if ((f = open_file(a1))) return seeks(f->file) ? 0 : -ESPIPE;
 		break;
 	}
 	return __penumbra_kernel(n, a1, a2, a3, a4, a5, a6);
