@@ -70,7 +70,18 @@ pub enum Syscall {
 }
 
 /// The signal `abort` raises.
-pub const SIGABRT: u64 = 6;
+const SIGABRT: u64 = 6;
+
+/// How a path ends that sends signal `sig` to `target` by system call `n` ([`Syscall::Signal`]):
+/// `Ok` with the message of an `abort` error for SIGABRT to the process (musl's `abort`), else
+/// `Err` with the message of an unsupported call.
+pub fn signal_end(n: u64, target: u64, sig: u64) -> Result<&'static str, String> {
+    if sig == SIGABRT && target == PID {
+        Ok("abort() called (SIGABRT)")
+    } else {
+        Err(format!("{} of signal {sig}", name(n)))
+    }
+}
 
 /// The standard streams' descriptors.
 pub fn is_std_stream(fd: u64) -> bool {

@@ -17,11 +17,11 @@ pub(super) fn call(m: &mut Machine<'_>, a: &Args<'_>) -> Result<Option<u64>, Sto
         Syscall::Exit => return Err(m.exit(a.get(1)?, true)),
         Syscall::Fixed(r) => r as u64,
         Syscall::Signal { sig_arg } => {
-            let sig = a.get(sig_arg)?;
-            if sig == syscall::SIGABRT && a.get(1)? == syscall::PID {
-                return Err(Fault::error(ErrorKind::Abort, "abort() called (SIGABRT)").into());
+            return Err(match syscall::signal_end(n, a.get(1)?, a.get(sig_arg)?) {
+                Ok(abort) => Fault::error(ErrorKind::Abort, abort),
+                Err(unsupported) => Fault::unsupported(unsupported),
             }
-            return Err(Fault::unsupported(format!("{} of signal {sig}", syscall::name(n))).into());
+            .into());
         }
         Syscall::OnStdStream { ok } if syscall::is_std_stream(a.get(1)?) => ok as u64,
         Syscall::OnStdStream { .. } => neg(errno::EBADF),

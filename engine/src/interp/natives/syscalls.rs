@@ -48,12 +48,13 @@ impl NativeCall<'_, '_> {
         match call {
             Syscall::Exit => Ok(Err(Flow::End(Box::new(Ending::Exit(self.exit_status(a[1])?))))),
             Syscall::Fixed(r) => result(self, r),
-            Syscall::Signal { sig_arg } if word[sig_arg] == syscall::SIGABRT && word[1] == syscall::PID => {
-                Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::Abort, "abort() called (SIGABRT)")))))
+            Syscall::Signal { sig_arg } => {
+                let ending = match syscall::signal_end(n, word[1], word[sig_arg]) {
+                    Ok(abort) => self.cx.error(self.st, ErrorKind::Abort, abort),
+                    Err(unsupported) => self.cx.unsupported(self.st, unsupported),
+                };
+                Ok(Err(Flow::End(Box::new(ending))))
             }
-            Syscall::Signal { sig_arg } => Ok(Err(Flow::End(Box::new(
-                self.cx.unsupported(self.st, format!("{} of signal {}", syscall::name(n), word[sig_arg])),
-            )))),
             Syscall::OnStdStream { ok } if syscall::is_std_stream(word[1]) => result(self, ok),
             Syscall::OnStdStream { .. } => result(self, -errno::EBADF),
             Syscall::Lseek => match word[1] {
