@@ -209,8 +209,6 @@ impl<'p, 'o> Runner<'p, 'o> {
         self.ctx.stats.max_live_states = self.ctx.stats.max_live_states.max(slab.len() as u64);
     }
 
-    /// Steps `st` until it forks (new states in [`Runner::made`]), ends, leaves its seed, runs
-    /// out of its time slice, or a budget stops the run.
     /// The value the fork that made `children` chose among ([`search::fork_subject`]): the one
     /// their conditions, the last each path condition holds, all test.
     fn fork_subject(&self, slab: &Slab, children: &[StateId]) -> Option<TermId> {
@@ -222,6 +220,8 @@ impl<'p, 'o> Runner<'p, 'o> {
         subjects.all(|s| s == Some(first)).then_some(first)
     }
 
+    /// Steps `st` until it forks (new states in [`Runner::made`]), ends, leaves its seed, runs
+    /// out of its time slice, or a budget stops the run.
     fn run_state(&mut self, st: &mut ExecutionState, policy: &mut dyn Policy) -> Result<Option<Ending>, RunError> {
         let prog = self.ctx.prog;
         let max_instructions = self.budget.max_instructions();

@@ -71,6 +71,12 @@ impl RandomPath {
         }
         n
     }
+
+    /// A leaf for `state`, added to `parent`'s children.
+    fn new_child(&mut self, parent: u32, state: StateId) {
+        let n = self.new_node(parent, Some(state));
+        self.nodes[parent as usize].children.push(n);
+    }
 }
 
 impl Searcher for RandomPath {
@@ -94,8 +100,7 @@ impl Searcher for RandomPath {
                 self.continuations = self.new_node(NONE, None);
                 self.roots.push(self.continuations);
             }
-            let n = self.new_node(self.continuations, Some(id));
-            self.nodes[self.continuations as usize].children.push(n);
+            self.new_child(self.continuations, id);
         } else {
             let n = self.new_node(NONE, Some(id));
             self.roots.push(n);
@@ -113,22 +118,18 @@ impl Searcher for RandomPath {
         // siblings there, so each value found is one child of a single choice, where a fork a
         // level would halve the chance of each later constant in the list.
         let above = self.nodes[p as usize].parent;
-        if on.is_some() && above != NONE && self.nodes[above as usize].on == on {
-            for &c in children {
-                let n = self.new_node(above, Some(c));
-                self.nodes[above as usize].children.push(n);
-            }
-            self.live += children.len();
-            return;
-        }
-        self.nodes[p as usize].state = None;
-        self.nodes[p as usize].on = on;
-        let mut kids = Vec::with_capacity(children.len() + 1);
-        kids.push(self.new_node(p, Some(parent)));
+        let at = if on.is_some() && above != NONE && self.nodes[above as usize].on == on {
+            above
+        } else {
+            // The leaf becomes the fork's node, with the state as its first child.
+            self.nodes[p as usize].state = None;
+            self.nodes[p as usize].on = on;
+            self.new_child(p, parent);
+            p
+        };
         for &c in children {
-            kids.push(self.new_node(p, Some(c)));
+            self.new_child(at, c);
         }
-        self.nodes[p as usize].children = kids;
         self.live += children.len();
     }
 
