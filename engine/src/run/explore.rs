@@ -13,7 +13,7 @@ use crate::config::StopReason;
 use crate::interp::Interp;
 use crate::output::testgen::TestWriter;
 use crate::run_error::RunError;
-use crate::search::{self, Coverage, Searcher, StateId, View};
+use crate::search::{Coverage, Relevance, Searcher, StateId, View};
 use crate::shadow::execute::BlockEnd;
 use crate::shadow::Shadow;
 use crate::symbolic::context::{Context, EndedPath, Flow, StepEvents, StepResult};
@@ -72,6 +72,9 @@ pub(crate) struct Runner<'p, 'o> {
     /// The blocks states entered: the searchers that steer toward new code or the patch
     /// weigh states by it, and a path that enters a block first says so on its test.
     coverage: Coverage,
+    /// The blocks that write the globals the patch's changes read (shadow runs; empty
+    /// otherwise): a path entering one records it for the patch-directed searcher.
+    relevance: Relevance,
     /// Diff paths per divergence site that wrote (or were to write) a test, where
     /// [`crate::config::Budgets::max_site_tests`] bounds them.
     site_tests: FxHashMap<String, u64>,
@@ -81,6 +84,7 @@ impl<'p, 'o> Runner<'p, 'o> {
     pub fn new(ctx: Context<'p>, tests: TestWriter, budget: Budget, observer: &'o mut dyn Observer) -> Self {
         let next_progress = observer.wants_progress().then_some(Duration::from_secs(1));
         let coverage = Coverage::new(&ctx.prog.module);
+        let relevance = Relevance::new(&ctx.prog.module, &ctx.prog.funcs);
         Runner {
             ctx,
             tests,
@@ -89,6 +93,7 @@ impl<'p, 'o> Runner<'p, 'o> {
             next_progress,
             made: Vec::new(),
             coverage,
+            relevance,
             site_tests: FxHashMap::default(),
         }
     }
@@ -196,7 +201,9 @@ impl<'p, 'o> Runner<'p, 'o> {
     fn update(&self, searcher: &mut dyn Searcher, slab: &Slab, id: StateId) {
         let Some(st) = slab.get(id) else { return };
         let prog = self.ctx.prog;
-        searcher.update(id, st, &View { module: &prog.module, funcs: &prog.funcs, coverage: &self.coverage });
+        let view =
+            View { module: &prog.module, funcs: &prog.funcs, coverage: &self.coverage, relevance: &self.relevance };
+        searcher.update(id, st, &view);
     }
 
     /// Tells the observer that exploration is over.
@@ -209,12 +216,12 @@ impl<'p, 'o> Runner<'p, 'o> {
         self.ctx.stats.max_live_states = self.ctx.stats.max_live_states.max(slab.len() as u64);
     }
 
-    /// The value the fork that made `children` chose among ([`search::fork_subject`]): the one
+    /// The value the fork that made `children` chose among ([`crate::symbolic::fork::fork_subject`]): the one
     /// their conditions, the last each path condition holds, all test.
     fn fork_subject(&self, slab: &Slab, children: &[StateId]) -> Option<TermId> {
         let mut subjects = children.iter().map(|&c| {
             let cond = slab.get(c)?.pc.last()?;
-            search::fork_subject(&self.ctx.store, cond)
+            crate::symbolic::fork::fork_subject(&self.ctx.store, cond)
         });
         let first = subjects.next()??;
         subjects.all(|s| s == Some(first)).then_some(first)
@@ -255,6 +262,7 @@ impl<'p, 'o> Runner<'p, 'o> {
                 Flow::Jumped => {
                     if let Some(frame) = st.stack.last().filter(|f| f.idx == 0) {
                         st.covered_new |= self.coverage.mark(frame.func, frame.block);
+                        st.defs_written |= self.relevance.mask(frame.func, frame.block);
                     }
                     st.resolve_attempts = 0;
                     st.value_attempts = 0;

@@ -24,6 +24,7 @@ mod dfs;
 pub mod distance;
 mod interleaved;
 mod random_path;
+pub mod relevance;
 mod saturate;
 mod weighted;
 
@@ -32,6 +33,7 @@ pub use coverage::Coverage;
 pub use dfs::Dfs;
 pub use interleaved::Interleaved;
 pub use random_path::RandomPath;
+pub use relevance::Relevance;
 pub use saturate::Saturating;
 pub use weighted::{Goal, Weighted};
 
@@ -39,7 +41,7 @@ use crate::config::SearchKind;
 use crate::symbolic::program::FuncInfo;
 use crate::symbolic::state::ExecutionState;
 use penumbra_ir::Module;
-use penumbra_solver::{Op, TermId, TermStore};
+use penumbra_solver::TermId;
 
 /// What a searcher may look at when a state is placed: the program and the run's coverage.
 pub struct View<'a> {
@@ -48,6 +50,8 @@ pub struct View<'a> {
     /// program's own code.
     pub funcs: &'a [FuncInfo],
     pub coverage: &'a Coverage,
+    /// The blocks that write the globals the patch reads.
+    pub relevance: &'a Relevance,
 }
 
 /// A live state's id (an index into the run loop's state table; reused after a state ends).
@@ -73,7 +77,7 @@ pub trait Searcher {
     /// id may have been reused for `id` itself).
     fn add(&mut self, id: StateId, ended: Option<StateId>);
     /// `parent` (still live) forked into `children` (new states); `on`: the value the fork
-    /// chose among, when it tested one for equality with a constant ([`fork_subject`]).
+    /// chose among, when it tested one for equality with a constant ([`crate::symbolic::fork::fork_subject`]).
     fn forked(&mut self, parent: StateId, children: &[StateId], on: Option<TermId>);
     /// A state ended.
     fn remove(&mut self, id: StateId);
@@ -88,24 +92,6 @@ pub trait Searcher {
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-/// The value a fork chose among: the term its condition (as one side's path condition holds
-/// it) tests for equality with a constant, `x == K` or `x != K`. A program that looks a value up
-/// in a list (an option character in getopt's option string, an argument's bytes against each
-/// long option's name, a keyword table) tests it against one constant after another, forking at
-/// each; random-path takes such forks in a row as one choice among the values
-/// ([`RandomPath`]).
-pub fn fork_subject(store: &TermStore, cond: TermId) -> Option<TermId> {
-    let cond = if store.op(cond) == Op::Not { store.children(cond)[0] } else { cond };
-    if store.op(cond) != Op::Eq || store.has_shadow(cond) {
-        return None;
-    }
-    match *store.children(cond) {
-        [a, b] if store.is_const(b) && !store.is_const(a) => Some(a),
-        [a, b] if store.is_const(a) && !store.is_const(b) => Some(b),
-        _ => None,
     }
 }
 
@@ -154,6 +140,8 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool, site_states: Option<u32>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::symbolic::fork::fork_subject;
+    use penumbra_solver::TermStore;
 
     fn ids(v: &[usize]) -> Vec<StateId> {
         v.iter().map(|&i| StateId::new(i)).collect()

@@ -20,7 +20,7 @@ struct Node {
     parent: u32,
     children: Vec<u32>,
     state: Option<StateId>,
-    /// The value the fork made here chose among ([`super::fork_subject`]), if any.
+    /// The value the fork made here chose among ([`crate::symbolic::fork::fork_subject`]), if any.
     on: Option<TermId>,
 }
 

@@ -157,7 +157,8 @@ mod tests {
     #[test]
     fn states_beyond_a_sites_share_wait_and_run_on_their_turns() {
         let (module, coverage) = (Module::default(), Coverage::default());
-        let view = View { module: &module, funcs: &[], coverage: &coverage };
+        let relevance = crate::search::Relevance::default();
+        let view = View { module: &module, funcs: &[], coverage: &coverage, relevance: &relevance };
         let mut s = Saturating::new(Box::new(Dfs::default()), 64);
         let id = StateId::new;
         // State 0 has not diverged; state 1 forks off it and diverges at line 586, and so do

@@ -7,7 +7,8 @@
 //! own functions only: not the C library's), or the patch ([`Goal::Changes`]: the blocks
 //! holding a `change()` or a `penumbra_execute` that no state has run yet, then, once every one
 //! has run, all of them: a path through more changes is one more chance to diverge; a state
-//! that diverged already weighs least).
+//! that diverged already weighs least; a path weighs more for each global the patch reads
+//! that it wrote, [`super::relevance`]).
 //!
 //! Weights are integers in a Fenwick tree (exact sums, so draws are deterministic); a state's
 //! weight is computed when it is placed (after each of its forks). Distances are recomputed
@@ -25,7 +26,13 @@ use penumbra_solver::TermId;
 const RECOMPUTE_EVERY: u32 = 64;
 
 /// The weight of distance 0; distance `d` weighs `ONE / (d + 1)²` (at least 1).
-const ONE: u64 = 1 << 40;
+const ONE: u64 = 1 << 32;
+
+/// Patch-directed search: a path weighs `DEF_FACTOR` times more for each global the patch
+/// reads that it wrote ([`super::Relevance`]), up to [`MAX_DEFS`] of them (weights stay far
+/// below 2^64 summed over a million states).
+const DEF_FACTOR_LOG2: u32 = 4;
+const MAX_DEFS: u32 = 4;
 
 /// Where the search steers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,6 +57,12 @@ pub struct Weighted {
     weights: Vec<u64>,
     tree: Fenwick,
     live: usize,
+    /// Patch-directed search: of the states placed, how many had written each relevant global
+    /// (bit), and how many there were. A global nearly every path writes (gnulib getopt's
+    /// `optind`, read on the way to `main`'s call of the changed code) tells no path apart,
+    /// so only the globals fewer than half of them wrote count.
+    def_counts: [u32; 64],
+    placed: u32,
 }
 
 impl Weighted {
@@ -65,6 +78,8 @@ impl Weighted {
             weights: Vec::new(),
             tree: Fenwick::default(),
             live: 0,
+            def_counts: [0; 64],
+            placed: 0,
         }
     }
 
@@ -103,11 +118,47 @@ impl Weighted {
             Goal::Changes => {
                 let changes = &self.changes;
                 let all_run = changes.iter().all(|&(f, b)| coverage.is_covered(f, b));
+                // The blocks that write a global the changes read (one fewer than half of the
+                // paths wrote) are targets too: a path still able to write one may yet reach a
+                // change it could not, or make a change's sides differ.
+                let rare = self.rare_mask();
+                let relevance = view.relevance;
                 graph.distances(module, |f, b| {
-                    changes.binary_search(&(f, b)).is_ok() && (all_run || !coverage.is_covered(f, b))
+                    let change = changes.binary_search(&(f, b)).is_ok();
+                    (change && (all_run || !coverage.is_covered(f, b))) || relevance.mask(f, b) & rare != 0
                 })
             }
         };
+    }
+}
+
+impl Weighted {
+    /// The globals fewer than half of the states placed so far had written.
+    fn rare_mask(&self) -> u64 {
+        let mut mask = 0;
+        for (i, &c) in self.def_counts.iter().enumerate() {
+            mask |= u64::from(c * 2 < self.placed) << i;
+        }
+        mask
+    }
+
+    /// Counts a placed state's written globals; how many of them fewer than half of the states
+    /// placed so far had written.
+    fn rare_defs(&mut self, written: u64) -> u32 {
+        if self.placed == u32::MAX {
+            self.placed /= 2;
+            self.def_counts.iter_mut().for_each(|c| *c /= 2);
+        }
+        self.placed += 1;
+        let mut rare = 0;
+        let mut bits = written;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.def_counts[i] += 1;
+            rare += u32::from(self.def_counts[i] * 2 < self.placed);
+        }
+        rare
     }
 }
 
@@ -173,7 +224,12 @@ impl Searcher for Weighted {
         self.refresh(view);
         let graph = self.graph.as_ref().expect("refresh builds the call graph");
         let d = u64::from(graph.state_distance(view.module, &self.distances, st));
-        self.set(id, (ONE / ((d + 1) * (d + 1))).max(1));
+        let near = (ONE / ((d + 1) * (d + 1))).max(1);
+        let defs = match self.goal {
+            Goal::Changes => self.rare_defs(st.defs_written).min(MAX_DEFS),
+            Goal::Uncovered => 0,
+        };
+        self.set(id, near << (defs * DEF_FACTOR_LOG2));
     }
 
     fn wants_updates(&self) -> bool {

@@ -140,11 +140,21 @@ impl<'p> Context<'p> {
     /// How many more states a fork may make now: `None` without a limit, else what
     /// `max_states` and the cap memory set leave.
     pub fn fork_room(&self) -> Option<usize> {
-        let max = match (self.config.budgets.max_states, self.memory_state_cap) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
-        };
-        Some(max.saturating_sub(self.live_states + self.events.forked()))
+        Some(self.fork_limit()?.saturating_sub(self.live_states + self.events.forked()))
+    }
+
+    /// How many states the run may hold now: `None` without a limit, else the least of
+    /// `max_states` and the cap memory set.
+    pub fn fork_limit(&self) -> Option<usize> {
+        match (self.config.budgets.max_states, self.memory_state_cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// States alive and forked since the running state was taken from the search.
+    pub fn states_held(&self) -> usize {
+        self.live_states + self.events.forked()
     }
 
     /// Resident memory reached `fork_memory_mb`: the states alive now are as many as the run

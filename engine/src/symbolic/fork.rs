@@ -18,7 +18,7 @@ use super::context::{Context, EndedPath, Flow};
 use super::state::{Decision, EarlyReason, Ending, ExecutionState};
 use crate::run_error::RunError;
 use penumbra_ir::Inst;
-use penumbra_solver::{eval, satisfies, SatResult, TermId};
+use penumbra_solver::{eval, satisfies, Op, SatResult, TermId, TermStore};
 use std::rc::Rc;
 
 /// Which sides of a decision a state goes on with.
@@ -91,7 +91,7 @@ impl Context<'_> {
         if self.config.budgets.max_depth.is_some_and(|max| st.depth >= max) {
             return Ok(Branch::Early(EarlyReason::MaxDepth));
         }
-        if self.fork_room() == Some(0) {
+        if self.fork_room() == Some(0) && !self.lookup_may_fork(st, cond) {
             // Not forked, still decided, on a side drawn at random (KLEE's memory inhibit): had
             // the model's side always gone on, every path under memory pressure would follow
             // the first values found for the inputs (often all zeros: the shortest arguments).
@@ -128,6 +128,22 @@ impl Context<'_> {
         self.stats.forks += 1;
         self.stats.states += 1;
         Ok(Branch::Sides { side: true, others: vec![(false, other)] })
+    }
+
+    /// Whether `cond` goes on testing the value the path's last fork tested against a
+    /// constant, against another (a lookup in a list: getopt's option letters, a keyword
+    /// table), and the states held are fewer than a quarter above the limit. Memory pressure
+    /// does not stop such a fork before that: deciding each test of the list by a coin gives
+    /// its k-th constant 2^-k of the paths (`pr -dl`: `l` is the 37th letter of pr's option
+    /// string, and no path had it), where forking each gives random-path one choice among
+    /// the values.
+    fn lookup_may_fork(&self, st: &ExecutionState, cond: TermId) -> bool {
+        let Some(limit) = self.fork_limit() else { return true };
+        if self.states_held() >= limit + limit / 4 {
+            return false;
+        }
+        let Some(subject) = fork_subject(&self.store, cond) else { return false };
+        st.pc.last().is_some_and(|last| fork_subject(&self.store, last) == Some(subject))
     }
 
     /// Decides the width-1 `cond` at `inst` inside an instruction that has had no effect yet
@@ -221,5 +237,23 @@ impl Context<'_> {
             }
         }
         Ok(None)
+    }
+}
+
+/// The value a fork chose among: the term its condition (as one side's path condition holds
+/// it) tests for equality with a constant, `x == K` or `x != K`. A program that looks a value up
+/// in a list (an option character in getopt's option string, an argument's bytes against each
+/// long option's name, a keyword table) tests it against one constant after another, forking at
+/// each; random-path takes such forks in a row as one choice among the values
+/// (`search::RandomPath`).
+pub fn fork_subject(store: &TermStore, cond: TermId) -> Option<TermId> {
+    let cond = if store.op(cond) == Op::Not { store.children(cond)[0] } else { cond };
+    if store.op(cond) != Op::Eq || store.has_shadow(cond) {
+        return None;
+    }
+    match *store.children(cond) {
+        [a, b] if store.is_const(b) && !store.is_const(a) => Some(a),
+        [a, b] if store.is_const(a) && !store.is_const(b) => Some(b),
+        _ => None,
     }
 }

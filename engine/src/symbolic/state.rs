@@ -380,6 +380,10 @@ pub struct ExecutionState {
     /// version has (statements the patch adds), or entering the branch of an `if (change(0,
     /// c))`: where it starts. A divergence there keeps it ([`Divergence::new_code`]).
     pub in_new_code: Option<Rc<Location>>,
+    /// Which of the globals the patch's changes read this path has written, one bit per
+    /// global ([`crate::search::Relevance`]): the patch-directed searcher prefers paths that
+    /// wrote more of them.
+    pub defs_written: u64,
 }
 
 /// Constructors, `main`, or the exit sequence, and the `atexit` handlers registered so far.
@@ -422,6 +426,7 @@ impl ExecutionState {
             life: None,
             covered_new: false,
             in_new_code: None,
+            defs_written: 0,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::support::{compile, config, run_with};
 use penumbra_engine::search::distance::{CallGraph, FAR};
+use penumbra_engine::search::relevance::{Relevance, Var};
 use penumbra_engine::{Mode, SearchKind, ShadowMode};
 
 /// 2^14 paths in `spin`; the change only behind `b[0] == 'x'` (then-side) or its else-side.
@@ -269,4 +270,166 @@ int main(void) {
         String::from_utf8_lossy(&letters.iter().copied().collect::<Vec<_>>())
     );
     assert!(letters.len() >= 20, "letters reached: {}", letters.len());
+}
+
+/// Under memory pressure (here the state limit, reached by the 2^9 paths of the first loop)
+/// a fork that goes on testing one value against the constants of a list still forks, up to a
+/// quarter above the limit: deciding each test by a coin gave the k-th letter 2^-k of the
+/// paths, and the last of 24 none in 1,000 (10 letters in all).
+#[test]
+fn a_scanned_list_forks_under_memory_pressure() {
+    let module = compile(
+        r#"#include "penumbra.h"
+int main(void) {
+  char c;
+  unsigned char more[9], after[6];
+  penumbra_make_symbolic(more, sizeof more, "more");
+  penumbra_make_symbolic(&c, 1, "c");
+  penumbra_make_symbolic(after, sizeof after, "after");
+  int n = 0;
+  for (int i = 0; i < 9; i++)
+    if (more[i] & 1) n++;
+  const char *letters = "abcdefghijklmnopqrstuvwx", *p = letters;
+  while (*p && *p != c) p++;
+  if (!*p) return 0;
+  for (int i = 0; i < 6; i++)
+    if (after[i] & 1) n++;
+  return n;
+}
+"#,
+    );
+    let mut c = config();
+    c.search = SearchKind::RandomPath;
+    c.budgets.max_paths = Some(1000);
+    c.budgets.max_states = Some(200);
+    let s = run_with(&module, &c);
+    let letters: std::collections::BTreeSet<u8> =
+        s.tests.iter().map(|t| t.inputs.0[1].bytes[0]).filter(u8::is_ascii_lowercase).collect();
+    assert!(
+        letters.contains(&b'x') && letters.len() >= 20,
+        "letters reached: {:?}",
+        String::from_utf8_lossy(&letters.iter().copied().collect::<Vec<_>>())
+    );
+}
+
+/// `pr -d -l1` in small: the change halves a page length that `-l` sets, behind `-d`'s flag.
+/// The analysis finds the globals that decide whether the change runs (`halve`) and what its
+/// sides compute (`body`, and `page` behind it), and the blocks that write them: the option
+/// cases, the call that passes `&page`, `body`'s assignments. Not `across` and `columns`,
+/// which only guard an exit, nor `verbose`, which the change never reads.
+#[test]
+fn the_patch_reads_the_globals_that_decide_its_change_and_feed_it() {
+    let module = compile(
+        r#"#include "penumbra.h"
+#include <stdlib.h>
+static int page = 66, body, halve, across, columns = 1, verbose;
+static void set_number(int *n, char c) { *n = c - '0'; }
+static void init(void) {
+  body = page - 10;
+  if (body <= 0) body = page;
+  if (halve) body = change(body / 2, body / 2 > 1 ? body / 2 : 1);
+}
+int main(void) {
+  char opt[4];
+  penumbra_make_symbolic(opt, sizeof opt, "opt");
+  for (int i = 0; i < 3; i++) {
+    switch (opt[i]) {
+    case 'd': halve = 1; break;
+    case 'l': set_number(&page, opt[i + 1]); break;
+    case 'a': across = 1; break;
+    case 'c': columns = 2; break;
+    case 'v': verbose = 1; break;
+    }
+  }
+  if (across && columns > 1) exit(1);
+  init();
+  return verbose ? 0 : body;
+}
+"#,
+    );
+    let relevance = Relevance::new(&module, &[]);
+    let name = |v: &Var| match *v {
+        Var::Global(g) => module.globals[g].name.clone(),
+        Var::Local { func, .. } => format!("a local of {}", module.funcs[func].name),
+    };
+    let is_global = |v: &&Var| matches!(v, Var::Global(_));
+    let mut names: Vec<String> = relevance.vars().iter().filter(is_global).map(name).collect();
+    names.sort();
+    assert_eq!(names, ["body", "halve", "page"]);
+    // Per block of main that writes one: the globals it writes (the loop's counter, which
+    // decides whether the option cases run, is a relevant local).
+    let main = module.func_by_name("main").unwrap();
+    let body = module.funcs[main].body.as_ref().unwrap();
+    let mut written: Vec<Vec<String>> = body
+        .layout
+        .blocks()
+        .iter()
+        .map(|&b| relevance.mask(main, b))
+        .filter(|&m| m != 0)
+        .map(|m| {
+            let vars = relevance.vars().iter().enumerate().filter(|&(i, v)| m & (1 << i) != 0 && is_global(&v));
+            vars.map(|(_, v)| name(v)).collect()
+        })
+        .filter(|names: &Vec<String>| !names.is_empty())
+        .collect();
+    written.sort();
+    assert_eq!(written, [vec!["halve"], vec!["page"]]);
+    let init = module.func_by_name("init").unwrap();
+    let init_body = module.funcs[init].body.as_ref().unwrap();
+    let body_bit = 1u64 << relevance.vars().iter().position(|v| name(v) == "body").unwrap();
+    let writes_body = init_body.layout.blocks().iter().filter(|&&b| relevance.mask(init, b) & body_bit != 0).count();
+    assert!(writes_body >= 2, "init's blocks writing body: {writes_body}");
+}
+
+/// A flag the compiler keeps in a register (a local assigned in one branch, read after a
+/// loop) is a variable the patch reads when it decides whether the changed function runs: the
+/// block that sets it defines it, the one that sets `quiet` does not.
+#[test]
+fn a_local_flag_that_decides_whether_the_change_runs_is_relevant() {
+    let module = compile(
+        r#"#include "penumbra.h"
+static int body = 8;
+static int __attribute__((noinline)) halved(void) { return change(body / 2, body / 2 > 1 ? body / 2 : 1); }
+int main(void) {
+  char opt[3];
+  penumbra_make_symbolic(opt, sizeof opt, "opt");
+  int half = 0, quiet = 0;
+  for (int i = 0; i < 3; i++) {
+    if (opt[i] == 'd') half = 1;
+    else if (opt[i] == 'q') quiet = 2;
+  }
+  if (half) return halved();
+  return quiet;
+}
+"#,
+    );
+    let relevance = Relevance::new(&module, &[]);
+    let main = module.func_by_name("main").unwrap();
+    let locals: Vec<usize> = relevance
+        .vars()
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| matches!(v, Var::Local { func, .. } if *func == main))
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!locals.is_empty(), "vars: {:?}", relevance.vars());
+    // The blocks of main that define a relevant local: they store the constants 1 (half's `d`)
+    // and 0 (its initial value), never 2 (quiet).
+    let body = module.funcs[main].body.as_ref().unwrap();
+    let mut passed: Vec<u64> = Vec::new();
+    for &b in body.layout.blocks() {
+        let m = relevance.mask(main, b);
+        if locals.iter().all(|&i| m & (1 << i) == 0) {
+            continue;
+        }
+        let term = body.layout.terminator(b).unwrap();
+        for d in body.successors(term) {
+            for &a in body.dest_args(d) {
+                if let penumbra_ir::ValueDef::Const(k) = body.value_def(a) {
+                    passed.push(k);
+                }
+            }
+        }
+    }
+    assert!(passed.contains(&1) && !passed.contains(&2), "constants passed by defining blocks: {passed:?}");
 }
