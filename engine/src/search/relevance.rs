@@ -1,23 +1,27 @@
-//! The definitions a patch reads: which of the program's global variables decide whether a
-//! `change()` runs and what its two sides compute, and the blocks that write them (KATCH's
-//! "definition switching", Marinescu and Cadar 2013, computed once per program).
+//! The definitions a patch reads: which of the program's variables decide whether a `change()`
+//! runs and what its two sides compute, and the blocks that write them (KATCH's "definition
+//! switching", Marinescu and Cadar 2013, computed once per program).
 //!
 //! A change that every path runs with equal sides diverges only where some earlier code wrote
 //! the right values: `pr -d -l1` halves a page length of one line, and the `-l` that wrote it
 //! is one of forty options. Distances on the control-flow graph cannot say so (every path
 //! passes the change), so the patch-directed searcher also counts, per path, which of these
-//! globals it has written ([`ExecutionState::defs_written`](crate::symbolic::state::ExecutionState)),
+//! variables it has written ([`ExecutionState::defs_written`](crate::symbolic::state::ExecutionState)),
 //! and prefers paths that wrote more of them.
 //!
 //! The analysis is a backward slice over SSA values and control dependences (post-dominators),
 //! within functions, stopping at loads (a load from a global names the global), calls and
 //! parameters. It starts at each change's operands and at the branches that decide whether the
 //! change runs, in its function and in every function on a call chain to it (direct calls, and
-//! calls through a global function pointer that some store points at such a function). A
-//! global it reaches is *relevant*; the program's stores to it (not the C library's) and the
-//! calls that pass its address are its definitions, and their values and control dependences
-//! are sliced in turn. A store of a function's address counts only if that function reaches a
-//! change: `isbase = isbase16` in basenc, not `isbase = isbase64`.
+//! calls through a global function pointer that some store points at such a function); only
+//! the branches with a side that skips them and goes on count (not those whose every side
+//! leads there, nor guards whose other side ends the program). A global it reaches is
+//! *relevant*; the program's stores to it (not the C library's) and the calls that pass its
+//! address are its definitions, and their values and control dependences are sliced in turn.
+//! A store of a function's address counts only if that function reaches a change: `isbase =
+//! isbase16` in basenc, not `isbase = isbase64`. A local the compiler keeps in a register is a
+//! block parameter; the blocks that pass it a value of their own (a constant, a computed
+//! value) define it.
 
 use crate::symbolic::program::FuncInfo;
 use cranelift_entity::packed_option::PackedOption;
@@ -79,84 +83,22 @@ impl Relevance {
             vars: Vec::new(),
             local_defs: Vec::new(),
         };
-        for (f, func) in &module.funcs {
-            let Some(body) = &func.body else { continue };
-            let mut points = Vec::new();
-            for &b in body.layout.blocks() {
-                let mut point = false;
-                for &inst in body.layout.block_insts(b) {
-                    match &body.insts[inst] {
-                        InstData::Change { args } => {
-                            point = true;
-                            for &v in args {
-                                slice.value(f, v);
-                            }
-                        }
-                        InstData::Execute { .. } => {
-                            point = true;
-                            slice.execute_region(f, b);
-                        }
-                        InstData::Call { func: g, .. } => point |= reaching.funcs.contains(g),
-                        InstData::CallIndirect { args } => {
-                            let callee = body.list(*args)[0];
-                            if let Some(g) = loaded_global(body, callee).filter(|g| reaching.pointers.contains(g)) {
-                                point = true;
-                                slice.global(g);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                if point {
-                    points.push(b);
-                }
-            }
-            if !points.is_empty() {
-                slice.control(f, &points);
-            }
+        for f in module.funcs.keys() {
+            slice.changes_and_calls_to_them(f, &reaching);
         }
-        // Definitions of each relevant global, sliced in turn (the list grows as they are; the
-        // slice records the definitions of locals as it meets them).
+        // The definitions of each relevant global, sliced in turn (the list grows as they are;
+        // the slice records the definitions of locals as it meets them).
         let mut masks: Vec<FxHashMap<Block, u64>> = vec![FxHashMap::default(); module.funcs.len()];
-        let mut done = 0;
-        while done < slice.vars.len() {
-            let Var::Global(g) = slice.vars[done] else {
-                done += 1;
-                continue;
-            };
-            let bit = bit(done);
-            done += 1;
-            for (f, func) in &module.funcs {
-                let Some(body) = &func.body else { continue };
-                if internal(f) {
-                    continue;
-                }
-                for &b in body.layout.blocks() {
-                    for &inst in body.layout.block_insts(b) {
-                        let stored = match &body.insts[inst] {
-                            InstData::Store { addr, value } if global_of(body, *addr) == Some(g) => {
-                                if let ValueDef::FuncAddr(h) = body.value_def(*value) {
-                                    if !reaching.funcs.contains(&h) {
-                                        continue;
-                                    }
-                                }
-                                Some(*value)
-                            }
-                            InstData::Call { args, .. } | InstData::CallIndirect { args }
-                                if body.list(*args).iter().any(|&a| global_of(body, a) == Some(g)) =>
-                            {
-                                None
-                            }
-                            _ => continue,
-                        };
-                        *masks[f.index()].entry(b).or_default() |= bit;
-                        if let Some(v) = stored {
-                            slice.value(f, v);
-                        }
-                        slice.control(f, &[b]);
+        let mut next = 0;
+        while next < slice.vars.len() {
+            if let Var::Global(g) = slice.vars[next] {
+                for f in module.funcs.keys().filter(|&f| !internal(f)) {
+                    for b in slice.definitions(f, g, &reaching) {
+                        *masks[f.index()].entry(b).or_default() |= bit(next);
                     }
                 }
             }
+            next += 1;
         }
         for &(f, b, var) in &slice.local_defs {
             *masks[f.index()].entry(b).or_default() |= bit(var);
@@ -274,6 +216,76 @@ impl Slicer<'_> {
 
     fn global(&mut self, g: Global) {
         self.var(Var::Global(g));
+    }
+
+    /// Slices the changes of `f` (their operands; an execute block's region) and the branches
+    /// that decide whether they, or its calls of functions that reach a change, run.
+    fn changes_and_calls_to_them(&mut self, f: Func, reaching: &Reaching) {
+        let Some(body) = &self.module.funcs[f].body else { return };
+        let mut points = Vec::new();
+        for &b in body.layout.blocks() {
+            let mut point = false;
+            for &inst in body.layout.block_insts(b) {
+                match &body.insts[inst] {
+                    InstData::Change { args } => {
+                        point = true;
+                        for &v in args {
+                            self.value(f, v);
+                        }
+                    }
+                    InstData::Execute { .. } => {
+                        point = true;
+                        self.execute_region(f, b);
+                    }
+                    InstData::Call { func: g, .. } => point |= reaching.funcs.contains(g),
+                    InstData::CallIndirect { args } => {
+                        let callee = body.list(*args)[0];
+                        if let Some(g) = loaded_global(body, callee).filter(|g| reaching.pointers.contains(g)) {
+                            point = true;
+                            self.global(g);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if point {
+                points.push(b);
+            }
+        }
+        if !points.is_empty() {
+            self.control(f, &points);
+        }
+    }
+
+    /// The blocks of `f` that define the global `g` (a store to it, a call passing its
+    /// address), each sliced: the value stored and the branches that decide it.
+    fn definitions(&mut self, f: Func, g: Global, reaching: &Reaching) -> Vec<Block> {
+        let Some(body) = &self.module.funcs[f].body else { return Vec::new() };
+        let mut blocks = Vec::new();
+        for &b in body.layout.blocks() {
+            for &inst in body.layout.block_insts(b) {
+                let stored = match &body.insts[inst] {
+                    InstData::Store { addr, value } if global_of(body, *addr) == Some(g) => {
+                        match body.value_def(*value) {
+                            ValueDef::FuncAddr(h) if !reaching.funcs.contains(&h) => continue,
+                            _ => Some(*value),
+                        }
+                    }
+                    InstData::Call { args, .. } | InstData::CallIndirect { args }
+                        if body.list(*args).iter().any(|&a| global_of(body, a) == Some(g)) =>
+                    {
+                        None
+                    }
+                    _ => continue,
+                };
+                blocks.push(b);
+                if let Some(v) = stored {
+                    self.value(f, v);
+                }
+                self.control(f, &[b]);
+            }
+        }
+        blocks
     }
 
     /// Slices `v` of `f`: the globals its computation loads.
