@@ -7,7 +7,7 @@
 //! own functions only: not the C library's), or the patch ([`Goal::Changes`]: the blocks
 //! holding a `change()` or a `penumbra_execute` that no state has run yet, then, once every one
 //! has run, all of them: a path through more changes is one more chance to diverge; a state
-//! that diverged already weighs least; a path weighs more for each global the patch reads
+//! that diverged already weighs least; a path weighs more for each variable the patch reads
 //! that it wrote, [`super::relevance`]).
 //!
 //! Weights are integers in a Fenwick tree (exact sums, so draws are deterministic); a state's
@@ -28,9 +28,9 @@ const RECOMPUTE_EVERY: u32 = 64;
 /// The weight of distance 0; distance `d` weighs `ONE / (d + 1)²` (at least 1).
 const ONE: u64 = 1 << 32;
 
-/// Patch-directed search: a path weighs `DEF_FACTOR` times more for each global the patch
-/// reads that it wrote ([`super::Relevance`]), up to [`MAX_DEFS`] of them (weights stay far
-/// below 2^64 summed over a million states).
+/// Patch-directed search: a path weighs `2^DEF_FACTOR_LOG2` (16) times more for each variable
+/// the patch reads that it wrote ([`super::Relevance`]), up to [`MAX_DEFS`] of them (weights,
+/// at most 2^48, stay below 2^64 summed over 65,536 states at distance 0).
 const DEF_FACTOR_LOG2: u32 = 4;
 const MAX_DEFS: u32 = 4;
 
@@ -57,10 +57,10 @@ pub struct Weighted {
     weights: Vec<u64>,
     tree: Fenwick,
     live: usize,
-    /// Patch-directed search: of the states placed, how many had written each relevant global
-    /// (bit), and how many there were. A global nearly every path writes (gnulib getopt's
+    /// Patch-directed search: of the states placed, how many had written each relevant variable
+    /// (bit), and how many there were. A variable nearly every path writes (gnulib getopt's
     /// `optind`, read on the way to `main`'s call of the changed code) tells no path apart,
-    /// so only the globals fewer than half of them wrote count.
+    /// so only those fewer than half of them wrote count.
     def_counts: [u32; 64],
     placed: u32,
 }
@@ -93,6 +93,34 @@ impl Weighted {
         self.tree.add(i, w.wrapping_sub(old));
     }
 
+    /// The variables fewer than half of the states placed so far had written.
+    fn rare_mask(&self) -> u64 {
+        let mut mask = 0;
+        for (i, &c) in self.def_counts.iter().enumerate() {
+            mask |= u64::from(rare(c, self.placed)) << i;
+        }
+        mask
+    }
+
+    /// Counts a placed state's written variables; how many of them fewer than half of the
+    /// states placed so far had written.
+    fn rare_defs(&mut self, written: u64) -> u32 {
+        if self.placed == 1 << 31 {
+            self.placed /= 2;
+            self.def_counts.iter_mut().for_each(|c| *c /= 2);
+        }
+        self.placed += 1;
+        let mut count = 0;
+        let mut bits = written;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.def_counts[i] += 1;
+            count += u32::from(rare(self.def_counts[i], self.placed));
+        }
+        count
+    }
+
     /// Recomputes the distances when coverage grew (and not too often).
     fn refresh(&mut self, view: &View<'_>) {
         if self.graph.is_none() {
@@ -118,7 +146,7 @@ impl Weighted {
             Goal::Changes => {
                 let changes = &self.changes;
                 let all_run = changes.iter().all(|&(f, b)| coverage.is_covered(f, b));
-                // The blocks that write a global the changes read (one fewer than half of the
+                // The blocks that write a variable the changes read (one fewer than half of the
                 // paths wrote) are targets too: a path still able to write one may yet reach a
                 // change it could not, or make a change's sides differ.
                 let rare = self.rare_mask();
@@ -132,34 +160,9 @@ impl Weighted {
     }
 }
 
-impl Weighted {
-    /// The globals fewer than half of the states placed so far had written.
-    fn rare_mask(&self) -> u64 {
-        let mut mask = 0;
-        for (i, &c) in self.def_counts.iter().enumerate() {
-            mask |= u64::from(c * 2 < self.placed) << i;
-        }
-        mask
-    }
-
-    /// Counts a placed state's written globals; how many of them fewer than half of the states
-    /// placed so far had written.
-    fn rare_defs(&mut self, written: u64) -> u32 {
-        if self.placed == u32::MAX {
-            self.placed /= 2;
-            self.def_counts.iter_mut().for_each(|c| *c /= 2);
-        }
-        self.placed += 1;
-        let mut rare = 0;
-        let mut bits = written;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            self.def_counts[i] += 1;
-            rare += u32::from(self.def_counts[i] * 2 < self.placed);
-        }
-        rare
-    }
+/// Whether `written` of `placed` states are fewer than half.
+fn rare(written: u32, placed: u32) -> bool {
+    u64::from(written) * 2 < u64::from(placed)
 }
 
 /// Whether `block` of `func` holds a `change()` or a `penumbra_execute`.

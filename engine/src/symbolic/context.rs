@@ -145,7 +145,7 @@ impl<'p> Context<'p> {
 
     /// How many states the run may hold now: `None` without a limit, else the least of
     /// `max_states` and the cap memory set.
-    pub fn fork_limit(&self) -> Option<usize> {
+    pub(crate) fn fork_limit(&self) -> Option<usize> {
         match (self.config.budgets.max_states, self.memory_state_cap) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -153,7 +153,7 @@ impl<'p> Context<'p> {
     }
 
     /// States alive and forked since the running state was taken from the search.
-    pub fn states_held(&self) -> usize {
+    pub(crate) fn states_held(&self) -> usize {
         self.live_states + self.events.forked()
     }
 
