@@ -43,7 +43,7 @@ pub fn run(args: &ShadowArgs, sym_args: Vec<SymArg>) -> Result<ExitCode> {
         .funcs
         .values()
         .filter_map(|f| f.body.as_ref())
-        .any(|b| b.insts.values().any(|i| matches!(i, InstData::Change { .. } | InstData::Execute { .. })));
+        .any(|b| b.insts.values().any(InstData::is_patch_annotation));
     if !annotated {
         eprintln!(
             "penumbra: note: {} has no change() or penumbra_execute() annotations: the old and the new version are the same program",

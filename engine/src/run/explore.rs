@@ -72,7 +72,7 @@ pub(crate) struct Runner<'p, 'o> {
     /// The blocks states entered: the searchers that steer toward new code or the patch
     /// weigh states by it, and a path that enters a block first says so on its test.
     coverage: Coverage,
-    /// The blocks that write the globals the patch's changes read (shadow runs; empty
+    /// The blocks that write the variables the patch's changes read (shadow runs; empty
     /// otherwise): a path entering one records it for the patch-directed searcher.
     relevance: Relevance,
     /// Diff paths per divergence site that wrote (or were to write) a test, where

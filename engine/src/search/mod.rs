@@ -50,7 +50,7 @@ pub struct View<'a> {
     /// program's own code.
     pub funcs: &'a [FuncInfo],
     pub coverage: &'a Coverage,
-    /// The blocks that write the globals the patch reads.
+    /// The blocks that write the variables the patch reads.
     pub relevance: &'a Relevance,
 }
 

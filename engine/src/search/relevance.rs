@@ -27,7 +27,8 @@ use crate::symbolic::program::FuncInfo;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use penumbra_ir::{
-    immediate_post_dominators, BinaryOp, Block, Body, Dest, Func, Global, Inst, InstData, Module, Value, ValueDef,
+    immediate_post_dominators, reaches_any, returns, BinaryOp, Block, Body, Dest, Func, Global, Inst, InstData, Module,
+    Value, ValueDef,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -52,7 +53,7 @@ pub struct Relevance {
 }
 
 impl Relevance {
-    /// The bits of the relevant globals that `block` of `func` writes (0 for most blocks).
+    /// The bits of the relevant variables that `block` of `func` writes (0 for most blocks).
     #[inline]
     pub fn mask(&self, func: Func, block: Block) -> u64 {
         match self.masks.get(func.index()) {
@@ -64,11 +65,6 @@ impl Relevance {
     /// The relevant variables, in bit order.
     pub fn vars(&self) -> &[Var] {
         &self.vars
-    }
-
-    /// Whether no block defines a relevant variable (no change, or none that reads one).
-    pub fn is_empty(&self) -> bool {
-        self.vars.is_empty()
     }
 
     /// The analysis of `module`; `funcs[f].internal` marks the C library's functions, whose
@@ -145,7 +141,7 @@ fn functions_reaching_changes(module: &Module) -> Reaching {
                 continue;
             }
             let reaches = body.insts.values().any(|inst| match inst {
-                InstData::Change { .. } | InstData::Execute { .. } => true,
+                i if i.is_patch_annotation() => true,
                 InstData::Call { func: g, .. } => r.funcs.contains(g),
                 InstData::CallIndirect { args } => {
                     loaded_global(body, body.list(*args)[0]).is_some_and(|g| r.pointers.contains(&g))
@@ -192,7 +188,7 @@ fn loaded_global(body: &Body, v: Value) -> Option<Global> {
     }
 }
 
-/// The backward slice's state: what was visited and the relevant globals found.
+/// The backward slice's state: what was visited and the relevant variables found.
 struct Slicer<'m> {
     module: &'m Module,
     /// Per function: its post-dominators and control dependences, computed when first needed.
@@ -288,7 +284,7 @@ impl Slicer<'_> {
         blocks
     }
 
-    /// Slices `v` of `f`: the globals its computation loads.
+    /// Slices `v` of `f`: the variables its computation reads.
     fn value(&mut self, f: Func, v: Value) {
         let Some(body) = &self.module.funcs[f].body else { return };
         let mut work = vec![v];
@@ -388,8 +384,8 @@ impl Slicer<'_> {
                     // side that misses the points counts.)
                     let skips = |d: &Dest| {
                         let s = body.dests[*d].block;
-                        !reaches(body, s, |b| points.contains(&b))
-                            && (!returning || reaches(body, s, |b| returns(body, b)))
+                        !reaches_any(body, s, None, |b| points.contains(&b))
+                            && (!returning || reaches_any(body, s, None, |b| returns(body, b)))
                     };
                     if let Some(c) = branch_condition(body, t).filter(|_| body.successors(t).iter().any(skips)) {
                         conds.push(c);
@@ -401,29 +397,6 @@ impl Slicer<'_> {
             self.value(f, c);
         }
     }
-}
-
-/// Whether a block for which `found` holds can be reached from `from` (itself included).
-fn reaches(body: &Body, from: Block, found: impl Fn(Block) -> bool) -> bool {
-    let mut seen = FxHashSet::default();
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        if found(b) {
-            return true;
-        }
-        if !seen.insert(b) {
-            continue;
-        }
-        if let Some(t) = body.layout.terminator(b) {
-            work.extend(body.successors(t).iter().map(|&d| body.dests[d].block));
-        }
-    }
-    false
-}
-
-/// Whether `block` returns from its function.
-fn returns(body: &Body, block: Block) -> bool {
-    body.layout.terminator(block).is_some_and(|t| matches!(body.insts[t], InstData::Return { .. }))
 }
 
 /// The condition a two- or many-way branch tests.

@@ -19,7 +19,7 @@ use super::{Searcher, StateId, View};
 use crate::splitmix::SplitMix64;
 use crate::symbolic::state::ExecutionState;
 use cranelift_entity::EntityRef;
-use penumbra_ir::{Block, Func, InstData, Module};
+use penumbra_ir::{Block, Func, Module};
 use penumbra_solver::TermId;
 
 /// Placements between two recomputations of the distances (when coverage grew).
@@ -167,12 +167,10 @@ fn rare(written: u32, placed: u32) -> bool {
 
 /// Whether `block` of `func` holds a `change()` or a `penumbra_execute`.
 fn holds_change(module: &Module, func: Func, block: Block) -> bool {
-    module.funcs[func].body.as_ref().is_some_and(|body| {
-        body.layout
-            .block_insts(block)
-            .iter()
-            .any(|&i| matches!(body.insts[i], InstData::Change { .. } | InstData::Execute { .. }))
-    })
+    module.funcs[func]
+        .body
+        .as_ref()
+        .is_some_and(|body| body.layout.block_insts(block).iter().any(|&i| body.insts[i].is_patch_annotation()))
 }
 
 fn change_blocks(module: &Module) -> impl Iterator<Item = (Func, Block)> + '_ {

@@ -380,8 +380,8 @@ pub struct ExecutionState {
     /// version has (statements the patch adds), or entering the branch of an `if (change(0,
     /// c))`: where it starts. A divergence there keeps it ([`Divergence::new_code`]).
     pub in_new_code: Option<Rc<Location>>,
-    /// Which of the globals the patch's changes read this path has written, one bit per
-    /// global ([`crate::search::Relevance`]): the patch-directed searcher prefers paths that
+    /// Which of the variables the patch's changes read this path has written, one bit per
+    /// variable ([`crate::search::Relevance`]): the patch-directed searcher prefers paths that
     /// wrote more of them.
     pub defs_written: u64,
 }

@@ -262,14 +262,16 @@ int main(void) {
     c.search = SearchKind::RandomPath;
     c.budgets.max_paths = Some(400);
     let s = run_with(&module, &c);
-    let letters: std::collections::BTreeSet<u8> =
-        s.tests.iter().map(|t| t.inputs.0[0].bytes[0]).filter(u8::is_ascii_lowercase).collect();
-    assert!(
-        letters.contains(&b'x'),
-        "letters reached: {:?}",
-        String::from_utf8_lossy(&letters.iter().copied().collect::<Vec<_>>())
-    );
+    let letters = letters_reached(&s, 0);
+    assert!(letters.contains('x'), "letters reached: {letters:?}");
     assert!(letters.len() >= 20, "letters reached: {}", letters.len());
+}
+
+/// The lowercase letters the tests of `s` give their `input`-th input's first byte, in order.
+fn letters_reached(s: &penumbra_engine::RunSummary, input: usize) -> String {
+    let letters: std::collections::BTreeSet<u8> =
+        s.tests.iter().map(|t| t.inputs.0[input].bytes[0]).filter(u8::is_ascii_lowercase).collect();
+    letters.into_iter().map(char::from).collect()
 }
 
 /// Under memory pressure (here the state limit, reached by the 2^9 paths of the first loop)
@@ -303,13 +305,8 @@ int main(void) {
     c.budgets.max_paths = Some(1000);
     c.budgets.max_states = Some(200);
     let s = run_with(&module, &c);
-    let letters: std::collections::BTreeSet<u8> =
-        s.tests.iter().map(|t| t.inputs.0[1].bytes[0]).filter(u8::is_ascii_lowercase).collect();
-    assert!(
-        letters.contains(&b'x') && letters.len() >= 20,
-        "letters reached: {:?}",
-        String::from_utf8_lossy(&letters.iter().copied().collect::<Vec<_>>())
-    );
+    let letters = letters_reached(&s, 1);
+    assert!(letters.contains('x') && letters.len() >= 20, "letters reached: {letters:?}");
 }
 
 /// `pr -d -l1` in small: the change halves a page length that `-l` sets, behind `-d`'s flag.

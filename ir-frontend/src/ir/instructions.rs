@@ -421,6 +421,11 @@ impl InstData {
         )
     }
 
+    /// Whether this instruction marks the patch: a `change()` or a `penumbra_execute`.
+    pub fn is_patch_annotation(&self) -> bool {
+        matches!(self, InstData::Change { .. } | InstData::Execute { .. })
+    }
+
     /// The mnemonic used by the text form.
     pub fn mnemonic(&self) -> &'static str {
         match self {

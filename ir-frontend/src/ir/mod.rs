@@ -22,7 +22,9 @@ pub use instructions::{
     BinaryOp, CastOp, DestData, FCastOp, FUnaryOp, FloatCC, FloatOp, InstData, IntCC, JumpTableData, ValueList, Version,
 };
 pub use module::{GlobalData, GlobalInit, Module, Reloc, RelocTarget};
-pub use postdom::{can_return, execute_join, guards_added_code, immediate_post_dominators, tests_execute};
+pub use postdom::{
+    can_return, execute_join, guards_added_code, immediate_post_dominators, reaches_any, returns, tests_execute,
+};
 pub use text::{escape_bytes, inst_to_string, module_to_string, write_function, write_module};
 pub use types::{Type, PTR};
 pub use verifier::{verify_function, verify_module, VerifierError};

@@ -9,7 +9,7 @@
 
 use super::{Block, Body, InstData, IntCC, Value, ValueDef, Version};
 use cranelift_entity::packed_option::PackedOption;
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 
 /// The immediate post-dominator of every block (`None` for the function's exit and for blocks
 /// that never reach it).
@@ -132,20 +132,24 @@ pub fn execute_join(
 /// every path, as a function merged whole for each version (`change(main_old(), main_new())`,
 /// both calling `exit`) does.
 pub fn can_return(body: &Body, from: Block, avoid: Block) -> bool {
-    reaches_any(body, from, avoid, |b| {
-        body.layout.terminator(b).is_some_and(|term| matches!(body.insts[term], InstData::Return { .. }))
-    })
+    reaches_any(body, from, Some(avoid), |b| returns(body, b))
+}
+
+/// Whether `block` ends in a `return`.
+pub fn returns(body: &Body, block: Block) -> bool {
+    body.layout.terminator(block).is_some_and(|term| matches!(body.insts[term], InstData::Return { .. }))
 }
 
 /// Whether `to` is reachable from `from` without passing through `avoid`.
 fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
-    reaches_any(body, from, avoid, |b| b == to)
+    reaches_any(body, from, Some(avoid), |b| b == to)
 }
 
 /// Whether a block for which `found` holds is reachable from `from` (itself included) without
 /// passing through `avoid`.
-fn reaches_any(body: &Body, from: Block, avoid: Block, found: impl Fn(Block) -> bool) -> bool {
-    let mut seen = vec![from];
+pub fn reaches_any(body: &Body, from: Block, avoid: Option<Block>, found: impl Fn(Block) -> bool) -> bool {
+    let mut seen = vec![false; body.blocks.len()];
+    seen[from.index()] = true;
     let mut work = vec![from];
     while let Some(b) = work.pop() {
         if found(b) {
@@ -154,8 +158,7 @@ fn reaches_any(body: &Body, from: Block, avoid: Block, found: impl Fn(Block) -> 
         let Some(term) = body.layout.terminator(b) else { continue };
         for d in body.successors(term) {
             let next = body.dests[d].block;
-            if next != avoid && !seen.contains(&next) {
-                seen.push(next);
+            if Some(next) != avoid && !std::mem::replace(&mut seen[next.index()], true) {
                 work.push(next);
             }
         }
