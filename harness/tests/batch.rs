@@ -335,7 +335,18 @@ max_time = 1
 "#;
     std::fs::write(dir.path().join("manifest.toml"), manifest).unwrap();
     let out = out_dir(dir.path(), "limits");
-    let log = batch(dir.path(), &["--out", out.to_str().unwrap()]);
+    // The jobs' temporary files, even those of a job killed while compiling, are gone after.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut command = std::process::Command::new(crate::support::penumbra_bin());
+    command.arg("batch").arg(dir.path().join("manifest.toml")).args(["--jobs", "2", "--out"]).arg(&out);
+    command.env("TMPDIR", &tmp);
+    let run = crate::support::run_command(command);
+    run.assert_no_panic();
+    run.assert_status(0);
+    let log = run.stderr;
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
     let rows = table(&out);
     let got: Vec<(&str, &str, &str, &str)> = rows
         .iter()

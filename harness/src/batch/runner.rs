@@ -350,6 +350,10 @@ fn run_child(
             Ok(())
         });
     }
+    // The job's temporary files (the compiler's, replay's builds) go to a directory of its own,
+    // removed when it ends: a job killed at its limits cannot remove its own.
+    let scratch = tempfile::Builder::new().prefix("penumbra-job-").tempdir()?;
+    command.env("TMPDIR", scratch.path());
     let child = command.current_dir(dir).stdin(Stdio::null()).stdout(stdout).stderr(stderr).spawn()?;
     let pid = child.id() as libc::pid_t;
     // `child` is reaped by wait4 below, never by std: dropping a Child neither waits nor kills.
