@@ -6,7 +6,7 @@
 //! a job whose disk fills or that is killed from outside is recorded with its cause while the
 //! rest of the batch goes on.
 
-use crate::support::{penumbra, repo_root};
+use crate::support::{penumbra, penumbra_bin, repo_root, run_command};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -44,10 +44,19 @@ fn batch_dir() -> tempfile::TempDir {
 
 /// Runs `penumbra batch` with `args` on the manifest of `dir`; returns stderr.
 fn batch(dir: &Path, args: &[&str]) -> String {
-    let manifest = dir.join("manifest.toml");
-    let mut all = vec!["batch", manifest.to_str().unwrap(), "--jobs", "2"];
-    all.extend_from_slice(args);
-    let out = penumbra(&all);
+    succeeds(batch_command(dir, args))
+}
+
+/// The command `batch` runs, for a test that adds to it.
+fn batch_command(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new(penumbra_bin());
+    command.arg("batch").arg(dir.join("manifest.toml")).args(["--jobs", "2"]).args(args);
+    command
+}
+
+/// Runs `command`, which must succeed without a panic; returns stderr.
+fn succeeds(command: std::process::Command) -> String {
+    let out = run_command(command);
     out.assert_no_panic();
     out.assert_status(0);
     out.stderr
@@ -338,13 +347,9 @@ max_time = 1
     // The jobs' temporary files, even those of a job killed while compiling, are gone after.
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    let mut command = std::process::Command::new(crate::support::penumbra_bin());
-    command.arg("batch").arg(dir.path().join("manifest.toml")).args(["--jobs", "2", "--out"]).arg(&out);
+    let mut command = batch_command(dir.path(), &["--out", out.to_str().unwrap()]);
     command.env("TMPDIR", &tmp);
-    let run = crate::support::run_command(command);
-    run.assert_no_panic();
-    run.assert_status(0);
-    let log = run.stderr;
+    let log = succeeds(command);
     let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
     let rows = table(&out);
