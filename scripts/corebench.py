@@ -528,6 +528,15 @@ def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = Fa
     return rows
 
 
+def penumbra_or_exit() -> str:
+    """The penumbra binary the batch and the builds run (PENUMBRA, default the release build),
+    or exit saying how to make it: the trees ask it for replay's build flags, hours in."""
+    penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    if not os.access(penumbra, os.X_OK):
+        sys.exit(f"corebench: no penumbra binary at {penumbra}: build it (cargo build --release) or set PENUMBRA")
+    return penumbra
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -558,6 +567,7 @@ def main():
     t.add_argument("--keep-earlier", action="store_true",
                    help="a regression OUT ran no job of keeps its row of RESULTS/corebench.json (marked earlier)")
     a = ap.parse_args()
+    penumbra = penumbra_or_exit() if a.command in ("run", "build") else None
     try:
         regressions = load(a.corebench)
         if a.command == "list":
@@ -583,7 +593,6 @@ def main():
         for var in ("COREUTILS_GIT", "GNULIB_GIT"):
             if not os.environ.get(var):
                 sys.exit(f"corebench: set {var} (a clone or bare git directory)")
-        penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
         command = [penumbra, "batch", str(manifest), "--out", str(a.out.resolve() / "results")]
         if a.slurm:
             command += ["--slurm", "--", *a.sbatch]

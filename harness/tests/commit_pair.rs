@@ -239,6 +239,35 @@ fn sample_corebench(dir: &Path, regressions: &str) -> std::path::PathBuf {
     dir.to_path_buf()
 }
 
+/// `build` and `run` need the penumbra binary (the trees ask it for replay's build flags):
+/// without one they stop at once, saying how to make it, before writing anything.
+#[test]
+fn corebench_without_a_penumbra_binary_says_how_to_build_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let corebench_dir = sample_corebench(&dir.path().join("corebench"), SAMPLE);
+    let out = dir.path().join("out");
+    let missing = dir.path().join("no-such-penumbra");
+    for command in ["build", "run"] {
+        let mut cmd = Command::new("python3");
+        cmd.arg(repo_root().join("scripts/corebench.py"))
+            .args([command, corebench_dir.to_str().unwrap(), out.to_str().unwrap()])
+            .env("PENUMBRA", &missing)
+            .env("COREUTILS_GIT", dir.path())
+            .env("GNULIB_GIT", dir.path());
+        let done = run_command(cmd);
+        done.assert_status(1);
+        assert_eq!(
+            done.stderr.lines().last().unwrap_or_default(),
+            format!(
+                "corebench: no penumbra binary at {}: build it (cargo build --release) or set PENUMBRA",
+                missing.display()
+            ),
+            "{command}"
+        );
+    }
+    assert!(!out.exists(), "{} was written", out.display());
+}
+
 #[test]
 fn corebench_regressions_are_read_and_become_one_batch_manifest() {
     let dir = tempfile::tempdir().unwrap();
