@@ -529,11 +529,16 @@ def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = Fa
 
 
 def penumbra_or_exit() -> str:
-    """The penumbra binary the batch and the builds run (PENUMBRA, default the release build),
-    or exit saying how to make it: the trees ask it for replay's build flags, hours in."""
+    """The penumbra binary the batch and the builds run (PENUMBRA: a path, or a name on PATH;
+    default the release build), or exit saying how to make it: the trees ask it for replay's
+    build flags, minutes into each build."""
     penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    if "/" not in penumbra:
+        penumbra = shutil.which(penumbra) or penumbra
     if not os.access(penumbra, os.X_OK):
         sys.exit(f"corebench: no penumbra binary at {penumbra}: build it (cargo build --release) or set PENUMBRA")
+    # The builds (commit-pair.py, coreutils-rev.sh) read it too: the path, not the name.
+    os.environ["PENUMBRA"] = penumbra = os.path.abspath(penumbra)
     return penumbra
 
 
