@@ -532,7 +532,7 @@ def penumbra_or_exit() -> str:
     """The penumbra binary the batch and the builds run (PENUMBRA: a path, or a name on PATH;
     default the release build), or exit saying how to make it: the trees ask it for replay's
     build flags, minutes into each build."""
-    penumbra = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    penumbra = penumbra_schema.binary()
     if "/" not in penumbra:
         penumbra = shutil.which(penumbra) or penumbra
     if not os.access(penumbra, os.X_OK):

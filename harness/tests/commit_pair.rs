@@ -213,9 +213,14 @@ ae494d4be80df2aff50a2ac46fdc0c23de109ea3 d461bfd2743547360793acd2118d4c08ad7b84a
 ";
 
 fn corebench(args: &[&str]) -> Output {
+    run_command(corebench_command(args))
+}
+
+/// The command `corebench` runs, for a test that changes its environment.
+fn corebench_command(args: &[&str]) -> Command {
     let mut cmd = Command::new("python3");
     cmd.arg(repo_root().join("scripts/corebench.py")).args(args).env("PENUMBRA", penumbra_bin());
-    run_command(cmd)
+    cmd
 }
 
 /// CoREBench's layout: subjects/coreutils/regressions.txt and tests/NEW8_FIXED8/regression.sh.
@@ -248,12 +253,8 @@ fn corebench_without_a_penumbra_binary_says_how_to_build_one() {
     let out = dir.path().join("out");
     let missing = dir.path().join("no-such-penumbra");
     for command in ["build", "run"] {
-        let mut cmd = Command::new("python3");
-        cmd.arg(repo_root().join("scripts/corebench.py"))
-            .args([command, corebench_dir.to_str().unwrap(), out.to_str().unwrap()])
-            .env("PENUMBRA", &missing)
-            .env("COREUTILS_GIT", dir.path())
-            .env("GNULIB_GIT", dir.path());
+        let mut cmd = corebench_command(&[command, corebench_dir.to_str().unwrap(), out.to_str().unwrap()]);
+        cmd.env("PENUMBRA", &missing).env("COREUTILS_GIT", dir.path()).env("GNULIB_GIT", dir.path());
         let done = run_command(cmd);
         done.assert_status(1);
         assert_eq!(
