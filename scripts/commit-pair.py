@@ -54,7 +54,8 @@ flags naming the fixes' versions, the modes' environments and the seeds; paths r
 OUT) and OUT/pair.json (the resolved commits and how the program was annotated). `run` prepares
 and then runs `penumbra shadow --replay --json` in each mode, writing OUT/summary.json: per
 mode the run's counts, the tests per class and every test with its inputs (hex), class and
-each fix's judgement. PENUMBRA names the binary (default target/release/penumbra).
+each fix's judgement. PENUMBRA names the binary (a path, or a name on PATH; default
+target/release/penumbra).
 """
 
 import argparse
@@ -70,6 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import commit_pair_build
+import penumbra_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("file", "coreutils", "build")
@@ -163,10 +165,6 @@ def rev_parse(repo: Path, rev: str) -> str:
     return out.stdout.strip()
 
 
-def penumbra_binary() -> Path:
-    return Path(os.environ.get("PENUMBRA", ROOT / "target" / "release" / "penumbra")).resolve()
-
-
 def fix_revisions(pair: Pair):
     """Each fix's (fixed, parent) commits."""
     parents = pair.fix_parents or [f"{fix}^" for fix in pair.fixing]
@@ -187,7 +185,7 @@ def prepare_file(pair: Pair, out: Path, old: str, new: str):
     unified = out / "unified"
     if unified.exists():
         shutil.rmtree(unified)
-    run([penumbra_binary(), "unify", "--git", old, new, "--repo", pair.repo, "-o", unified])
+    run([penumbra_schema.binary(), "unify", "--git", old, new, "--repo", pair.repo, "-o", unified])
     fixes_dir = out / "fixes"
     fixes_dir.mkdir(exist_ok=True)
     fixes = []
@@ -289,7 +287,7 @@ def prepare_coreutils(pair: Pair, out: Path, old: str, new: str):
     sources = sr.changed_sources(pair.repo, old, new, new_tree / "musl", utility)
     if not sources:
         sys.exit(f"commit-pair: {old[:12]}..{new[:12]} changes none of the files src/{utility} is made of")
-    bitcode = sr.unified_bitcode(penumbra_binary(), work, old_tree, new_tree, utility, sources, out,
+    bitcode = sr.unified_bitcode(penumbra_schema.binary(), work, old_tree, new_tree, utility, sources, out,
                                  pair.accept_differences)
     shutil.copy2(bitcode, out / "unified.bc")
     asan = lambda tree: tree / "asan" / "src" / utility
@@ -368,7 +366,7 @@ def prepare_build(pair: Pair, out: Path, old: str, new: str):
     unified and written over a copy of new's tree, whose bitcode command then makes the unified
     program; the recipe's AddressSanitizer builds of every version replayed natively."""
     cpb = commit_pair_build
-    penumbra = penumbra_binary()
+    penumbra = penumbra_schema.binary()
     values = {"program": pair.program, **cpb.asan_flags(penumbra)}
     modified, added, deleted = cpb.changed_c_files(pair.repo, old, new)
     if deleted:
@@ -410,7 +408,7 @@ def prepare_build(pair: Pair, out: Path, old: str, new: str):
 def preparation_key(project: Path) -> str:
     """What a preparation depends on besides the (commit-addressed) trees: pair.toml, this
     script and commit_pair_build.py, and the penumbra binary that unified the sources."""
-    binary = penumbra_binary()
+    binary = Path(penumbra_schema.binary())
     stat = binary.stat() if binary.exists() else None
     parts = [(project / "pair.toml").read_text(), Path(__file__).read_text(),
              Path(commit_pair_build.__file__).read_text(),
@@ -458,7 +456,7 @@ def shadow(out: Path, prepared: dict, mode: str, max_time: float) -> dict:
     if run_dir.exists():
         shutil.rmtree(run_dir)
     seeds = [x for s in prepared["seeds"] for x in ("--seed", s)] if mode == "seeded" else []
-    cmd = [penumbra_binary(), "shadow", prepared["source"], "--mode", mode, *prepared["flags"],
+    cmd = [penumbra_schema.binary(), "shadow", prepared["source"], "--mode", mode, *prepared["flags"],
            *prepared["mode_flags"].get(mode, []), *seeds, "--max-time", str(max_time), "--replay", "--json",
            "--output-dir", run_dir.name]
     summary = json.loads(run(cmd, cwd=out, capture_output=True).stdout)

@@ -533,12 +533,10 @@ def penumbra_or_exit() -> str:
     default the release build), or exit saying how to make it: the trees ask it for replay's
     build flags, minutes into each build."""
     penumbra = penumbra_schema.binary()
-    if "/" not in penumbra:
-        penumbra = shutil.which(penumbra) or penumbra
     if not os.access(penumbra, os.X_OK):
         sys.exit(f"corebench: no penumbra binary at {penumbra}: build it (cargo build --release) or set PENUMBRA")
     # The builds (commit-pair.py, coreutils-rev.sh) read it too: the path, not the name.
-    os.environ["PENUMBRA"] = penumbra = os.path.abspath(penumbra)
+    os.environ["PENUMBRA"] = penumbra
     return penumbra
 
 

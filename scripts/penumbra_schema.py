@@ -7,6 +7,7 @@ binary: PENUMBRA, default target/release/penumbra.
 
 import json
 import os
+import shutil
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -15,7 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def binary():
-    return os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    """The penumbra binary's absolute path: PENUMBRA (a path, or a name looked up on PATH),
+    default the release build. Absolute, because the builds run it from their own directories."""
+    given = os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
+    if "/" not in given:
+        given = shutil.which(given) or given
+    return os.path.abspath(given)
 
 
 @cache

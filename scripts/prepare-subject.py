@@ -28,7 +28,7 @@ With --unified, the hand annotation is replaced by penumbra's own: the patch's t
 (the pristine file, and the new version projected from the annotated file with `penumbra
 project`; where the pristine file is the new version, the old one projected too) are merged by
 `penumbra unify` (checked against both, with the utility's compile flags), and that unified file is
-what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (default
+what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (a name on PATH, or a path; default
 target/release/penumbra), which gives the native builds their flags too (`penumbra replay
 --print-build-flags`); `penumbra batch` sets it to itself.
 
@@ -51,6 +51,8 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
+
+import penumbra_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 INCLUDE = ROOT / "ir-frontend" / "include"
@@ -175,16 +177,12 @@ COVERAGE_BUILDS = [("old", "OLD", ""), ("new", "NEW", ""), ("old-cov", "OLD", "-
                    ("new-cov", "NEW", "--coverage")]
 
 
-def penumbra_binary():
-    return os.environ.get("PENUMBRA", str(ROOT / "target" / "release" / "penumbra"))
-
-
 @functools.cache
 def native_flags():
     """Replay's native build flags as the binary prints them (`penumbra replay
     --print-build-flags`): (compile flags, with the program's warnings silenced as replay's own
     builds do, link flags)."""
-    text = run([penumbra_binary(), "replay", "--print-build-flags"]).stdout.decode()
+    text = run([penumbra_schema.binary(), "replay", "--print-build-flags"]).stdout.decode()
     flags = dict(line.split(": ", 1) for line in text.splitlines())
     return f"{flags['cflags']} -w", flags["ldflags"]
 
@@ -442,7 +440,7 @@ def unified_patch(work, subject, patch, out):
     # The utility's own preprocessor flags (basenc.c is built with -DBASE_TYPE=42).
     m = re.search(rf"^src_{re.escape(subject['utility'])}_CPPFLAGS = (.*)$", makefile, re.M)
     cppflags = [f for f in shlex.split(m.group(1)) if f.startswith("-D")] if m else []
-    penumbra = penumbra_binary()
+    penumbra = penumbra_schema.binary()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for d in ("annotated", "old", "new", "unified"):
@@ -501,7 +499,7 @@ def main():
     stamp.unlink(missing_ok=True)
     work = Path(os.environ.get("WORK", Path.home() / ".cache/penumbra/coreutils-eval"))
     log(f"{subject_dir.name}: the trees in {work}")
-    run(["bash", str(ROOT / "scripts/coreutils-tree.sh"), "musl", "asan"], env={"WORK": str(work), "PENUMBRA": penumbra_binary()})
+    run(["bash", str(ROOT / "scripts/coreutils-tree.sh"), "musl", "asan"], env={"WORK": str(work), "PENUMBRA": penumbra_schema.binary()})
     if unified:
         log(f"{subject_dir.name}: penumbra unify of the patch's two versions")
         patch = unified_patch(work, subject, patch, out)

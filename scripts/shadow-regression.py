@@ -211,7 +211,7 @@ def main():
     cu_git, gl_git = os.environ.get("COREUTILS_GIT"), os.environ.get("GNULIB_GIT")
     if not cu_git or not gl_git:
         sys.exit("shadow-regression: set COREUTILS_GIT and GNULIB_GIT (clones or bare git directories)")
-    penumbra = Path(os.environ.get("PENUMBRA", ROOT / "target" / "release" / "penumbra"))
+    penumbra = Path(penumbra_schema.binary())
     work = Path(os.environ.get("WORK", Path.home() / ".cache" / "penumbra" / "corebench"))
     work.mkdir(parents=True, exist_ok=True)
     out = Path(a.out)

@@ -12,8 +12,10 @@ usage: scripts/unify-roundtrip.py OUT FILE.c...   (PENUMBRA: the binary, default
 """
 import csv, json, os, subprocess, sys, tempfile
 
+import penumbra_schema
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PENUMBRA = os.environ.get("PENUMBRA", os.path.join(ROOT, "target/release/penumbra"))
+PENUMBRA = penumbra_schema.binary()
 BUDGET = ["--max-time", "30", "--max-memory", "2048", "--no-tests", "--json"]
 
 
@@ -70,6 +72,8 @@ def row(path):
 
 
 def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: scripts/unify-roundtrip.py OUT FILE.c...")
     out, files = sys.argv[1], sys.argv[2:]
     os.makedirs(out, exist_ok=True)
     rows = []

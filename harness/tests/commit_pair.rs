@@ -79,9 +79,20 @@ fn history(repo: &Path) -> (String, String) {
     (introducing, fixing)
 }
 
+/// commit-pair.py with PENUMBRA as a bare name found on PATH, as a user with penumbra installed
+/// sets it: the script must resolve it on PATH, not against the directory it runs in.
 fn script(args: &[&str]) -> Output {
+    let bin = penumbra_bin();
+    let path = std::env::join_paths(
+        std::iter::once(bin.parent().unwrap().to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
     let mut cmd = Command::new("python3");
-    cmd.arg(repo_root().join("scripts/commit-pair.py")).args(args).env("PENUMBRA", penumbra_bin());
+    cmd.arg(repo_root().join("scripts/commit-pair.py"))
+        .args(args)
+        .env("PENUMBRA", bin.file_name().unwrap())
+        .env("PATH", path);
     run_command(cmd)
 }
 
