@@ -20,8 +20,10 @@
 //! address are its definitions, and their values and control dependences are sliced in turn.
 //! A store of a function's address counts only if that function reaches a change: `isbase =
 //! isbase16` in basenc, not `isbase = isbase64`. A local the compiler keeps in a register is a
-//! block parameter; the blocks that pass it a value of their own (a constant, a computed
-//! value) define it.
+//! block parameter (one per join; those that pass each other their values are one variable);
+//! the blocks that pass it a value of their own (a constant, a computed value) define it, not
+//! the function's entry, whose value is the default. A local that every way to its function's
+//! changes writes all the same (the counter of a loop around a change) defines nothing.
 
 use crate::symbolic::program::FuncInfo;
 use cranelift_entity::packed_option::PackedOption;
@@ -38,7 +40,7 @@ const BITS: usize = 64;
 /// A variable the patch reads: a global, or a local the compiler keeps in registers (a
 /// parameter of a block, where the values its definitions assign meet: gnulib's `decode`
 /// flag in basenc's `main`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Var {
     Global(Global),
     Local { func: Func, block: Block, param: u32 },
@@ -78,6 +80,9 @@ impl Relevance {
             seen: FxHashSet::default(),
             vars: Vec::new(),
             local_defs: Vec::new(),
+            local_links: Vec::new(),
+            points: FxHashMap::default(),
+            changes: FxHashMap::default(),
         };
         for f in module.funcs.keys() {
             slice.changes_and_calls_to_them(f, &reaching);
@@ -96,8 +101,10 @@ impl Relevance {
             }
             next += 1;
         }
-        for &(f, b, var) in &slice.local_defs {
-            *masks[f.index()].entry(b).or_default() |= bit(var);
+        for (var, defs) in slice.locals_telling_paths_apart() {
+            for (f, b) in defs {
+                *masks[f.index()].entry(b).or_default() |= bit(var);
+            }
         }
         Relevance { masks, vars: slice.vars }
     }
@@ -197,6 +204,12 @@ struct Slicer<'m> {
     vars: Vec<Var>,
     /// The blocks that define a relevant local: function, block, index in `vars`.
     local_defs: Vec<(Func, Block, usize)>,
+    /// Block parameters one passes to the other: one source variable.
+    local_links: Vec<(Var, Var)>,
+    /// Per function: its blocks that hold a change or call a function that reaches one.
+    points: FxHashMap<Func, Vec<Block>>,
+    /// Per function: its blocks that hold a change or an execute block.
+    changes: FxHashMap<Func, Vec<Block>>,
 }
 
 impl Slicer<'_> {
@@ -218,7 +231,7 @@ impl Slicer<'_> {
     /// that decide whether they, or its calls of functions that reach a change, run.
     fn changes_and_calls_to_them(&mut self, f: Func, reaching: &Reaching) {
         let Some(body) = &self.module.funcs[f].body else { return };
-        let mut points = Vec::new();
+        let (mut points, mut changes) = (Vec::new(), Vec::new());
         for &b in body.layout.blocks() {
             let mut point = false;
             for &inst in body.layout.block_insts(b) {
@@ -244,13 +257,99 @@ impl Slicer<'_> {
                     _ => {}
                 }
             }
+            if body.layout.block_insts(b).iter().any(|&i| body.insts[i].is_patch_annotation()) {
+                changes.push(b);
+            }
             if point {
                 points.push(b);
             }
         }
         if !points.is_empty() {
             self.control(f, &points);
+            self.points.insert(f, points);
         }
+        if !changes.is_empty() {
+            self.changes.insert(f, changes);
+        }
+    }
+
+    /// The relevant locals' definitions: per source variable (its block parameters joined
+    /// where one passes its value to another; the index in `vars` of the first), the blocks
+    /// that define it. A value set at the function's entry is the variable's default, not a
+    /// choice, and does not count. Nor does a variable that every path to the change writes
+    /// all the same, so that it tells no path apart: one carried around a loop that holds a
+    /// change (seq_fast's `while (...) { ...; *z++ = change ('\\n', *separator); }`: every turn
+    /// writes `z`), or one that every way from the function's entry to its changes (and calls
+    /// that reach one) writes. Counted, seq_fast's registers outweighed the variables that do
+    /// tell paths apart (`separator`, which `-s` writes), the more so the sooner a path reached
+    /// the change.
+    fn locals_telling_paths_apart(&self) -> Vec<(usize, Vec<(Func, Block)>)> {
+        let (web, joins) = self.local_webs();
+        let mut by_var: Vec<(usize, Vec<(Func, Block)>)> = Vec::new();
+        for &(f, b, var) in &self.local_defs {
+            let body = self.module.funcs[f].body.as_ref().expect("a local's function has a body");
+            if Some(b) == body.layout.entry_block() {
+                continue;
+            }
+            match by_var.iter_mut().find(|(v, _)| *v == web[var]) {
+                Some((_, defs)) => defs.push((f, b)),
+                None => by_var.push((web[var], vec![(f, b)])),
+            }
+        }
+        by_var.retain(|(var, defs)| {
+            let Var::Local { func, .. } = self.vars[*var] else { return true };
+            let (Some(body), Some(points)) = (&self.module.funcs[func].body, self.points.get(&func)) else {
+                return true;
+            };
+            let changes = self.changes.get(&func).map_or(&[][..], Vec::as_slice);
+            let around_a_change = joins[*var].iter().any(|&join| changes.iter().any(|&c| on_a_cycle(body, join, c)));
+            let written = |b: Block| defs.contains(&(func, b));
+            !around_a_change
+                && body
+                    .layout
+                    .entry_block()
+                    .is_some_and(|entry| reaches_any(body, entry, written, |b| points.contains(&b)))
+        });
+        by_var
+    }
+
+    /// Per index in `vars`: the first index of its source variable (the block parameters that
+    /// pass each other their values, joined; a global is its own); and per first index, the
+    /// blocks of all its parameters (those that only pass a value on included).
+    fn local_webs(&self) -> (Vec<usize>, Vec<Vec<Block>>) {
+        fn find(root: &mut [usize], mut v: usize) -> usize {
+            while root[v] != v {
+                root[v] = root[root[v]];
+                v = root[v];
+            }
+            v
+        }
+        // Nodes: the variables, then the parameters that only pass a value on.
+        let mut nodes: Vec<Var> = self.vars.clone();
+        let mut index: FxHashMap<Var, usize> = nodes.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let mut root: Vec<usize> = (0..nodes.len()).collect();
+        for &(a, b) in &self.local_links {
+            let [a, b] = [a, b].map(|v| {
+                *index.entry(v).or_insert_with(|| {
+                    nodes.push(v);
+                    root.push(root.len());
+                    root.len() - 1
+                })
+            });
+            let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+            root[ra.max(rb)] = ra.min(rb);
+        }
+        // A root is its set's smallest node, and every set with a variable has one below
+        // `vars.len()`: its first variable.
+        let web: Vec<usize> = (0..self.vars.len()).map(|v| find(&mut root, v)).collect();
+        let mut joins = vec![Vec::new(); self.vars.len()];
+        for (n, var) in nodes.iter().enumerate() {
+            let r = find(&mut root, n);
+            if let (Var::Local { block, .. }, true) = (var, r < self.vars.len()) {
+                joins[r].push(*block);
+            }
+        }
+        (web, joins)
     }
 
     /// The blocks of `f` that define the global `g` (a store to it, a call passing its
@@ -312,9 +411,17 @@ impl Slicer<'_> {
                                 continue;
                             }
                             let Some(&arg) = body.dest_args(d).get(i as usize) else { continue };
-                            if !matches!(body.value_def(arg), ValueDef::Param(..)) {
-                                let var = self.var(Var::Local { func: f, block, param: i });
-                                self.local_defs.push((f, pred, var));
+                            match body.value_def(arg) {
+                                ValueDef::Param(from, j) if Some(from) != body.layout.entry_block() => {
+                                    // The same source variable, met at another join.
+                                    let here = Var::Local { func: f, block, param: i };
+                                    self.local_links.push((here, Var::Local { func: f, block: from, param: j }));
+                                }
+                                ValueDef::Param(..) => {}
+                                _ => {
+                                    let var = self.var(Var::Local { func: f, block, param: i });
+                                    self.local_defs.push((f, pred, var));
+                                }
                             }
                             work.push(arg);
                         }
@@ -384,8 +491,8 @@ impl Slicer<'_> {
                     // side that misses the points counts.)
                     let skips = |d: &Dest| {
                         let s = body.dests[*d].block;
-                        !reaches_any(body, s, None, |b| points.contains(&b))
-                            && (!returning || reaches_any(body, s, None, |b| returns(body, b)))
+                        !reaches_any(body, s, |_| false, |b| points.contains(&b))
+                            && (!returning || reaches_any(body, s, |_| false, |b| returns(body, b)))
                     };
                     if let Some(c) = branch_condition(body, t).filter(|_| body.successors(t).iter().any(skips)) {
                         conds.push(c);
@@ -397,6 +504,13 @@ impl Slicer<'_> {
             self.value(f, c);
         }
     }
+}
+
+/// Whether blocks `a` and `b` lie on one cycle (`a` reaches `b`, and `b` comes back to `a`).
+fn on_a_cycle(body: &Body, a: Block, b: Block) -> bool {
+    let Some(term) = body.layout.terminator(b) else { return false };
+    reaches_any(body, a, |_| false, |x| x == b)
+        && body.successors(term).iter().any(|&d| reaches_any(body, body.dests[d].block, |_| false, |x| x == a))
 }
 
 /// The condition a two- or many-way branch tests.

@@ -430,3 +430,50 @@ int main(void) {
     }
     assert!(passed.contains(&1) && !passed.contains(&2), "constants passed by defining blocks: {passed:?}");
 }
+
+/// seq_fast in small: a loop whose every turn runs the change. Its counter is a local the
+/// change's loop condition reads, but every way to the change writes it (its start before the
+/// loop, its step in the changed block), so it tells no path apart and no block defines it;
+/// `sep`, which only the `s` option writes, is what the patch reads.
+#[test]
+fn a_counter_of_the_loop_that_holds_the_change_is_no_definition() {
+    let module = compile(
+        r#"#include "penumbra.h"
+static char sep = '\n';
+static int __attribute__((noinline)) emit(char *buf, int n) {
+  char *z = buf;
+  for (int i = 0; i < n; i++) *z++ = change('\n', sep);
+  return z - buf;
+}
+int main(void) {
+  char opt[2], buf[8];
+  penumbra_make_symbolic(opt, sizeof opt, "opt");
+  if (opt[0] == 's') sep = opt[1];
+  return emit(buf, opt[1] & 7);
+}
+"#,
+    );
+    let relevance = Relevance::new(&module, &[]);
+    let emit = module.func_by_name("emit").unwrap();
+    let (counters, globals): (Vec<usize>, Vec<usize>) = (0..relevance.vars().len())
+        .filter(|&i| !matches!(relevance.vars()[i], Var::Local { func, .. } if func != emit))
+        .partition(|&i| matches!(relevance.vars()[i], Var::Local { .. }));
+    assert!(!counters.is_empty(), "the loop's counter is read by its condition: {:?}", relevance.vars());
+    let defined = |func, i: usize| {
+        let body = module.funcs[func].body.as_ref().unwrap();
+        body.layout.blocks().iter().filter(|&&b| relevance.mask(func, b) & (1 << i) != 0).count()
+    };
+    for &i in &counters {
+        assert_eq!(defined(emit, i), 0, "emit's local {:?} is defined", relevance.vars()[i]);
+    }
+    let names: Vec<&str> = globals
+        .iter()
+        .map(|&i| match relevance.vars()[i] {
+            Var::Global(g) => module.globals[g].name.as_str(),
+            Var::Local { .. } => unreachable!(),
+        })
+        .collect();
+    assert_eq!(names, ["sep"]);
+    let main = module.func_by_name("main").unwrap();
+    assert_eq!(defined(main, globals[0]), 1, "main's store of `sep` defines it");
+}

@@ -132,7 +132,7 @@ pub fn execute_join(
 /// every path, as a function merged whole for each version (`change(main_old(), main_new())`,
 /// both calling `exit`) does.
 pub fn can_return(body: &Body, from: Block, avoid: Block) -> bool {
-    reaches_any(body, from, Some(avoid), |b| returns(body, b))
+    reaches_any(body, from, |b| b == avoid, |b| returns(body, b))
 }
 
 /// Whether `block` ends in a `return`.
@@ -142,12 +142,12 @@ pub fn returns(body: &Body, block: Block) -> bool {
 
 /// Whether `to` is reachable from `from` without passing through `avoid`.
 fn reaches(body: &Body, from: Block, to: Block, avoid: Block) -> bool {
-    reaches_any(body, from, Some(avoid), |b| b == to)
+    reaches_any(body, from, |b| b == avoid, |b| b == to)
 }
 
 /// Whether a block for which `found` holds is reachable from `from` (itself included) without
-/// passing through `avoid`.
-pub fn reaches_any(body: &Body, from: Block, avoid: Option<Block>, found: impl Fn(Block) -> bool) -> bool {
+/// passing through a block for which `avoid` holds.
+pub fn reaches_any(body: &Body, from: Block, avoid: impl Fn(Block) -> bool, found: impl Fn(Block) -> bool) -> bool {
     let mut seen = vec![false; body.blocks.len()];
     seen[from.index()] = true;
     let mut work = vec![from];
@@ -158,7 +158,7 @@ pub fn reaches_any(body: &Body, from: Block, avoid: Option<Block>, found: impl F
         let Some(term) = body.layout.terminator(b) else { continue };
         for d in body.successors(term) {
             let next = body.dests[d].block;
-            if Some(next) != avoid && !std::mem::replace(&mut seen[next.index()], true) {
+            if !avoid(next) && !std::mem::replace(&mut seen[next.index()], true) {
                 work.push(next);
             }
         }
