@@ -28,7 +28,7 @@ With --unified, the hand annotation is replaced by penumbra's own: the patch's t
 (the pristine file, and the new version projected from the annotated file with `penumbra
 project`; where the pristine file is the new version, the old one projected too) are merged by
 `penumbra unify` (checked against both, with the utility's compile flags), and that unified file is
-what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (a name on PATH, or a path; default
+what every build uses (OUT_DIR/unified.patch). PENUMBRA names the binary (a path, or a name on PATH; default
 target/release/penumbra), which gives the native builds their flags too (`penumbra replay
 --print-build-flags`); `penumbra batch` sets it to itself.
 

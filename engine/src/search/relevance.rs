@@ -233,17 +233,17 @@ impl Slicer<'_> {
         let Some(body) = &self.module.funcs[f].body else { return };
         let (mut points, mut changes) = (Vec::new(), Vec::new());
         for &b in body.layout.blocks() {
-            let mut point = false;
+            let (mut point, mut change) = (false, false);
             for &inst in body.layout.block_insts(b) {
                 match &body.insts[inst] {
                     InstData::Change { args } => {
-                        point = true;
+                        change = true;
                         for &v in args {
                             self.value(f, v);
                         }
                     }
                     InstData::Execute { .. } => {
-                        point = true;
+                        change = true;
                         self.execute_region(f, b);
                     }
                     InstData::Call { func: g, .. } => point |= reaching.funcs.contains(g),
@@ -257,10 +257,10 @@ impl Slicer<'_> {
                     _ => {}
                 }
             }
-            if body.layout.block_insts(b).iter().any(|&i| body.insts[i].is_patch_annotation()) {
+            if change {
                 changes.push(b);
             }
-            if point {
+            if point || change {
                 points.push(b);
             }
         }
