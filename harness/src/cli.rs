@@ -406,6 +406,16 @@ pub struct ShadowArgs {
     /// points the seeds found (best effort).
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub bse_budget: f64,
+    /// Seeded mode: once the seeds' divergences are explored, derive up to N more seeds from
+    /// each seed's path while time is left, and run them as seeds. A derived seed negates one
+    /// decision the seed's path took before its deepest divergence point, the latest first
+    /// (its path up to there kept, the seed's bytes wherever that leaves a choice), and is
+    /// negated in turn past that decision; BSE explores each divergence point it reaches that
+    /// no point before covers. A seed's path fixes the bytes it decided before a point, so BSE
+    /// from the point cannot vary them (`seq -w 1 3.0` against a regression that needs
+    /// `3.5`). 0 (the default) is Shadow's seeded mode.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub derived_seeds: usize,
     /// Seed of the random-path searcher.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub random_seed: u64,

@@ -237,7 +237,11 @@ fn shadow_mode(args: &ShadowArgs) -> Result<ShadowMode> {
                     KTest::from_bytes(&bytes).with_context(|| format!("{} is not a .ktest file", file.display()))?;
                 seeds.push(Inputs::Ordered(seed_objects(&ktest)));
             }
-            Ok(ShadowMode::Seeded { seeds, bse_budget: seconds("--bse-budget", args.bse_budget, true)? })
+            Ok(ShadowMode::Seeded {
+                seeds,
+                bse_budget: seconds("--bse-budget", args.bse_budget, true)?,
+                derived: args.derived_seeds,
+            })
         }
     }
 }

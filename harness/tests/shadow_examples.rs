@@ -107,6 +107,26 @@ fn foo_seeded_from_minus_one_finds_only_minus_one() {
     assert_eq!(tests, vec![divergence(&[("x", -1)], line("foo.c", "if (y > 1)"), "false", "true", None)]);
 }
 
+/// Seeds derived from x = -1's path (`--derived-seeds`): its divergence read x, so its
+/// decisions on x are negated, latest first; x >= 0 (or a seed derived from it in turn) reaches
+/// x = 0, where the seed's prefix `x < 0` had hidden the regression. Seeded mode then finds
+/// exactly what complete mode finds, each diff path once.
+#[test]
+fn foo_seeded_from_minus_one_with_derived_seeds_finds_zero_too() {
+    let (summary, tests) = shadow("foo.c", &["--mode", "seeded", "--seed", "x=-1", "--derived-seeds", "4"]);
+    assert_eq!(summary["diff_paths"], 2, "{summary}");
+    let derived = summary["derived_seeds"].as_u64().expect("derived_seeds");
+    assert!((1..=4).contains(&derived), "{summary}");
+    let expected = vec![
+        divergence(&[("x", -1)], line("foo.c", "if (y > 1)"), "false", "true", None),
+        divergence(&[("x", 0)], line("foo.c", "if (y == 1)"), "false", "true", Some("assertion-failed")),
+    ];
+    assert_eq!(sorted(tests), sorted(expected));
+    // Without derived seeds the summary says none were made.
+    let (plain, _) = shadow("foo.c", &["--mode", "seeded", "--seed", "x=-1"]);
+    assert_eq!(plain["derived_seeds"], 0);
+}
+
 /// A seed naming an object the program does not make seeds nothing: penumbra says so.
 #[test]
 fn a_seed_with_a_misspelt_name_is_warned_about() {

@@ -152,6 +152,9 @@ pub struct RunSummary {
     /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
     /// execution.
     pub divergence_points: u64,
+    /// Seeded shadow execution: seeds derived from the seeds' paths and run as seeds
+    /// (`--derived-seeds`).
+    pub derived_seeds: u64,
     /// Shadow execution: four-way questions (conditions whose versions may differ), and how
     /// many were answered without a query reaching Bitwuzla.
     pub four_way: FourWayStats,
@@ -270,6 +273,7 @@ impl RunSummary {
             diff_paths_untested: s.diff_paths_untested,
             divergences: s.divergences,
             divergence_points: s.divergence_points,
+            derived_seeds: s.derived_seeds,
             four_way: FourWayStats::new(s.four_way_checks, s.four_way_without_core),
             search: config.search.name().to_string(),
             paths_completed: s.paths_completed,
@@ -340,6 +344,9 @@ impl RunSummary {
             ));
             if mode == "seeded" {
                 rows.push(("divergence points", self.divergence_points.to_string()));
+                if self.derived_seeds > 0 {
+                    rows.push(("derived seeds", self.derived_seeds.to_string()));
+                }
             }
             let f = &self.four_way;
             rows.push((

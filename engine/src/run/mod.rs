@@ -7,6 +7,7 @@
 //! tells it how the run goes once a second (the command line draws its progress line from it).
 
 pub(crate) mod budget;
+mod derive;
 mod explore;
 mod seeded;
 
@@ -92,8 +93,13 @@ pub fn run_observed(
     // States left when a budget stopped the run (before their halt tests are written).
     let unexplored;
     match config.mode.shadow() {
-        Some(ShadowMode::Seeded { seeds, bse_budget }) => {
-            bse_budget_hit = seeded::run_seeded(&mut runner, &mut slab, initial, seeds, *bse_budget)?;
+        Some(ShadowMode::Seeded { seeds, bse_budget, derived }) => {
+            let seeded = seeded::run_seeded(&mut runner, &mut slab, &initial, seeds, *bse_budget)?;
+            bse_budget_hit = seeded.budget_hit;
+            if *derived > 0 && runner.budget.stop.is_none() {
+                let limit = derived.saturating_mul(seeds.len());
+                bse_budget_hit |= derive::run_derived(&mut runner, &mut slab, &initial, seeded, limit)?;
+            }
             unexplored = slab.len() as u64;
         }
         _ => {

@@ -21,7 +21,7 @@ use crate::config::SearchKind;
 use crate::run_error::RunError;
 use crate::search;
 use crate::symbolic::context::EndedPath;
-use crate::symbolic::state::{Divergence, EarlyReason, Ending, ExecutionState};
+use crate::symbolic::state::{Divergence, EarlyReason, Ending, ExecutionState, SymbolicObject};
 use penumbra_solver::{satisfies, ForkList, Model, TermId, TermStore};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -32,15 +32,29 @@ use std::time::{Duration, Instant};
 /// the seed that diverged leaves the search; the seed's own path, where it diverges itself, is
 /// queued and still followed to its end (what the seed confirms: Shadow's test of the seed).
 #[derive(Default)]
-struct Concolic {
-    points: Vec<ExecutionState>,
-    held: Vec<EndedPath>,
+pub(super) struct Concolic {
+    pub points: Vec<ExecutionState>,
+    pub held: Vec<EndedPath>,
     /// The divergences of seeds followed past them (by identity), queued already.
     followed: Vec<*const Divergence>,
+    /// What derivations need of the seeds followed (`--derived-seeds`): the paths they ended.
+    pub paths: Vec<SeedPath>,
+    /// The longest path condition of a point queued since the last [`SeedRun::take`].
+    pub deepest: Option<usize>,
+}
+
+impl Concolic {
+    fn queue(&mut self, point: ExecutionState) {
+        self.deepest = self.deepest.max(Some(point.pc.len()));
+        self.points.push(point);
+    }
 }
 
 impl Policy for Concolic {
     fn path_ended(&mut self, _: &mut Runner<'_, '_>, path: EndedPath) -> Result<(), RunError> {
+        if path.st.follows_seed() {
+            self.paths.push(SeedPath::of(&path.st));
+        }
         self.held.push(path);
         Ok(())
     }
@@ -53,12 +67,12 @@ impl Policy for Concolic {
             }
             if new || !st.follows_seed() {
                 st.seed = None;
-                self.points.push(st);
+                self.queue(st);
                 return None;
             }
             let mut point = st.clone();
             point.seed = None;
-            self.points.push(point);
+            self.queue(point);
             self.followed.push(at);
             Some(st)
         } else if new {
@@ -79,7 +93,7 @@ impl Policy for Concolic {
         if st.follows_seed() {
             let mut point = st.clone();
             point.seed = None;
-            self.points.push(point);
+            self.queue(point);
         }
     }
 }
@@ -91,7 +105,7 @@ impl Policy for Concolic {
 /// ending also when the ending's input satisfies its path condition: the path that input
 /// takes runs through the point (or is that ending's path), though two seeds recorded it in
 /// different terms (each pins the values it fixes, a symbolic size, as its own input has them).
-fn distinct(
+pub(super) fn distinct(
     store: &TermStore,
     points: Vec<ExecutionState>,
     endings: Vec<EndedPath>,
@@ -166,45 +180,127 @@ impl Policy for Reaching {
     }
 }
 
+/// A path a seed ended in the concolic phase: what a derivation negates.
+pub(super) struct SeedPath {
+    /// Every side the seed took, oldest first, whether the other was feasible or not.
+    pub pc: Vec<TermId>,
+    /// The seed's input.
+    pub model: Rc<Model>,
+    /// The symbolic objects the path made, in order: a derived input's bytes.
+    pub symbolics: Rc<Vec<SymbolicObject>>,
+}
+
+impl SeedPath {
+    fn of(st: &ExecutionState) -> Self {
+        SeedPath { pc: st.pc.to_vec(), model: st.model.clone(), symbolics: st.symbolics.clone() }
+    }
+}
+
+/// What one seed's concolic phase leaves for derivations.
+pub(super) struct SeedRun {
+    pub paths: Vec<SeedPath>,
+    /// The longest path condition of a divergence point the seed queued: the decisions before
+    /// it are the prefix that BSE from the seed's points cannot vary.
+    pub deepest_point: Option<usize>,
+}
+
+impl SeedRun {
+    /// Takes what `concolic` gathered of the seed it followed last.
+    pub fn take(concolic: &mut Concolic) -> Self {
+        SeedRun { paths: std::mem::take(&mut concolic.paths), deepest_point: concolic.deepest.take() }
+    }
+}
+
+/// What seeded execution explored: the path conditions of the points whose subtrees BSE
+/// explored and of the endings recorded, so that a later seed's do not count twice.
+#[derive(Default)]
+pub(super) struct Explored {
+    pub points: Vec<Vec<TermId>>,
+    pub endings: Vec<Vec<TermId>>,
+}
+
+/// What [`run_seeded`] leaves.
+pub(super) struct Seeded {
+    /// A point's share of the BSE budget ran out with work left.
+    pub budget_hit: bool,
+    /// Per seed, in order.
+    pub runs: Vec<SeedRun>,
+    pub explored: Explored,
+    /// Each point's share of the BSE budget.
+    pub share: Duration,
+}
+
 /// Seeded shadow execution. Phase 1 follows each seed concolically: where the seed's own path
 /// diverges, or a divergence off it is feasible, the diverged state is queued. Phase 2 explores
 /// the new version from each distinct queued point breadth-first, each within an even share of
 /// what is left of `bse_budget`; when a share runs out, the point's remaining states end early
 /// with a test each, so every queued divergence yields at least one test and none yields two
-/// for the same path. Returns whether a point's share ran out with work left.
+/// for the same path.
 pub(crate) fn run_seeded(
     runner: &mut Runner<'_, '_>,
     slab: &mut Slab,
-    initial: Vec<ExecutionState>,
+    initial: &[ExecutionState],
     seeds: &[Inputs],
     bse_budget: Duration,
-) -> Result<bool, RunError> {
+) -> Result<Seeded, RunError> {
     let mut concolic = Concolic::default();
+    let mut runs = Vec::with_capacity(seeds.len());
     for seed in seeds {
-        let seed = Rc::new(seed.clone());
-        let store = &runner.ctx.store;
-        let states: Vec<ExecutionState> = initial
-            .iter()
-            .cloned()
-            .filter_map(|mut st| {
-                st.seed = Some(seed.clone());
-                st.take_seed_values_of_made_objects();
-                // A start the seed contradicts (`--sym-args`: another argument count) is off
-                // its path.
-                satisfies(store, &st.pc.to_vec(), &*st.model).then_some(st)
-            })
-            .collect();
-        runner.ctx.stats.states += states.len() as u64;
-        let mut dfs = search::make(SearchKind::Dfs, 0, true, None);
-        runner.explore(slab, &mut *dfs, states, &mut concolic)?;
-        // A seed whose path did not end (a budget) leaves its state behind: drop it.
-        runner.ctx.stats.dropped += slab.drain().len() as u64;
+        follow(runner, slab, initial, Rc::new(seed.clone()), &mut concolic)?;
+        runs.push(SeedRun::take(&mut concolic));
     }
     let (points, endings, covered) = distinct(&runner.ctx.store, concolic.points, concolic.held);
+    let mut explored = Explored::default();
     for e in endings {
+        explored.endings.push(e.st.pc.to_vec());
         runner.record(e)?;
     }
     runner.ctx.stats.divergence_points = points.len() as u64;
+    let share = bse_budget / points.len().max(1) as u32;
+    explored.points.extend(points.iter().map(|p| p.pc.to_vec()));
+    let budget_hit = explore_points(runner, slab, points, covered, bse_budget)?;
+    Ok(Seeded { budget_hit, runs, explored, share })
+}
+
+/// The concolic phase for one seed: its states follow it from the initial states, depth first.
+pub(super) fn follow(
+    runner: &mut Runner<'_, '_>,
+    slab: &mut Slab,
+    initial: &[ExecutionState],
+    seed: Rc<Inputs>,
+    concolic: &mut Concolic,
+) -> Result<(), RunError> {
+    let store = &runner.ctx.store;
+    let states: Vec<ExecutionState> = initial
+        .iter()
+        .cloned()
+        .filter_map(|mut st| {
+            st.seed = Some(seed.clone());
+            st.take_seed_values_of_made_objects();
+            // A start the seed contradicts (`--sym-args`: another argument count) is off
+            // its path.
+            satisfies(store, &st.pc.to_vec(), &*st.model).then_some(st)
+        })
+        .collect();
+    runner.ctx.stats.states += states.len() as u64;
+    let mut dfs = search::make(SearchKind::Dfs, 0, true, None);
+    runner.explore(slab, &mut *dfs, states, concolic)?;
+    // A seed whose path did not end (a budget) leaves its state behind: drop it.
+    runner.ctx.stats.dropped += slab.drain().len() as u64;
+    Ok(())
+}
+
+/// Phase 2 for `points` (distinct, each with the endings of the concolic phase it covers, see
+/// [`distinct`]): the covered endings are recorded, then each point is explored breadth-first
+/// within an even share of what is left of `budget`. Returns whether a share ran out with
+/// work left.
+pub(super) fn explore_points(
+    runner: &mut Runner<'_, '_>,
+    slab: &mut Slab,
+    points: Vec<ExecutionState>,
+    covered: Vec<Vec<EndedPath>>,
+    budget: Duration,
+) -> Result<bool, RunError> {
     let mut budget_hit = false;
     let bse_start = Instant::now();
     let count = points.len();
@@ -220,7 +316,7 @@ pub(crate) fn run_seeded(
             break;
         }
         let mut reaching = Reaching { confirmed };
-        let left = bse_budget.saturating_sub(bse_start.elapsed());
+        let left = budget.saturating_sub(bse_start.elapsed());
         let share = left / (count - i) as u32;
         let phase_end = Instant::now() + share;
         runner.budget.phase_deadline = Some(phase_end);

@@ -51,6 +51,8 @@ pub struct Stats {
     /// Seeded shadow execution: divergence points the seeds queued for bounded symbolic
     /// execution.
     pub divergence_points: u64,
+    /// Seeded shadow execution: seeds derived from the seeds' paths (`--derived-seeds`).
+    pub derived_seeds: u64,
     /// Shadow execution: four-way questions asked (conditions holding a shadow).
     pub four_way_checks: u64,
     /// ... of which no query reached Bitwuzla (constants, caches, evaluation).

@@ -51,7 +51,10 @@ pub fn seeded_config(vars: &[Var], seeds: &[Point]) -> EngineConfig {
 /// [`seeded_config`] with another BSE budget (zero: the concolic phase alone).
 pub fn seeded_config_within(vars: &[Var], seeds: &[Point], bse_budget: std::time::Duration) -> EngineConfig {
     let seeds = seeds.iter().map(|p| inputs_of(vars, p)).collect();
-    EngineConfig { mode: Mode::Shadow(ShadowMode::Seeded { seeds, bse_budget }), ..complete_config(SearchKind::Dfs, 0) }
+    EngineConfig {
+        mode: Mode::Shadow(ShadowMode::Seeded { seeds, bse_budget, derived: 0 }),
+        ..complete_config(SearchKind::Dfs, 0)
+    }
 }
 
 /// The problems of a comparison and the engine's tests, for a failure message.
