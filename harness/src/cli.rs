@@ -408,12 +408,14 @@ pub struct ShadowArgs {
     pub bse_budget: f64,
     /// Seeded mode: once the seeds' divergences are explored, derive up to N more seeds from
     /// each seed's path while time is left, and run them as seeds. A derived seed negates one
-    /// decision the seed's path took before its deepest divergence point, the latest first
-    /// (its path up to there kept, the seed's bytes wherever that leaves a choice), and is
-    /// negated in turn past that decision; BSE explores each divergence point it reaches that
-    /// no point before covers. A seed's path fixes the bytes it decided before a point, so BSE
-    /// from the point cannot vary them (`seq -w 1 3.0` against a regression that needs
-    /// `3.5`). 0 (the default) is Shadow's seeded mode.
+    /// decision the seed's path took before its deepest divergence point (first where it
+    /// pinned a byte to a constant, each byte once, then the others; the latest first), keeps
+    /// the path up to there and the seed's bytes wherever that leaves a choice; a freed byte
+    /// also gives a seed at its largest value. Each is negated in turn past that decision; BSE
+    /// explores each divergence point it reaches that no point before covers. A seed's path
+    /// fixes the bytes it decided before a point, so BSE from the point cannot vary them
+    /// (`seq -w 1 3.0` against a regression that needs `3.5`). 0 (the default) is Shadow's
+    /// seeded mode.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub derived_seeds: usize,
     /// Seed of the random-path searcher.

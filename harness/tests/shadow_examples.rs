@@ -127,6 +127,50 @@ fn foo_seeded_from_minus_one_with_derived_seeds_finds_zero_too() {
     assert_eq!(plain["derived_seeds"], 0);
 }
 
+/// A digit the seed reads as 0 on its way to the divergence, and a change that matters only
+/// from 5 up: the shape of CoREBench's seq 86e4b778 (`seq -w 1 3.0` is an era test; the
+/// regression shows on `3.5` to `3.9`).
+const PINNED_DIGIT: &str = r#"#include "penumbra.h"
+int main(void) {
+  int d;
+  penumbra_make_symbolic(&d, sizeof d, "d");
+  penumbra_assume(d >= 0 && d <= 9);
+  int nonzero = 0;
+  if (d != 0)
+    nonzero = 1;
+  if (change(0, 1)) {
+    if (nonzero && d >= 5)
+      return 1;
+  }
+  return 0;
+}
+"#;
+
+/// Shadow's seeded mode from `d = 0` writes only the seed's own divergence: its path pinned
+/// `d == 0` before the divergence, so BSE from there cannot vary it. A derived seed frees that
+/// value, once as the solver picks it and once at the largest value the path before allows
+/// (9), where the new version returns 1: an exit status the old version does not give.
+#[test]
+fn a_derived_seed_frees_a_value_the_seed_pinned_and_tries_its_largest() {
+    let file = crate::support::write_c("pinned_digit.c", PINNED_DIGIT);
+    let change = line_of(PINNED_DIGIT, "if (change(0, 1))");
+    let d = |t: &Found| t.inputs.iter().find(|(n, _)| n == "d").map(|(_, v)| *v).expect("d");
+    let (plain, tests) = shadow_file(&file.path, &["--mode", "seeded", "--seed", "d=0"]);
+    assert_eq!(plain["diff_paths"], 1, "{plain}");
+    assert_eq!(tests.iter().map(|t| (d(t), t.line, t.exit_code)).collect::<Vec<_>>(), vec![(0, Some(change), Some(0))]);
+    let (derived, tests) = shadow_file(&file.path, &["--mode", "seeded", "--seed", "d=0", "--derived-seeds", "4"]);
+    assert!(derived["derived_seeds"].as_u64().is_some_and(|n| (2..=4).contains(&n)), "{derived}");
+    let mut seen: Vec<(i64, Option<i64>)> = tests.iter().map(|t| (d(t), t.exit_code)).collect();
+    seen.sort();
+    assert!(tests
+        .iter()
+        .all(|t| t.line == Some(change) && (t.old.as_deref(), t.new.as_deref()) == (Some("false"), Some("true"))));
+    assert_eq!(seen.first(), Some(&(0, Some(0))), "{seen:?}");
+    assert_eq!(seen.last(), Some(&(9, Some(1))), "{seen:?}");
+    // Any other is the solver's pick for a nonzero digit, with the new version's exit for it.
+    assert!(seen.iter().all(|&(v, exit)| exit == Some(i64::from(v >= 5))), "{seen:?}");
+}
+
 /// A seed naming an object the program does not make seeds nothing: penumbra says so.
 #[test]
 fn a_seed_with_a_misspelt_name_is_warned_about() {

@@ -6,55 +6,74 @@
 //! from the point cannot vary them: the first limitation of seeded shadow execution
 //! (`background.md`). CoREBench's seq 86e4b778 prints one number too many on `seq -w 1 3.5`;
 //! the era's seed `seq -w 1 3.0` diverges where the regression is, but its path decided before
-//! that point that the fraction digit is `0`. Once the seeds' divergences are explored and time
-//! is left, each seed's path is negated at a decision before its deepest divergence point (at
-//! any decision, for a seed that reached none), the latest first. A satisfiable negation (the
-//! path up to the decision, then its other side; the seed's input wherever that leaves a choice)
-//! is a new input, run as a seed: the concolic phase, then BSE of each divergence point that no
-//! point explored before covers. Its own path is negated in turn, past the decision that made
-//! it (SAGE's bound: a lineage derives no input twice). The lineages take turns, one negation
-//! each, so a seed with a long path does not take every turn; the run derives at most N seeds
-//! per seed. Without a time budget the count bounds it, and the run is deterministic.
+//! that point that the fraction digit is `0`.
+//!
+//! Once the seeds' divergences are explored and time is left, each seed's path is negated at
+//! a decision before its deepest divergence point (anywhere, for a seed that reached none):
+//! first where it pinned a value to a constant (`x == K`: `strlen`, `strchr` and `strtod`
+//! each compare a byte, which is freed once), then at the other decisions, each the latest
+//! first. A satisfiable negation (the path up to the decision, then its other side; the
+//! seed's input wherever that leaves a choice) is a new input, and a freed value also gives
+//! one at the largest value it can take there (a boundary: `3.0` gives `3.9` beside the
+//! solver's pick). Floating-point decisions are neither negated nor asked to hold: Bitwuzla
+//! takes seconds on each such query, and an input that parts from the path earlier is an
+//! input still. Each new input runs as a seed (the concolic phase, then BSE of each divergence
+//! point no point explored before covers), and its own path is negated in turn past the
+//! decision that made it (SAGE's bound: a lineage derives no input twice). The lineages take
+//! turns, one negation each, so a seed with a long path does not take every turn; the run
+//! derives at most N seeds per seed. Without a time budget the count bounds it, and the run
+//! is deterministic.
 
 use super::explore::{Runner, Slab};
 use super::seeded::{distinct, explore_points, follow, Concolic, Explored, SeedPath, SeedRun, Seeded};
 use crate::concrete::Inputs;
 use crate::run_error::RunError;
-use crate::symbolic::state::ExecutionState;
-use penumbra_solver::{satisfies, Model, SatResult};
+use crate::symbolic::fork::fork_subject;
+use crate::symbolic::state::{ExecutionState, SymbolicObject};
+use penumbra_solver::{collect_vars, eval, mask, satisfies, Model, Op, SatResult, TermId, TermStore, VarId};
 use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-/// A path to negate and where its next negation is looked for.
+/// A path to negate and the decisions left to negate, the next last.
 struct Lineage {
     path: SeedPath,
-    /// Decisions from here on may be negated; those before are its parent's.
-    from: usize,
-    /// The next negation is the decision below this one.
-    below: usize,
+    left: Vec<usize>,
 }
 
 impl Lineage {
-    /// `path`, negated below its seed's deepest divergence point, or anywhere when it reached
-    /// none.
-    fn new(path: SeedPath, deepest_point: Option<usize>, from: usize) -> Self {
+    /// `path`, negated at its decisions from `from` (those before are its parent's) up to its
+    /// seed's deepest divergence point (the whole path, when it reached none): first where
+    /// the path pins a value to a constant (`x == K`, each value once: a byte `strlen`, `strchr`
+    /// and `strtod` each compare is freed once), then the other decisions, each the latest first.
+    fn new(store: &TermStore, path: SeedPath, deepest_point: Option<usize>, from: usize) -> Self {
         let below = deepest_point.unwrap_or(usize::MAX).min(path.pc.len());
-        Lineage { path, from, below }
-    }
-
-    /// The latest decision not negated yet.
-    fn next_decision(&mut self) -> Option<usize> {
-        (self.below > self.from).then(|| {
-            self.below -= 1;
-            self.below
-        })
+        let mut pins = Vec::new();
+        let mut rest = Vec::new();
+        let mut pinned: FxHashSet<Vec<VarId>> = FxHashSet::default();
+        for k in (from.min(below)..below).rev() {
+            let c = path.pc[k];
+            if store.is_const(c) {
+                continue;
+            }
+            match pinned_value(store, c) {
+                Some(value) => {
+                    if pinned.insert(collect_vars(store, value)) {
+                        pins.push(k);
+                    }
+                }
+                None => rest.push(k),
+            }
+        }
+        let mut left: Vec<usize> = pins.into_iter().chain(rest).collect();
+        left.reverse();
+        Lineage { path, left }
     }
 }
 
 /// The bytes of every object `path` made, under `model`.
-fn input_of(path: &SeedPath, model: &Model) -> Vec<Vec<u8>> {
-    path.symbolics.iter().map(|o| o.bytes(model)).collect()
+fn input_of(symbolics: &[SymbolicObject], model: &Model) -> Vec<Vec<u8>> {
+    symbolics.iter().map(|o| o.bytes(model)).collect()
 }
 
 /// Derives and runs seeds from the paths of `seeded`'s seeds, at most `limit` of them, while
@@ -71,43 +90,78 @@ pub(super) fn run_derived(
     let mut turns: VecDeque<Lineage> = VecDeque::new();
     for SeedRun { paths, deepest_point } in runs {
         for path in paths {
-            inputs_run.insert(input_of(&path, &path.model));
-            turns.push_back(Lineage::new(path, deepest_point, 0));
+            inputs_run.insert(input_of(&path.symbolics, &path.model));
+            turns.push_back(Lineage::new(&runner.ctx.store, path, deepest_point, 0));
         }
     }
     let mut budget_hit = false;
     let mut made = 0;
     while made < limit && !runner.budget.exhausted(&runner.ctx.stats, runner.ctx.store.pending_growth()) {
         let Some(mut lineage) = turns.pop_front() else { break };
-        let Some(k) = lineage.next_decision() else { continue };
-        let other_side = runner.ctx.store.not(lineage.path.pc[k]);
-        let (res, model) = runner.ctx.solver.check_model_from(
-            &runner.ctx.store,
-            &lineage.path.pc[..k],
-            &[other_side],
-            &lineage.path.model,
-        )?;
-        let input = match (res, model) {
-            (SatResult::Sat, Some(model)) => Some(input_of(&lineage.path, &model)),
-            (SatResult::Unknown, _) => {
-                runner.ctx.stats.solver_unknown += 1;
-                None
-            }
-            _ => None,
-        };
+        let Some(k) = lineage.left.pop() else { continue };
+        let inputs = negations(runner, &lineage.path, k)?;
+        let symbolics = lineage.path.symbolics.clone();
         turns.push_back(lineage);
-        let Some(input) = input.filter(|i| inputs_run.insert(i.clone())) else { continue };
-        made += 1;
-        runner.ctx.stats.derived_seeds += 1;
-        let mut concolic = Concolic::default();
-        follow(runner, slab, initial, Rc::new(Inputs::Ordered(input)), &mut concolic)?;
-        let SeedRun { paths, deepest_point } = SeedRun::take(&mut concolic);
-        budget_hit |= explore_new(runner, slab, concolic, &mut explored, share)?;
-        for path in paths {
-            turns.push_back(Lineage::new(path, deepest_point, k + 1));
+        for model in inputs {
+            let input = input_of(&symbolics, &model);
+            if made == limit || runner.budget.stop.is_some() || !inputs_run.insert(input.clone()) {
+                continue;
+            }
+            made += 1;
+            runner.ctx.stats.derived_seeds += 1;
+            let mut concolic = Concolic::default();
+            follow(runner, slab, initial, Rc::new(Inputs::Ordered(input)), &mut concolic)?;
+            let SeedRun { paths, deepest_point } = SeedRun::take(&mut concolic);
+            budget_hit |= explore_new(runner, slab, concolic, &mut explored, share)?;
+            for path in paths {
+                turns.push_back(Lineage::new(&runner.ctx.store, path, deepest_point, k + 1));
+            }
         }
     }
     Ok(budget_hit)
+}
+
+/// The inputs that negate `path`'s decision `k`: a model of the path before it and its other
+/// side, and where the decision pinned a value to a constant, also one with that value at the
+/// largest it can take there (a boundary: a digit the path read as `0` becomes `9` as well as
+/// whatever the solver picks). None for a floating-point decision: it and the floating-point
+/// constraints before it stay out of the question (Bitwuzla takes seconds on each), since an
+/// input that parts from the path before the decision is an input still.
+fn negations(runner: &mut Runner<'_, '_>, path: &SeedPath, k: usize) -> Result<Vec<Model>, RunError> {
+    let store = &mut runner.ctx.store;
+    let decision = path.pc[k];
+    if store.has_float(decision) {
+        return Ok(Vec::new());
+    }
+    let mut question: Vec<TermId> = path.pc[..k].iter().copied().filter(|&c| !store.has_float(c)).collect();
+    let other_side = store.not(decision);
+    let solver = &mut runner.ctx.solver;
+    let model = match solver.check_model_from(store, &question, &[other_side], &path.model)? {
+        (SatResult::Sat, Some(model)) => model,
+        (SatResult::Unknown, _) => {
+            runner.ctx.stats.solver_unknown += 1;
+            return Ok(Vec::new());
+        }
+        _ => return Ok(Vec::new()),
+    };
+    let Some(value) = pinned_value(store, decision) else { return Ok(vec![model]) };
+    question.push(other_side);
+    let width = store.width(value);
+    let largest = solver.max_value(store, &question, value, &model, mask(width))?;
+    if eval(store, value, &model) & mask(width) == largest {
+        return Ok(vec![model]);
+    }
+    let at_largest = store.constant(width, largest);
+    let at_largest = store.eq(value, at_largest);
+    Ok(match solver.check_model_from(store, &question, &[at_largest], &model)? {
+        (SatResult::Sat, Some(boundary)) => vec![model, boundary],
+        _ => vec![model],
+    })
+}
+
+/// The value `decision` pins to a constant (`x == K`), if it is such a decision.
+fn pinned_value(store: &TermStore, decision: TermId) -> Option<TermId> {
+    fork_subject(store, decision).filter(|_| store.op(decision) == Op::Eq)
 }
 
 /// Records the endings and explores the points of a derived seed's concolic phase that nothing
