@@ -166,7 +166,8 @@ fn pinned_value(store: &TermStore, decision: TermId) -> Option<TermId> {
 
 /// Records the endings and explores the points of a derived seed's concolic phase that nothing
 /// explored before covers: a point below an explored point lies in its BSE subtree, and an
-/// ending whose input takes an explored point's or a recorded ending's path was found already.
+/// ending whose input takes a recorded ending's path, or goes through a point whose whole
+/// subtree BSE explored, was found already.
 fn explore_new(
     runner: &mut Runner<'_, '_>,
     slab: &mut Slab,
@@ -181,17 +182,22 @@ fn explore_new(
         .zip(covered)
         .filter(|(p, _)| {
             let pc = p.pc.to_vec();
-            !explored.points.iter().any(|q| pc.starts_with(q))
+            !explored.points.iter().any(|(q, _)| pc.starts_with(q))
         })
         .unzip();
-    let found = |model: &Model| explored.points.iter().chain(&explored.endings).any(|pc| satisfies(store, pc, model));
+    // Under a point whose share ran out, BSE may not have reached the path: it is recorded
+    // (a confirmed divergence is never lost; BSE may have written it too).
+    let whole_points = explored.points.iter().filter(|(_, whole)| *whole).map(|(pc, _)| pc);
+    let found = |model: &Model| whole_points.clone().chain(&explored.endings).any(|pc| satisfies(store, pc, model));
     let endings: Vec<_> = endings.into_iter().filter(|e| !found(&e.st.model)).collect();
     for e in endings {
         explored.endings.push(e.st.pc.to_vec());
         runner.record(e)?;
     }
     runner.ctx.stats.divergence_points += points.len() as u64;
-    explored.points.extend(points.iter().map(|p| p.pc.to_vec()));
+    let pcs: Vec<Vec<TermId>> = points.iter().map(|p| p.pc.to_vec()).collect();
     let budget = share * points.len() as u32;
-    explore_points(runner, slab, points, covered, budget)
+    let (budget_hit, whole) = explore_points(runner, slab, points, covered, budget)?;
+    explored.points.extend(pcs.into_iter().zip(whole));
+    Ok(budget_hit)
 }

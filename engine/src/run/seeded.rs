@@ -211,11 +211,12 @@ impl SeedRun {
     }
 }
 
-/// What seeded execution explored: the path conditions of the points whose subtrees BSE
-/// explored and of the endings recorded, so that a later seed's do not count twice.
+/// What seeded execution explored, so that a later seed's points and paths do not count twice:
+/// the path conditions of the points BSE explored from, each with whether it explored the
+/// whole subtree (no share ran out there), and of the concolic endings recorded.
 #[derive(Default)]
 pub(super) struct Explored {
-    pub points: Vec<Vec<TermId>>,
+    pub points: Vec<(Vec<TermId>, bool)>,
     pub endings: Vec<Vec<TermId>>,
 }
 
@@ -257,8 +258,9 @@ pub(crate) fn run_seeded(
     }
     runner.ctx.stats.divergence_points = points.len() as u64;
     let share = bse_budget / points.len().max(1) as u32;
-    explored.points.extend(points.iter().map(|p| p.pc.to_vec()));
-    let budget_hit = explore_points(runner, slab, points, covered, bse_budget)?;
+    let pcs: Vec<Vec<TermId>> = points.iter().map(|p| p.pc.to_vec()).collect();
+    let (budget_hit, whole) = explore_points(runner, slab, points, covered, bse_budget)?;
+    explored.points.extend(pcs.into_iter().zip(whole));
     Ok(Seeded { budget_hit, runs, explored, share })
 }
 
@@ -293,15 +295,17 @@ pub(super) fn follow(
 /// Phase 2 for `points` (distinct, each with the endings of the concolic phase it covers, see
 /// [`distinct`]): the covered endings are recorded, then each point is explored breadth-first
 /// within an even share of what is left of `budget`. Returns whether a share ran out with
-/// work left.
+/// work left, and per point whether its whole subtree was explored.
 pub(super) fn explore_points(
     runner: &mut Runner<'_, '_>,
     slab: &mut Slab,
     points: Vec<ExecutionState>,
     covered: Vec<Vec<EndedPath>>,
     budget: Duration,
-) -> Result<bool, RunError> {
+) -> Result<(bool, Vec<bool>), RunError> {
     let mut budget_hit = false;
+    // A point a budget stopped the run before stays unexplored.
+    let mut whole = vec![false; points.len()];
     let bse_start = Instant::now();
     let count = points.len();
     // What the seeds confirmed under every point is written before any point is explored: a
@@ -333,6 +337,7 @@ pub(super) fn explore_points(
         cut |= !left_over.is_empty();
         if runner.budget.stop.is_none() {
             budget_hit |= cut;
+            whole[i] = !cut;
         }
         // A state left on the way to a path the seeds confirmed needs no test of its own.
         for st in left_over {
@@ -346,7 +351,7 @@ pub(super) fn explore_points(
             break;
         }
     }
-    Ok(budget_hit)
+    Ok((budget_hit, whole))
 }
 
 #[cfg(test)]
