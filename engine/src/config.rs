@@ -198,8 +198,7 @@ pub enum ShadowMode {
     /// first, within `bse_budget` split evenly across the points. With `derived` above 0, up to
     /// that many seeds per seed are then derived from the seeds' paths while time is left
     /// (`--derived-seeds`: each negates a decision a seed's path took before a divergence
-    /// point), and run
-    /// the same way; 0 is Shadow's seeded mode.
+    /// point) and run the same way; 0 is Shadow's seeded mode.
     Seeded { seeds: Vec<crate::concrete::Inputs>, bse_budget: Duration, derived: usize },
 }
 

@@ -25,12 +25,12 @@
 //! is deterministic.
 
 use super::explore::{Runner, Slab};
-use super::seeded::{distinct, explore_points, follow, Concolic, Explored, SeedPath, SeedRun, Seeded};
+use super::seeded::{follow, settle, Concolic, SeedPath, SeedRun, Seeded};
 use crate::concrete::Inputs;
 use crate::run_error::RunError;
 use crate::symbolic::fork::fork_subject;
 use crate::symbolic::state::{ExecutionState, SymbolicObject};
-use penumbra_solver::{collect_vars, eval, mask, satisfies, Model, Op, SatResult, TermId, TermStore, VarId};
+use penumbra_solver::{collect_vars, eval, mask, Model, Op, SatResult, TermId, TermStore, VarId};
 use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -112,7 +112,7 @@ pub(super) fn run_derived(
             let mut concolic = Concolic::default();
             follow(runner, slab, initial, Rc::new(Inputs::Ordered(input)), &mut concolic)?;
             let SeedRun { paths, deepest_point } = SeedRun::take(&mut concolic);
-            budget_hit |= explore_new(runner, slab, concolic, &mut explored, share)?;
+            budget_hit |= settle(runner, slab, concolic, &mut explored, |points| share * points as u32)?.0;
             for path in paths {
                 turns.push_back(Lineage::new(&runner.ctx.store, path, deepest_point, k + 1));
             }
@@ -162,42 +162,4 @@ fn negations(runner: &mut Runner<'_, '_>, path: &SeedPath, k: usize) -> Result<V
 /// The value `decision` pins to a constant (`x == K`), if it is such a decision.
 fn pinned_value(store: &TermStore, decision: TermId) -> Option<TermId> {
     fork_subject(store, decision).filter(|_| store.op(decision) == Op::Eq)
-}
-
-/// Records the endings and explores the points of a derived seed's concolic phase that nothing
-/// explored before covers: a point below an explored point lies in its BSE subtree, and an
-/// ending whose input takes a recorded ending's path, or goes through a point whose whole
-/// subtree BSE explored, was found already.
-fn explore_new(
-    runner: &mut Runner<'_, '_>,
-    slab: &mut Slab,
-    concolic: Concolic,
-    explored: &mut Explored,
-    share: std::time::Duration,
-) -> Result<bool, RunError> {
-    let (points, endings, covered) = distinct(&runner.ctx.store, concolic.points, concolic.held);
-    let store = &runner.ctx.store;
-    let (points, covered): (Vec<ExecutionState>, Vec<_>) = points
-        .into_iter()
-        .zip(covered)
-        .filter(|(p, _)| {
-            let pc = p.pc.to_vec();
-            !explored.points.iter().any(|(q, _)| pc.starts_with(q))
-        })
-        .unzip();
-    // Under a point whose share ran out, BSE may not have reached the path: it is recorded
-    // (a confirmed divergence is never lost; BSE may have written it too).
-    let whole_points = explored.points.iter().filter(|(_, whole)| *whole).map(|(pc, _)| pc);
-    let found = |model: &Model| whole_points.clone().chain(&explored.endings).any(|pc| satisfies(store, pc, model));
-    let endings: Vec<_> = endings.into_iter().filter(|e| !found(&e.st.model)).collect();
-    for e in endings {
-        explored.endings.push(e.st.pc.to_vec());
-        runner.record(e)?;
-    }
-    runner.ctx.stats.divergence_points += points.len() as u64;
-    let pcs: Vec<Vec<TermId>> = points.iter().map(|p| p.pc.to_vec()).collect();
-    let budget = share * points.len() as u32;
-    let (budget_hit, whole) = explore_points(runner, slab, points, covered, budget)?;
-    explored.points.extend(pcs.into_iter().zip(whole));
-    Ok(budget_hit)
 }

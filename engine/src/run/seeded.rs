@@ -33,14 +33,14 @@ use std::time::{Duration, Instant};
 /// queued and still followed to its end (what the seed confirms: Shadow's test of the seed).
 #[derive(Default)]
 pub(super) struct Concolic {
-    pub points: Vec<ExecutionState>,
-    pub held: Vec<EndedPath>,
+    points: Vec<ExecutionState>,
+    held: Vec<EndedPath>,
     /// The divergences of seeds followed past them (by identity), queued already.
     followed: Vec<*const Divergence>,
     /// What derivations need of the seeds followed (`--derived-seeds`): the paths they ended.
-    pub paths: Vec<SeedPath>,
+    paths: Vec<SeedPath>,
     /// The longest path condition of a point queued since the last [`SeedRun::take`].
-    pub deepest: Option<usize>,
+    deepest: Option<usize>,
 }
 
 impl Concolic {
@@ -105,7 +105,7 @@ impl Policy for Concolic {
 /// ending also when the ending's input satisfies its path condition: the path that input
 /// takes runs through the point (or is that ending's path), though two seeds recorded it in
 /// different terms (each pins the values it fixes, a symbolic size, as its own input has them).
-pub(super) fn distinct(
+fn distinct(
     store: &TermStore,
     points: Vec<ExecutionState>,
     endings: Vec<EndedPath>,
@@ -250,18 +250,50 @@ pub(crate) fn run_seeded(
         follow(runner, slab, initial, Rc::new(seed.clone()), &mut concolic)?;
         runs.push(SeedRun::take(&mut concolic));
     }
-    let (points, endings, covered) = distinct(&runner.ctx.store, concolic.points, concolic.held);
     let mut explored = Explored::default();
+    let (budget_hit, points) = settle(runner, slab, concolic, &mut explored, |_| bse_budget)?;
+    let share = bse_budget / points.max(1) as u32;
+    Ok(Seeded { budget_hit, runs, explored, share })
+}
+
+/// After a concolic phase: records its endings and explores its points (see [`distinct`]),
+/// leaving out what `explored` covers already (nothing, for the seeds' own phase): a point
+/// below an explored point lies in its BSE subtree, and an ending whose input takes a recorded
+/// ending's path, or goes through a point whose whole subtree BSE explored, was found already.
+/// BSE gets `budget(points)` in all. Returns whether a point's share ran out with work left,
+/// and how many points were explored.
+pub(super) fn settle(
+    runner: &mut Runner<'_, '_>,
+    slab: &mut Slab,
+    concolic: Concolic,
+    explored: &mut Explored,
+    budget: impl Fn(usize) -> Duration,
+) -> Result<(bool, usize), RunError> {
+    let (points, endings, covered) = distinct(&runner.ctx.store, concolic.points, concolic.held);
+    let store = &runner.ctx.store;
+    let (points, covered): (Vec<ExecutionState>, Vec<_>) = points
+        .into_iter()
+        .zip(covered)
+        .filter(|(p, _)| {
+            let pc = p.pc.to_vec();
+            !explored.points.iter().any(|(q, _)| pc.starts_with(q))
+        })
+        .unzip();
+    // Under a point whose share ran out, BSE may not have reached the path: it is recorded
+    // (a confirmed divergence is never lost; BSE may have written it too).
+    let whole_points = explored.points.iter().filter(|(_, whole)| *whole).map(|(pc, _)| pc);
+    let found = |model: &Model| whole_points.clone().chain(&explored.endings).any(|pc| satisfies(store, pc, model));
+    let endings: Vec<EndedPath> = endings.into_iter().filter(|e| !found(&e.st.model)).collect();
     for e in endings {
         explored.endings.push(e.st.pc.to_vec());
         runner.record(e)?;
     }
-    runner.ctx.stats.divergence_points = points.len() as u64;
-    let share = bse_budget / points.len().max(1) as u32;
+    let count = points.len();
+    runner.ctx.stats.divergence_points += count as u64;
     let pcs: Vec<Vec<TermId>> = points.iter().map(|p| p.pc.to_vec()).collect();
-    let (budget_hit, whole) = explore_points(runner, slab, points, covered, bse_budget)?;
+    let (budget_hit, whole) = explore_points(runner, slab, points, covered, budget(count))?;
     explored.points.extend(pcs.into_iter().zip(whole));
-    Ok(Seeded { budget_hit, runs, explored, share })
+    Ok((budget_hit, count))
 }
 
 /// The concolic phase for one seed: its states follow it from the initial states, depth first.
@@ -296,7 +328,7 @@ pub(super) fn follow(
 /// [`distinct`]): the covered endings are recorded, then each point is explored breadth-first
 /// within an even share of what is left of `budget`. Returns whether a share ran out with
 /// work left, and per point whether its whole subtree was explored.
-pub(super) fn explore_points(
+fn explore_points(
     runner: &mut Runner<'_, '_>,
     slab: &mut Slab,
     points: Vec<ExecutionState>,
