@@ -10,7 +10,10 @@
 # (scripts/apt-source.sh): the system's apt sources are never edited. penumbra's arch layer (runtime/musl/arch: system calls go to the engine,
 # atomics are plain, the thread pointer is a global) replaces the three x86_64 headers that
 # hold inline assembly; every other x86_64 assembly file gives way to musl's generic C.
-# Left out: src/malloc (the engine's own allocator keeps its bounds checks), the dynamic
+# Left out: src/malloc (the engine's own allocator keeps its bounds checks), memcpy, memmove
+# and memset (the engine's models check a symbolic length against the objects once and fix it
+# to a few values; musl's loops would fork on every byte of it: a bitmap of symbolic size
+# zeroed by xzalloc took cut's whole budget in one-byte steps), the dynamic
 # linker (ldso, src/ldso), crt (the engine starts the program itself) and thread
 # cancellation. A program links start.bc whole, then libc.bc's needed functions only.
 set -euo pipefail
@@ -57,7 +60,7 @@ flags=(-std=c99 -ffreestanding -nostdinc -D_XOPEN_SOURCE=700
 # Of src/malloc only the plain C over the allocator's entry points: reallocarray (over
 # realloc), memalign and posix_memalign (over aligned_alloc, runtime/musl/penumbra_alloc.c).
 mapfile -t files < <(cd "$src" && ls src/*/*.c | grep -v -e '^src/malloc/' -e '^src/ldso/' \
-    -e '^src/thread/pthread_cancel.c$'; printf 'src/malloc/%s.c\n' reallocarray memalign posix_memalign)
+    -e '^src/thread/pthread_cancel.c$' -e '^src/string/mem\(cpy\|move\|set\)\.c$'; printf 'src/malloc/%s.c\n' reallocarray memalign posix_memalign)
 mapfile -t files < <(printf '%s\n' "${files[@]}" | sort)
 mkdir -p "$work/bc"
 # The string functions that read memory a word at a time (past the end of a string, within

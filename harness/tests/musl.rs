@@ -476,6 +476,48 @@ int main(int argc, char **argv) {
     assert!(error["error"]["message"].as_str().unwrap().contains("allocated at line 8 (100 bytes)"), "{error}");
 }
 
+/// musl's `memset`, `memcpy` and `memmove` are left out of its bitcode: the engine's models run
+/// them, checking a symbolic length once and fixing it to at most eight values (the other
+/// values end early as `concretized`, one site), where musl's byte loops would fork on every
+/// byte (cut's xzalloc zeroing a bitmap of symbolic size spent its budget there: 0 paths).
+#[test]
+fn bulk_memory_functions_are_the_engines_models() {
+    let file = write_c(
+        "bulk.c",
+        r#"#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    if (argc < 2) return 0;
+    size_t n = (unsigned char)argv[1][0];
+    char *p = malloc(n + 1);
+    memset(p, 'x', n + 1);
+    char *q = malloc(n + 1);
+    memcpy(q, p, n + 1);
+    memmove(q + 1, q, n);
+    return q[n] == 'x' ? 1 : 2;
+}
+"#,
+    );
+    let s = musl_json("run", &file, &["--sym-args", "1", "1", "1", "--max-time", "60"]);
+    assert_eq!((s["paths_completed"].as_u64(), s["errors"].as_u64()), (Some(8), Some(0)), "{s}");
+    assert_eq!(s["early_reasons"], serde_json::json!({"concretized": 1}), "{s}");
+    let site = &s["concretized_sites"];
+    assert_eq!(site.as_array().map(Vec::len), Some(1), "{s}");
+    assert_eq!(
+        (
+            site[0]["line"].as_u64(),
+            site[0]["what"].as_str(),
+            site[0]["forked"].as_u64(),
+            site[0]["paths_ended"].as_u64()
+        ),
+        (Some(7), Some("size"), Some(7), Some(1))
+    );
+    let tests = s["tests"].as_array().unwrap();
+    let lengths: BTreeSet<u8> = tests.iter().filter(|t| t["kind"] == "path").map(|t| object(t, "arg00")[0]).collect();
+    assert_eq!(lengths, BTreeSet::from([0, 1, 2, 3, 4, 253, 254, 255]));
+    assert!(tests.iter().filter(|t| t["kind"] == "path").all(|t| t["exit_code"] == 1), "{s}");
+}
+
 /// A standard stream the program closed stays closed: a second `fclose(stdin)` fails with
 /// EBADF and so does a read (coreutils' `comm - -` closes stdin twice and exits 1 for it,
 /// natively and now under penumbra), in the concrete and the symbolic engine alike.
