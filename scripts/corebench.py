@@ -30,6 +30,7 @@ runs (`src/UTILITY`), when COREBENCH has its tests.
 """
 
 import argparse
+import collections
 import json
 import os
 import re
@@ -320,6 +321,18 @@ def job_records(results: Path) -> dict:
     return records
 
 
+def builds_text(records: dict) -> str:
+    """Which penumbra ran OUT's jobs (each record's `penumbra`: version and commit), as a
+    sentence for the table: the one build, or each build with its count of jobs."""
+    builds = collections.Counter(r.get("penumbra") or "not recorded" for r in records.values())
+    if len(builds) == 1 and "not recorded" not in builds:
+        return f" Jobs run by penumbra {next(iter(builds))}."
+    if not builds:
+        return ""
+    listed = "; ".join(f"{b}: {n} jobs" for b, n in sorted(builds.items()))
+    return f" Jobs run by {len(builds)} builds of penumbra ({listed})."
+
+
 def exposes(test: dict) -> bool:
     """Whether a job's test exposes the regression: `regression` by Shadow's rule, and for an
     error in new only (which stays `regression` whatever the fixes do) the fix removes it (its
@@ -525,7 +538,8 @@ def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = Fa
     profile = re.search(r"profile `(\w+)`", manifest.read_text()).group(1) if manifest.is_file() else "?"
     note = (f"Profile `{profile}` ({PROFILES.get(profile, 0):g} s a mode). Regenerate: `COREUTILS_GIT=... GNULIB_GIT=... "
             f"python3 scripts/corebench.py run COREBENCH OUT --profile {profile}`, then "
-            f"`python3 scripts/corebench.py table COREBENCH OUT {results_dir}`.")
+            f"`python3 scripts/corebench.py table COREBENCH OUT {results_dir}`."
+            + builds_text(job_records(out / "results")))
     (results_dir / "README.md").write_text(markdown(rows, note))
     (results_dir / "corebench.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
     if not kept:

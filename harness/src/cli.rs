@@ -29,10 +29,14 @@ pub const DEFAULT_EXEC_STEPS: u64 = 1_000_000_000;
 /// The default `--max-output-mb`: a run stops once its tests take 1 GiB.
 pub const DEFAULT_MAX_OUTPUT_MB: u64 = 1024;
 
+/// The version `--version` prints and job records keep: the crate's, and the commit it was built
+/// from (`build.rs`).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("PENUMBRA_COMMIT"), ")");
+
 #[derive(Parser, Debug)]
 #[command(
     name = "penumbra",
-    version,
+    version = VERSION,
     about = "Shadow symbolic execution for C patches",
     long_about = "penumbra runs the old and the new version of a patched C program together in one \
 symbolic execution and finds the inputs on which they behave differently.\n\n\

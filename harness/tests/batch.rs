@@ -488,6 +488,12 @@ fn a_job_killed_mid_write_is_recorded_and_its_complete_tests_replayed() {
         "{error}"
     );
     assert_eq!(record["signal"], 9);
+    // The record names the build that ran the job, as `penumbra --version` does: the crate's
+    // version and the commit it was built from.
+    let version = String::from_utf8(penumbra(["--version"]).stdout).unwrap();
+    let recorded = record["penumbra"].as_str().unwrap();
+    assert_eq!(version.trim_end(), format!("penumbra {recorded}"));
+    assert!(recorded.starts_with(&format!("{} (commit ", env!("CARGO_PKG_VERSION"))), "{recorded}");
     assert_eq!(
         (bystander["subject"].as_str(), bystander["outcome"].as_str(), bystander["diff_paths"].as_str()),
         ("threshold", "ok", "1")

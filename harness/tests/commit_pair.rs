@@ -419,7 +419,9 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     )
     .unwrap();
     let job = |subject: &str, mode: &str, body: &str| {
-        let record = format!(r#"{{"subject": "{subject}", "mode": "{mode}", "wall_s": 10.0, {body}}}"#);
+        let record = format!(
+            r#"{{"subject": "{subject}", "mode": "{mode}", "penumbra": "0.1.0 (commit 0123456789ab)", "wall_s": 10.0, {body}}}"#
+        );
         std::fs::write(out.join(format!("results/jobs/{subject}.{mode}.default.json")), record).unwrap();
     };
     let summary = |diff_paths: u32| {
@@ -501,6 +503,7 @@ ec48beadfa0ae1216788eaf6bf558ee2013eac18 be7932e863de07c4c7e4fc3c1db3eb6d04ba9af
     assert_eq!((cut["touching"].as_u64(), cut["invocations"].as_u64()), (Some(121), Some(228)));
     let readme = std::fs::read_to_string(results.join("README.md")).unwrap();
     assert!(readme.contains("3 regressions, 2 built, 1 exposed"), "{readme}");
+    assert!(readme.contains(" Jobs run by penumbra 0.1.0 (commit 0123456789ab).\n"), "{readme}");
     let cut_line = "| cut-ec48bead-be7932e8 | cut | yes | penumbra unify (src/cut.c) | 121/228 | 2 diff paths, 1 regression (1 of another bug: its fix is not this one) | 3 diff paths, 2 regression, first at 3.5 s | yes (seeded) |  |";
     assert!(readme.contains(cut_line), "{readme}");
     // The same table from an OUT that ran only some jobs (another machine): with --keep-earlier

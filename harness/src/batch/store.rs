@@ -44,6 +44,10 @@ pub struct FixBrief {
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone)]
 pub struct JobRecord {
     pub batch: String,
+    /// The penumbra that ran the job: its version and commit (`penumbra --version`); empty in
+    /// records written before it was kept.
+    #[serde(default)]
+    pub penumbra: String,
     pub id: String,
     pub subject: String,
     pub mode: String,
@@ -134,6 +138,7 @@ pub fn record(batch: &str, job: &Job, fingerprint: String, done: Finished) -> Re
     let summary = summary.map(serde_json::from_value).transpose().context("the job's summary is not a run summary")?;
     Ok(JobRecord {
         batch: batch.to_string(),
+        penumbra: crate::cli::VERSION.to_string(),
         id: job.id.clone(),
         subject: job.subject.clone(),
         mode: job.mode.as_str().to_string(),
