@@ -24,6 +24,7 @@ mod replay_stderr;
 mod replay_verdicts;
 mod report_html;
 mod run_cli;
+mod setjmp;
 mod shadow_budgets;
 mod shadow_examples;
 mod shadow_semantics;

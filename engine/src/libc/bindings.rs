@@ -63,6 +63,10 @@ pub enum LibcFn {
     Atexit,
     Abort,
     AssertFail,
+    /// `setjmp` and its variants: 0, and the call is where a `longjmp` comes back to.
+    Setjmp,
+    /// `longjmp` and its variants: back to the `setjmp` call that filled the `jmp_buf`.
+    Longjmp,
     Atoi,
     /// `atol` and `atoll`.
     Atol,
@@ -169,6 +173,9 @@ const KEEPS_STATE: &str =
 /// Why the symbolic engine has no `qsort` or `bsearch`.
 const CALLS_BACK: &str = "calls back into the program; the symbolic engine's natives cannot call the program, and \
                           libc.c has no version yet";
+/// Why the concrete interpreter has no `longjmp`.
+const UNWINDS: &str = "unwinds frames to a setjmp call; the concrete interpreter's setjmp returns 0 but keeps \
+                       no target yet (the symbolic engine does)";
 /// Why the concrete interpreter never sees `libc.c`'s helpers.
 const LIBC_C_HELPER: &str = "a helper of the symbolic C library (libc.c), which only the symbolic engine links in";
 
@@ -220,6 +227,14 @@ pub const BINDINGS: &[Binding] = &[
     both(Atexit, &["atexit"], 1),
     both(Abort, &["abort"], 0),
     both(AssertFail, &["__assert_fail"], 4),
+    both(Setjmp, &["setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp"], 1),
+    Binding {
+        func: Longjmp,
+        names: &["longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"],
+        arity: 2,
+        concrete: Missing(UNWINDS),
+        symbolic: Rust,
+    },
     code(Atoi, &["atoi"], 1),
     code(Atol, &["atol", "atoll"], 1),
     code(Strtol, &["strtol", "strtoll"], 3),

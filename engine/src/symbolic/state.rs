@@ -384,6 +384,19 @@ pub struct ExecutionState {
     /// variable ([`crate::search::Relevance`]): the patch-directed searcher prefers paths that
     /// wrote more of them.
     pub defs_written: u64,
+    /// The `setjmp` calls whose frames are still on the stack, oldest first: where a
+    /// `longjmp` returns to (`interp::natives::jumps`). Empty in almost every program.
+    pub jumps: Vec<JumpTarget>,
+}
+
+/// A `setjmp` call a `longjmp` may return to: its `jmp_buf`'s address, and the frame (the
+/// stack's depth with it on top) and position of the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpTarget {
+    pub env: u64,
+    pub depth: u32,
+    pub block: Block,
+    pub idx: u32,
 }
 
 /// Constructors, `main`, or the exit sequence, and the `atexit` handlers registered so far.
@@ -427,6 +440,7 @@ impl ExecutionState {
             covered_new: false,
             in_new_code: None,
             defs_written: 0,
+            jumps: Vec::new(),
         }
     }
 
@@ -435,11 +449,15 @@ impl ExecutionState {
         self.life.as_ref().is_none_or(|l| matches!(l.phase, Phase::Main))
     }
 
-    /// Pops the top frame, its stack objects dying with it.
+    /// Pops the top frame, its stack objects dying with it, and the `setjmp` targets in it.
     pub fn pop_frame(&mut self) -> Option<Frame> {
         let frame = self.stack.pop()?;
         for &id in &frame.allocas {
             self.mem.kill_stack_object(id);
+        }
+        if !self.jumps.is_empty() {
+            let depth = self.stack.len() as u32;
+            self.jumps.retain(|j| j.depth <= depth);
         }
         Some(frame)
     }

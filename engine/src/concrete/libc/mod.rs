@@ -76,7 +76,9 @@ pub fn call(m: &mut Machine<'_>, f: LibcFn, name: &str, args: &[u128]) -> Result
             Err(Fault::unsupported(format!("{name} outside the interpreter")).into())
         }
         // The table binds these for the symbolic engine only.
-        CheckRead | IsStdin => Err(Fault::unsupported(bindings::unknown_function(name, false)).into()),
+        CheckRead | IsStdin | Longjmp => Err(Fault::unsupported(bindings::unknown_function(name, false)).into()),
+        // setjmp returns 0 the first time; only the symbolic engine goes back to it (longjmp).
+        Setjmp => Ok(Some(0)),
         IsClass(class) => Ok(Some(u64::from(class.contains(a.int(0)?)))),
         Toupper => Ok(Some(ctype::toupper(a.int(0)?) as u64)),
         Tolower => Ok(Some(ctype::tolower(a.int(0)?) as u64)),

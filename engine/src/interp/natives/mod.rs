@@ -1,6 +1,6 @@
 //! The native models of the C library: the heap, bulk memory, process control, and the pure
 //! functions of `<ctype.h>` and `<stdlib.h>` as single terms; I/O in `stdio`, the system calls
-//! of musl programs in `syscalls`.
+//! of musl programs in `syscalls`, `setjmp` and `longjmp` in `jumps`.
 //!
 //! The models are a handler beside the interpreter, not part of its [`Context`], in the manner
 //! of KLEE's `SpecialFunctionHandler`: each declared function is bound once per program, from
@@ -15,6 +15,7 @@
 //! access at the line of the call, exactly as in the concrete interpreter (which checks the
 //! whole source, then the whole destination, before copying).
 
+mod jumps;
 mod stdio;
 mod syscalls;
 
@@ -191,6 +192,8 @@ impl NativeCall<'_, '_> {
                 }
                 Some(self.cx.store.constant(32, 0))
             }
+            LibcFn::Setjmp => return self.setjmp(arg!(0)),
+            LibcFn::Longjmp => return self.longjmp(arg!(0), arg!(1)),
             LibcFn::Abort => {
                 return Ok(Err(Flow::End(Box::new(self.cx.error(self.st, ErrorKind::Abort, "abort() called")))))
             }

@@ -61,6 +61,8 @@ _Exit|_exit 1 native native
 atexit 1 native native
 abort 0 native native
 __assert_fail 4 native native
+setjmp|_setjmp|sigsetjmp|__sigsetjmp 1 native native
+longjmp|_longjmp|siglongjmp|__longjmp_chk 2 missing native
 atoi 1 native code
 atol|atoll 1 native code
 strtol|strtoll 3 native code
