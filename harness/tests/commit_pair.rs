@@ -330,7 +330,7 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          [defaults]\n\
          mode = [\"complete\", \"seeded\"]\n\
          replay = true\n\
-         flags = [\"--max-time\", \"120\", \"--max-tests\", \"5000\", \"--max-site-tests\", \"1000\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"3\", \"--derived-seeds\", \"64\"]\n\
+         flags = [\"--max-time\", \"120\", \"--max-tests\", \"5000\", \"--max-site-tests\", \"1000\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"3\", \"--derived-seeds\", \"1000\"]\n\
          max_time = 840\n\
          prepare = [\"python3\", \"{}\", \"prepare\"]\n\n\
          [[subject]]\nname = \"cut-ec48bead-be7932e8\"\nproject = \"pairs/cut-ec48bead-be7932e8\"\ndescription = \"http://bugs.gnu.org/13627\"\n\n\
@@ -343,7 +343,7 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          [[subject]]\nname = \"tail-ae494d4b-d461bfd2+regression-test\"\nproject = \"pairs/tail-ae494d4b-d461bfd2+regression-test\"\nmode = \"seeded\"\ndescription = \"http://example.org/tail (seeds with regression.sh)\"\n{tail_flags}\n",
         prepare.display(),
         // tail's `-f` tests wait until the replay timeout cuts them: a shorter one, and fewer tests.
-        tail_flags = "flags = [\"--max-time\", \"120\", \"--max-tests\", \"1000\", \"--max-site-tests\", \"1000\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"1\", \"--derived-seeds\", \"64\"]"
+        tail_flags = "flags = [\"--max-time\", \"120\", \"--max-tests\", \"1000\", \"--max-site-tests\", \"1000\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"1\", \"--derived-seeds\", \"1000\"]"
     );
     assert_eq!(manifest, expected);
     // The subject seeded also with CoREBench's exposing test: the same pair, the script's
