@@ -331,7 +331,7 @@ fn corebench_regressions_are_read_and_become_one_batch_manifest() {
          mode = [\"complete\", \"seeded\"]\n\
          replay = true\n\
          flags = [\"--max-time\", \"120\", \"--max-tests\", \"5000\", \"--max-site-tests\", \"1000\", \"--interpreter\", \"errors\", \"--replay-timeout\", \"3\", \"--derived-seeds\", \"1000\"]\n\
-         max_time = 840\n\
+         max_time = 1440\n\
          prepare = [\"python3\", \"{}\", \"prepare\"]\n\n\
          [[subject]]\nname = \"cut-ec48bead-be7932e8\"\nproject = \"pairs/cut-ec48bead-be7932e8\"\ndescription = \"http://bugs.gnu.org/13627\"\n\n\
          [[subject]]\nname = \"cut-ec48bead-be7932e8+regression-test\"\nproject = \"pairs/cut-ec48bead-be7932e8+regression-test\"\nmode = \"seeded\"\ndescription = \"http://bugs.gnu.org/13627 (seeds with regression.sh)\"\n\n\
