@@ -408,11 +408,11 @@ def miss_reason(row: dict) -> str:
     return no_seeds + f"diverged ({diverged} diff paths{tested}) but no test is a regression by Shadow's rule ({shown})"
 
 
-def table(regressions: list, out: Path, results_dir: Path) -> list:
-    """The rows of the evaluation in OUT (builds.json, results/), one per regression."""
+def table(regressions: list, out: Path, records: dict) -> list:
+    """The rows of the evaluation in OUT (builds.json, results/, its job `records`), one per
+    regression."""
     builds = json.loads((out / "builds.json").read_text()) if (out / "builds.json").is_file() else {}
     results = out / "results"
-    records = job_records(results) if results.is_dir() else {}
     rows = []
     for r in regressions:
         build = builds.get(r.name)
@@ -524,7 +524,8 @@ def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = Fa
     miss's tests and its bug report) adds to each miss what the recorded numbers cannot say.
     With `keep`, regressions OUT ran nothing of keep their rows of the table there before
     ([`keep_earlier`]), and the plots, which would show only OUT's jobs, are left as they were."""
-    rows = table(regressions, out, results_dir)
+    records = job_records(out / "results") if (out / "results").is_dir() else {}
+    rows = table(regressions, out, records)
     kept = keep_earlier(rows, results_dir) if keep else 0
     notes_file = results_dir / "notes.toml"
     notes = tomllib.loads(notes_file.read_text()) if notes_file.is_file() else {}
@@ -542,7 +543,7 @@ def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = Fa
     note = (f"Profile `{profile}` ({PROFILES.get(profile, 0):g} s a mode). Regenerate: `COREUTILS_GIT=... GNULIB_GIT=... "
             f"python3 scripts/corebench.py run COREBENCH OUT --profile {profile}`, then "
             f"`python3 scripts/corebench.py table COREBENCH OUT {results_dir}`."
-            + builds_text(job_records(out / "results")))
+            + builds_text(records))
     (results_dir / "README.md").write_text(markdown(rows, note))
     (results_dir / "corebench.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
     if not kept:
