@@ -5,7 +5,7 @@
 //! `printf`, no host files, and a system call penumbra does not model ending the path as
 //! unsupported, by name.
 
-use crate::support::{penumbra, write_c, CFile, EXIT_UNSUPPORTED};
+use crate::support::{penumbra, penumbra_json_run, write_c, CFile, EXIT_UNSUPPORTED};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -18,11 +18,8 @@ pub(crate) fn sha256(text: &str) -> String {
 /// `penumbra CMD FILE --libc musl ARGS... --json --output-dir DIR/out` (DIR: the file's
 /// directory), its summary.
 pub(crate) fn musl_json(cmd: &str, file: &CFile, args: &[&str]) -> Value {
-    let out_dir = file.dir.path().join("out");
-    let mut all: Vec<&std::ffi::OsStr> = vec![cmd.as_ref(), file.path.as_os_str(), "--libc".as_ref(), "musl".as_ref()];
-    all.extend(args.iter().map(std::ffi::OsStr::new));
-    all.extend(["--json".as_ref(), "--output-dir".as_ref(), out_dir.as_os_str()]);
-    json(&penumbra(all))
+    let musl_args: Vec<&str> = ["--libc", "musl"].into_iter().chain(args.iter().copied()).collect();
+    json(&penumbra_json_run(cmd, file, &musl_args))
 }
 
 fn json(out: &crate::support::Output) -> Value {

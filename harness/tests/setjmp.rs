@@ -4,17 +4,13 @@
 //! `setjmp` whose function returned ends as unsupported; in shadow execution a value passed
 //! differently by the versions is a divergence. (ls's sort_files guards strcoll with setjmp.)
 
-use crate::support::{line_of, penumbra, write_c, CFile};
+use crate::support::{line_of, penumbra_json_run, write_c, CFile};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// `penumbra CMD FILE ARGS... --json --output-dir DIR/out`, its summary.
+/// `penumbra CMD FILE ARGS... --json`'s summary.
 fn summary(cmd: &str, file: &CFile, args: &[&str]) -> Value {
-    let out_dir = file.dir.path().join("out");
-    let mut all: Vec<&std::ffi::OsStr> = vec![cmd.as_ref(), file.path.as_os_str()];
-    all.extend(args.iter().map(std::ffi::OsStr::new));
-    all.extend(["--json".as_ref(), "--output-dir".as_ref(), out_dir.as_os_str()]);
-    let out = penumbra(all);
+    let out = penumbra_json_run(cmd, file, args);
     out.assert_no_panic();
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", out.stderr))
 }

@@ -153,6 +153,15 @@ where
     run_command(cmd)
 }
 
+/// `penumbra CMD FILE ARGS... --json --output-dir DIR/out` (DIR: the file's directory).
+pub fn penumbra_json_run(cmd: &str, file: &CFile, args: &[&str]) -> Output {
+    let out_dir = file.dir.path().join("out");
+    let mut all: Vec<&std::ffi::OsStr> = vec![cmd.as_ref(), file.path.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--json".as_ref(), "--output-dir".as_ref(), out_dir.as_os_str()]);
+    penumbra(all)
+}
+
 /// A program of 2^24 paths, each a plain exit: runs that only a budget or a signal ends.
 pub const MILLIONS_OF_PATHS: &str = r#"#include <penumbra.h>
 int main(void) {
