@@ -212,6 +212,42 @@ int main(int argc, char **argv) {
     assert!(by_name.contains(&(b"A\0".to_vec(), Some(3))), "{s}");
 }
 
+/// The working directory lists as replay's fresh directory does: `.`, `..` and the symbolic
+/// files (getdents64; a file's d_type regular, unknown with --sym-file-types), each of which
+/// `lstat` describes: one path, exit 4 entries * 10 + 2 directories + 100 for A and B
+/// regular and `..` a directory, replaying alike.
+#[test]
+fn the_working_directory_lists_its_files() {
+    let file = write_c(
+        "list.c",
+        r#"#include <dirent.h>
+#include <string.h>
+#include <sys/stat.h>
+int main(void) {
+    DIR *d = opendir(".");
+    if (!d) return 1;
+    int n = 0, dirs = 0, a = 0, b = 0, dots = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        struct stat st;
+        n++;
+        if (lstat(e->d_name, &st) != 0) return 2;
+        if (S_ISDIR(st.st_mode)) dirs++;
+        if (!strcmp(e->d_name, "A") && S_ISREG(st.st_mode) && e->d_type == DT_REG) a++;
+        if (!strcmp(e->d_name, "B") && S_ISREG(st.st_mode)) b++;
+        if (!strcmp(e->d_name, "..") && e->d_type == DT_DIR) dots++;
+    }
+    closedir(d);
+    return n * 10 + dirs + (a && b && dots ? 100 : 0);
+}
+"#,
+    );
+    let s = musl_json("run", &file, &["--sym-files", "2", "1", "--replay-check"]);
+    assert_eq!(s["replay_mismatches"].as_array().map(Vec::len), Some(0), "{s}");
+    assert_eq!((s["paths_completed"].as_u64(), s["unsupported"].as_u64()), (Some(1), Some(0)), "{s}");
+    assert_eq!(s["tests"][0]["exit_code"].as_i64(), Some(142), "{s}");
+}
+
 /// Without musl's bitcode, `--libc musl` says how to build it.
 #[test]
 fn a_missing_musl_build_is_explained() {

@@ -13,9 +13,15 @@
  * terminal does not seek (ESPIPE), and only a terminal answers the terminal ioctls (isatty).
  * A path forks on the type only where the program asks.
  * The working directory "." is a directory, as in native replay's: it opens for reading,
- * fstat says S_IFDIR, and reading it fails with EISDIR (listing it is not modelled: getdents
- * goes to the engine, which ends the path as unsupported). */
+ * fstat says S_IFDIR, reading it fails with EISDIR, and getdents64 lists what replay's fresh
+ * directory holds: ".", ".." and the symbolic files A, B, ... (a file's d_type DT_REG, or
+ * with --sym-file-types DT_UNKNOWN, as some file systems give it: a program that needs the
+ * type asks stat, which forks on the type object only there). ".." is a directory for stat
+ * and open; listing it (replay's scratch
+ * directory) is not modelled: getdents64 on it goes to the engine, which ends the path as
+ * unsupported. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -37,7 +43,9 @@ void penumbra_make_symbolic(void *addr, size_t size, const char *name);
 #define MAX_FILES 26
 #define MAX_OPEN 64
 #define FIRST_FD 3
-/* Inode numbers: the standard streams 1-3, the working directory 9, file A 10, B 11, ... */
+/* Inode numbers: the standard streams 1-3, the parent directory 8, the working directory 9,
+ * file A 10, B 11, ... */
+#define PARENT_INO 8
 #define DIR_INO 9
 #define FILE_INO 10
 
@@ -53,6 +61,7 @@ struct sym_file {
 static struct sym_file files[MAX_FILES];
 static unsigned nfiles;
 static struct sym_file cwd = { .directory = 1 };
+static struct sym_file parent = { .directory = 1 };
 /* Standard input's type object (--sym-file-types), else 0: a regular file. */
 static unsigned char *stdin_type;
 
@@ -126,6 +135,7 @@ static struct sym_file *lookup(const char *path)
 	for (unsigned i = 0; i < nfiles; i++)
 		if (path[0] == 'A' + i && path[1] == 0) return &files[i];
 	if (path[0] == '.' && path[1] == 0) return &cwd;
+	if (path[0] == '.' && path[1] == '.' && path[2] == 0) return &parent;
 	return 0;
 }
 
@@ -164,7 +174,8 @@ static long stat_of(struct kstat *st, unsigned long ino, unsigned long size, enu
 
 static long file_stat(struct kstat *st, const struct sym_file *f)
 {
-	return stat_of(st, f->directory ? DIR_INO : FILE_INO + (f - files), f->size, file_kind(f));
+	unsigned long ino = f == &parent ? PARENT_INO : f == &cwd ? DIR_INO : FILE_INO + (f - files);
+	return stat_of(st, ino, f->size, file_kind(f));
 }
 
 /* ioctl on standard input or a symbolic file of this kind: a terminal answers TCGETS and
@@ -203,6 +214,40 @@ static long sym_read(struct open_file *f, unsigned char *buf, size_t n, long at)
 	size_t k = size - at < n ? size - at : n;
 	memcpy(buf, f->file->data + at, k);
 	return k;
+}
+
+/* getdents64 on the working directory: entry f->pos onwards, as many as fit in n bytes
+ * (struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name, each record padded to 8). */
+static long sym_getdents64(struct open_file *f, unsigned char *buf, size_t n)
+{
+	size_t used = 0;
+	for (long i = f->pos; i < 2 + (long)nfiles; i++) {
+		char name[3] = { '.', 0, 0 };
+		unsigned long long ino = DIR_INO;
+		unsigned char type = DT_DIR;
+		if (i == 1) {
+			name[1] = '.';
+			ino = PARENT_INO;
+		} else if (i >= 2) {
+			name[0] = 'A' + (i - 2);
+			ino = FILE_INO + (i - 2);
+			type = files[i - 2].type ? DT_UNKNOWN : DT_REG;
+		}
+		size_t len = strlen(name);
+		unsigned short reclen = (19 + len + 1 + 7) & ~7;
+		if (used + reclen > n) return used ? (long)used : -EINVAL;
+		unsigned char *rec = buf + used;
+		long long next = i + 1;
+		memset(rec, 0, reclen);
+		memcpy(rec, &ino, 8);
+		memcpy(rec + 8, &next, 8);
+		memcpy(rec + 16, &reclen, 2);
+		rec[18] = type;
+		memcpy(rec + 19, name, len);
+		used += reclen;
+		f->pos = next;
+	}
+	return used;
 }
 
 static long sym_readv(struct open_file *f, const struct iovec *iov, long count)
@@ -340,6 +385,12 @@ long __penumbra_syscall(long n, long a1, long a2, long a3, long a4, long a5, lon
 		break;
 	case SYS_readv:
 		if ((f = open_file(a1))) return sym_readv(f, (const struct iovec *)a2, a3);
+		break;
+	case SYS_getdents64:
+		if ((f = open_file(a1))) {
+			if (f->file == &cwd) return sym_getdents64(f, (unsigned char *)a2, a3);
+			if (!f->file->directory) return -ENOTDIR;
+		}
 		break;
 	case SYS_lseek:
 		if ((f = open_file(a1))) return sym_lseek(f, a2, a3);
