@@ -17,13 +17,13 @@
  * directory holds: ".", ".." and the symbolic files A, B, ... (a file's d_type DT_REG, or
  * with --sym-file-types DT_UNKNOWN, as some file systems give it: a program that needs the
  * type asks stat, which forks on the type object only there). ".." is a directory for stat
- * and open; listing it (replay's scratch
- * directory) is not modelled: getdents64 on it goes to the engine, which ends the path as
- * unsupported. */
+ * and open; listing it (replay's scratch directory) is not modelled: getdents64 on it goes
+ * to the engine, which ends the path as unsupported. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -172,10 +172,14 @@ static long stat_of(struct kstat *st, unsigned long ino, unsigned long size, enu
 	return 0;
 }
 
+static unsigned long inode_of(const struct sym_file *f)
+{
+	return f == &parent ? PARENT_INO : f == &cwd ? DIR_INO : FILE_INO + (f - files);
+}
+
 static long file_stat(struct kstat *st, const struct sym_file *f)
 {
-	unsigned long ino = f == &parent ? PARENT_INO : f == &cwd ? DIR_INO : FILE_INO + (f - files);
-	return stat_of(st, ino, f->size, file_kind(f));
+	return stat_of(st, inode_of(f), f->size, file_kind(f));
 }
 
 /* ioctl on standard input or a symbolic file of this kind: a terminal answers TCGETS and
@@ -216,36 +220,28 @@ static long sym_read(struct open_file *f, unsigned char *buf, size_t n, long at)
 	return k;
 }
 
-/* getdents64 on the working directory: entry f->pos onwards, as many as fit in n bytes
- * (struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name, each record padded to 8). */
+/* getdents64 on the working directory: entry f->pos onwards (".", "..", then the files), as
+ * many as fit in n bytes; musl's struct dirent is the kernel's linux_dirent64, each record
+ * padded to 8 bytes. */
 static long sym_getdents64(struct open_file *f, unsigned char *buf, size_t n)
 {
 	size_t used = 0;
 	for (long i = f->pos; i < 2 + (long)nfiles; i++) {
-		char name[3] = { '.', 0, 0 };
-		unsigned long long ino = DIR_INO;
-		unsigned char type = DT_DIR;
-		if (i == 1) {
-			name[1] = '.';
-			ino = PARENT_INO;
-		} else if (i >= 2) {
-			name[0] = 'A' + (i - 2);
-			ino = FILE_INO + (i - 2);
-			type = files[i - 2].type ? DT_UNKNOWN : DT_REG;
-		}
+		const struct sym_file *entry = i == 0 ? &cwd : i == 1 ? &parent : &files[i - 2];
+		char name[3] = { '.', i == 1 ? '.' : 0, 0 };
+		if (i >= 2) name[0] = 'A' + (i - 2);
 		size_t len = strlen(name);
-		unsigned short reclen = (19 + len + 1 + 7) & ~7;
+		unsigned short reclen = (offsetof(struct dirent, d_name) + len + 1 + 7) & ~7;
 		if (used + reclen > n) return used ? (long)used : -EINVAL;
-		unsigned char *rec = buf + used;
-		long long next = i + 1;
-		memset(rec, 0, reclen);
-		memcpy(rec, &ino, 8);
-		memcpy(rec + 8, &next, 8);
-		memcpy(rec + 16, &reclen, 2);
-		rec[18] = type;
-		memcpy(rec + 19, name, len);
+		struct dirent *d = (struct dirent *)(buf + used);
+		memset(d, 0, reclen);
+		d->d_ino = inode_of(entry);
+		d->d_off = i + 1;
+		d->d_reclen = reclen;
+		d->d_type = entry->directory ? DT_DIR : entry->type ? DT_UNKNOWN : DT_REG;
+		memcpy(d->d_name, name, len);
 		used += reclen;
-		f->pos = next;
+		f->pos = i + 1;
 	}
 	return used;
 }
