@@ -15,6 +15,10 @@
 //!
 //! Combinations are tried in a fixed order, each input's values closest to zero first, so the
 //! answer and the model are deterministic and read naturally.
+//!
+//! A query with floating-point constraints that is too costly to enumerate gets one more try,
+//! a bounded backtracking search for its first solution ([`search_floats`]): Bitwuzla takes
+//! seconds on such a query, and they are common where a number is parsed into a `long double`.
 
 use rustc_hash::FxHashMap;
 
@@ -106,13 +110,7 @@ pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, sets: &mut Solution
             tried.push(k);
         }
     }
-    let mut combinations: u64 = 1;
-    for &k in &tried {
-        combinations = combinations.saturating_mul(inputs[k].values.count());
-        if combinations > MAX_COMBINATIONS {
-            return None;
-        }
-    }
+    let combinations = tried.iter().fold(1u64, |n, &k| n.saturating_mul(inputs[k].values.count()));
 
     // Every input not tried takes its value closest to zero.
     let mut model = Model::new();
@@ -121,31 +119,16 @@ pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, sets: &mut Solution
             assign(store, input.atom, input.values.pick()?, &mut model);
         }
     }
+    let enumerated = match combinations <= MAX_COMBINATIONS {
+        true => enumerate_all(store, sets, &rest, rest_extras, &inputs, &tried, combinations),
+        false => None,
+    };
+    // `Some(point)`: the first solution, in the order of `tried`; `None`: there is none.
+    let solution = match enumerated {
+        Some(solution) => solution,
+        None => search_floats(store, &rest, &inputs, &mut tried)?,
+    };
     let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
-    // A cheap enumeration runs over all the constraints; a costlier one (many combinations, or
-    // floating-point nodes) narrows the path's kept solutions, so the next query on the path
-    // pays only for its own constraints.
-    let direct = if combinations <= SMALL_COMBINATIONS {
-        Some(Program::new(store, &rest, &atoms)?).filter(|p| combinations.saturating_mul(p.cost()) <= SMALL_EVALUATIONS)
-    } else {
-        None
-    };
-    let solution = if let Some(mut program) = direct {
-        let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
-        program.first_solution(&candidates)
-    } else {
-        // The path's constraints (in path order) narrow a cached set of solutions; the
-        // query's own constraints pick the first that satisfies them.
-        let (extras, path_rev) = rest.split_at(rest_extras);
-        let path: Vec<TermId> = path_rev.iter().rev().copied().collect();
-        let domains: Vec<Ranges> = tried.iter().map(|&k| inputs[k].values.clone()).collect();
-        let solutions = sets.solutions(store, &atoms, &domains, &path)?;
-        let mut program = Program::new(store, extras, &atoms)?;
-        if ((solutions.len() / atoms.len().max(1)) as u64).saturating_mul(program.cost()) > MAX_EVALUATIONS {
-            return None;
-        }
-        solutions.chunks(atoms.len().max(1)).find(|point| program.holds(point)).map(<[u64]>::to_vec)
-    };
     match solution {
         Some(point) => {
             for (&atom, &v) in atoms.iter().zip(&point) {
@@ -156,4 +139,86 @@ pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, sets: &mut Solution
         }
         None => Some(Answer::Unsat),
     }
+}
+
+/// The first solution of `rest` over the inputs `tried`, by trying every combination
+/// ([`MAX_COMBINATIONS`] at most): `Some(None)` when there is none, `None` when that would cost
+/// too much.
+fn enumerate_all(
+    store: &TermStore,
+    sets: &mut SolutionSets,
+    rest: &[TermId],
+    rest_extras: usize,
+    inputs: &[Input],
+    tried: &[usize],
+    combinations: u64,
+) -> Option<Option<Vec<u64>>> {
+    let counts: Vec<u64> = tried.iter().map(|&k| inputs[k].values.count()).collect();
+    let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
+    // A cheap enumeration runs over all the constraints; a costlier one (many combinations, or
+    // floating-point nodes) narrows the path's kept solutions, so the next query on the path
+    // pays only for its own constraints.
+    if combinations <= SMALL_COMBINATIONS {
+        let mut program = Program::new(store, rest, &atoms)?;
+        if combinations.saturating_mul(program.cost()) <= SMALL_EVALUATIONS {
+            let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
+            return Some(program.first_solution(&candidates, u64::MAX)?);
+        }
+    }
+    // The path's constraints (in path order) narrow a cached set of solutions; the query's own
+    // constraints pick the first that satisfies them.
+    let (extras, path_rev) = rest.split_at(rest_extras);
+    let path: Vec<TermId> = path_rev.iter().rev().copied().collect();
+    let domains: Vec<Ranges> = tried.iter().map(|&k| inputs[k].values.clone()).collect();
+    let solutions = sets.solutions(store, &atoms, &domains, &path)?;
+    let k = atoms.len().max(1);
+    let mut program = Program::new(store, extras, &atoms)?;
+    if program.evaluations(&counts, (solutions.len() / k) as u64) > MAX_EVALUATIONS {
+        return None;
+    }
+    let mut first = None;
+    program.each_holding(solutions.chunks(k), |point| {
+        first = Some(point.to_vec());
+        true
+    });
+    Some(first)
+}
+
+/// Node evaluations a search for a float query's first solution may spend (about ten
+/// milliseconds) before the query goes to Bitwuzla after all.
+const SEARCH_EVALUATIONS: u64 = 1 << 22;
+
+/// The most values of one input the search tries (a free byte, not a free word).
+const SEARCH_VALUES: u64 = 1 << 16;
+
+/// A query with floating-point constraints that enumeration cannot afford, decided by a
+/// search for its first solution within [`SEARCH_EVALUATIONS`]: Bitwuzla bit-blasts `long
+/// double` products and quotients for seconds a query (numfmt: 6 s, where the floats read one
+/// digit of nine values and three free bytes make the combinations too many to try). The inputs
+/// whose constraints cost the most change slowest, so a float constraint over one digit is
+/// evaluated once per digit, and a combination failing a constraint skips every combination
+/// that changes only faster inputs ([`Program::first_solution`]): a backtracking search.
+/// Reorders `tried` to that order. `Some(None)` when there is no solution, `None` when the
+/// search ran out or the query has no floats (Bitwuzla is quick on those).
+fn search_floats(
+    store: &TermStore,
+    rest: &[TermId],
+    inputs: &[Input],
+    tried: &mut Vec<usize>,
+) -> Option<Option<Vec<u64>>> {
+    if !rest.iter().any(|&c| store.has_float(c)) || tried.iter().any(|&k| inputs[k].values.count() > SEARCH_VALUES) {
+        return None;
+    }
+    let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
+    let program = Program::new(store, rest, &atoms)?;
+    let weights = program.input_weights(tried.len());
+    let mut order: Vec<usize> = (0..tried.len()).collect();
+    order.sort_by_key(|&j| weights[j]);
+    let reordered: Vec<usize> = order.iter().map(|&j| tried[j]).collect();
+    let atoms: Vec<TermId> = reordered.iter().map(|&k| inputs[k].atom).collect();
+    let mut program = Program::new(store, rest, &atoms)?;
+    let candidates: Vec<Vec<u64>> = reordered.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
+    let solution = program.first_solution(&candidates, SEARCH_EVALUATIONS)?;
+    *tried = reordered;
+    Some(solution)
 }

@@ -5,6 +5,11 @@
 //! on them: over two inputs in [-100, 100] most steps recompute one input's cone, and the
 //! 40,401 combinations take a few milliseconds where Bitwuzla bit-blasts the products for up
 //! to seconds.
+//!
+//! A combination under which a constraint fails skips every combination that differs from it
+//! only in inputs the constraint does not read and that change faster than all it reads: a
+//! constraint over the slowest input alone is evaluated once per value of that input, so a
+//! costly one (floating point over one digit) belongs last ([`Program::input_weights`]).
 
 use rustc_hash::FxHashMap;
 
@@ -39,6 +44,8 @@ pub(super) struct Program<'s> {
     nodes: Vec<Node>,
     values: Vec<u128>,
     roots: Vec<u32>,
+    /// Per root: the fastest-changing input it depends on (64 for none).
+    root_fastest: Vec<u32>,
     /// See [`Program::cost`].
     cost: u64,
 }
@@ -88,20 +95,73 @@ impl<'s> Program<'s> {
             }
             nodes.push(Node { term: t, op: d.op(), width: d.width(), args, input, deps });
         }
-        let roots = constraints.iter().map(|c| seen[c]).collect();
-        let cost = nodes.iter().map(|n| if n.op.is_float() { FLOAT_NODE_COST } else { 1 }).sum();
-        Some(Program { store, nodes, values, roots, cost })
+        // Roots whose fastest input is slowest first: the first failing one says how far the
+        // odometer may skip.
+        let mut roots: Vec<u32> = constraints.iter().map(|c| seen[c]).collect();
+        roots.sort_by_key(|&r| std::cmp::Reverse(nodes[r as usize].deps.trailing_zeros()));
+        let root_fastest = roots.iter().map(|&r| nodes[r as usize].deps.trailing_zeros()).collect();
+        let cost = nodes.iter().filter(|n| n.op != Op::Const).map(|n| node_cost(n.op)).sum();
+        Some(Program { store, nodes, values, roots, root_fastest, cost })
     }
 
-    /// What one combination costs at most, in bit-vector node evaluations.
+    /// What evaluating every node once costs, in bit-vector node evaluations.
     pub(super) fn cost(&self) -> u64 {
         self.cost
     }
 
-    /// Whether every constraint holds when input `j` is `point[j]`.
-    pub(super) fn holds(&mut self, point: &[u64]) -> bool {
-        self.evaluate(point, u64::MAX, true);
-        self.roots.iter().all(|&r| self.values[r as usize] == 1)
+    /// An upper bound on the node evaluations (a float node counting as [`FLOAT_NODE_COST`])
+    /// of trying at most `points` combinations in order, input `j` ranging over `counts[j]`
+    /// values: a node is recomputed whenever the fastest-changing input it reads changes,
+    /// which input `j` does once per combination of the inputs from `j` on.
+    pub(super) fn evaluations(&self, counts: &[u64], points: u64) -> u64 {
+        let mut changes = vec![1u64; counts.len() + 1];
+        for j in (0..counts.len()).rev() {
+            changes[j] = changes[j + 1].saturating_mul(counts[j]);
+        }
+        let changes: Vec<u64> = changes.into_iter().map(|n| n.min(points)).collect();
+        let checks = changes[0].saturating_mul(self.roots.len() as u64);
+        self.nodes.iter().filter(|n| n.op != Op::Const).fold(checks, |total, n| {
+            let times = changes.get(n.deps.trailing_zeros() as usize).copied().unwrap_or(1);
+            total.saturating_add(times.saturating_mul(node_cost(n.op)))
+        })
+    }
+
+    /// Per input, what evaluating every node that reads it once costs: the inputs that
+    /// change fastest should be the cheap ones.
+    pub(super) fn input_weights(&self, inputs: usize) -> Vec<u64> {
+        let mut weights = vec![0u64; inputs];
+        for n in self.nodes.iter().filter(|n| n.op != Op::Const) {
+            for (j, w) in weights.iter_mut().enumerate() {
+                if n.deps >> j & 1 == 1 {
+                    *w += node_cost(n.op);
+                }
+            }
+        }
+        weights
+    }
+
+    /// Calls `found` with each of `points` (combinations in enumeration order, so that
+    /// neighbours share their slower inputs and only the nodes reading the others are
+    /// recomputed) under which every constraint holds, until it returns true.
+    pub(super) fn each_holding<'p>(
+        &mut self,
+        points: impl Iterator<Item = &'p [u64]>,
+        mut found: impl FnMut(&'p [u64]) -> bool,
+    ) {
+        let mut previous: Option<&[u64]> = None;
+        for point in points {
+            let changed = match previous {
+                Some(before) => {
+                    before.iter().zip(point).enumerate().fold(0u64, |m, (j, (a, b))| m | (u64::from(a != b) << j))
+                }
+                None => u64::MAX,
+            };
+            self.evaluate(point, changed, previous.is_none());
+            previous = Some(point);
+            if self.roots.iter().all(|&r| self.values[r as usize] == 1) && found(point) {
+                return;
+            }
+        }
     }
 
     /// Recomputes the nodes depending on the inputs in `changed` (every node if `all`).
@@ -124,11 +184,25 @@ impl<'s> Program<'s> {
         }
     }
 
+    /// Per input `j`: what recomputing after a change of the inputs up to `j` costs.
+    fn step_costs(&self, inputs: usize) -> Vec<u64> {
+        let mut costs = vec![0u64; inputs];
+        for n in self.nodes.iter().filter(|n| n.op != Op::Const) {
+            if let Some(c) = costs.get_mut(n.deps.trailing_zeros() as usize) {
+                *c += node_cost(n.op);
+            }
+        }
+        for j in 1..inputs {
+            costs[j] += costs[j - 1];
+        }
+        costs
+    }
+
     /// Every combination (as in [`Program::first_solution`], in its order) under which every
     /// constraint holds, flattened: `candidates.len()` values per solution.
     pub(super) fn all_solutions(&mut self, candidates: &[Vec<u64>]) -> Vec<u64> {
         let mut out = Vec::new();
-        self.enumerate(candidates, |point| {
+        self.enumerate(candidates, u64::MAX, |point| {
             out.extend_from_slice(point);
             false
         });
@@ -136,36 +210,58 @@ impl<'s> Program<'s> {
     }
 
     /// The first combination, input `j` taking a value of `candidates[j]` with the first input
-    /// changing fastest, under which every constraint holds: its values, or `None`.
-    pub(super) fn first_solution(&mut self, candidates: &[Vec<u64>]) -> Option<Vec<u64>> {
+    /// changing fastest, under which every constraint holds: `Some(Some(values))`, or
+    /// `Some(None)` when there is none; `None` when finding out would take more than `limit`
+    /// node evaluations.
+    pub(super) fn first_solution(&mut self, candidates: &[Vec<u64>], limit: u64) -> Option<Option<Vec<u64>>> {
         let mut found = None;
-        self.enumerate(candidates, |point| {
+        let finished = self.enumerate(candidates, limit, |point| {
             found = Some(point.to_vec());
             true
         });
-        found
+        (finished || found.is_some()).then_some(found)
     }
 
     /// Calls `found` with each combination under which every constraint holds, in order, until
-    /// it returns true.
-    fn enumerate(&mut self, candidates: &[Vec<u64>], mut found: impl FnMut(&[u64]) -> bool) {
+    /// it returns true; false if it stopped because more than `limit` node evaluations were
+    /// spent.
+    fn enumerate(&mut self, candidates: &[Vec<u64>], limit: u64, mut found: impl FnMut(&[u64]) -> bool) -> bool {
         if candidates.iter().any(Vec::is_empty) {
-            return;
+            return true;
         }
         let mut at = vec![0usize; candidates.len()];
         let mut current: Vec<u64> = candidates.iter().map(|c| c[0]).collect();
         let mut changed = u64::MAX;
         let mut first = true;
+        // Counted only under a limit: the cost of each step is known from the input it moved.
+        let step_costs = if limit < u64::MAX { self.step_costs(candidates.len()) } else { Vec::new() };
+        let mut spent = self.cost;
+        let mut moved = 0;
         loop {
             self.evaluate(&current, changed, first);
-            first = false;
-            if self.roots.iter().all(|&r| self.values[r as usize] == 1) && found(&current) {
-                return;
+            if !first {
+                spent = spent.saturating_add(step_costs.get(moved).copied().unwrap_or(0));
             }
-            let mut j = 0;
+            if spent > limit {
+                return false;
+            }
+            first = false;
+            // Of the failing constraints, the one whose fastest-changing input is slowest:
+            // every combination changing only inputs faster than that fails it too, so the
+            // odometer moves on at that input.
+            let failing = self.roots.iter().zip(&self.root_fastest).find(|(&r, _)| self.values[r as usize] != 1);
+            let mut j = match failing.map(|(_, &fastest)| fastest as usize) {
+                None if found(&current) => return true,
+                None => 0,
+                Some(fastest) => fastest,
+            };
+            for i in 0..j.min(at.len()) {
+                at[i] = 0;
+                current[i] = candidates[i][0];
+            }
             loop {
-                if j == at.len() {
-                    return;
+                if j >= at.len() {
+                    return true;
                 }
                 at[j] += 1;
                 if at[j] < candidates[j].len() {
@@ -177,7 +273,17 @@ impl<'s> Program<'s> {
                 j += 1;
             }
             changed = if j >= 63 { u64::MAX } else { (2u64 << j) - 1 };
+            moved = j;
         }
+    }
+}
+
+/// What evaluating one node of `op` costs, in bit-vector node evaluations.
+fn node_cost(op: Op) -> u64 {
+    if op.is_float() {
+        FLOAT_NODE_COST
+    } else {
+        1
     }
 }
 

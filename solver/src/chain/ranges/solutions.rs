@@ -84,17 +84,22 @@ impl SolutionSets {
             }
         }
         let mut program = Program::new(store, &path[from..], atoms)?;
+        let counts: Vec<u64> = domains.iter().map(Ranges::count).collect();
         let points: Vec<u64> = match base {
             Some((kept, same_domains)) => {
-                if (kept.len() as u64 / k as u64).saturating_mul(program.cost()) > MAX_EVALUATIONS {
+                if program.evaluations(&counts, (kept.len() / k) as u64) > MAX_EVALUATIONS {
                     return None;
                 }
-                let inside = |p: &[u64]| same_domains || p.iter().zip(domains).all(|(&v, d)| d.contains(v));
-                kept.chunks(k).filter(|p| inside(p) && program.holds(p)).flatten().copied().collect()
+                let inside = |p: &&[u64]| same_domains || p.iter().zip(domains).all(|(&v, d)| d.contains(v));
+                let mut points = Vec::new();
+                program.each_holding(kept.chunks(k).filter(inside), |p| {
+                    points.extend_from_slice(p);
+                    false
+                });
+                points
             }
             None => {
-                let combinations = domains.iter().fold(1u64, |n, d| n.saturating_mul(d.count()));
-                if combinations.saturating_mul(program.cost()) > MAX_EVALUATIONS {
+                if program.evaluations(&counts, u64::MAX) > MAX_EVALUATIONS {
                     return None;
                 }
                 let candidates: Vec<Vec<u64>> = domains.iter().map(Ranges::closest_to_zero_first).collect();

@@ -392,3 +392,46 @@ fn a_costly_enumeration_of_few_combinations_keeps_the_path_solutions() {
         }
     }
 }
+
+/// numfmt's shape: a `long double` computed from one digit, beside three free bytes tied to each
+/// other and to the digit. 9 * 256^3 combinations are too many to try, but the float constraint
+/// reads only the digit: with the digit changing slowest, it is evaluated once per digit, and the
+/// search finds the first solution (or that there is none) without Bitwuzla. Without floats the
+/// same shape stays undecided (Bitwuzla is quick there).
+#[test]
+fn a_float_over_one_digit_beside_free_bytes_is_decided_by_search() {
+    use crate::float::Arith;
+    let mut s = TermStore::default();
+    let vars: Vec<VarId> = ["d", "p", "q", "r"].iter().map(|n| s.new_var(n, 8)).collect();
+    let [d, p, q, r] = [0, 1, 2, 3].map(|i| s.var(vars[i]));
+    let (c1, c9, one) = (s.constant(8, u64::from(b'1')), s.constant(8, u64::from(b'9')), s.constant(8, 1));
+    let c0 = s.constant(8, u64::from(b'0'));
+    let p1 = s.add(p, one);
+    let path = vec![s.ule(c1, d), s.ule(d, c9), s.eq(p, q), s.ne(q, d), s.eq(r, p1)];
+    let digit = s.sub(d, c0);
+    let value = s.int_to_fp(digit, 80, false);
+    let int = |s: &mut TermStore, v: u64| {
+        let k = s.constant(32, v);
+        s.int_to_fp(k, 80, true)
+    };
+    let (ten, three) = (int(&mut s, 10), int(&mut s, 3));
+    let tens = s.fp_arith(Arith::Mul, value, ten);
+    let x = s.fp_arith(Arith::Div, tens, three);
+    for (bound, expected) in [(20, Some(b'7')), (40, None)] {
+        let limit = int(&mut s, bound);
+        let extras = [s.fp_lt(limit, x)];
+        match decide(&s, &Query::new(&path, &extras, true)) {
+            Some(Answer::Sat(Some(m))) => {
+                let values: Vec<u64> = vars.iter().map(|&v| m.get(v)).collect();
+                // p = q = 0 and r = 1 (each as close to zero as the others allow); d the
+                // first digit over 6
+                assert_eq!(values, vec![u64::from(expected.expect("sat")), 0, 0, 1]);
+            }
+            Some(Answer::Unsat) => assert_eq!(expected, None),
+            other => panic!("x > {bound}: {other:?}"),
+        }
+    }
+    let five = s.constant(8, u64::from(b'5'));
+    let integer = [s.ult(five, d)];
+    assert_eq!(decide(&s, &Query::new(&path, &integer, true)), None, "no floats: left to Bitwuzla");
+}
