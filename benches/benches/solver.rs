@@ -6,7 +6,9 @@
 //! - `exploration`: a simulated depth-first exploration (plain branches,
 //!   four-way branches, models, equality proofs) under each cache
 //!   configuration; the cache hit rates of each run are printed once
-//!   (`cache-stats ...` lines) for `results/solver.md`.
+//!   (`cache-stats ...` lines) for `results/solver.md`;
+//! - `float_digit`: numfmt's query shape, a `long double` computed from one digit beside three
+//!   free bytes tied to it, decided by the range solver's bounded search and by Bitwuzla alone.
 //!
 //! Run: `cargo bench -p penumbra-benches --bench solver -- --warm-up-time 1 --measurement-time 3`
 
@@ -270,9 +272,57 @@ fn exploration(c: &mut Criterion) {
     g.finish();
 }
 
+/// numfmt's query shape (`results/search-patches.md`): a digit `d` in '1'..'9' as a `long
+/// double`, multiplied and divided a few times, compared with a bound, beside free bytes `p ==
+/// q`, `q != d`, `r == p + 1`; `bound` picks whether it is sat (20: d = '7') or unsat (40).
+/// A fresh solver each time, so that no cache answers.
+fn float_digit_query(config: &SolverConfig, bound: u64) -> SatResult {
+    use penumbra_solver::float::Arith;
+    let mut s = TermStore::default();
+    let [d, p, q, r] = ["d", "p", "q", "r"].map(|n| {
+        let v = s.new_var(n, 8);
+        s.var(v)
+    });
+    let (c0, c1, c9, one) = (
+        s.constant(8, u64::from(b'0')),
+        s.constant(8, u64::from(b'1')),
+        s.constant(8, u64::from(b'9')),
+        s.constant(8, 1),
+    );
+    let p1 = s.add(p, one);
+    let pc = [s.ule(c1, d), s.ule(d, c9), s.eq(p, q), s.ne(q, d), s.eq(r, p1)];
+    let digit = s.sub(d, c0);
+    let mut x = s.int_to_fp(digit, 80, false);
+    let mut int = |v: u64| {
+        let k = s.constant(32, v);
+        s.int_to_fp(k, 80, true)
+    };
+    let (ten, three, limit) = (int(10), int(3), int(bound));
+    for _ in 0..2 {
+        x = s.fp_arith(Arith::Mul, x, ten);
+        x = s.fp_arith(Arith::Div, x, three);
+    }
+    let x = s.fp_arith(Arith::Div, x, ten);
+    let extra = [s.fp_lt(limit, x)];
+    let mut solver = Solver::new(config.clone()).expect("solver");
+    solver.check(&s, &pc[..], &extra).expect("decided")
+}
+
+fn float_digit(c: &mut Criterion) {
+    let mut g = c.benchmark_group("float_digit");
+    g.sample_size(10);
+    let bitwuzla = SolverConfig { ranges: false, ..SolverConfig::default() };
+    for (name, config) in [("range_search", SolverConfig::default()), ("bitwuzla", bitwuzla)] {
+        for (answer, bound) in [("sat", 20), ("unsat", 40)] {
+            g.bench_function(format!("{name}/{answer}"), |b| b.iter(|| black_box(float_digit_query(&config, bound))));
+        }
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = term_construction, four_way_chain, exploration
+    targets = term_construction, four_way_chain, exploration, float_digit
 }
 criterion_main!(benches);

@@ -162,7 +162,7 @@ fn enumerate_all(
         let mut program = Program::new(store, rest, &atoms)?;
         if combinations.saturating_mul(program.cost()) <= SMALL_EVALUATIONS {
             let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
-            return Some(program.first_solution(&candidates, u64::MAX)?);
+            return program.first_solution(&candidates, u64::MAX);
         }
     }
     // The path's constraints (in path order) narrow a cached set of solutions; the query's own
