@@ -128,7 +128,7 @@ pub(crate) fn decide(store: &TermStore, vars: &mut VarIndex, sets: &mut Solution
         Some(solution) => solution,
         None => search_floats(store, &rest, &inputs, &mut tried)?,
     };
-    let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
+    let atoms = atoms_of(&inputs, &tried);
     match solution {
         Some(point) => {
             for (&atom, &v) in atoms.iter().zip(&point) {
@@ -153,16 +153,14 @@ fn enumerate_all(
     tried: &[usize],
     combinations: u64,
 ) -> Option<Option<Vec<u64>>> {
-    let counts: Vec<u64> = tried.iter().map(|&k| inputs[k].values.count()).collect();
-    let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
+    let atoms = atoms_of(inputs, tried);
     // A cheap enumeration runs over all the constraints; a costlier one (many combinations, or
     // floating-point nodes) narrows the path's kept solutions, so the next query on the path
     // pays only for its own constraints.
     if combinations <= SMALL_COMBINATIONS {
         let mut program = Program::new(store, rest, &atoms)?;
         if combinations.saturating_mul(program.cost()) <= SMALL_EVALUATIONS {
-            let candidates: Vec<Vec<u64>> = tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
-            return program.first_solution(&candidates, u64::MAX);
+            return program.first_solution(&candidates_of(inputs, tried), u64::MAX);
         }
     }
     // The path's constraints (in path order) narrow a cached set of solutions; the query's own
@@ -173,6 +171,7 @@ fn enumerate_all(
     let solutions = sets.solutions(store, &atoms, &domains, &path)?;
     let k = atoms.len().max(1);
     let mut program = Program::new(store, extras, &atoms)?;
+    let counts: Vec<u64> = tried.iter().map(|&k| inputs[k].values.count()).collect();
     if program.evaluations(&counts, (solutions.len() / k) as u64) > MAX_EVALUATIONS {
         return None;
     }
@@ -209,16 +208,24 @@ fn search_floats(
     if !rest.iter().any(|&c| store.has_float(c)) || tried.iter().any(|&k| inputs[k].values.count() > SEARCH_VALUES) {
         return None;
     }
-    let atoms: Vec<TermId> = tried.iter().map(|&k| inputs[k].atom).collect();
-    let program = Program::new(store, rest, &atoms)?;
-    let weights = program.input_weights(tried.len());
+    // A program's nodes name their inputs by position, so the order is chosen on one compiled
+    // in the order found and the search runs on one compiled in the new order.
+    let weights = Program::new(store, rest, &atoms_of(inputs, tried))?.input_weights(tried.len());
     let mut order: Vec<usize> = (0..tried.len()).collect();
     order.sort_by_key(|&j| weights[j]);
     let reordered: Vec<usize> = order.iter().map(|&j| tried[j]).collect();
-    let atoms: Vec<TermId> = reordered.iter().map(|&k| inputs[k].atom).collect();
-    let mut program = Program::new(store, rest, &atoms)?;
-    let candidates: Vec<Vec<u64>> = reordered.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect();
-    let solution = program.first_solution(&candidates, SEARCH_EVALUATIONS)?;
+    let mut program = Program::new(store, rest, &atoms_of(inputs, &reordered))?;
+    let solution = program.first_solution(&candidates_of(inputs, &reordered), SEARCH_EVALUATIONS)?;
     *tried = reordered;
     Some(solution)
+}
+
+/// The atoms of the inputs `tried`, in that order.
+fn atoms_of(inputs: &[Input], tried: &[usize]) -> Vec<TermId> {
+    tried.iter().map(|&k| inputs[k].atom).collect()
+}
+
+/// Each input of `tried`'s values, closest to zero first: what an enumeration tries.
+fn candidates_of(inputs: &[Input], tried: &[usize]) -> Vec<Vec<u64>> {
+    tried.iter().map(|&k| inputs[k].values.closest_to_zero_first()).collect()
 }

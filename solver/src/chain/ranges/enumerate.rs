@@ -118,12 +118,22 @@ impl<'s> Program<'s> {
         for j in (0..counts.len()).rev() {
             changes[j] = changes[j + 1].saturating_mul(counts[j]);
         }
-        let changes: Vec<u64> = changes.into_iter().map(|n| n.min(points)).collect();
-        let checks = changes[0].saturating_mul(self.roots.len() as u64);
-        self.nodes.iter().filter(|n| n.op != Op::Const).fold(checks, |total, n| {
-            let times = changes.get(n.deps.trailing_zeros() as usize).copied().unwrap_or(1);
-            total.saturating_add(times.saturating_mul(node_cost(n.op)))
-        })
+        let checks = changes[0].min(points).saturating_mul(self.roots.len() as u64);
+        let levels = self.level_costs(counts.len());
+        levels
+            .iter()
+            .zip(&changes)
+            .fold(checks, |total, (&cost, &times)| total.saturating_add(times.min(points).saturating_mul(cost)))
+    }
+
+    /// Per input `j`, what the nodes whose fastest-changing input is `j` cost to evaluate
+    /// once; last, the nodes that read no input.
+    fn level_costs(&self, inputs: usize) -> Vec<u64> {
+        let mut costs = vec![0u64; inputs + 1];
+        for n in self.nodes.iter().filter(|n| n.op != Op::Const) {
+            costs[(n.deps.trailing_zeros() as usize).min(inputs)] += node_cost(n.op);
+        }
+        costs
     }
 
     /// Per input, what evaluating every node that reads it once costs: the inputs that
@@ -186,12 +196,8 @@ impl<'s> Program<'s> {
 
     /// Per input `j`: what recomputing after a change of the inputs up to `j` costs.
     fn step_costs(&self, inputs: usize) -> Vec<u64> {
-        let mut costs = vec![0u64; inputs];
-        for n in self.nodes.iter().filter(|n| n.op != Op::Const) {
-            if let Some(c) = costs.get_mut(n.deps.trailing_zeros() as usize) {
-                *c += node_cost(n.op);
-            }
-        }
+        let mut costs = self.level_costs(inputs);
+        costs.truncate(inputs);
         for j in 1..inputs {
             costs[j] += costs[j - 1];
         }
