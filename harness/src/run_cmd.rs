@@ -88,6 +88,9 @@ pub fn engine_config(
         independence: !args.no_independence,
         ranges: !args.no_range_solver,
         timeout_ms: args.solver_timeout,
+        // A Bitwuzla check grows inside one call, between the engine's memory reads: it gives
+        // up (the branch ends its state early) where the run would stop.
+        memory_limit_mb: (args.max_memory > 0).then_some(args.max_memory),
         query_log: args.query_log.clone(),
         ..SolverConfig::default()
     };

@@ -320,7 +320,8 @@ fn a_killed_batch_completes_without_recomputing_finished_jobs() {
 fn jobs_over_their_limits_are_killed_and_recorded() {
     let dir = tempfile::tempdir().unwrap();
     // A change, then 2^40 paths: runs until something stops it. DFS keeps memory flat, so
-    // only the time limit stops `spin`; `hog` gets a 1 MiB limit, below any process's RSS.
+    // only the time limit stops `spin`; `hog` gets a 1 MiB limit, below any process's RSS, and
+    // no limit of its own (a job's run otherwise stops itself at 7/8 of the job's limit).
     std::fs::write(
         dir.path().join("paths.c"),
         "#include \"penumbra.h\"\nint main(void) { unsigned char b[40]; penumbra_make_symbolic(b, sizeof b, \"b\");\n\
@@ -337,6 +338,7 @@ name = "hog"
 source = "paths.c"
 max_time = 60
 max_memory_mb = 1
+flags = ["--max-memory", "0"]
 [[subject]]
 name = "spin"
 source = "paths.c"

@@ -22,6 +22,10 @@ use bitwuzla_sys as sys;
 use thiserror::Error;
 
 mod fp;
+mod limits;
+
+pub use limits::resident_mb;
+use limits::CheckLimits;
 
 pub use fp::{FpBinary, FpCompare, FpRound};
 
@@ -102,18 +106,17 @@ pub struct Bitwuzla {
     /// Whether the last check was sat and nothing changed since (values may be read).
     model_ready: bool,
     bv_sorts: [sys::BitwuzlaSort; WIDE_MAX as usize + 1],
-    /// When a check must give up (answering unknown); read by [`past_deadline`] through the
+    /// When a check must give up (answering unknown); read by [`must_stop`] through the
     /// termination callback, so it lives on the heap at an address that never moves.
-    deadline: Box<Option<Instant>>,
+    limits: Box<CheckLimits>,
 }
 
-/// Bitwuzla's termination callback: whether the deadline `state` points to has passed or the
-/// process was interrupted.
-unsafe extern "C" fn past_deadline(state: *mut std::os::raw::c_void) -> i32 {
-    // SAFETY: `state` is the `deadline` box of the `Bitwuzla` whose solver instance calls this;
-    // the box outlives every instance it is registered with (see `register_deadline`).
-    let deadline = unsafe { &*(state as *const Option<Instant>) };
-    i32::from(crate::interrupt::interrupted() || deadline.is_some_and(|d| Instant::now() >= d))
+/// Bitwuzla's termination callback: whether the limits `state` points to stop the check.
+unsafe extern "C" fn must_stop(state: *mut std::os::raw::c_void) -> i32 {
+    // SAFETY: `state` is the `limits` box of the `Bitwuzla` whose solver instance calls this;
+    // the box outlives every instance it is registered with (see `register_limits`).
+    let limits = unsafe { &*(state as *const CheckLimits) };
+    i32::from(limits.must_stop())
 }
 
 // SAFETY: a `Bitwuzla` exclusively owns its term manager, options and solver
@@ -126,8 +129,9 @@ unsafe impl Send for Bitwuzla {}
 
 impl Bitwuzla {
     /// A new term manager and solver, producing models, with an optional
-    /// time limit per satisfiability check.
-    pub fn new(time_limit_ms: Option<u64>) -> Result<Self, BzError> {
+    /// time limit per satisfiability check and an optional limit on the process's resident
+    /// memory (MiB) above which a check gives up.
+    pub fn new(time_limit_ms: Option<u64>, memory_limit_mb: Option<u64>) -> Result<Self, BzError> {
         // SAFETY: plain constructors; null results are checked below.
         unsafe {
             let tm = NonNull::new(sys::bitwuzla_term_manager_new())
@@ -161,9 +165,9 @@ impl Bitwuzla {
                 *slot = sys::bitwuzla_mk_bv_sort(tm.as_ptr(), w as u64);
             }
             bv_sorts[0] = sys::bitwuzla_mk_bool_sort(tm.as_ptr());
-            let mut bz =
-                Bitwuzla { tm, options, solver, levels: 0, model_ready: false, bv_sorts, deadline: Box::new(None) };
-            bz.register_deadline();
+            let limits = Box::new(CheckLimits::new(memory_limit_mb));
+            let mut bz = Bitwuzla { tm, options, solver, levels: 0, model_ready: false, bv_sorts, limits };
+            bz.register_limits();
             Ok(bz)
         }
     }
@@ -179,7 +183,7 @@ impl Bitwuzla {
             sys::bitwuzla_delete(self.solver.as_ptr());
             self.solver = fresh;
         }
-        self.register_deadline();
+        self.register_limits();
         self.levels = 0;
         self.model_ready = false;
         Ok(())
@@ -416,26 +420,31 @@ impl Bitwuzla {
     /// From now on, checks still running at `deadline` give up and answer unknown (`None`: no
     /// deadline). Bitwuzla polls it while it searches, not during every preprocessing pass.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        *self.deadline = deadline;
+        self.limits.deadline = deadline;
     }
 
     /// The deadline [`Bitwuzla::set_deadline`] set last.
     pub fn deadline(&self) -> Option<Instant> {
-        *self.deadline
+        self.limits.deadline
     }
 
     /// Whether the deadline has passed or the process was interrupted.
     pub fn past_deadline(&self) -> bool {
-        crate::interrupt::interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.limits.past_deadline()
     }
 
-    /// Registers [`past_deadline`] with the current solver instance.
-    fn register_deadline(&mut self) {
-        let state = &*self.deadline as *const Option<Instant> as *mut std::os::raw::c_void;
-        // SAFETY: the instance is live; `state` points into `self.deadline`, a box that is
+    /// Whether a check gave up because resident memory reached the limit, since the last call.
+    pub fn take_memory_hit(&self) -> bool {
+        self.limits.take_memory_hit()
+    }
+
+    /// Registers [`must_stop`] with the current solver instance.
+    fn register_limits(&mut self) {
+        let state = &*self.limits as *const CheckLimits as *mut std::os::raw::c_void;
+        // SAFETY: the instance is live; `state` points into `self.limits`, a box that is
         // neither moved nor freed while the instance (deleted in `reset_solver` or `drop`,
         // before the box) may call the callback.
-        unsafe { sys::bitwuzla_set_termination_callback(self.solver.as_ptr(), Some(past_deadline), state) };
+        unsafe { sys::bitwuzla_set_termination_callback(self.solver.as_ptr(), Some(must_stop), state) };
     }
 
     /// Checks the assertions together with Boolean `assumptions`.
@@ -500,7 +509,7 @@ mod tests {
 
     #[test]
     fn solves_and_reads_values() {
-        let mut b = Bitwuzla::new(None).unwrap();
+        let mut b = Bitwuzla::new(None, None).unwrap();
         let x = b.bv_const(64, "x").unwrap();
         let k = b.bv_value(64, 0xdead_beef_cafe_f00d).unwrap();
         let e = b.compare(BvCompare::Eq, x, k).unwrap();
@@ -518,7 +527,7 @@ mod tests {
 
     #[test]
     fn misuse_is_an_error_not_an_abort() {
-        let mut b = Bitwuzla::new(Some(1000)).unwrap();
+        let mut b = Bitwuzla::new(Some(1000), None).unwrap();
         let x = b.bv_const(8, "x").unwrap();
         let y = b.bv_const(16, "y").unwrap();
         assert!(b.binary(BvBinary::Add, x, y).is_err());

@@ -20,7 +20,9 @@
 //!   faster); expr, whose queries are few and large, runs about as many
 //!   (29,310 paths in 40 s against 31,000-32,000).
 //! - **Models** list every variable of the query's constraints.
-//! - **Timeouts** (Bitwuzla's per-check time limit) answer `Unknown`.
+//! - **Timeouts** (Bitwuzla's per-check time limit) answer `Unknown`, and so does a check
+//!   stopped because the process's resident memory reached the memory limit; the instance
+//!   that held that memory is then replaced by a fresh one.
 //! - The **query log**, when enabled, receives every query with its answer.
 
 use std::time::Instant;
@@ -48,8 +50,10 @@ pub(crate) struct Core {
     /// Incremental mode: the constraints on the assertion stack, one level each.
     asserted: Vec<TermId>,
     incremental: bool,
-    /// Bitwuzla's time limit per check, for the instances that replace this one.
+    /// Bitwuzla's time limit per check and the memory limit, for the instances that replace
+    /// this one.
     timeout_ms: Option<u64>,
+    memory_limit_mb: Option<u64>,
     /// Checks since the term manager was last replaced by a fresh one.
     checks_on_manager: u64,
     log: Option<QueryLog>,
@@ -69,15 +73,21 @@ impl Core {
         self.bz.set_deadline(deadline);
     }
 
-    pub(crate) fn new(incremental: bool, timeout_ms: Option<u64>, log: Option<QueryLog>) -> Result<Self, SolverError> {
+    pub(crate) fn new(
+        incremental: bool,
+        timeout_ms: Option<u64>,
+        memory_limit_mb: Option<u64>,
+        log: Option<QueryLog>,
+    ) -> Result<Self, SolverError> {
         Ok(Core {
-            bz: Bitwuzla::new(timeout_ms)?,
+            bz: Bitwuzla::new(timeout_ms, memory_limit_mb)?,
             memo: FxHashMap::default(),
             float_defs: FxHashMap::default(),
             lits: FxHashMap::default(),
             asserted: Vec::new(),
             incremental,
             timeout_ms,
+            memory_limit_mb,
             checks_on_manager: 0,
             log,
         })
@@ -92,7 +102,7 @@ impl Core {
     /// deadline), forgetting every translation and the assertion stack.
     fn renew(&mut self) -> Result<(), SolverError> {
         let deadline = self.bz.deadline();
-        self.bz = Bitwuzla::new(self.timeout_ms)?;
+        self.bz = Bitwuzla::new(self.timeout_ms, self.memory_limit_mb)?;
         self.bz.set_deadline(deadline);
         self.memo.clear();
         self.float_defs.clear();
@@ -112,6 +122,18 @@ impl Core {
             ctx.stats.core_unknown += 1;
             ctx.stats.core_deadline += 1;
             return Ok(Answer::Unknown);
+        }
+
+        // A query whose float arithmetic Bitwuzla could not bit-blast within memory is not
+        // started: its bit-blasting outgrows every budget and cannot be interrupted.
+        if q.pc.iter().chain(q.extra).any(|&c| store.has_float(c)) {
+            let mut all: Vec<TermId> = q.pc.to_vec();
+            all.extend_from_slice(q.extra);
+            if float::float_arithmetic_cost(store, &all, float::MAX_FLOAT_ARITHMETIC) > float::MAX_FLOAT_ARITHMETIC {
+                ctx.stats.core_unknown += 1;
+                ctx.stats.core_float_too_large += 1;
+                return Ok(Answer::Unknown);
+            }
         }
 
         self.checks_on_manager += 1;
@@ -164,6 +186,7 @@ impl Core {
         }
 
         // 3. answer and model
+        let mut renew_after = false;
         let answer = match result {
             BzResult::Unsat => {
                 ctx.stats.core_unsat += 1;
@@ -173,6 +196,10 @@ impl Core {
                 ctx.stats.core_unknown += 1;
                 if self.bz.past_deadline() {
                     ctx.stats.core_deadline += 1;
+                }
+                if self.bz.take_memory_hit() {
+                    ctx.stats.core_memory_out += 1;
+                    renew_after = true;
                 }
                 Answer::Unknown
             }
@@ -202,6 +229,11 @@ impl Core {
                 Answer::Unknown => "unknown",
             };
             log.answer(word, check_us)?;
+        }
+        if renew_after {
+            // The instance that outgrew the limit holds that memory until it is deleted.
+            self.renew()?;
+            ctx.stats.core_renewals += 1;
         }
         ctx.inclusive = start.elapsed();
         ctx.stats.core_time_us += micros(ctx.inclusive);

@@ -62,6 +62,7 @@ mod stats;
 mod term;
 mod vars;
 
+pub use bitwuzla::resident_mb;
 pub use error::SolverError;
 pub use eval::{eval, eval_version, eval_wide, satisfies, Assignment, Evaluator};
 pub use fork_list::ForkList;

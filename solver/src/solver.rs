@@ -51,6 +51,9 @@ pub struct SolverConfig {
     pub incremental: bool,
     /// Time limit per Bitwuzla check; an expired check answers `Unknown`.
     pub timeout_ms: Option<u64>,
+    /// Resident memory of the process (MiB) at which a Bitwuzla check gives up and answers
+    /// `Unknown` (its instance is then replaced, freeing what it held).
+    pub memory_limit_mb: Option<u64>,
     /// Write every query reaching Bitwuzla to this SMT-LIB2 file (see `query_log`).
     pub query_log: Option<PathBuf>,
     /// Entries of the exact cache.
@@ -77,6 +80,7 @@ impl Default for SolverConfig {
             ranges: true,
             incremental: true,
             timeout_ms: None,
+            memory_limit_mb: None,
             query_log: None,
             query_cache_capacity: 4096,
             cex_cache_capacity: 1024,
@@ -144,7 +148,7 @@ impl Solver {
             layers.push(Box::<RangeSolver>::default());
         }
         Ok(Solver {
-            core: Core::new(config.incremental, config.timeout_ms, log)?,
+            core: Core::new(config.incremental, config.timeout_ms, config.memory_limit_mb, log)?,
             layers,
             stats: SolverStats::default(),
             vars: VarIndex::new(config.var_index_capacity),

@@ -54,6 +54,12 @@ pub struct SolverStats {
     /// Of those, the answers given up because the deadline ([`crate::Solver::set_deadline`])
     /// had passed: the caller's wall-time budget cut the query short.
     pub core_deadline: u64,
+    /// Of those, the checks stopped because the process's resident memory reached the
+    /// solver's memory limit ([`crate::SolverConfig::memory_limit_mb`]).
+    pub core_memory_out: u64,
+    /// Of those, the queries not started because their floating-point arithmetic is more
+    /// than Bitwuzla could bit-blast within memory (`core.rs`).
+    pub core_float_too_large: u64,
     /// Time in Bitwuzla's `check_sat` calls.
     pub core_check_time_us: u64,
     /// Time in the core altogether (translation, push/pop, models, log).
@@ -85,7 +91,7 @@ pub struct SolverStats {
 
 impl SolverStats {
     /// Every counter with its name, in declaration order.
-    pub fn fields(&self) -> [(&'static str, u64); 40] {
+    pub fn fields(&self) -> [(&'static str, u64); 42] {
         [
             ("queries", self.queries),
             ("trivial", self.trivial),
@@ -111,6 +117,8 @@ impl SolverStats {
             ("core_sat", self.core_sat),
             ("core_unsat", self.core_unsat),
             ("core_unknown", self.core_unknown),
+            ("core_memory_out", self.core_memory_out),
+            ("core_float_too_large", self.core_float_too_large),
             ("core_check_time_us", self.core_check_time_us),
             ("core_time_us", self.core_time_us),
             ("core_float_queries", self.core_float_queries),
@@ -166,6 +174,8 @@ impl SolverStats {
             core_sat,
             core_unsat,
             core_unknown,
+            core_memory_out,
+            core_float_too_large,
             core_check_time_us,
             core_time_us,
             core_float_queries,

@@ -275,3 +275,34 @@ fn symbolic_long_doubles_from_bytes() {
     let got = eval_wide(&s, sum, &m, Version::New);
     assert_eq!(got, x87_binary!("fadd", value(&m), LONG_DOUBLES[5]));
 }
+
+/// A query with more `long double` multiplications than Bitwuzla can bit-blast within memory
+/// (257 in one chain, above the 256 the core allows) is answered unknown without starting a
+/// check, and counted; the same chain cut to 2 is solved.
+#[test]
+fn a_query_with_too_much_long_double_arithmetic_is_not_started() {
+    let mut s = TermStore::default();
+    let config = SolverConfig { ranges: false, ..SolverConfig::default() };
+    let mut solver = Solver::new(config).unwrap();
+    let vars: Vec<_> = (0..10).map(|i| s.new_var(&format!("x[{i}]"), 8)).collect();
+    let mut x = s.var(vars[0]);
+    for &v in &vars[1..] {
+        let byte = s.var(v);
+        x = s.concat(byte, x);
+    }
+    let one = s.constant_wide(80, LONG_DOUBLES[2]);
+    let chain = |s: &mut TermStore, n: u64| {
+        (0..n).fold(x, |y, i| {
+            let factor = s.constant_wide(80, 0x3FFF_8000_0000_0000_0000 + (u128::from(i) << 40));
+            s.fp_arith(Arith::Mul, y, factor)
+        })
+    };
+    let long = chain(&mut s, 257);
+    let above = s.fp_lt(one, long);
+    assert_eq!(solver.check(&s, &[], &[above]).unwrap(), SatResult::Unknown);
+    assert_eq!(solver.stats().core_float_too_large, 1);
+    let short = chain(&mut s, 2);
+    let above = s.fp_lt(one, short);
+    assert_eq!(solver.check(&s, &[], &[above]).unwrap(), SatResult::Sat);
+    assert_eq!((solver.stats().core_float_too_large, solver.stats().core_unknown), (1, 1));
+}

@@ -106,6 +106,12 @@ pub struct SolverSummary {
     /// Of the queries reaching Bitwuzla, those with floating point, and their checks' time.
     pub core_float_queries: u64,
     pub core_float_time_s: f64,
+    /// Of the queries answered unknown, those whose check gave up because the process's
+    /// resident memory reached `--max-memory`.
+    pub core_memory_out: u64,
+    /// Of the queries answered unknown, those not started: more floating-point arithmetic
+    /// than Bitwuzla can bit-blast within memory.
+    pub core_float_too_large: u64,
 }
 
 impl SolverSummary {
@@ -125,6 +131,8 @@ impl SolverSummary {
             core_time_s: s.core_check_time_us as f64 / 1e6,
             core_float_queries: s.core_float_queries,
             core_float_time_s: s.core_float_check_time_us as f64 / 1e6,
+            core_memory_out: s.core_memory_out,
+            core_float_too_large: s.core_float_too_large,
         }
     }
 }
@@ -256,8 +264,8 @@ impl RunSummary {
         }
         if s.solver_unknown > 0 {
             warnings.push(format!(
-                "{} solver queries timed out: a branch or check they left undecided ended its state early \
-                 (solver-unknown), other values took the state's own",
+                "{} solver queries timed out or were given up (memory, floats too large): a branch or check \
+                 they left undecided ended its state early (solver-unknown), other values took the state's own",
                 s.solver_unknown
             ));
         }
@@ -378,6 +386,14 @@ impl RunSummary {
             let at = rows.iter().position(|(k, _)| *k == "  reaching Bitwuzla").map_or(rows.len(), |i| i + 1);
             let text = format!("{} ({:.3} s)", self.solver.core_float_queries, self.solver.core_float_time_s);
             rows.insert(at, ("    with floating point", text));
+        }
+        let given_up = [
+            ("    given up at --max-memory", self.solver.core_memory_out),
+            ("    floats too large", self.solver.core_float_too_large),
+        ];
+        for (label, n) in given_up.into_iter().rev().filter(|&(_, n)| n > 0) {
+            let at = rows.iter().position(|(k, _)| *k == "  reaching Bitwuzla").map_or(rows.len(), |i| i + 1);
+            rows.insert(at, (label, n.to_string()));
         }
         for (k, v) in rows {
             let _ = writeln!(out, "  {k:<24}{v}");

@@ -7,12 +7,12 @@
 //! system, and a failed write stops the run like a budget (`io-error`), keeping what was
 //! written.
 //!
-//! Also the process probes the budgets and the summary need: resident memory from `/proc`,
-//! free disk space from `statvfs`.
+//! Also the process probes the budgets and the summary need: resident memory (the solver's
+//! reading of `/proc`, which its checks use for the same limit), free disk space from `statvfs`.
 
 use crate::config::{Budgets, StopReason};
 use crate::symbolic::stats::Stats;
-use penumbra_solver::interrupted;
+use penumbra_solver::{interrupted, resident_mb};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -206,11 +206,4 @@ pub fn peak_rss_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb as f64 / 1024.0)
-}
-
-/// The resident set size of this process in MiB (Linux), if known.
-fn resident_mb() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096 / (1 << 20))
 }

@@ -9,7 +9,8 @@
 //! configs = ["caches-on", "caches-off"]
 //! flags = ["--bse-budget", "2"]       # extra `penumbra shadow` flags for every job
 //! max_time = 120                      # seconds of wall time per job (killed after: `timeout`)
-//! max_memory_mb = 2048                # peak RSS per job (killed above: `memory-out`)
+//! max_memory_mb = 2048                # peak RSS per job (killed above: `memory-out`; the
+//!                                     # job's run stops itself at 7/8 of it: `--max-memory`)
 //! replay = true                       # replay and classify every test (tests per class)
 //!
 //! [configs]                           # config name -> extra flags (caches-on / caches-off
@@ -57,6 +58,11 @@ use toml::Spanned;
 
 /// `penumbra shadow` flags the batch sets itself (a manifest or a preparation may not).
 const RESERVED: [&str; 6] = ["--json", "--no-tests", "--mode", "--seed", "--replay", "--output-dir"];
+
+/// The `--max-memory` of a job killed above `job_limit_mb`: seven eighths of it.
+fn run_memory_limit(job_limit_mb: u64) -> u64 {
+    (job_limit_mb - job_limit_mb / 8).max(1)
+}
 
 /// Limits used when neither the subject nor `[defaults]` sets one.
 pub const DEFAULT_MAX_TIME: f64 = 600.0;
@@ -520,6 +526,12 @@ pub fn expand(plan: Plan, prepare: &mut Preparer) -> Result<Manifest> {
                 }
                 args.extend(s.flags.iter().cloned());
                 args.extend(config_flags.iter().cloned());
+                if !args.iter().any(|a| a == "--max-memory" || a.starts_with("--max-memory=")) {
+                    // Below the limit the job is killed at, so that a run that grows stops
+                    // itself (as `max-memory`) and writes what it found.
+                    args.push("--max-memory".to_string());
+                    args.push(run_memory_limit(s.max_memory_mb).to_string());
+                }
                 args.push("--json".to_string());
                 args.push(if s.replay { "--replay" } else { "--no-tests" }.to_string());
                 jobs.push(Job {
@@ -664,6 +676,23 @@ seeds = ["x=1", "x=2,y=3"]
         assert_eq!(ids, ["a.complete.caches-on", "a.complete.caches-off", "a.seeded.caches-on", "a.seeded.caches-off"]);
         assert_eq!(m.jobs[3].args[..7], ["a.c", "--mode", "seeded", "--seed", "x=1", "--seed", "x=2,y=3"]);
         assert!(m.jobs[3].args.contains(&"--no-cex-cache".to_string()));
+    }
+
+    #[test]
+    fn a_job_stops_itself_below_the_memory_it_is_killed_at() {
+        let d = dir_with(&["a.c"]);
+        let text = "name = \"t\"\n[defaults]\nmode = [\"complete\"]\nconfigs = [\"caches-on\"]\nmax_memory_mb = 2048\n\
+                    [[subject]]\nname = \"a\"\nsource = \"a.c\"\n\
+                    [[subject]]\nname = \"b\"\nsource = \"a.c\"\nflags = [\"--max-memory\", \"0\"]\n";
+        let m = parse_in(d.path(), text).unwrap();
+        let memory_flags = |args: &[String]| -> Vec<String> {
+            let at: Vec<usize> =
+                args.iter().enumerate().filter(|(_, a)| *a == "--max-memory").map(|(i, _)| i).collect();
+            at.iter().map(|&i| args[i + 1].clone()).collect()
+        };
+        assert_eq!(memory_flags(&m.jobs[0].args), ["1792"]);
+        assert_eq!(memory_flags(&m.jobs[1].args), ["0"], "the subject's own --max-memory stays the only one");
+        assert_eq!(run_memory_limit(1), 1);
     }
 
     #[test]

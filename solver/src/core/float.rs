@@ -168,3 +168,48 @@ impl Core {
         Ok(out)
     }
 }
+
+/// The most floating-point arithmetic a query may hold, in multiplications of `long double`
+/// significands (64 x 64 bits; [`float_arithmetic_cost`]). Bit-blasting is where Bitwuzla's
+/// memory goes, and it does not poll its termination callback there: a seq path condition with
+/// 518 such multiplications and 388 additions grew to 4.7 GB before the memory limit could stop
+/// it, and 62 and 106 of them (prefixes of that query, Bitwuzla 0.10) took 12 s at 250 MB and
+/// 87 s at 550 MB.
+pub(super) const MAX_FLOAT_ARITHMETIC: u64 = 256 * 64 * 64;
+
+/// What the floating-point arithmetic of `roots` costs Bitwuzla to bit-blast, roughly: each
+/// distinct multiplication, division, remainder, square root or fused multiply-add the square
+/// of its significand's bits, an addition or subtraction an eighth of that (an adder and an
+/// alignment shifter where a multiplier is a square array); the rest is small beside them, and
+/// so is an operation on constants (Bitwuzla folds it). Stops counting above `limit`.
+pub(super) fn float_arithmetic_cost(store: &TermStore, roots: &[TermId], limit: u64) -> u64 {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack: Vec<TermId> = roots.iter().copied().filter(|&t| store.has_float(t)).collect();
+    let mut cost = 0u64;
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let d = store.data(t);
+        if d.children().iter().all(|&c| store.data(c).op() == Op::Const) {
+            continue;
+        }
+        let significand = |width: u8| u64::from(Format::of_width(width).sort_sizes().1);
+        cost += match d.op() {
+            Op::FArith => {
+                let s = significand(d.width());
+                match Arith::NODES[usize::from(d.aux())] {
+                    Arith::Add | Arith::Sub => s * s / 8,
+                    _ => s * s,
+                }
+            }
+            Op::FSqrt | Op::FFma => significand(d.width()).pow(2),
+            _ => 0,
+        };
+        if cost > limit {
+            break;
+        }
+        stack.extend(d.children().iter().copied().filter(|&c| store.has_float(c)));
+    }
+    cost
+}
