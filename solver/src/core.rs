@@ -126,14 +126,11 @@ impl Core {
 
         // A query whose float arithmetic Bitwuzla could not bit-blast within memory is not
         // started: its bit-blasting outgrows every budget and cannot be interrupted.
-        if q.pc.iter().chain(q.extra).any(|&c| store.has_float(c)) {
-            let mut all: Vec<TermId> = q.pc.to_vec();
-            all.extend_from_slice(q.extra);
-            if float::float_arithmetic_cost(store, &all, float::MAX_FLOAT_ARITHMETIC) > float::MAX_FLOAT_ARITHMETIC {
-                ctx.stats.core_unknown += 1;
-                ctx.stats.core_float_too_large += 1;
-                return Ok(Answer::Unknown);
-            }
+        let roots = || q.pc.iter().chain(q.extra).copied();
+        if float::float_arithmetic_cost(store, roots(), float::MAX_FLOAT_ARITHMETIC) > float::MAX_FLOAT_ARITHMETIC {
+            ctx.stats.core_unknown += 1;
+            ctx.stats.core_float_too_large += 1;
+            return Ok(Answer::Unknown);
         }
 
         self.checks_on_manager += 1;
@@ -171,16 +168,18 @@ impl Core {
         debug_assert!(!self.incremental || self.bz.levels() == self.asserted.len() as u64);
 
         // 2. check (logged first: a query that never returns is in the log)
+        let all: Vec<TermId> = roots().collect();
         if let Some(log) = self.log.as_mut() {
-            let mut all: Vec<TermId> = q.pc.to_vec();
-            all.extend_from_slice(q.extra);
             log.query(store, &all)?;
         }
         let check_start = Instant::now();
         let result = self.bz.check_sat_assuming(&assumptions)?;
+        // Taken after every check: a limit that tripped in a check that still finished must not
+        // make the next one give up.
+        let memory_hit = self.bz.take_memory_hit();
         let check_us = micros(check_start.elapsed());
         ctx.stats.core_check_time_us += check_us;
-        if q.pc.iter().chain(q.extra).any(|&c| store.has_float(c)) {
+        if all.iter().any(|&c| store.has_float(c)) {
             ctx.stats.core_float_queries += 1;
             ctx.stats.core_float_check_time_us += check_us;
         }
@@ -197,7 +196,7 @@ impl Core {
                 if self.bz.past_deadline() {
                     ctx.stats.core_deadline += 1;
                 }
-                if self.bz.take_memory_hit() {
+                if memory_hit {
                     ctx.stats.core_memory_out += 1;
                     renew_after = true;
                 }
@@ -206,8 +205,6 @@ impl Core {
             BzResult::Sat => {
                 ctx.stats.core_sat += 1;
                 if q.need_model {
-                    let mut all: Vec<TermId> = q.pc.to_vec();
-                    all.extend_from_slice(q.extra);
                     let vars = ctx.vars.vars_of_all(store, &all);
                     let mut pairs = Vec::with_capacity(vars.len());
                     for v in vars {
