@@ -21,8 +21,8 @@ pub enum SearchKind {
     CoveringNew,
     /// A draw weighted by the distance to the patch's changes not run yet (shadow runs).
     PatchDirected,
-    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed,
-    /// random-path and covering-new on a sixth each, the states past a divergence site's first
+    /// Random-path; in shadow runs patch-directed search on half of the turns, depth-first on a
+    /// quarter, random-path and covering-new on an eighth each, the states past a divergence site's first
     /// [`EngineConfig::site_states`] in a pool of their own (the command line's default).
     Interleaved,
 }

@@ -362,8 +362,9 @@ pub struct ExecArgs {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchArg {
-    /// Random-path; in shadow runs depth-first search on half of the turns, patch-directed,
-    /// random-path and covering-new on a sixth each (the default; seeded by `--random-seed`).
+    /// Random-path; in shadow runs patch-directed search on half of the turns, depth-first on a
+    /// quarter, random-path and covering-new on an eighth each (the default; seeded by
+    /// `--random-seed`).
     Interleaved,
     /// Depth-first.
     Dfs,

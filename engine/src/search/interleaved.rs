@@ -1,7 +1,7 @@
 //! Searchers taking turns (KLEE's interleaved searcher): every searcher knows every live
-//! state, and each selection asks the searcher whose turn it is. In shadow runs depth-first
-//! search goes on from where it left the tree on half of the turns, while a weighted searcher
-//! heads for the patch and random-path spreads over the tree on the others.
+//! state, and each selection asks the searcher whose turn it is. In shadow runs a weighted
+//! searcher heads for the patch on half of the turns, depth-first search goes on from where it
+//! left the tree on a quarter, and random-path and covering-new spread over it on the rest.
 
 use super::{Searcher, StateId, View};
 use crate::symbolic::state::ExecutionState;

@@ -14,9 +14,9 @@
 //! - [`Weighted`]: a draw weighted by the distance to a [`Goal`] (code not run yet, or the
 //!   patch's changes), from [`distance`] on the interprocedural control-flow graph.
 //! - [`Interleaved`]: searchers taking turns. The default: random-path; in shadow runs,
-//!   depth-first search on half of the turns, patch-directed, random-path and covering-new on a
-//!   sixth each, and states past a divergence site's first few waiting in a pool
-//!   ([`Saturating`]).
+//!   the patch-directed searcher on half of the turns, depth-first search on a quarter,
+//!   random-path and covering-new on an eighth each, and states past a divergence site's first
+//!   few waiting in a pool ([`Saturating`]).
 
 mod bfs;
 pub mod coverage;
@@ -108,16 +108,18 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool, site_states: Option<u32>)
         // Measured on coreutils (results/search.md): covering-new taking turns with random-path
         // covers less than random-path alone on 5 of 6 utilities, so the default leaves it out.
         SearchKind::Interleaved if !shadow => Box::new(RandomPath::new(seed)),
-        // Shadow runs: depth-first search on half of the turns, the patch-directed searcher,
-        // random-path and covering-new on a sixth each (results/search-patches.md: a divergence
-        // on 7 of the eleven coreutils patches in 120 s, where depth-first search taking turns
-        // with patch-directed reached 5 and random-path alone 7, but random-path alone, or with
-        // depth-first on a third of the turns, loses CoREBench du's regression, which
-        // depth-first search reaches in seconds; covering-new's turns reach the options the
-        // patch reads, as `seq -s X N` for CoREBench seq 3786fb6d, exposed at 36 s with them
-        // and not in 120 s without). The forks of a state another searcher picks wait above it
-        // in the depth-first stack, so depth-first search goes on in its own subtree, keeping
-        // the solver's incremental stack and caches on one path.
+        // Shadow runs: the patch-directed searcher on half of the turns, depth-first search on
+        // a quarter, random-path and covering-new on an eighth each (results/search-patches.md:
+        // a divergence on 9 of the eleven coreutils patches in 120 s, where depth-first search
+        // on half of the turns and the others on a sixth each reached 7: dd's `oflag=append`
+        // and pr's `-dl1` need the directed turns; random-path alone also reached 7, but
+        // random-path alone, or with depth-first on a third of the turns, loses CoREBench du's
+        // regression, which depth-first search reaches in seconds and still does on a quarter;
+        // covering-new's turns reach the options the patch reads, as `seq -s X N` for CoREBench
+        // seq 3786fb6d, exposed at 36 s with them and not in 120 s without). The forks of a
+        // state another searcher picks wait above it in the depth-first stack, so depth-first
+        // search goes on in its own subtree, keeping the solver's incremental stack and caches
+        // on one path.
         SearchKind::Interleaved => {
             let turns: Box<dyn Searcher> = Box::new(
                 Interleaved::new(vec![
@@ -126,7 +128,7 @@ pub fn make(kind: SearchKind, seed: u64, shadow: bool, site_states: Option<u32>)
                     Box::new(RandomPath::new(seed)),
                     Box::new(Weighted::new(Goal::Uncovered, seed ^ 0x9e37_79b9)),
                 ])
-                .with_turns(vec![0, 1, 0, 2, 0, 3]),
+                .with_turns(vec![1, 0, 1, 2, 1, 0, 1, 3]),
             );
             // States past a divergence site's first ones wait in a pool (`saturate.rs`).
             match site_states {

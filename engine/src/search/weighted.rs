@@ -14,7 +14,7 @@
 //! weight is computed when it is placed (after each of its forks). Distances are recomputed
 //! when coverage grew, at most every [`RECOMPUTE_EVERY`] placements.
 
-use super::distance::{CallGraph, Distances};
+use super::distance::{CallGraph, Distances, FAR};
 use super::{Searcher, StateId, View};
 use crate::splitmix::SplitMix64;
 use crate::symbolic::state::ExecutionState;
@@ -227,7 +227,10 @@ impl Searcher for Weighted {
         let d = u64::from(graph.state_distance(view.module, &self.distances, st));
         let near = (ONE / ((d + 1) * (d + 1))).max(1);
         let defs = match self.goal {
-            Goal::Changes => self.rare_defs(st.defs_written).min(MAX_DEFS),
+            // Counted for every state placed (rarity is among them all), but a state that can
+            // no longer reach a change gains nothing from what it wrote: dd's operands that set
+            // a flag variable and are then rejected spent their weight quoting the operand.
+            Goal::Changes => self.rare_defs(st.defs_written).min(MAX_DEFS) * u32::from(d < u64::from(FAR)),
             Goal::Uncovered => 0,
         };
         self.set(id, near << (defs * DEF_FACTOR_LOG2));
