@@ -395,10 +395,10 @@ fn the_report_is_grouped_by_class_and_deterministic() {
     let fix = text.find("fix (error only in old)").expect("a fix section");
     assert!(regression < fix, "most severe first:\n{text}");
     assert!(text.contains("  1 regression, 1 fix\n"), "{text}");
-    // The default search (depth-first, patch-directed, random-path and covering-new in turns,
-    // seed 0) writes the fix first.
-    assert!(text.contains("test000001  x=-1  (parted at line 14: old false, new true)\n"), "{text}");
-    assert!(text.contains("test000002  x=0  (parted at line 17: old false, new true)\n"), "{text}");
+    // The default search (patch-directed, depth-first, random-path and covering-new in turns,
+    // seed 0) writes the regression first: its first turn is patch-directed.
+    assert!(text.contains("test000001  x=0  (parted at line 17: old false, new true)\n"), "{text}");
+    assert!(text.contains("test000002  x=-1  (parted at line 14: old false, new true)\n"), "{text}");
     assert!(text.contains("      new: error: assertion failed at foo.c:18\n"), "{text}");
     // Replaying again gives the same report.json, byte for byte.
     let first = std::fs::read(out.join("report.json")).expect("report.json");
