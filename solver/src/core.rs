@@ -127,7 +127,10 @@ impl Core {
         // A query whose float arithmetic Bitwuzla could not bit-blast within memory is not
         // started: its bit-blasting outgrows every budget and cannot be interrupted.
         let roots = || q.pc.iter().chain(q.extra).copied();
-        if float::float_arithmetic_cost(store, roots(), float::MAX_FLOAT_ARITHMETIC) > float::MAX_FLOAT_ARITHMETIC {
+        let has_float = roots().any(|c| store.has_float(c));
+        if has_float
+            && float::float_arithmetic_cost(store, roots(), float::MAX_FLOAT_ARITHMETIC) > float::MAX_FLOAT_ARITHMETIC
+        {
             ctx.stats.core_unknown += 1;
             ctx.stats.core_float_too_large += 1;
             return Ok(Answer::Unknown);
@@ -179,7 +182,7 @@ impl Core {
         let memory_hit = self.bz.take_memory_hit();
         let check_us = micros(check_start.elapsed());
         ctx.stats.core_check_time_us += check_us;
-        if all.iter().any(|&c| store.has_float(c)) {
+        if has_float {
             ctx.stats.core_float_queries += 1;
             ctx.stats.core_float_check_time_us += check_us;
         }

@@ -230,7 +230,14 @@ impl Searcher for Weighted {
             // Counted for every state placed (rarity is among them all), but a state that can
             // no longer reach a change gains nothing from what it wrote: dd's operands that set
             // a flag variable and are then rejected spent their weight quoting the operand.
-            Goal::Changes => self.rare_defs(st.defs_written).min(MAX_DEFS) * u32::from(d < u64::from(FAR)),
+            Goal::Changes => {
+                let rare = self.rare_defs(st.defs_written).min(MAX_DEFS);
+                if d < u64::from(FAR) {
+                    rare
+                } else {
+                    0
+                }
+            }
             Goal::Uncovered => 0,
         };
         self.set(id, near << (defs * DEF_FACTOR_LOG2));

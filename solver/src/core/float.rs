@@ -183,11 +183,8 @@ pub(super) const MAX_FLOAT_ARITHMETIC: u64 = 256 * 64 * 64;
 /// alignment shifter where a multiplier is a square array); the rest is small beside them, and
 /// so is an operation on constants (Bitwuzla folds it). Stops counting above `limit`.
 pub(super) fn float_arithmetic_cost(store: &TermStore, roots: impl IntoIterator<Item = TermId>, limit: u64) -> u64 {
-    let mut stack: Vec<TermId> = roots.into_iter().filter(|&t| store.has_float(t)).collect();
-    if stack.is_empty() {
-        return 0;
-    }
     let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack: Vec<TermId> = roots.into_iter().filter(|&t| store.has_float(t)).collect();
     let mut cost = 0u64;
     while let Some(t) = stack.pop() {
         if !seen.insert(t) {
