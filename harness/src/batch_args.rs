@@ -12,7 +12,8 @@ pub struct BatchArgs {
     /// The batch manifest (TOML): `name`, `out`, `[defaults]`, `[configs]` and `[[subject]]` entries.
     #[arg(required = true, value_name = "MANIFEST.toml")]
     pub manifest: Option<PathBuf>,
-    /// Run N jobs at a time (default: the number of CPUs).
+    /// Run N jobs at a time (default: the number of CPUs); as many `project` subjects are
+    /// prepared at a time before the jobs start.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Write results into DIR (default: the manifest's `out`, relative to the manifest, else

@@ -29,9 +29,15 @@ project = "subjects/same-builds"
 
 /// The preparation: the subject's program, native builds of it (old and new per the subject's
 /// `versions` file, so that a test can tell these builds from penumbra's own), the seeds of
-/// its `seeds` file, and fixed selection counts. Each run is logged next to the subjects.
+/// its `seeds` file, and fixed selection counts. Each run is logged next to the subjects, and
+/// whether it saw the other subject's preparation start within 10 s of its own (`together`;
+/// `alone` when they run one after the other).
 const PREPARE: &str = r#"set -eu
 project=$1 out=$2
+touch "subjects/started.${project##*/}"
+waited=0
+while [ "$(ls subjects/started.* | wc -l)" -lt 2 ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+if [ $waited -lt 100 ]; then echo "$project together"; else echo "$project alone"; fi >>subjects/overlap.log
 echo "$project" >>subjects/prepare-runs.log
 cp "$project/prog.c" "$out/prog.c"
 read old new <"$project/versions"
@@ -73,6 +79,14 @@ pub fn projects_dir() -> tempfile::TempDir {
     dir
 }
 
+/// The subjects prepared so far, a line per preparation, sorted (they run in parallel).
+pub fn prepare_runs(dir: &Path) -> Vec<String> {
+    let log = std::fs::read_to_string(dir.join("subjects/prepare-runs.log")).unwrap_or_default();
+    let mut runs: Vec<String> = log.lines().map(str::to_string).collect();
+    runs.sort();
+    runs
+}
+
 fn batch(dir: &Path, out: &Path) -> String {
     let manifest = dir.join("manifest.toml");
     let result = penumbra(["batch", manifest.to_str().unwrap(), "--jobs", "2", "--out", out.to_str().unwrap()]);
@@ -92,8 +106,12 @@ fn project_subjects_are_prepared_and_replayed_on_their_native_builds() {
     let out = dir.path().join("out");
     let log = batch(dir.path(), &out);
     assert!(log.contains("batch projects: 4 jobs; 0 already finished, running 4"), "{log}");
-    let runs = std::fs::read_to_string(dir.path().join("subjects/prepare-runs.log")).unwrap();
-    assert_eq!(runs, "subjects/threshold\nsubjects/same-builds\n");
+    assert_eq!(prepare_runs(dir.path()), ["subjects/same-builds", "subjects/threshold"]);
+    // With two jobs at a time, the two preparations ran side by side (each saw the other start).
+    let overlap = std::fs::read_to_string(dir.path().join("subjects/overlap.log")).unwrap();
+    let mut overlap: Vec<&str> = overlap.lines().collect();
+    overlap.sort();
+    assert_eq!(overlap, ["subjects/same-builds together", "subjects/threshold together"]);
 
     let rows = table(&out);
     let cell = |subject: &str, mode: &str, column: &str| rows[&(subject.to_string(), mode.to_string())][column].clone();
@@ -131,8 +149,7 @@ fn project_subjects_are_prepared_and_replayed_on_their_native_builds() {
     // A rerun prepares again (the preparation decides what it can reuse) and runs nothing.
     let log = batch(dir.path(), &out);
     assert!(log.contains("4 already finished, running 0"), "{log}");
-    let runs = std::fs::read_to_string(dir.path().join("subjects/prepare-runs.log")).unwrap();
-    assert_eq!(runs.lines().count(), 4);
+    assert_eq!(prepare_runs(dir.path()).len(), 4);
     // Native builds that change (same program, same flags) make their subject's jobs stale.
     std::fs::write(dir.path().join("subjects/threshold/versions"), "NEW NEW\n").unwrap();
     let log = batch(dir.path(), &out);

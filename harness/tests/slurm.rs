@@ -227,31 +227,31 @@ fn a_slurm_batch_prepares_each_project_once_before_its_array() {
     let dir = crate::batch_projects::projects_dir();
     let manifest = dir.path().join("manifest.toml");
     let manifest = manifest.to_str().unwrap();
-    let runs = || std::fs::read_to_string(dir.path().join("subjects/prepare-runs.log")).unwrap_or_default();
+    let runs = || crate::batch_projects::prepare_runs(dir.path());
     let (local, shared, here) = (dir.path().join("local"), dir.path().join("shared"), dir.path().join("here"));
     let (local, shared, here) = (local.to_str().unwrap(), shared.to_str().unwrap(), here.to_str().unwrap());
     cluster.penumbra(&["batch", manifest, "--out", local, "--jobs", "2"]).assert_status(0);
-    assert_eq!(runs(), "subjects/threshold\nsubjects/same-builds\n");
+    assert_eq!(runs(), ["subjects/same-builds", "subjects/threshold"]);
 
     let submitted = cluster.penumbra(&["batch", manifest, "--slurm", "--out", shared]);
     submitted.assert_status(0);
     let text = submitted.stdout_str();
     let prepare = text.lines().find_map(|l| l.strip_prefix("prepare ")).expect("a preparation job").to_string();
     let collect = text.lines().find_map(|l| l.strip_prefix("collect ")).expect("a collection job").to_string();
-    assert_eq!(runs().lines().count(), 2, "submitting prepared nothing here");
+    assert_eq!(runs().len(), 2, "submitting prepared nothing here");
     cluster.wait_for(&collect);
-    assert_eq!(runs().lines().count(), 4, "the preparation job prepared each subject once: {}", runs());
+    assert_eq!(runs().len(), 4, "the preparation job prepared each subject once: {:?}", runs());
     let log = std::fs::read_to_string(Path::new(shared).join(format!("slurm/logs/prepare-{prepare}.out"))).unwrap();
     assert!(log.contains("2 subjects, 2 prepared"), "{log}");
     assert_eq!(stable_table(Path::new(shared)), stable_table(Path::new(local)));
 
     let locally = cluster.penumbra(&["batch", manifest, "--slurm", "--prepare-locally", "--out", here]);
     locally.assert_status(0);
-    assert_eq!(runs().lines().count(), 6, "--prepare-locally prepared on this host: {}", runs());
+    assert_eq!(runs().len(), 6, "--prepare-locally prepared on this host: {:?}", runs());
     assert!(!locally.stdout_str().contains("prepare"), "{}", locally.stdout_str());
     let collect = locally.stdout_str().lines().find_map(|l| l.strip_prefix("collect ")).unwrap().to_string();
     cluster.wait_for(&collect);
-    assert_eq!(runs().lines().count(), 6, "the tasks prepared nothing");
+    assert_eq!(runs().len(), 6, "the tasks prepared nothing");
     assert_eq!(stable_table(Path::new(here)), stable_table(Path::new(local)));
 }
 

@@ -43,7 +43,8 @@
 //! the others run.
 //!
 //! Parsing ([`plan`]) runs nothing: it checks the text and names what each subject's jobs will
-//! be; [`expand`] then prepares the `project` subjects and makes the jobs.
+//! be; the batch then prepares the `project` subjects (as many at a time as jobs) and
+//! [`expand`] makes the jobs from what each preparation gave, in manifest order.
 //!
 //! Every error names the manifest, the line and the field, since a manifest of dozens of
 //! subjects is edited by hand; unknown fields are errors so that a typo cannot silently drop
@@ -326,7 +327,9 @@ pub struct Plan {
 }
 
 /// Checks a manifest's text, expanding its subjects into jobs (preparing `project` subjects
-/// with `prepare`); `path` names the manifest in errors and anchors sources.
+/// with `prepare`); `path` names the manifest in errors and anchors sources. (The batch plans
+/// first and prepares in parallel; the tests take both steps at once.)
+#[cfg(test)]
 pub fn parse(text: &str, path: &Path, prepare: &mut Preparer) -> Result<Manifest> {
     expand(plan(text, path)?, prepare)
 }

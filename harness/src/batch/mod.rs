@@ -52,9 +52,14 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     // nothing: what an earlier preparation left is read, and a subject without one counts as
     // not prepared yet.
     let run_preparations = !(args.status || args.prepared || (args.slurm && !args.prepare_locally));
-    let manifest = manifest::parse(&text, path, &mut |p| match run_preparations {
-        true => prepare(p, &out),
-        false => read_prepared(p, &out),
+    let plan = manifest::plan(&text, path)?;
+    let mut prepared = match run_preparations {
+        true => prepare_all(&plan, parallel, &out),
+        false => BTreeMap::new(),
+    };
+    let manifest = manifest::expand(plan, &mut |p| match prepared.remove(&p.subject) {
+        Some(done) => done,
+        None => read_prepared(p, &out),
     })?;
     if args.prepare_only {
         return Ok(prepared_only(&manifest, &out));
@@ -235,6 +240,36 @@ fn prepared_only(manifest: &manifest::Manifest, out: &Path) -> ExitCode {
 /// Where a `project` subject's preparation writes: `OUT/prepared/<subject>`.
 fn preparation_dir(p: &manifest::Preparation, out: &Path) -> Result<PathBuf> {
     Ok(std::path::absolute(out.join("prepared").join(&p.subject))?)
+}
+
+/// Runs the plan's preparations, `parallel` at a time, and gives each one's result by subject.
+/// A preparation builds a real project (minutes, much of it on one core): one after the other,
+/// CoREBench's 22 took hours before the first job ran. Their output goes to stderr as it comes
+/// (each starts with a `batch: preparing SUBJECT` line); the jobs are made from the results in
+/// manifest order, so the batch is the same whichever finished first.
+fn prepare_all(plan: &manifest::Plan, parallel: usize, out: &Path) -> BTreeMap<String, Result<manifest::Prepared>> {
+    let requests: Vec<&manifest::Preparation> = plan
+        .subjects
+        .iter()
+        .filter_map(|s| match &s.program {
+            manifest::Program::Project(p) => Some(p),
+            manifest::Program::Source(_) => None,
+        })
+        .collect();
+    let queue = Mutex::new(requests.iter());
+    let results = Mutex::new(BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..parallel.min(requests.len()) {
+            scope.spawn(|| loop {
+                // A poisoned lock only means another worker panicked; the data is intact.
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some(p) = next else { break };
+                let done = prepare(p, out);
+                results.lock().unwrap_or_else(|e| e.into_inner()).insert(p.subject.clone(), done);
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Runs a `project` subject's preparation into `OUT/prepared/<subject>` and reads what it made.
