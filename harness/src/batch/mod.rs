@@ -126,39 +126,28 @@ pub fn run(args: &BatchArgs) -> Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot find the penumbra binary to run jobs with")?;
     let mut failures = Vec::new();
     let mut progress = progress::Progress::new(todo.len());
-    let queue = Mutex::new(todo.into_iter());
-    let (tx, rx) = mpsc::channel();
-    std::thread::scope(|scope| {
-        for _ in 0..parallel.min(runnable.max(1)) {
-            let tx = tx.clone();
-            let (queue, exe, scratch, out, name) = (&queue, &exe, &scratch, &out, &manifest.name);
-            scope.spawn(move || loop {
-                // A poisoned lock only means another worker panicked; the iterator is intact.
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((job, fp)) = next else { break };
-                let result = runner::run(exe, job, scratch)
-                    .with_context(|| format!("cannot run job {}", job.id))
-                    .and_then(|done| store::record(name, job, fp, done))
-                    .and_then(|rec| store::save(out, &rec).map(|()| rec));
-                if tx.send((job, result)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        for (job, result) in rx {
-            match result {
-                Ok(rec) => {
-                    progress.finished(&describe(&rec));
-                    finished.insert(job.id.clone(), rec);
-                }
-                Err(e) => {
-                    progress.finished(&format!("{}: not recorded: {e:#}", job.id));
-                    failures.push(format!("{e:#}"));
-                }
+    let workers = parallel.min(runnable.max(1));
+    let run_job = |job: &Job, fp| {
+        runner::run(&exe, job, &scratch)
+            .with_context(|| format!("cannot run job {}", job.id))
+            .and_then(|done| store::record(&manifest.name, job, fp, done))
+            .and_then(|rec| store::save(&out, &rec).map(|()| rec))
+    };
+    in_parallel(
+        todo,
+        workers,
+        |(job, fp)| (job, run_job(job, fp)),
+        |(job, result)| match result {
+            Ok(rec) => {
+                progress.finished(&describe(&rec));
+                finished.insert(job.id.clone(), rec);
             }
-        }
-    });
+            Err(e) => {
+                progress.finished(&format!("{}: not recorded: {e:#}", job.id));
+                failures.push(format!("{e:#}"));
+            }
+        },
+    );
     progress.finish();
     // Shards may share the directory (a SLURM array's tasks do): another may be about to
     // write into it, so only a whole batch removes it (when empty).
@@ -256,20 +245,44 @@ fn prepare_all(plan: &manifest::Plan, parallel: usize, out: &Path) -> BTreeMap<S
             manifest::Program::Source(_) => None,
         })
         .collect();
-    let queue = Mutex::new(requests.iter());
-    let results = Mutex::new(BTreeMap::new());
+    let mut results = BTreeMap::new();
+    let workers = parallel.min(requests.len());
+    in_parallel(
+        requests,
+        workers,
+        |p| (p.subject.clone(), prepare(p, out)),
+        |(subject, done)| {
+            results.insert(subject, done);
+        },
+    );
+    results
+}
+
+/// Runs `work` on each item, `workers` threads at a time, and hands each result to `done` on
+/// this thread as it comes (in the order they finish).
+fn in_parallel<T: Send, R: Send>(
+    items: impl IntoIterator<Item = T, IntoIter: Send>,
+    workers: usize,
+    work: impl Fn(T) -> R + Sync,
+    done: impl FnMut(R),
+) {
+    let queue = Mutex::new(items.into_iter());
+    let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
-        for _ in 0..parallel.min(requests.len()) {
-            scope.spawn(|| loop {
-                // A poisoned lock only means another worker panicked; the data is intact.
+        for _ in 0..workers {
+            let (tx, queue, work) = (tx.clone(), &queue, &work);
+            scope.spawn(move || loop {
+                // A poisoned lock only means another worker panicked; the iterator is intact.
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some(p) = next else { break };
-                let done = prepare(p, out);
-                results.lock().unwrap_or_else(|e| e.into_inner()).insert(p.subject.clone(), done);
+                let Some(item) = next else { break };
+                if tx.send(work(item)).is_err() {
+                    break;
+                }
             });
         }
+        drop(tx);
+        rx.into_iter().for_each(done);
     });
-    results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Runs a `project` subject's preparation into `OUT/prepared/<subject>` and reads what it made.
