@@ -23,7 +23,7 @@ use crate::error::{ErrorKind, Location, RuntimeError};
 use crate::libc::syscall::pack_sym_files;
 use cranelift_entity::EntityRef;
 use penumbra_ir::{
-    execute_join, immediate_post_dominators, tests_execute, Block, Body, Dest, Func, Inst, InstData, Module, Type,
+    execute_join, returning_post_dominators, tests_execute, Block, Body, Dest, Func, Inst, InstData, Module, Type,
     Value, Version,
 };
 use rustc_hash::FxHashMap;
@@ -391,7 +391,7 @@ impl<'a> Interp<'a> {
         }
         let (mine, theirs) = (body.dests[dest].block, body.dests[other].block);
         let (old, new) = if self.version == Version::Old { (mine, theirs) } else { (theirs, mine) };
-        let ipdom = || immediate_post_dominators(body)[cur.block].expand();
+        let ipdom = || returning_post_dominators(body)[cur.block].expand();
         let Some(join) = execute_join(body, cur.block, old, new, ipdom) else { return false };
         self.record(TraceEvent::ExecuteEnter { func: cur.func, inst });
         self.execute_block = Some((self.frames.len(), join));

@@ -16,7 +16,7 @@ use crate::libc::bindings::{self, Binding};
 use crate::run_error::RunError;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
-use penumbra_ir::{immediate_post_dominators, Block, Func, InstData, Module, ValueDef};
+use penumbra_ir::{returning_post_dominators, Block, Func, InstData, Module, ValueDef};
 use penumbra_solver::{TermId, TermStore};
 use std::rc::Rc;
 
@@ -43,7 +43,8 @@ pub struct FuncInfo {
     /// Part of penumbra's C library or of the one linked in as code (musl): errors inside it
     /// are reported at the line of the program's call.
     pub internal: bool,
-    /// The post-dominators of a function with `penumbra_execute` blocks.
+    /// The post-dominators over the returning paths (where execute blocks join) of a function
+    /// with `penumbra_execute` blocks.
     pub post_dominators: Option<PostDoms>,
 }
 
@@ -102,7 +103,7 @@ impl Program {
                 };
                 let has_execute =
                     func.body.as_ref().is_some_and(|b| b.insts.values().any(|i| matches!(i, InstData::Execute { .. })));
-                let post_dominators = func.body.as_ref().filter(|_| has_execute).map(immediate_post_dominators);
+                let post_dominators = func.body.as_ref().filter(|_| has_execute).map(returning_post_dominators);
                 FuncInfo { kind, template, internal: internal.contains(&f) || module.is_library(f), post_dominators }
             })
             .collect();
@@ -113,7 +114,8 @@ impl Program {
         &self.funcs[f.index()]
     }
 
-    /// The post-dominators of `f`, if it has `penumbra_execute` blocks.
+    /// The post-dominators of `f` over its returning paths (where execute blocks join), if it has
+    /// `penumbra_execute` blocks.
     pub fn post_dominators(&self, f: Func) -> Option<&PostDoms> {
         self.info(f).post_dominators.as_ref()
     }

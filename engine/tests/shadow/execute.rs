@@ -56,6 +56,17 @@ fn execute_return_diverges_on_the_early_return() {
     assert!(got.1.is_subset(&set(&[-2, -1])) && got.1.len() == 1);
 }
 
+/// Both versions' sides may exit inside the block (a function kept whole for each version,
+/// inlined): they still join where both return. x = -3 exits alike in both; x = -2 exits in
+/// old only (divergence at the block); x = 1 returns 1 in old, 0 in new. Two diff paths, on
+/// exactly those inputs. (When exits kept the sides from meeting, every path diverged at the
+/// block: seven.)
+#[test]
+fn execute_sides_that_may_exit_still_join() {
+    let got = divergences("execute_exit", include_str!("programs/execute_exit.c"), &[int("x", -3, 3)]);
+    assert_eq!(got, (2, set(&[-2, 1])));
+}
+
 /// Seeded mode from every input finds what complete mode finds on each execute program (the
 /// counts above): the regions run the same way in the concolic phase.
 #[test]
@@ -64,6 +75,7 @@ fn seeded_mode_from_every_input_agrees_on_execute_blocks() {
         ("execute_new", include_str!("programs/execute_new.c"), [int("x", -3, 3)], 2),
         ("execute_old", include_str!("programs/execute_old.c"), [int("x", 0, 4)], 1),
         ("execute_return", include_str!("programs/execute_return.c"), [int("x", -2, 2)], 1),
+        ("execute_exit", include_str!("programs/execute_exit.c"), [int("x", -3, 3)], 2),
     ] {
         let module = compile(name, source);
         let seeds = points(&vars);

@@ -122,6 +122,7 @@ programs! {
     execute_new: [int("x", -3, 3)];
     execute_old: [int("x", 0, 4)];
     execute_return: [int("x", -2, 2)];
+    execute_exit: [int("x", -3, 3)];
     operand_deref: [int("k", -1, 1)];
     operand_effect: [int("x", 0, 3)];
     // Constructors, atexit handlers and destructors.

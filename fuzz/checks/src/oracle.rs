@@ -15,10 +15,13 @@
 //! - At a `penumbra_execute` block (ShadowJPF+; `change(old, new)` with operands that have
 //!   effects is one too), the old version runs its side up to the join, then the new version
 //!   its side: the path's decisions are the old side's, then the new side's, then the joint
-//!   ones after the join. A side that ends (an error or exit) or returns before the join is a
+//!   ones after the join. A side that ends (an error) or returns before the join is a
 //!   divergence: after the old side's, the new side runs on alone; the new side's ends the path
-//!   (or, for a return, the path follows it). What the sides print is compared at the join:
-//!   where it differs, the path diverges there (after both sides' decisions).
+//!   (or, for a return, the path follows it). The old side's exit is held while the new side
+//!   runs: where that side exits too, the two exits are compared (statuses, then what the sides
+//!   printed) and equal ones are no divergence; otherwise the block diverges at its branch,
+//!   after both sides' decisions. What the sides print is compared at the join: where it
+//!   differs, the path diverges there (after both sides' decisions).
 //!
 //! At the first difference the path takes a diverging outcome (which side *old* took there is
 //! part of the path: `diff-true` and `diff-false` are different forks, and after a failed
@@ -147,8 +150,11 @@ pub enum OldAction {
     Fails { step: u64, kind: ErrorKind },
     /// Passed the check at which new failed (new's [`End`] names it).
     Passes,
-    /// Exited inside its side of an execute block.
+    /// Exited inside its side of an execute block, where new's side reached the join,
+    /// returned or failed.
     Exits,
+    /// Exited inside its side of an execute block with another status than new's side.
+    ExitsWithAnotherStatus,
     /// Returned from the block's function inside its side of an execute block.
     Returns,
     /// Reached the join of an execute block whose new side ended or returned.
@@ -519,12 +525,41 @@ impl<'m> Oracle<'m> {
                             return diverge(path, OldAction::Returns, &n[j..], site, branch_line);
                         }
                         SideEnd::Ended => {
-                            let (word, line) = self.ending(&o, old);
-                            let action = match &old.outcome {
-                                Outcome::Error(e) => OldAction::Fails { step: old.steps, kind: e.kind },
-                                _ => OldAction::Exits,
+                            let Outcome::Exit(old_status) = old.outcome else {
+                                let (word, line) = self.ending(&o, old);
+                                let Outcome::Error(e) = &old.outcome else { unreachable!("ending() names it") };
+                                let action = OldAction::Fails { step: old.steps, kind: e.kind };
+                                return diverge(
+                                    path,
+                                    action,
+                                    &n[j..],
+                                    Site::Block { old: word, new: "continues" },
+                                    line,
+                                );
                             };
-                            return diverge(path, action, &n[j..], Site::Block { old: word, new: "continues" }, line);
+                            // An exit is held while the new version's side runs; how that side
+                            // leaves the block decides, at the block's branch.
+                            let end = side(&n, &mut j, &mut path, &mut new_printed);
+                            let (action, new_word) = match (end, &new.outcome) {
+                                (SideEnd::Joined, _) => (OldAction::Exits, "continues"),
+                                (SideEnd::Returned, _) => (OldAction::Exits, "returns"),
+                                (SideEnd::Ended, Outcome::Exit(s)) if *s != old_status => {
+                                    let site = Site::Output { old: old_status as u64 & 0xff, new: *s as u64 & 0xff };
+                                    return diverge(path, OldAction::ExitsWithAnotherStatus, &[], site, branch_line);
+                                }
+                                (SideEnd::Ended, Outcome::Exit(_)) if old_printed != new_printed => {
+                                    return diverge(path, OldAction::Printed, &[], Site::Printed, branch_line);
+                                }
+                                (SideEnd::Ended, Outcome::Exit(_)) => return Verdict::Same,
+                                (SideEnd::Ended, _) => (OldAction::Exits, "fails"),
+                            };
+                            return diverge(
+                                path,
+                                action,
+                                &n[j..],
+                                Site::Block { old: "exits", new: new_word },
+                                branch_line,
+                            );
                         }
                     }
                     match side(&n, &mut j, &mut path, &mut new_printed) {

@@ -23,7 +23,8 @@ pub use instructions::{
 };
 pub use module::{GlobalData, GlobalInit, Module, Reloc, RelocTarget};
 pub use postdom::{
-    can_return, execute_join, guards_added_code, immediate_post_dominators, reaches_any, returns, tests_execute,
+    can_return, execute_join, guards_added_code, immediate_post_dominators, reaches_any, returning_post_dominators,
+    returns, tests_execute,
 };
 pub use text::{escape_bytes, inst_to_string, module_to_string, write_function, write_module};
 pub use types::{Type, PTR};

@@ -3,9 +3,11 @@
 //! `penumbra_execute(OLD|NEW)` block ends and both versions run on together.
 //!
 //! Cooper, Harvey and Kennedy's iterative algorithm ("A Simple, Fast Dominance Algorithm") on
-//! the reversed control-flow graph, with a virtual exit that every block without successors
-//! (return, unreachable, unsupported) flows into. Blocks that cannot reach the exit (infinite
-//! loops) have no post-dominator.
+//! the reversed control-flow graph, with a virtual exit that the function's ends flow into:
+//! every block without successors (return, unreachable, unsupported) for
+//! [`immediate_post_dominators`], only its returns for [`returning_post_dominators`]. Blocks
+//! that cannot reach the exit (infinite loops; for the latter also the code that ends the
+//! program) have no post-dominator.
 
 use super::{Block, Body, InstData, IntCC, Value, ValueDef, Version};
 use cranelift_entity::packed_option::PackedOption;
@@ -14,11 +16,28 @@ use cranelift_entity::{EntityRef, SecondaryMap};
 /// The immediate post-dominator of every block (`None` for the function's exit and for blocks
 /// that never reach it).
 pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
+    post_dominators_to(body, |_| true)
+}
+
+/// The immediate post-dominator of every block over the paths that return from the function:
+/// where an execute block's sides meet again. A path that ends the program (a block ending in
+/// `unreachable` after `exit`, an error or an unsupported construct) leaves the function
+/// nowhere, so it does not keep the sides from meeting: a function unify keeps whole for each
+/// version (`change(set_fields_old(s), set_fields_new(s))`, inlined), whose sides stop with a
+/// usage error on some inputs, still joins where both return. `None` for the return blocks and
+/// for blocks from which no path returns.
+pub fn returning_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
+    post_dominators_to(body, |b| returns(body, b))
+}
+
+/// Immediate post-dominators with a virtual exit that the blocks without successors for which
+/// `ends_at_exit` holds flow into (the others are dead ends).
+fn post_dominators_to(body: &Body, ends_at_exit: impl Fn(Block) -> bool) -> SecondaryMap<Block, PackedOption<Block>> {
     let blocks = body.layout.blocks();
     let n = blocks.len();
     let exit = n;
     let index_of = |b: Block| blocks.iter().position(|&x| x == b);
-    // Successors in the CFG, by index; the exit for blocks without any.
+    // Successors in the CFG, by index; the exit for the ends that flow into it.
     let succs: Vec<Vec<usize>> = blocks
         .iter()
         .map(|&b| {
@@ -27,10 +46,9 @@ pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOptio
                 .terminator(b)
                 .map(|t| body.successors(t).iter().filter_map(|&d| index_of(body.dests[d].block)).collect())
                 .unwrap_or_default();
-            if s.is_empty() {
-                vec![exit]
-            } else {
-                s
+            match s.is_empty() {
+                true if ends_at_exit(b) => vec![exit],
+                _ => s,
             }
         })
         .collect();
@@ -109,8 +127,9 @@ pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOptio
 /// join of an execute block, which both interpreters must agree on. The versions go to `old`
 /// and `new`. `if (penumbra_execute(V)) {...}` without `else`: the other version's destination
 /// is the code after the block, where V's side arrives unless it returns early. With an
-/// `else`, the sides meet where every path from the branch meets: `ipdom`, the branch block's
-/// immediate post-dominator (asked only then). `None`: the sides never meet in this function.
+/// `else`, the sides meet where every path from the branch that returns meets: `ipdom`, the
+/// branch block's immediate post-dominator over them ([`returning_post_dominators`], asked only
+/// then). `None`: the sides never meet in this function.
 pub fn execute_join(
     body: &Body,
     branch: Block,

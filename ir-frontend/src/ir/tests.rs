@@ -194,3 +194,40 @@ fn post_dominators_of_a_diamond_a_loop_and_an_early_return() {
     assert_eq!(of(exit_block), None);
     assert_eq!(of(early), None);
 }
+
+#[test]
+fn returning_post_dominators_leave_out_the_paths_that_end_the_program() {
+    // entry -> (a | b) -> join (ret); a may also stop in `dies` (unreachable, after exit).
+    let mut body = Body::default();
+    let (entry, a, b, dies, join);
+    {
+        let mut fb = FunctionBuilder::new(&mut body);
+        entry = fb.create_block();
+        a = fb.create_block();
+        b = fb.create_block();
+        dies = fb.create_block();
+        join = fb.create_block();
+        fb.switch_to_block(entry);
+        let x = fb.append_block_param(entry, Type::I32);
+        let zero = fb.iconst(Type::I32, 0);
+        let c = fb.icmp(IntCC::Slt, x, zero);
+        let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
+        fb.brif(c, da, db);
+        fb.switch_to_block(a);
+        let (dj, dd) = (fb.dest(join, &[]), fb.dest(dies, &[]));
+        fb.brif(c, dj, dd);
+        fb.switch_to_block(dies);
+        fb.unreachable();
+        fb.switch_to_block(b);
+        fb.jump(join, &[]);
+        fb.switch_to_block(join);
+        fb.ret(Some(x));
+    }
+    // Over every end, `dies` keeps entry's and a's paths from meeting before the exit.
+    let all = immediate_post_dominators(&body);
+    assert_eq!((all[entry].expand(), all[a].expand(), all[b].expand()), (None, None, Some(join)));
+    // Over the returning paths they meet at `join`; `dies` returns nowhere.
+    let returning = returning_post_dominators(&body);
+    let of = |blk: Block| returning[blk].expand();
+    assert_eq!((of(entry), of(a), of(b), of(dies), of(join)), (Some(join), Some(join), Some(join), None, None));
+}
