@@ -137,3 +137,53 @@ print(name, p.returncode, (d / "misc/cut.log").read_text().strip() if (d / "misc
     write(&other, "misc/cut", "");
     assert_eq!(run(&other), "Makefile 0 other");
 }
+
+/// Two preparations sharing a coverage build (a regression and its `+regression-test` twin,
+/// prepared in parallel) take turns with it: the second waits, and says so, until the first
+/// is done, so that neither reads the other's recorded invocations or coverage counters.
+#[test]
+fn preparations_sharing_a_coverage_build_take_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each holds the build, writes when it got it and when it let go, and holds it 1 s.
+    let code = r#"
+import importlib.util, sys, time
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("inv", sys.argv[1])
+inv = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(inv)
+build, name = Path(sys.argv[2]), sys.argv[3]
+lock = inv.hold(build)
+with open(build / "turns.log", "a") as f:
+    f.write(f"{name} in\n")
+time.sleep(1)
+with open(build / "turns.log", "a") as f:
+    f.write(f"{name} out\n")
+lock.close()
+"#;
+    let spawn = |name: &str| {
+        Command::new("python3")
+            .arg("-c")
+            .arg(code)
+            .arg(repo_root().join("scripts/coreutils-rev-invocations.py"))
+            .arg(dir.path())
+            .arg(name)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = spawn("first");
+    // The first holds the build before the second asks for it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !std::fs::read_to_string(dir.path().join("turns.log")).unwrap_or_default().contains("first in") {
+        assert!(std::time::Instant::now() < deadline, "the first preparation never held the build");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let second = spawn("second");
+    let (first, second) = (first.wait_with_output().unwrap(), second.wait_with_output().unwrap());
+    assert!(first.status.success() && second.status.success());
+    let turns = std::fs::read_to_string(dir.path().join("turns.log")).unwrap();
+    assert_eq!(turns, "first in\nfirst out\nsecond in\nsecond out\n");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("waiting for another preparation using"), "{said}");
+    assert!(String::from_utf8_lossy(&first.stderr).is_empty());
+}
