@@ -338,6 +338,14 @@ build() {
     # place. gnulib's stdio.h of 2011-2012 warns on any use of gets, which glibc 2.16 no longer
     # declares (an error then): the warning goes, as CoREBench's stdio.patch does.
     [ "$kind" != musl ] || "$root/scripts/gnulib-musl-stdio.sh" "$tree/lib" || die "could not port $tree/lib to musl"
+    # gnulib's fpucw.h sets the x87 precision around long double arithmetic (vasnprintf's
+    # %Lf) with inline assembly (fnstcw, fldcw), which penumbra cannot interpret: its paths
+    # ended `unsupported`. The analysis build takes the header's portable branch, which is
+    # exact there: penumbra computes long double at extended precision, the precision that
+    # BEGIN_LONG_DOUBLE_ROUNDING selects. (Edited once: make rebuilds what includes it.)
+    if [ "$kind" = musl ] && grep -qs '^#if (defined __i386__ || defined __x86_64__) && (*defined __GNUC__' "$tree/lib/fpucw.h"; then
+        sed -i 's|^#if (defined __i386__ \|\| defined __x86_64__) && (*defined __GNUC__.*|#if 0 /* penumbra: no inline assembly (scripts/coreutils-rev.sh) */|' "$tree/lib/fpucw.h"
+    fi
     for header in "$tree/lib/stdio.in.h" "$tree/lib/stdio.h"; do
         ! grep -qs '^_GL_WARN_ON_USE (gets,' "$header" || sed -i 's|^_GL_WARN_ON_USE (gets,|//&|' "$header"
     done
