@@ -123,11 +123,15 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out, accept=()):
     cflags = f"{env['PENUMBRA_CFLAGS']} -I{INCLUDE}"
     bitcode = work / f"{utility}-unified-{new.name}.bc"
     # The same unified files in the same tree make the same program: built once (a subject's
-    # variants, a rerun after a change elsewhere).
+    # variants, a rerun after a change elsewhere). The tree's own bitcode of the program stands
+    # for the rest of the tree: a tree made again (coreutils-rev.sh's steps on its library, such
+    # as fpucw.h's) makes the unified program again.
     # A recursive-make tree (before 2012) makes its programs in src/ (its top knows no src/PROG).
     target = ["-C", "src", utility] if (inc / "src" / "Makefile").is_file() else [f"src/{utility}"]
-    key = hashlib.sha256("\0".join([cflags, str(inc), *target, *sources, *((unified_dir / s).read_text(errors="replace")
-                                                                   for s in sources)]).encode()).hexdigest()
+    own = inc / "src" / f"{utility}.bc"
+    tree_state = hashlib.sha256(own.read_bytes()).hexdigest() if own.is_file() else "-"
+    key = hashlib.sha256("\0".join([cflags, str(inc), tree_state, *target, *sources,
+                                    *((unified_dir / s).read_text(errors="replace") for s in sources)]).encode()).hexdigest()
     key_file = bitcode.with_suffix(".key")
     if bitcode.is_file() and key_file.is_file() and key_file.read_text() == key:
         log(f"{bitcode}: built before from the same unified files, reused")
