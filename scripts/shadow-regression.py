@@ -133,22 +133,25 @@ def unified_bitcode(penumbra, work, old, new, utility, sources, out, accept=()):
     key = hashlib.sha256("\0".join([cflags, str(inc), tree_state, *target, *sources,
                                     *((unified_dir / s).read_text(errors="replace") for s in sources)]).encode()).hexdigest()
     key_file = bitcode.with_suffix(".key")
-    if bitcode.is_file() and key_file.is_file() and key_file.read_text() == key:
-        log(f"{bitcode}: built before from the same unified files, reused")
-        return bitcode
-    key_file.unlink(missing_ok=True)
     build = work / f"unified-{new.name}"
-    if build.exists():
+    # Subjects sharing a new tree (a regression and its +regression-test twin, prepared in
+    # parallel) build in one directory: one at a time, the second then reusing the first's.
+    with commit_pair_build.locked(build):
+        if bitcode.is_file() and key_file.is_file() and key_file.read_text() == key:
+            log(f"{bitcode}: built before from the same unified files, reused")
+            return bitcode
+        key_file.unlink(missing_ok=True)
+        if build.exists():
+            shutil.rmtree(build)
+        shutil.copytree(inc, build, symlinks=True)
+        for source in sources:
+            shutil.copy2(unified_dir / source, build / source)
+            # Newer than every object, so that make recompiles what includes it.
+            os.utime(build / source)
+        run(["make", *target, f"CFLAGS={cflags}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
+        run(["extract-bc", "-o", bitcode, f"src/{utility}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
         shutil.rmtree(build)
-    shutil.copytree(inc, build, symlinks=True)
-    for source in sources:
-        shutil.copy2(unified_dir / source, build / source)
-        # Newer than every object, so that make recompiles what includes it.
-        os.utime(build / source)
-    run(["make", *target, f"CFLAGS={cflags}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
-    run(["extract-bc", "-o", bitcode, f"src/{utility}"], cwd=build, env=env, stdout=subprocess.DEVNULL)
-    shutil.rmtree(build)
-    key_file.write_text(key)
+        key_file.write_text(key)
     return bitcode
 
 
