@@ -99,6 +99,7 @@ impl<'p> Shadow<'_, 'p> {
             written: Written::default(),
             old_written: None,
             old_exit: None,
+            old_frees: Vec::new(),
         }));
         st.mode = ExecMode::Block(Version::Old);
         self.jump(st, body, old_dest)?;

@@ -79,6 +79,12 @@ pub struct ExecuteBlock {
     /// The status the old version's side exited with, when it did (the new version's side
     /// then runs, and an exit of its own is compared with this one).
     pub old_exit: Option<i32>,
+    /// The heap blocks the old version's side freed. Whether an object is live is not kept
+    /// per version, so they stay live for the new version's side, which mostly frees them
+    /// too (expr's `toarith`, kept whole for each version, frees the string it converts);
+    /// one the new side leaves live stays live past the join (a leak in the old version is
+    /// no divergence, a use after free in the new version would be a false one).
+    pub old_frees: Vec<crate::address::ObjectId>,
 }
 
 /// Where and how the two versions first took different sides on a path.

@@ -67,6 +67,17 @@ fn execute_sides_that_may_exit_still_join() {
     assert_eq!(got, (2, set(&[-2, 1])));
 }
 
+/// Both sides free the block they read: the new side still reads it live, so the only
+/// divergence is x = 3 (old 3, new 4), and no path fails.
+#[test]
+fn execute_sides_that_both_free_a_block_do_not_fail() {
+    let module = compile("execute_free", include_str!("programs/execute_free.c"));
+    let summary = engine(&module).unwrap_or_else(|e| panic!("execute_free: {e}"));
+    assert_eq!(summary.errors, 0, "{}", summary.human());
+    let got = divergences("execute_free", include_str!("programs/execute_free.c"), &[int("x", 0, 3)]);
+    assert_eq!(got, (1, set(&[3])));
+}
+
 /// Seeded mode from every input finds what complete mode finds on each execute program (the
 /// counts above): the regions run the same way in the concolic phase.
 #[test]
@@ -76,6 +87,7 @@ fn seeded_mode_from_every_input_agrees_on_execute_blocks() {
         ("execute_old", include_str!("programs/execute_old.c"), [int("x", 0, 4)], 1),
         ("execute_return", include_str!("programs/execute_return.c"), [int("x", -2, 2)], 1),
         ("execute_exit", include_str!("programs/execute_exit.c"), [int("x", -3, 3)], 2),
+        ("execute_free", include_str!("programs/execute_free.c"), [int("x", 0, 3)], 1),
     ] {
         let module = compile(name, source);
         let seeds = points(&vars);

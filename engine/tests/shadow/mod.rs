@@ -123,6 +123,7 @@ programs! {
     execute_old: [int("x", 0, 4)];
     execute_return: [int("x", -2, 2)];
     execute_exit: [int("x", -3, 3)];
+    execute_free: [int("x", 0, 3)];
     operand_deref: [int("k", -1, 1)];
     operand_effect: [int("x", 0, 3)];
     // Constructors, atexit handlers and destructors.

@@ -31,8 +31,8 @@ use crate::symbolic::access::Resolver;
 use crate::symbolic::access::{Offset, Target};
 use crate::symbolic::concretize::Fixed;
 use crate::symbolic::context::{Context, Flow};
-use crate::symbolic::state::{Ending, ExecutionState};
-use penumbra_ir::{Body, Inst, Value};
+use crate::symbolic::state::{Ending, ExecMode, ExecutionState};
+use penumbra_ir::{Body, Inst, Value, Version};
 use penumbra_solver::TermId;
 
 /// Calls the native model bound to `binding` (the callee of `inst` in `body`) with the
@@ -134,12 +134,9 @@ impl NativeCall<'_, '_> {
                 let p = arg!(0);
                 let p = self.cx.concretize(self.st, p, Fixed::Pointer)?;
                 if p != 0 {
-                    match self.heap_block(p, "free") {
-                        Ok(id) => {
-                            let line = self.cx.location(self.st).line;
-                            self.st.mem.free_heap_object(id, line);
-                        }
-                        Err(ending) => return Ok(Err(Flow::End(Box::new(ending)))),
+                    let freed = self.heap_block(p, "free").and_then(|id| self.free_heap_object(id, "free"));
+                    if let Err(ending) = freed {
+                        return Ok(Err(Flow::End(Box::new(ending))));
                     }
                 }
                 None
@@ -530,10 +527,11 @@ impl NativeCall<'_, '_> {
         let n = self.cx.fit(n, 64);
         let zero = self.cx.store.zero(64);
         let is_zero = self.cx.store.eq(n, zero);
-        let line = self.cx.location(self.st).line;
         match self.cx.decide(self.st, is_zero, self.inst)? {
             Ok(true) => {
-                self.st.mem.free_heap_object(old, line);
+                if let Err(ending) = self.free_heap_object(old, "realloc") {
+                    return ended(ending);
+                }
                 return Ok(Ok(Some(self.cx.store.zero(64))));
             }
             Ok(false) => {}
@@ -548,9 +546,32 @@ impl NativeCall<'_, '_> {
                 let keep = self.st.mem.object(old).size.min(self.st.mem.object(new).size);
                 self.st.mem.copy_bytes(new, 0, old, 0, keep);
             }
-            self.st.mem.free_heap_object(old, line);
+            if let Err(ending) = self.free_heap_object(old, "realloc") {
+                return ended(ending);
+            }
         }
         Ok(Ok(Some(q)))
+    }
+
+    /// Frees the live heap block `id` (`op`: `free` or `realloc`), or, in the old version's
+    /// side of an execute block, records it there (see [`ExecuteBlock::old_frees`]): freeing it
+    /// twice there is still a double free.
+    ///
+    /// [`ExecuteBlock::old_frees`]: crate::symbolic::state::ExecuteBlock::old_frees
+    fn free_heap_object(&mut self, id: ObjectId, op: &str) -> Result<(), Ending> {
+        let line = self.cx.location(self.st).line;
+        let Some(block) = self.st.execute.as_deref_mut().filter(|_| self.st.mode == ExecMode::Block(Version::Old))
+        else {
+            self.st.mem.free_heap_object(id, line);
+            return Ok(());
+        };
+        if !block.old_frees.contains(&id) {
+            block.old_frees.push(id);
+            return Ok(());
+        }
+        let what = self.st.mem.describe(&self.cx.prog.module, id);
+        let message = format!("{op} of {what}, which was already freed");
+        Err(self.cx.error(self.st, ErrorKind::DoubleFree, message))
     }
 
     /// The live heap block starting exactly at `addr`, else the `free`/`realloc` error (the
