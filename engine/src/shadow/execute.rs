@@ -3,10 +3,13 @@
 //! differently is a divergence — not reaching the block itself, as with `change(0, 1)`.
 //!
 //! At a branch on `penumbra_execute(V)` in a state running both versions, the old version
-//! runs its side up to the branch's immediate post-dominator (the `join`, where both sides
-//! meet), then the new version runs its side from the branch to the join, and the two frames
-//! merge into shadows ([`ExecuteBlock`]). Each side writes memory keeping the other version's
-//! bytes (see [`Resolver::write_target`](crate::symbolic::access::Resolver::write_target)), so memory needs no merge. A side that leaves the
+//! runs its side up to the branch's immediate post-dominator over the paths that return (the
+//! `join`, where both sides meet; a path that ends the program, as a usage error, does not keep
+//! them apart: [`penumbra_ir::returning_post_dominators`]), then the new version runs its side
+//! from the branch to the join, and the two frames merge into shadows ([`ExecuteBlock`]). Each
+//! side writes memory keeping the other version's bytes (see
+//! [`Resolver::write_target`](crate::symbolic::access::Resolver::write_target)), and the old
+//! side's frees wait for the new side, so memory needs no merge. A side that leaves the
 //! block another way is a divergence: the old version returning or ending early (then the new
 //! version's side runs on alone), or the new version doing so (the path follows it).
 //!

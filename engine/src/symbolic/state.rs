@@ -56,9 +56,10 @@ impl ExecMode {
 
 /// A `penumbra_execute(OLD|NEW)` block being run by one version at a time (ShadowJPF+): at the
 /// branch on `penumbra_execute`, the old version runs its side to the point where both sides
-/// meet again (the branch's immediate post-dominator, `join`), then the new version runs its
-/// side from the branch to `join`, and their frames merge into shadows. Memory needs no merge:
-/// each side's writes keep the other version's bytes.
+/// meet again (the branch's immediate post-dominator over the paths that return, `join`), then
+/// the new version runs its side from the branch to `join`, and their frames merge into
+/// shadows. Memory needs no merge: each side's writes keep the other version's bytes (the old
+/// side's frees wait for the new side: [`ExecuteBlock::old_frees`]).
 #[derive(Clone, Debug)]
 pub struct ExecuteBlock {
     /// The call-stack depth of the branch's frame.
