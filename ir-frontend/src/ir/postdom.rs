@@ -24,10 +24,19 @@ pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOptio
 /// `unreachable` after `exit`, an error or an unsupported construct) leaves the function
 /// nowhere, so it does not keep the sides from meeting: a function unify keeps whole for each
 /// version (`change(set_fields_old(s), set_fields_new(s))`, inlined), whose sides stop with a
-/// usage error on some inputs, still joins where both return. `None` for the return blocks and
-/// for blocks from which no path returns.
+/// usage error on some inputs, still joins where both return. From a block no path of which
+/// returns (most of a `main` that ends in `exit`), over every path, as
+/// [`immediate_post_dominators`]: its `change`s still meet where their sides do. `None` for the
+/// return blocks and where the paths meet only at the function's end.
 pub fn returning_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
-    post_dominators_to(body, |b| returns(body, b))
+    let mut returning = post_dominators_to(body, |b| returns(body, b));
+    let every_end = immediate_post_dominators(body);
+    for &b in body.layout.blocks() {
+        if returning[b].is_none() && !reaches_any(body, b, |_| false, |x| returns(body, x)) {
+            returning[b] = every_end[b];
+        }
+    }
+    returning
 }
 
 /// Immediate post-dominators with a virtual exit that the blocks without successors for which

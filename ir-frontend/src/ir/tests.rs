@@ -231,3 +231,36 @@ fn returning_post_dominators_leave_out_the_paths_that_end_the_program() {
     let of = |blk: Block| returning[blk].expand();
     assert_eq!((of(entry), of(a), of(b), of(dies), of(join)), (Some(join), Some(join), Some(join), None, None));
 }
+
+#[test]
+fn where_no_path_returns_the_post_dominators_are_over_every_end() {
+    // A `main` that ends in `exit`: entry -> (a | b) -> join -> stop (unreachable).
+    let mut body = Body::default();
+    let (entry, a, b, join, stop);
+    {
+        let mut fb = FunctionBuilder::new(&mut body);
+        entry = fb.create_block();
+        a = fb.create_block();
+        b = fb.create_block();
+        join = fb.create_block();
+        stop = fb.create_block();
+        fb.switch_to_block(entry);
+        let x = fb.append_block_param(entry, Type::I32);
+        let zero = fb.iconst(Type::I32, 0);
+        let c = fb.icmp(IntCC::Slt, x, zero);
+        let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
+        fb.brif(c, da, db);
+        fb.switch_to_block(a);
+        fb.jump(join, &[]);
+        fb.switch_to_block(b);
+        fb.jump(join, &[]);
+        fb.switch_to_block(join);
+        fb.jump(stop, &[]);
+        fb.switch_to_block(stop);
+        fb.unreachable();
+    }
+    // The diamond's sides meet at `join`, as over every end.
+    let returning = returning_post_dominators(&body);
+    let of = |blk: Block| returning[blk].expand();
+    assert_eq!((of(entry), of(a), of(b), of(join), of(stop)), (Some(join), Some(join), Some(join), Some(stop), None));
+}
