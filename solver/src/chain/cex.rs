@@ -8,56 +8,39 @@
 //!    them all true is a model.
 //!
 //! On a miss the query goes down the chain *with* a model requested, so that
-//! every cached `sat` carries a model to reuse. Entries are scanned newest
-//! first and evicted oldest first: deterministic, no hash-map order involved.
+//! every cached `sat` carries a model to reuse. The entries live in
+//! [`CexEntries`], indexed so that a lookup does not scan all of them.
 
-use std::collections::VecDeque;
-use std::sync::Arc;
 use std::time::Instant;
 
-use super::{is_subset, Layer, Next};
+use super::{Layer, Next};
+use crate::chain::cex_entries::CexEntries;
 use crate::error::SolverError;
 use crate::eval::Evaluator;
-use crate::model::Model;
 use crate::query::{Answer, Ctx, Query};
-use crate::term::TermId;
-
-struct Entry {
-    key: Arc<[TermId]>,
-    /// `None`: the set is unsat.
-    model: Option<Model>,
-}
 
 pub(crate) struct CexCache {
-    entries: VecDeque<Entry>,
-    capacity: usize,
+    entries: CexEntries,
     eval_models: usize,
 }
 
 impl CexCache {
     /// Keeps `capacity` entries; evaluates the `eval_models` newest models on a query.
     pub(crate) fn new(capacity: usize, eval_models: usize) -> Self {
-        CexCache { entries: VecDeque::new(), capacity: capacity.max(1), eval_models }
+        CexCache { entries: CexEntries::new(capacity), eval_models }
     }
 
     fn lookup(&self, ctx: &mut Ctx<'_>, q: &Query<'_>) -> Option<Answer> {
         let key = q.key();
-        for e in self.entries.iter().rev() {
-            if e.model.is_none() && is_subset(&e.key, key) {
-                ctx.stats.cex_unsat_subset_hits += 1;
-                return Some(Answer::Unsat);
-            }
+        if self.entries.has_unsat_subset_of(key) {
+            ctx.stats.cex_unsat_subset_hits += 1;
+            return Some(Answer::Unsat);
         }
-        for e in self.entries.iter().rev() {
-            if let Some(m) = &e.model {
-                if is_subset(key, &e.key) {
-                    ctx.stats.cex_superset_hits += 1;
-                    return Some(Answer::Sat(Some(m.clone())));
-                }
-            }
+        if let Some(m) = self.entries.newest_model_of_superset_of(key) {
+            ctx.stats.cex_superset_hits += 1;
+            return Some(Answer::Sat(Some(m.clone())));
         }
-        let models = self.entries.iter().rev().filter_map(|e| e.model.as_ref()).take(self.eval_models);
-        for m in models {
+        for m in self.entries.newest_models(self.eval_models) {
             let mut ev = Evaluator::new(ctx.store, m);
             if q.likely_failing_first().all(|c| ev.eval(c) == 1) {
                 ctx.stats.cex_eval_hits += 1;
@@ -65,13 +48,6 @@ impl CexCache {
             }
         }
         None
-    }
-
-    fn insert(&mut self, key: Arc<[TermId]>, model: Option<Model>) {
-        if self.entries.len() >= self.capacity {
-            self.entries.pop_front();
-        }
-        self.entries.push_back(Entry { key, model });
     }
 }
 
@@ -87,8 +63,8 @@ impl Layer for CexCache {
             None => {
                 let a = next.solve(ctx, &q.with_need_model(true))?;
                 match &a {
-                    Answer::Sat(Some(m)) => self.insert(q.key().clone(), Some(m.clone())),
-                    Answer::Unsat => self.insert(q.key().clone(), None),
+                    Answer::Sat(Some(m)) => self.entries.insert(q.key().clone(), Some(m.clone())),
+                    Answer::Unsat => self.entries.insert(q.key().clone(), None),
                     _ => {}
                 }
                 a

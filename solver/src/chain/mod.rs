@@ -12,6 +12,7 @@
 //! the sorted, deduplicated set of all its constraints.
 
 pub(crate) mod cex;
+mod cex_entries;
 pub(crate) mod exact;
 pub(crate) mod independence;
 mod partition;
