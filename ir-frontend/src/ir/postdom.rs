@@ -16,7 +16,7 @@ use cranelift_entity::{EntityRef, SecondaryMap};
 /// The immediate post-dominator of every block (`None` for the function's exit and for blocks
 /// that never reach it).
 pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
-    post_dominators_to(body, |_| true)
+    post_dominators_to(body, |_| true).idom
 }
 
 /// The immediate post-dominator of every block over the paths that return from the function:
@@ -29,23 +29,38 @@ pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOptio
 /// [`immediate_post_dominators`]: its `change`s still meet where their sides do. `None` for the
 /// return blocks and where the paths meet only at the function's end.
 pub fn returning_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
-    let mut returning = post_dominators_to(body, |b| returns(body, b));
+    let PostDominators { idom: mut returning, reaches_exit: returns_somewhere } =
+        post_dominators_to(body, |b| returns(body, b));
     let every_end = immediate_post_dominators(body);
     for &b in body.layout.blocks() {
-        if returning[b].is_none() && !reaches_any(body, b, |_| false, |x| returns(body, x)) {
+        if !returns_somewhere[b] {
             returning[b] = every_end[b];
         }
     }
     returning
 }
 
+/// Post-dominators towards a virtual exit.
+struct PostDominators {
+    /// The immediate post-dominator of each block (`None` where it is the exit itself, and for
+    /// blocks that do not reach the exit).
+    idom: SecondaryMap<Block, PackedOption<Block>>,
+    /// Whether a path from the block reaches the exit.
+    reaches_exit: SecondaryMap<Block, bool>,
+}
+
 /// Immediate post-dominators with a virtual exit that the blocks without successors for which
 /// `ends_at_exit` holds flow into (the others are dead ends).
-fn post_dominators_to(body: &Body, ends_at_exit: impl Fn(Block) -> bool) -> SecondaryMap<Block, PackedOption<Block>> {
+fn post_dominators_to(body: &Body, ends_at_exit: impl Fn(Block) -> bool) -> PostDominators {
     let blocks = body.layout.blocks();
     let n = blocks.len();
     let exit = n;
-    let index_of = |b: Block| blocks.iter().position(|&x| x == b);
+    // Blocks not in the layout have no position.
+    let mut position: SecondaryMap<Block, usize> = SecondaryMap::with_default(usize::MAX);
+    for (i, &b) in blocks.iter().enumerate() {
+        position[b] = i;
+    }
+    let index_of = |b: Block| Some(position[b]).filter(|&i| i != usize::MAX);
     // Successors in the CFG, by index; the exit for the ends that flow into it.
     let succs: Vec<Vec<usize>> = blocks
         .iter()
@@ -122,11 +137,14 @@ fn post_dominators_to(body: &Body, ends_at_exit: impl Fn(Block) -> bool) -> Seco
             }
         }
     }
-    let mut out: SecondaryMap<Block, PackedOption<Block>> = SecondaryMap::new();
+    let mut out = PostDominators { idom: SecondaryMap::new(), reaches_exit: SecondaryMap::new() };
     for (i, &b) in blocks.iter().enumerate() {
+        // The depth-first search from the exit over the reversed graph saw exactly the blocks
+        // with a path to the exit.
+        out.reaches_exit[b] = seen[i];
         let d = idom[i];
         if d != UNDEF && d != exit {
-            out[b] = Some(blocks[d]).into();
+            out.idom[b] = Some(blocks[d]).into();
         }
     }
     out

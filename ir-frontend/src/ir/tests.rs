@@ -143,6 +143,18 @@ fn body_entry(body: &Body) -> Block {
     body.layout.entry_block().unwrap()
 }
 
+/// Fills `entry`, whose parameter is `x`, with `if (x < 0) goto a; else goto b;`: returns `x`,
+/// the constant 0 and the condition.
+fn diamond_head(fb: &mut FunctionBuilder<'_>, entry: Block, a: Block, b: Block) -> (Value, Value, Value) {
+    fb.switch_to_block(entry);
+    let x = fb.append_block_param(entry, Type::I32);
+    let zero = fb.iconst(Type::I32, 0);
+    let c = fb.icmp(IntCC::Slt, x, zero);
+    let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
+    fb.brif(c, da, db);
+    (x, zero, c)
+}
+
 #[test]
 fn post_dominators_of_a_diamond_a_loop_and_an_early_return() {
     // entry -> (a | b) -> join -> loop header <-> body, header -> exit_block (ret);
@@ -159,12 +171,7 @@ fn post_dominators_of_a_diamond_a_loop_and_an_early_return() {
         header = fb.create_block();
         lbody = fb.create_block();
         exit_block = fb.create_block();
-        fb.switch_to_block(entry);
-        let x = fb.append_block_param(entry, Type::I32);
-        let zero = fb.iconst(Type::I32, 0);
-        let c = fb.icmp(IntCC::Slt, x, zero);
-        let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
-        fb.brif(c, da, db);
+        let (x, zero, c) = diamond_head(&mut fb, entry, a, b);
         fb.switch_to_block(a);
         fb.jump(join, &[]);
         fb.switch_to_block(b);
@@ -207,12 +214,7 @@ fn returning_post_dominators_leave_out_the_paths_that_end_the_program() {
         b = fb.create_block();
         dies = fb.create_block();
         join = fb.create_block();
-        fb.switch_to_block(entry);
-        let x = fb.append_block_param(entry, Type::I32);
-        let zero = fb.iconst(Type::I32, 0);
-        let c = fb.icmp(IntCC::Slt, x, zero);
-        let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
-        fb.brif(c, da, db);
+        let (x, _, c) = diamond_head(&mut fb, entry, a, b);
         fb.switch_to_block(a);
         let (dj, dd) = (fb.dest(join, &[]), fb.dest(dies, &[]));
         fb.brif(c, dj, dd);
@@ -244,12 +246,7 @@ fn where_no_path_returns_the_post_dominators_are_over_every_end() {
         b = fb.create_block();
         join = fb.create_block();
         stop = fb.create_block();
-        fb.switch_to_block(entry);
-        let x = fb.append_block_param(entry, Type::I32);
-        let zero = fb.iconst(Type::I32, 0);
-        let c = fb.icmp(IntCC::Slt, x, zero);
-        let (da, db) = (fb.dest(a, &[]), fb.dest(b, &[]));
-        fb.brif(c, da, db);
+        diamond_head(&mut fb, entry, a, b);
         fb.switch_to_block(a);
         fb.jump(join, &[]);
         fb.switch_to_block(b);
