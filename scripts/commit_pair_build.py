@@ -94,10 +94,15 @@ def trees_root(repo: Path) -> Path:
 
 @contextmanager
 def locked(path: Path):
-    """Holds an exclusive lock on PATH.lock (subjects of one batch share trees)."""
+    """Holds an exclusive lock on PATH.lock (subjects of one batch share trees), saying so when
+    it has to wait for it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name(path.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"waiting for another preparation using {path}")
+            fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
 

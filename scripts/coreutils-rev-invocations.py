@@ -39,7 +39,7 @@ often `penumbra exec` agreed with the musl binary.
 """
 
 import argparse
-import fcntl
+import contextlib
 import importlib.util
 import json
 import os
@@ -49,6 +49,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import commit_pair_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,17 +106,6 @@ def prepare_subject():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def hold(build):
-    """Waits for and holds an exclusive lock on a coverage build (released at exit)."""
-    f = open(build / ".penumbra-invocations-lock", "w")
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        log(f"waiting for another preparation using {build}")
-        fcntl.flock(f, fcntl.LOCK_EX)
-    return f
 
 
 def changed_lines(git, base, commit, path):
@@ -387,7 +378,9 @@ def main():
     # its `+regression-test` twin, prepared in parallel by `penumbra batch --jobs`) would read
     # each other's. Each build is held for the whole script, in one order (no deadlock).
     suite_builds = {Path(spec.split("=", 1)[1].split(":", 1)[0]) / "gcov" for spec in suites}
-    locks = [hold(b) for b in sorted({b.resolve() for b in [*builds.values(), *suite_builds]})]
+    locks = contextlib.ExitStack()
+    for b in sorted({b.resolve() for b in [*builds.values(), *suite_builds]}):
+        locks.enter_context(commit_pair_build.locked(b))
     for b in builds.values():
         real_binary(b, utility)
 
@@ -455,8 +448,7 @@ def main():
 
     Path(a.out).write_text(json.dumps(result, indent=1) + "\n")
     shutil.rmtree(work)
-    for f in locks:
-        f.close()
+    locks.close()
     touching = [e for e in result if e["touches_patch"]]
     log(f"wrote {a.out}: {len(result)} invocations, {len(touching)} touch the patch; suites {suite_status}")
     for suite in dict.fromkeys(e["suite"] for e in result):

@@ -139,32 +139,31 @@ print(name, p.returncode, (d / "misc/cut.log").read_text().strip() if (d / "misc
 }
 
 /// Two preparations sharing a coverage build (a regression and its `+regression-test` twin,
-/// prepared in parallel) take turns with it: the second waits, and says so, until the first
-/// is done, so that neither reads the other's recorded invocations or coverage counters.
+/// prepared in parallel) take turns with it: coreutils-rev-invocations.py holds each build
+/// under `commit_pair_build.locked`, and the second waits, and says so, until the first is
+/// done, so that neither reads the other's recorded invocations or coverage counters.
 #[test]
 fn preparations_sharing_a_coverage_build_take_turns() {
     let dir = tempfile::tempdir().unwrap();
     // Each holds the build, writes when it got it and when it let go, and holds it 1 s.
     let code = r#"
-import importlib.util, sys, time
+import sys, time
 from pathlib import Path
-spec = importlib.util.spec_from_file_location("inv", sys.argv[1])
-inv = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(inv)
-build, name = Path(sys.argv[2]), sys.argv[3]
-lock = inv.hold(build)
-with open(build / "turns.log", "a") as f:
-    f.write(f"{name} in\n")
-time.sleep(1)
-with open(build / "turns.log", "a") as f:
-    f.write(f"{name} out\n")
-lock.close()
+sys.path.insert(0, sys.argv[1])
+import commit_pair_build
+here, name = Path(sys.argv[2]), sys.argv[3]
+with commit_pair_build.locked(here / "gcov"):
+    with open(here / "turns.log", "a") as f:
+        f.write(f"{name} in\n")
+    time.sleep(1)
+    with open(here / "turns.log", "a") as f:
+        f.write(f"{name} out\n")
 "#;
     let spawn = |name: &str| {
         Command::new("python3")
             .arg("-c")
             .arg(code)
-            .arg(repo_root().join("scripts/coreutils-rev-invocations.py"))
+            .arg(repo_root().join("scripts"))
             .arg(dir.path())
             .arg(name)
             .stderr(std::process::Stdio::piped())
