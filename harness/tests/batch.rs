@@ -272,6 +272,8 @@ fn a_killed_batch_completes_without_recomputing_finished_jobs() {
     let mut child = std::process::Command::new(crate::support::penumbra_bin())
         .args(["batch", dir.path().join("manifest.toml").to_str().unwrap(), "--jobs", "1"])
         .args(["--out", out.to_str().unwrap()])
+        // A batch killed cannot remove its jobs' scratch directories: they go in the test's.
+        .env("TMPDIR", dir.path())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -453,6 +455,8 @@ fn a_job_killed_mid_write_is_recorded_and_its_complete_tests_replayed() {
         .arg(dir.path().join("manifest.toml"))
         .args(["--jobs", "2", "--out"])
         .arg(&out)
+        // The killed job's scratch directory stays: in the test's, not the machine's /tmp.
+        .env("TMPDIR", dir.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -96,6 +96,8 @@ fn kill_during_the_slow_job(dir: &Path, out: &Path, kill: Kill) {
         .arg(dir.join("manifest.toml"))
         .args(["--jobs", "1", "--out"])
         .arg(out)
+        // A batch killed cannot remove its jobs' scratch directories: they go in the test's.
+        .env("TMPDIR", dir)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .process_group(0)
