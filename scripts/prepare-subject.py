@@ -116,10 +116,14 @@ class PatchedTree:
     """A tree with the annotation patch applied for the duration of a `with` block, held
     under a lock (two preparations never patch one tree at once). The patched files are first
     copied from the pristine source, so a preparation killed while a patch was applied leaves
-    nothing that a later one builds on."""
+    nothing that a later one builds on. On leaving, the files are restored and `rebuild` (the
+    pristine program again) runs while the lock is still held: run after it, it compiled the
+    files another preparation had patched in the meantime (two dd subjects prepared at once:
+    `penumbra.h` not found)."""
 
-    def __init__(self, tree, patch, files, pristine, logfile):
+    def __init__(self, tree, patch, files, pristine, logfile, rebuild):
         self.tree, self.patch, self.files, self.pristine, self.logfile = tree, patch, files, pristine, logfile
+        self.rebuild = rebuild
 
     def restore(self):
         for f in self.files:
@@ -134,9 +138,12 @@ class PatchedTree:
         return self
 
     def __exit__(self, *exc):
-        self.restore()
-        fcntl.flock(self.lock, fcntl.LOCK_UN)
-        self.lock.close()
+        try:
+            self.restore()
+            self.rebuild()
+        finally:
+            fcntl.flock(self.lock, fcntl.LOCK_UN)
+            self.lock.close()
 
 
 def make_utility(tree, utility, files, cflags, ldflags, logfile, env=None):
@@ -162,12 +169,13 @@ def build_bitcode(work, subject, patch, out, logfile):
     env = wllvm_env()
     cflags = env["PENUMBRA_CFLAGS"]
     utility, files = subject["utility"], subject["files"]
-    try:
-        with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile):
-            make_utility(tree, utility, files, f"{cflags} -I{INCLUDE}", None, logfile, env)
-            run(["extract-bc", "-o", str(out / f"{utility}.bc"), f"src/{utility}"], cwd=tree, env=env, log_to=logfile)
-    finally:
+
+    def pristine():
         make_utility(tree, utility, files, cflags, None, logfile, env)
+
+    with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile, pristine):
+        make_utility(tree, utility, files, f"{cflags} -I{INCLUDE}", None, logfile, env)
+        run(["extract-bc", "-o", str(out / f"{utility}.bc"), f"src/{utility}"], cwd=tree, env=env, log_to=logfile)
 
 
 # The native builds: old and new for replay, and both with coverage for the tests' runs. Both:
@@ -192,37 +200,38 @@ def build_native(work, subject, patch, out, logfile):
     tree = work / "asan"
     utility, files = subject["utility"], subject["files"]
     cflags_base, base_ld = native_flags()
-    try:
-        with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile):
-            for name, define, extra in COVERAGE_BUILDS:
-                runtime = out / f"runtime-{define.lower()}.o"
-                run(["clang-15", *cflags_base.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
-                     str(RUNTIME), "-o", str(runtime)], log_to=logfile)
-                cflags = f"{cflags_base} {extra} -DPENUMBRA_VERSION_{define} -I{INCLUDE}"
-                make_utility(tree, utility, files, cflags, f"{base_ld} {extra} {runtime}", logfile,
-                             {"ASAN_OPTIONS": ASAN_OPTIONS})
-                shutil.copy2(tree / "src" / utility, out / name)
-                if extra:
-                    # The build's coverage notes, for reading the tests' runs.
-                    notes = out / "gcno" / name
-                    shutil.rmtree(notes, ignore_errors=True)
-                    notes.mkdir(parents=True)
-                    for f in files:
-                        for gcno in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gcno"):
-                            shutil.move(gcno, notes / gcno.name)
-            # The annotated files, whose lines the notes name.
-            for f in files:
-                (out / "annotated" / f).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(tree / f, out / "annotated" / f)
-            seeds = capture_tests(tree, subject, out, logfile)
-            if "fixed_patch" in subject:
-                build_fixed(tree, subject, out, base_ld, logfile)
-    finally:
+
+    def pristine():
         # The pristine utility again (and no coverage files left behind).
         for f in files:
             for stale in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gc*"):
                 stale.unlink()
         make_utility(tree, utility, files, cflags_base, base_ld, logfile, {"ASAN_OPTIONS": ASAN_OPTIONS})
+
+    with PatchedTree(tree, patch, files, work / "src" / "coreutils-9.1", logfile, pristine):
+        for name, define, extra in COVERAGE_BUILDS:
+            runtime = out / f"runtime-{define.lower()}.o"
+            run(["clang-15", *cflags_base.split(), f"-DPENUMBRA_VERSION_{define}", "-I", str(INCLUDE), "-c",
+                 str(RUNTIME), "-o", str(runtime)], log_to=logfile)
+            cflags = f"{cflags_base} {extra} -DPENUMBRA_VERSION_{define} -I{INCLUDE}"
+            make_utility(tree, utility, files, cflags, f"{base_ld} {extra} {runtime}", logfile,
+                         {"ASAN_OPTIONS": ASAN_OPTIONS})
+            shutil.copy2(tree / "src" / utility, out / name)
+            if extra:
+                # The build's coverage notes, for reading the tests' runs.
+                notes = out / "gcno" / name
+                shutil.rmtree(notes, ignore_errors=True)
+                notes.mkdir(parents=True)
+                for f in files:
+                    for gcno in (tree / Path(f).parent).glob(f"*{Path(f).stem}.gcno"):
+                        shutil.move(gcno, notes / gcno.name)
+        # The annotated files, whose lines the notes name.
+        for f in files:
+            (out / "annotated" / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(tree / f, out / "annotated" / f)
+        seeds = capture_tests(tree, subject, out, logfile)
+        if "fixed_patch" in subject:
+            build_fixed(tree, subject, out, base_ld, logfile)
     return seeds
 
 

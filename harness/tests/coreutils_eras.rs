@@ -186,3 +186,61 @@ with commit_pair_build.locked(here / "gcov"):
     assert!(said.contains("waiting for another preparation using"), "{said}");
     assert!(String::from_utf8_lossy(&first.stderr).is_empty());
 }
+
+/// Two subjects of one utility (dd-appenderrors and dd-multipliers, prepared in parallel by
+/// `penumbra batch`) patch and build the same trees: prepare-subject.py's `PatchedTree`
+/// rebuilds the pristine program before it lets the tree go. Rebuilt after, the first
+/// compiled the file the second had just patched, without the second's flags.
+#[test]
+fn a_patched_tree_is_rebuilt_before_another_preparation_patches_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tree, pristine) = (dir.path().join("tree"), dir.path().join("pristine"));
+    for d in [&tree, &pristine] {
+        std::fs::create_dir(d).unwrap();
+        std::fs::write(d.join("f.c"), "int x;\n").unwrap();
+    }
+    std::fs::write(dir.path().join("p.patch"), "--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-int x;\n+int y;\n").unwrap();
+    // Each holds the tree 1 s, then takes 0.5 s to rebuild; each writes when it got the tree
+    // (and what f.c held) and when its rebuild ended.
+    let code = r#"
+import importlib.util, sys, time
+from pathlib import Path
+scripts, here, name = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+sys.path.insert(0, str(scripts))
+spec = importlib.util.spec_from_file_location("prepare_subject", scripts / "prepare-subject.py")
+ps = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ps)
+def say(what):
+    with open(here / "turns.log", "a") as f:
+        f.write(f"{name} {what}\n")
+def rebuild():
+    time.sleep(0.5)
+    say("rebuilt " + (here / "tree" / "f.c").read_text().strip())
+with ps.PatchedTree(here / "tree", here / "p.patch", ["f.c"], here / "pristine", here / "log", rebuild):
+    say("in " + (here / "tree" / "f.c").read_text().strip())
+    time.sleep(1)
+"#;
+    let spawn = |name: &str| {
+        Command::new("python3")
+            .arg("-c")
+            .arg(code)
+            .arg(repo_root().join("scripts"))
+            .arg(dir.path())
+            .arg(name)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = spawn("first");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !std::fs::read_to_string(dir.path().join("turns.log")).unwrap_or_default().contains("first in") {
+        assert!(std::time::Instant::now() < deadline, "the first preparation never held the tree");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let second = spawn("second");
+    let (first, second) = (first.wait_with_output().unwrap(), second.wait_with_output().unwrap());
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    let turns = std::fs::read_to_string(dir.path().join("turns.log")).unwrap();
+    assert_eq!(turns, "first in int y;\nfirst rebuilt int x;\nsecond in int y;\nsecond rebuilt int x;\n");
+}
