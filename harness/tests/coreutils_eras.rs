@@ -159,32 +159,41 @@ with commit_pair_build.locked(here / "gcov"):
     with open(here / "turns.log", "a") as f:
         f.write(f"{name} out\n")
 "#;
+    let (turns, first_said, second_said) = first_then_second(dir.path(), code);
+    assert_eq!(turns, "first in\nfirst out\nsecond in\nsecond out\n");
+    assert!(second_said.contains("waiting for another preparation using"), "{second_said}");
+    assert!(first_said.is_empty());
+}
+
+/// Runs the Python `code` (given the scripts' directory, `dir` and its name) as "first", and
+/// once it has written "first in" to `dir`/turns.log, as "second"; both must succeed. Returns
+/// the log and what each wrote to stderr.
+fn first_then_second(dir: &Path, code: &str) -> (String, String, String) {
     let spawn = |name: &str| {
         Command::new("python3")
             .arg("-c")
             .arg(code)
             .arg(repo_root().join("scripts"))
-            .arg(dir.path())
+            .arg(dir)
             .arg(name)
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap()
     };
     let first = spawn("first");
-    // The first holds the build before the second asks for it.
+    // The first holds what they share before the second asks for it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !std::fs::read_to_string(dir.path().join("turns.log")).unwrap_or_default().contains("first in") {
-        assert!(std::time::Instant::now() < deadline, "the first preparation never held the build");
+    while !std::fs::read_to_string(dir.join("turns.log")).unwrap_or_default().contains("first in") {
+        assert!(std::time::Instant::now() < deadline, "the first never got in");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let second = spawn("second");
     let (first, second) = (first.wait_with_output().unwrap(), second.wait_with_output().unwrap());
-    assert!(first.status.success() && second.status.success());
-    let turns = std::fs::read_to_string(dir.path().join("turns.log")).unwrap();
-    assert_eq!(turns, "first in\nfirst out\nsecond in\nsecond out\n");
-    let said = String::from_utf8_lossy(&second.stderr);
-    assert!(said.contains("waiting for another preparation using"), "{said}");
-    assert!(String::from_utf8_lossy(&first.stderr).is_empty());
+    let (first_said, second_said) =
+        (String::from_utf8_lossy(&first.stderr).into_owned(), String::from_utf8_lossy(&second.stderr).into_owned());
+    assert!(first.status.success(), "{first_said}");
+    assert!(second.status.success(), "{second_said}");
+    (std::fs::read_to_string(dir.join("turns.log")).unwrap(), first_said, second_said)
 }
 
 /// Two subjects of one utility (dd-appenderrors and dd-multipliers, prepared in parallel by
@@ -220,27 +229,6 @@ with ps.PatchedTree(here / "tree", here / "p.patch", ["f.c"], here / "pristine",
     say("in " + (here / "tree" / "f.c").read_text().strip())
     time.sleep(1)
 "#;
-    let spawn = |name: &str| {
-        Command::new("python3")
-            .arg("-c")
-            .arg(code)
-            .arg(repo_root().join("scripts"))
-            .arg(dir.path())
-            .arg(name)
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let first = spawn("first");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !std::fs::read_to_string(dir.path().join("turns.log")).unwrap_or_default().contains("first in") {
-        assert!(std::time::Instant::now() < deadline, "the first preparation never held the tree");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let second = spawn("second");
-    let (first, second) = (first.wait_with_output().unwrap(), second.wait_with_output().unwrap());
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
-    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
-    let turns = std::fs::read_to_string(dir.path().join("turns.log")).unwrap();
+    let (turns, _, _) = first_then_second(dir.path(), code);
     assert_eq!(turns, "first in int y;\nfirst rebuilt int x;\nsecond in int y;\nsecond rebuilt int x;\n");
 }
