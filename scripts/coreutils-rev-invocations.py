@@ -50,7 +50,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import commit_pair_build
+# Loaded by path as a module too (its tests, commit-pair.py): its neighbours are found from here.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import commit_pair_build  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
