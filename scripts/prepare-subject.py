@@ -133,8 +133,13 @@ class PatchedTree:
     def __enter__(self):
         self.lock = open(self.tree / ".penumbra-lock", "w")
         fcntl.flock(self.lock, fcntl.LOCK_EX)
-        self.restore()
-        run(["patch", "-p1", "--forward", "--quiet", "-i", str(self.patch)], cwd=self.tree, log_to=self.logfile)
+        try:
+            self.restore()
+            run(["patch", "-p1", "--forward", "--quiet", "-i", str(self.patch)], cwd=self.tree, log_to=self.logfile)
+        except BaseException:
+            # A patch that does not apply leaves the tree as a `with` block would.
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):

@@ -31,8 +31,13 @@ pub fn immediate_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOptio
 pub fn returning_post_dominators(body: &Body) -> SecondaryMap<Block, PackedOption<Block>> {
     let PostDominators { idom: mut returning, reaches_exit: returns_somewhere } =
         post_dominators_to(body, |b| returns(body, b));
+    let blocks = body.layout.blocks();
+    // Most functions return from every block: no second analysis for them.
+    if blocks.iter().all(|&b| returns_somewhere[b]) {
+        return returning;
+    }
     let every_end = immediate_post_dominators(body);
-    for &b in body.layout.blocks() {
+    for &b in blocks {
         if !returns_somewhere[b] {
             returning[b] = every_end[b];
         }
