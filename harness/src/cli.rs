@@ -419,8 +419,10 @@ pub struct ShadowArgs {
     /// also gives a seed at its largest value. Each is negated in turn past that decision; BSE
     /// explores each divergence point it reaches that no point before covers. A seed's path
     /// fixes the bytes it decided before a point, so BSE from the point cannot vary them
-    /// (`seq -w 1 3.0` against a regression that needs `3.5`). 0 (the default) is Shadow's
-    /// seeded mode.
+    /// (`seq -w 1 3.0` against a regression that needs `3.5`). With --max-time, a derived
+    /// seed's path may take a fiftieth of the time left (a derived loop bound can make it
+    /// loop for minutes); the summary counts those cut short (`derived_seeds_cut`). 0 (the
+    /// default) is Shadow's seeded mode.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub derived_seeds: usize,
     /// Seed of the random-path searcher.

@@ -115,3 +115,58 @@ fn max_site_tests_bounds_one_sites_tests_and_the_summary_counts_the_rest() {
     let all = shadow_summary(&file.path, &[]);
     assert_eq!(all["diff_paths_untested"].as_u64(), Some(0), "{all}");
 }
+
+/// A digit pinned first (`d`, the regression needs it at 5 or more), then a loop bounded by
+/// an input the seed pins to 3: the last pin is negated first, and its largest value (about
+/// 4e9) makes a derived seed whose concolic run would loop for minutes.
+const LONG_DERIVED_SEED: &str = r#"#include "penumbra.h"
+int main(void) {
+  int d;
+  unsigned n;
+  penumbra_make_symbolic(&d, sizeof d, "d");
+  penumbra_make_symbolic(&n, sizeof n, "n");
+  penumbra_assume(d >= 0 && d <= 9);
+  int nonzero = 0;
+  if (d != 0)
+    nonzero = 1;
+  unsigned long sum = 0;
+  if (n == 3)
+    sum = 1;
+  for (unsigned i = 0; i < n; i++)
+    sum += i;
+  if (change(0, 1)) // <- diverges
+    if (nonzero && d >= 5)
+      return 1;
+  return (int)(sum & 0);
+}
+"#;
+
+/// With a time budget, a derived seed's concolic run has a fiftieth of the time left: the seeds
+/// that loop about 4e9 times are cut short (and counted), and the derived seeds after them,
+/// which free the digit, still run and reach the regression (`d = 9`, new exits 1). Without
+/// the share, the first such loop took the whole run (stopped by max-time, no `d = 9`).
+#[test]
+fn a_derived_seed_that_would_loop_for_minutes_is_cut_short_and_the_next_one_runs() {
+    let file = write_c("long_derived_seed.c", LONG_DERIVED_SEED);
+    let line = line_of(LONG_DERIVED_SEED, "<- diverges");
+    let summary = shadow_summary(
+        &file.path,
+        &["--mode", "seeded", "--seed", "d=0,n=3", "--derived-seeds", "8", "--max-time", "10"],
+    );
+    // Each seed derived with n at its largest loops; they are cut, the others end, and the
+    // run ends with its derivations, not at --max-time.
+    let cut = summary["derived_seeds_cut"].as_u64().expect("derived_seeds_cut");
+    assert!(cut >= 1, "{summary}");
+    assert!(summary["derived_seeds"].as_u64().is_some_and(|n| n > cut), "{summary}");
+    assert_eq!(summary["stopped_by"], Value::Null, "{summary}");
+    let exits_one: Vec<&Value> = summary["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| t["line"].as_u64() == Some(u64::from(line)) && t["exit_code"].as_i64() == Some(1))
+        .collect();
+    assert!(!exits_one.is_empty(), "{summary}");
+    for t in exits_one {
+        assert!(t["inputs"]["d"]["int"].as_i64().is_some_and(|d| (5..=9).contains(&d)), "{t}");
+    }
+}

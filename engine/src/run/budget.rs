@@ -111,6 +111,11 @@ impl Budget {
         self.budgets.max_time.map(|max| self.start + max)
     }
 
+    /// The wall time left, if there is a wall-time budget.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.budgets.max_time.map(|max| max.saturating_sub(self.start.elapsed()))
+    }
+
     /// The instruction budget (`u64::MAX` when there is none).
     pub fn max_instructions(&self) -> u64 {
         self.budgets.max_instructions.unwrap_or(u64::MAX)

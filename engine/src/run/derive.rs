@@ -25,7 +25,7 @@
 //! is deterministic.
 
 use super::explore::{Runner, Slab};
-use super::seeded::{follow, settle, Concolic, SeedPath, SeedRun, Seeded};
+use super::seeded::{follow, settle, within_share, Concolic, SeedPath, SeedRun, Seeded};
 use crate::concrete::Inputs;
 use crate::run_error::RunError;
 use crate::symbolic::fork::fork_subject;
@@ -34,6 +34,12 @@ use penumbra_solver::{collect_vars, eval, mask, Model, Op, SatResult, TermId, Te
 use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 use std::rc::Rc;
+
+/// The share of the time left that a derived seed's concolic run may take: a derived input
+/// can turn a loop's bound from a seed's `3` into `32293` (cut 7380cf79's `-b1-32293`), and
+/// following it, a query at every iteration over a growing path condition, took 100 s of a
+/// 120-s run. The run goes on with the next seed; the points the cut seed queued are explored.
+const DERIVED_SEED_SHARE: u32 = 50;
 
 /// A path to negate and the decisions left to negate, the next last.
 struct Lineage {
@@ -110,7 +116,12 @@ pub(super) fn run_derived(
             made += 1;
             runner.ctx.stats.derived_seeds += 1;
             let mut concolic = Concolic::default();
-            follow(runner, slab, initial, Rc::new(Inputs::Ordered(input)), &mut concolic)?;
+            let follow_share = runner.budget.time_left().map(|left| left / DERIVED_SEED_SHARE);
+            let seed = Rc::new(Inputs::Ordered(input));
+            let cut = within_share(runner, follow_share, |runner| follow(runner, slab, initial, seed, &mut concolic))?;
+            if cut && runner.budget.stop.is_none() {
+                runner.ctx.stats.derived_seeds_cut += 1;
+            }
             let SeedRun { paths, deepest_point } = SeedRun::take(&mut concolic);
             budget_hit |= settle(runner, slab, concolic, &mut explored, |points| share * points as u32)?.0;
             for path in paths {

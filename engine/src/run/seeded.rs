@@ -297,13 +297,14 @@ pub(super) fn settle(
 }
 
 /// The concolic phase for one seed: its states follow it from the initial states, depth first.
+/// Returns whether a budget or the phase's deadline left a state of it behind (dropped).
 pub(super) fn follow(
     runner: &mut Runner<'_, '_>,
     slab: &mut Slab,
     initial: &[ExecutionState],
     seed: Rc<Inputs>,
     concolic: &mut Concolic,
-) -> Result<(), RunError> {
+) -> Result<bool, RunError> {
     let store = &runner.ctx.store;
     let states: Vec<ExecutionState> = initial
         .iter()
@@ -320,8 +321,27 @@ pub(super) fn follow(
     let mut dfs = search::make(SearchKind::Dfs, 0, true, None);
     runner.explore(slab, &mut *dfs, states, concolic)?;
     // A seed whose path did not end (a budget) leaves its state behind: drop it.
-    runner.ctx.stats.dropped += slab.drain().len() as u64;
-    Ok(())
+    let left = slab.drain().len() as u64;
+    runner.ctx.stats.dropped += left;
+    Ok(left > 0)
+}
+
+/// Runs `phase` with a deadline `share` from now (none without one: the run stays
+/// deterministic), Bitwuzla's queries held to it too, and the run's deadline back after it.
+pub(super) fn within_share<T>(
+    runner: &mut Runner<'_, '_>,
+    share: Option<Duration>,
+    phase: impl FnOnce(&mut Runner<'_, '_>) -> Result<T, RunError>,
+) -> Result<T, RunError> {
+    let Some(share) = share else { return phase(runner) };
+    let phase_end = Instant::now() + share;
+    runner.budget.phase_deadline = Some(phase_end);
+    let run_deadline = runner.budget.run_deadline();
+    runner.ctx.solver.set_deadline(Some(run_deadline.map_or(phase_end, |run| run.min(phase_end))));
+    let result = phase(runner);
+    runner.budget.phase_deadline = None;
+    runner.ctx.solver.set_deadline(run_deadline);
+    result
 }
 
 /// Phase 2 for `points` (distinct, each with the endings of the concolic phase it covers, see
@@ -354,15 +374,9 @@ fn explore_points(
         let mut reaching = Reaching { confirmed };
         let left = budget.saturating_sub(bse_start.elapsed());
         let share = left / (count - i) as u32;
-        let phase_end = Instant::now() + share;
-        runner.budget.phase_deadline = Some(phase_end);
-        let run_deadline = runner.budget.run_deadline();
-        runner.ctx.solver.set_deadline(Some(run_deadline.map_or(phase_end, |run| run.min(phase_end))));
         let mut bfs = search::make(SearchKind::Bfs, runner.ctx.config.random_seed, true, None);
         let cut_before = runner.ctx.solver.stats().core_deadline;
-        runner.explore(slab, &mut *bfs, vec![point], &mut reaching)?;
-        runner.budget.phase_deadline = None;
-        runner.ctx.solver.set_deadline(run_deadline);
+        within_share(runner, Some(share), |runner| runner.explore(slab, &mut *bfs, vec![point], &mut reaching))?;
         // A query the point's share cut short lost part of its subtree.
         let mut cut = runner.ctx.solver.stats().core_deadline > cut_before;
         let left_over = if runner.budget.stop.is_none() { slab.drain() } else { Vec::new() };

@@ -53,6 +53,9 @@ pub struct Stats {
     pub divergence_points: u64,
     /// Seeded shadow execution: seeds derived from the seeds' paths (`--derived-seeds`).
     pub derived_seeds: u64,
+    /// ... of which the concolic run was cut short by its share of the time left
+    /// ([`crate::run`]'s derived seeds: a seed whose path loops over an input-sized range).
+    pub derived_seeds_cut: u64,
     /// Shadow execution: four-way questions asked (conditions holding a shadow).
     pub four_way_checks: u64,
     /// ... of which no query reached Bitwuzla (constants, caches, evaluation).
