@@ -216,7 +216,9 @@ pub struct RunSummary {
     pub output_error: Option<String>,
     /// States still alive when a budget stopped the run (their paths were not finished).
     pub unexplored_states: u64,
-    /// Feasible sides dropped by `max_states`.
+    /// Feasible sides dropped by `max_states`; in seeded mode also the states of a seed whose
+    /// path a budget cut (a derived seed's share of the time: `derived_seeds_cut`), and states
+    /// off a seed's path that did not diverge (Shadow's seeded mode explores from divergences).
     pub dropped_states: u64,
     /// Things the run did that lose completeness, with counts.
     pub warnings: Vec<String>,
@@ -443,8 +445,17 @@ impl RunSummary {
         if let Some(error) = &self.output_error {
             let _ = writeln!(out, "  output error: {error}");
         }
-        if self.dropped_states > 0 {
-            let _ = writeln!(out, "  max-states dropped {} feasible states", self.dropped_states);
+        match (self.dropped_states, self.mode.as_deref()) {
+            (0, _) => {}
+            (n, Some("seeded")) => {
+                let _ = writeln!(
+                    out,
+                    "  dropped {n} feasible states (max-states, a seed's path a budget cut, off a seed's path)"
+                );
+            }
+            (n, _) => {
+                let _ = writeln!(out, "  max-states dropped {n} feasible states");
+            }
         }
         for w in &self.warnings {
             let _ = writeln!(out, "  warning: {w}");

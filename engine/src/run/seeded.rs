@@ -168,8 +168,8 @@ impl Reaching {
 
 impl Policy for Reaching {
     fn path_ended(&mut self, runner: &mut Runner<'_, '_>, path: EndedPath) -> Result<(), RunError> {
+        // A seed confirmed this path, and its test is written already.
         if self.confirmed(&runner.ctx.store, &path.st.pc) {
-            runner.ctx.stats.dropped += 1;
             return Ok(());
         }
         runner.record(path)
@@ -388,7 +388,6 @@ fn explore_points(
         // A state left on the way to a path the seeds confirmed needs no test of its own.
         for st in left_over {
             if reaching.confirmed(&runner.ctx.store, &st.pc) {
-                runner.ctx.stats.dropped += 1;
                 continue;
             }
             runner.end(&mut ExploreAll, EndedPath { st, ending: Ending::Early(EarlyReason::BseBudget) })?;

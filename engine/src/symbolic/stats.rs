@@ -25,7 +25,8 @@ pub struct Stats {
     pub early: u64,
     /// Early endings per reason (`EarlyReason::name`).
     pub early_reasons: BTreeMap<&'static str, u64>,
-    /// Feasible sides not followed because of `max_states`.
+    /// Feasible sides not followed because of `max_states`; in seeded mode also a seed's
+    /// states a budget cut, and states off a seed's path that did not diverge.
     pub dropped: u64,
     /// Solver answers `unknown` (time limit): at a branch or check the state ended early
     /// (`solver-unknown`); a value choice kept the state's own value.
