@@ -324,10 +324,14 @@ def job_records(results: Path) -> dict:
     return records
 
 
-def builds_text(records: dict) -> str:
-    """Which penumbra ran OUT's jobs (each record's `penumbra`: version and commit), as a
-    sentence for the table: the one build, or each build with its count of jobs."""
-    builds = collections.Counter(r.get("penumbra") or "not recorded" for r in records.values())
+def builds_text(rows: list) -> str:
+    """Which penumbra ran the table's jobs (each cell's `penumbra`: version and commit, kept
+    with the cells a table takes from an earlier one), as a sentence for the table: the one
+    build, or each build with its count of jobs. Cells of tables written before 2026-12-04
+    did not record it."""
+    builds = collections.Counter(
+        c.get("penumbra") or "not recorded" for r in rows for c in (r[k] for k in CELLS) if c.get("outcome") != "not run"
+    )
     if len(builds) == 1 and "not recorded" not in builds:
         return f" Jobs run by penumbra {next(iter(builds))}."
     if not builds:
@@ -351,6 +355,8 @@ def mode_cell(record) -> dict:
     if record is None:
         return {"outcome": "not run"}
     cell = {"outcome": record["outcome"]}
+    if record.get("penumbra"):
+        cell["penumbra"] = record["penumbra"]
     summary = record.get("summary") or {}
     if summary:
         cell.update(diff_paths=summary.get("diff_paths", 0), untested=summary.get("diff_paths_untested", 0),
@@ -543,7 +549,7 @@ def write_table(regressions: list, out: Path, results_dir: Path, keep: bool = Fa
     note = (f"Profile `{profile}` ({PROFILES.get(profile, 0):g} s a mode). Regenerate: `COREUTILS_GIT=... GNULIB_GIT=... "
             f"python3 scripts/corebench.py run COREBENCH OUT --profile {profile}`, then "
             f"`python3 scripts/corebench.py table COREBENCH OUT {results_dir}`."
-            + builds_text(records))
+            + builds_text(rows))
     (results_dir / "README.md").write_text(markdown(rows, note))
     (results_dir / "corebench.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
     if not kept:
